@@ -1,0 +1,3 @@
+import FlowKit
+
+print("healthflow \(FlowKit.version)")

@@ -1,0 +1,6 @@
+import HealthFlow
+import Testing
+
+@Test func moduleIsImportable() {
+    #expect(String(describing: HealthFlow.self) == "HealthFlow")
+}
