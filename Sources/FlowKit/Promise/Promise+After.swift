@@ -1,0 +1,56 @@
+/// A promise fulfilled after `delay` on `scheduler`; cancelling it cancels the timer.
+///
+/// ```swift
+/// after(.seconds(2)).done { print("two seconds later") }
+/// ```
+/// - Parameters:
+///   - delay: How long to wait.
+///   - scheduler: The clock; ``FlowDefaults/scheduler`` when `nil`.
+/// - Returns: A `Promise<Void>`.
+public func after(_ delay: Duration, on scheduler: (any FlowScheduler)? = nil) -> Promise<Void> {
+    let (promise, resolver) = Promise<Void>.pending()
+    let work = (scheduler ?? FlowDefaults.scheduler).schedule(after: delay) { resolver.fulfill() }
+    resolver.onCancel { work.cancel() }
+    return promise
+}
+
+extension Promise {
+    /// Passes the value on `delay` after this promise fulfills (errors pass at once).
+    ///
+    /// ```swift
+    /// showBanner().delay(.seconds(3)).done { hideBanner() }
+    /// ```
+    /// - Parameters:
+    ///   - delay: How long to hold the value.
+    ///   - scheduler: The clock; ``FlowDefaults/scheduler`` when `nil`.
+    /// - Returns: A promise of the same value, later.
+    public func delay(_ delay: Duration, on scheduler: (any FlowScheduler)? = nil) -> Promise<Value> {
+        then(on: .immediate) { value in after(delay, on: scheduler).map(on: .immediate) { value } }
+    }
+
+    /// Rejects with ``PromiseError/timedOut(after:)`` unless this promise settles within `duration`.
+    ///
+    /// On a timeout this promise is released — and cancelled if nothing else depends on it, which stops the
+    /// underlying work through its cancellation handlers.
+    ///
+    /// ```swift
+    /// uploader.send(batch).timeout(.seconds(30)).catch { print($0) }
+    /// ```
+    /// - Parameters:
+    ///   - duration: The time allowed.
+    ///   - scheduler: The clock; ``FlowDefaults/scheduler`` when `nil`.
+    /// - Returns: A promise settled like this one, or rejected on time-out.
+    public func timeout(_ duration: Duration, on scheduler: (any FlowScheduler)? = nil) -> Promise<Value> {
+        let child = Promise<Value>(upstream: self)
+        let timer = (scheduler ?? FlowDefaults.scheduler).schedule(after: duration) {
+            child.settle(.failure(PromiseError.timedOut(after: duration)), releasingUpstream: true)
+        }
+        child.addCancelHandler { timer.cancel() }
+        subscribe { result in
+            Trampoline.run {
+                if child.settle(result) { timer.cancel() }
+            }
+        }
+        return child
+    }
+}

@@ -1,0 +1,74 @@
+/// Which results run a chaining operator's body on the caller's executor; the others pass straight through.
+enum ChainHandles: Sendable {
+    case success
+    case failure(CatchPolicy)
+    case all
+
+    func runsBody<V>(for result: Result<V, any Error>) -> Bool {
+        switch (self, result) {
+        case (.all, _), (.success, .success): true
+        case (.failure(let policy), .failure(let error)): policy.handles(error)
+        default: false
+        }
+    }
+}
+
+/// What a chaining operator's body produced: a value, a promise to follow, or an error.
+enum ChainStep<Value: Sendable> {
+    case value(Value)
+    case promise(Promise<Value>)
+    case failure(any Error)
+}
+
+extension Promise {
+    /// The one building block of every chaining operator.
+    ///
+    /// Results the operator handles run `body` on `executor` (skipped if the child was cancelled meanwhile);
+    /// the rest run it on the trampoline, where it only passes the result through. Either way the child is
+    /// settled from a job, never from inside this promise's `settle`, so chains never deepen the stack.
+    func chain<U: Sendable>(
+        on executor: FlowExecutor?,
+        handles: ChainHandles,
+        _ body: @escaping @Sendable (Result<Value, any Error>) throws -> ChainStep<U>
+    ) -> Promise<U> {
+        let child = Promise<U>(upstream: self)
+        let executor = executor ?? FlowDefaults.executor
+        subscribe { result in
+            let runsBody = handles.runsBody(for: result)
+            let job: @Sendable () -> Void = {
+                if runsBody && !child.isPending { return }
+                let step: ChainStep<U>
+                do { step = try body(result) } catch { step = .failure(error) }
+                switch step {
+                case .value(let value): child.settle(.success(value))
+                case .promise(let promise): child.adopt(promise)
+                case .failure(let error): child.settle(.failure(error))
+                }
+            }
+            if runsBody { executor.execute(job) } else { Trampoline.run(job) }
+        }
+        return child
+    }
+}
+
+/// Which errors `catch`, `recover` and `mapError` handle.
+///
+/// By default they see every error except cancellation, so cancelling a chain does not show an error alert or
+/// resume work through a `recover`; `ensure` and `tap` always run.
+///
+/// ```swift
+/// promise.catch(policy: .allErrors) { error in log(error) }   // also sees CancellationError
+/// ```
+public enum CatchPolicy: Sendable {
+    /// Every error, `CancellationError` included.
+    case allErrors
+    /// Every error except `CancellationError` (the default).
+    case allErrorsExceptCancellation
+
+    func handles(_ error: any Error) -> Bool {
+        switch self {
+        case .allErrors: true
+        case .allErrorsExceptCancellation: !(error is CancellationError)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+extension Promise {
+    /// Runs `body` however the promise settles — fulfilled, rejected or cancelled — and passes the result on.
+    ///
+    /// ```swift
+    /// spinner.start()
+    /// fetchHeights()
+    ///     .ensure { spinner.stop() }
+    ///     .done { show($0) }
+    /// ```
+    /// - Parameters:
+    ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
+    ///   - body: The clean-up.
+    /// - Returns: A promise settled like this one, after `body` ran.
+    public func ensure(
+        on executor: FlowExecutor? = nil,
+        _ body: @escaping @Sendable () -> Void
+    ) -> Promise<Value> {
+        chain(on: executor, handles: .all) { result in
+            body()
+            return ChainStep(result)
+        }
+    }
+
+    /// Runs `body` however the chain ends; the terminal form of ``ensure(on:_:)``.
+    ///
+    /// ```swift
+    /// upload(batch)
+    ///     .catch { log($0) }
+    ///     .finally { removeTemporaryFiles() }
+    /// ```
+    /// - Parameters:
+    ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
+    ///   - body: The clean-up.
+    public func finally(on executor: FlowExecutor? = nil, _ body: @escaping @Sendable () -> Void) {
+        _ = ensure(on: executor, body)
+    }
+
+    /// Looks at the result without changing it (logging, metrics, tests).
+    ///
+    /// ```swift
+    /// fetchHeights().tap { result in metrics.record(result) }.done { show($0) }
+    /// ```
+    /// - Parameters:
+    ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
+    ///   - body: Receives the result.
+    /// - Returns: A promise settled like this one, after `body` ran.
+    public func tap(
+        on executor: FlowExecutor? = nil,
+        _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) -> Promise<Value> {
+        chain(on: executor, handles: .all) { result in
+            body(result)
+            return ChainStep(result)
+        }
+    }
+}
+
+extension ChainStep {
+    init(_ result: Result<Value, any Error>) {
+        switch result {
+        case .success(let value): self = .value(value)
+        case .failure(let error): self = .failure(error)
+        }
+    }
+}

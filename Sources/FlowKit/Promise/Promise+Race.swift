@@ -1,0 +1,67 @@
+import Synchronization
+
+/// Settles like the first input to settle, fulfilled or rejected; the losers are released (and cancelled
+/// unless something else depends on them).
+///
+/// ```swift
+/// race([primary.fetch(), mirror.fetch()]).done { show($0) }
+/// ```
+/// - Parameter promises: The inputs; none rejects with ``PromiseError/emptyInput(operation:)``.
+/// - Returns: A promise settled like the winner.
+/// - Complexity: O(n).
+public func race<Value: Sendable>(_ promises: some Sequence<Promise<Value>>) -> Promise<Value> {
+    let inputs = Array(promises)
+    guard !inputs.isEmpty else { return Promise(error: PromiseError.emptyInput(operation: "race")) }
+    let result = Promise<Value>(upstream: nil)
+    result.dependOn(inputs)
+    for input in inputs {
+        input.subscribe { outcome in
+            Trampoline.run { result.settle(outcome, releasingUpstream: true) }
+        }
+    }
+    return result
+}
+
+/// ``race(_:)-(Sequence)`` for a handful of promises.
+///
+/// ```swift
+/// race(fetchFromCache(), fetchFromNetwork()).done { show($0) }
+/// ```
+/// - Returns: A promise settled like the winner.
+public func race<Value: Sendable>(_ first: Promise<Value>, _ others: Promise<Value>...) -> Promise<Value> {
+    race([first] + others)
+}
+
+/// Fulfills with the first input to fulfill; rejects only when every input rejected, with
+/// ``PromiseError/allFailed(_:)`` listing their errors in input order. The other inputs are released once
+/// one fulfills.
+///
+/// ```swift
+/// any([mirrorA.fetch(), mirrorB.fetch(), mirrorC.fetch()]).done { show($0) }
+/// ```
+/// - Parameter promises: The inputs; none rejects with ``PromiseError/emptyInput(operation:)``.
+/// - Returns: A promise of the first value.
+/// - Complexity: O(n).
+public func any<Value: Sendable>(_ promises: some Sequence<Promise<Value>>) -> Promise<Value> {
+    let inputs = Array(promises)
+    guard !inputs.isEmpty else { return Promise(error: PromiseError.emptyInput(operation: "any")) }
+    let result = Promise<Value>(upstream: nil)
+    result.dependOn(inputs)
+    let failures = Mutex((errors: [(any Error)?](repeating: nil, count: inputs.count), remaining: inputs.count))
+    for (index, input) in inputs.enumerated() {
+        input.subscribe { outcome in
+            switch outcome {
+            case .success:
+                Trampoline.run { result.settle(outcome, releasingUpstream: true) }
+            case .failure(let error):
+                let all: [any Error]? = failures.withLock { state in
+                    state.errors[index] = error
+                    state.remaining -= 1
+                    return state.remaining == 0 ? state.errors.compactMap { $0 } : nil
+                }
+                if let all { Trampoline.run { result.settle(.failure(PromiseError.allFailed(all))) } }
+            }
+        }
+    }
+    return result
+}

@@ -1,0 +1,148 @@
+import Synchronization
+
+/// What `retry` should do after a failed attempt.
+///
+/// ```swift
+/// retry(attempts: 5) { upload(batch) } while: { error, _ in
+///     if case UploadError.tooManyRequests(let retryAfter?) = error { return .retryAfter(retryAfter) }
+///     return error is URLError ? .retry : .stop
+/// }
+/// ```
+public enum RetryDecision: Sendable, Equatable {
+    /// Retry after the back-off's wait.
+    case retry
+    /// Retry after exactly this wait (a server's `Retry-After`), ignoring the back-off.
+    case retryAfter(Duration)
+    /// Give up and reject with the error.
+    case stop
+}
+
+/// Runs `body` until it fulfills, at most `attempts` times, waiting between attempts by `backoff`.
+///
+/// Every attempt calls `body` again, so each gets fresh resources (a new request, a new stream). Cancelling
+/// the returned promise cancels the attempt under way or the wait before the next one.
+///
+/// ```swift
+/// retry(attempts: 4, backoff: .exponential(initial: .milliseconds(500))) {
+///     uploader.send(batch)
+/// } while: { error, attempt in
+///     error is URLError ? .retry : .stop
+/// }
+/// ```
+/// - Parameters:
+///   - attempts: The most attempts, the first included (at least 1).
+///   - backoff: The waits between attempts.
+///   - jitterSource: The random numbers for the jitter (seed it in tests).
+///   - scheduler: The clock; ``FlowDefaults/scheduler`` when `nil`.
+///   - body: Starts one attempt.
+///   - shouldRetry: Decides after each failure (given the error and the 1-based attempt that failed);
+///     by default every error but cancellation is retried.
+/// - Returns: The first fulfilled attempt's value, or the last error.
+public func retry<Value: Sendable>(
+    attempts: Int,
+    backoff: Backoff = .exponential(),
+    jitterSource: JitterSource = .system,
+    on scheduler: (any FlowScheduler)? = nil,
+    _ body: @escaping @Sendable () throws -> Promise<Value>,
+    while shouldRetry: @escaping @Sendable (_ error: any Error, _ attempt: Int) -> RetryDecision = { error, _ in
+        error is CancellationError ? .stop : .retry
+    }
+) -> Promise<Value> {
+    guard attempts >= 1 else { return Promise(error: PromiseError.invalidAttemptCount(attempts)) }
+    let run = RetryRun(
+        attempts: attempts, backoff: backoff, jitterSource: jitterSource,
+        scheduler: scheduler ?? FlowDefaults.scheduler, body: body, shouldRetry: shouldRetry)
+    run.start(attempt: 1)
+    return run.promise
+}
+
+/// ``retry(attempts:backoff:jitterSource:on:_:while:)`` with a yes/no predicate: `true` retries after the
+/// back-off's wait.
+///
+/// ```swift
+/// retry(attempts: 3, { fetch() }, while: { $0 is URLError })
+/// ```
+/// - Parameters:
+///   - attempts: The most attempts, the first included (at least 1).
+///   - backoff: The waits between attempts.
+///   - jitterSource: The random numbers for the jitter.
+///   - scheduler: The clock; ``FlowDefaults/scheduler`` when `nil`.
+///   - body: Starts one attempt.
+///   - shouldRetry: Whether to retry after this error (cancellation is never retried).
+/// - Returns: The first fulfilled attempt's value, or the last error.
+public func retry<Value: Sendable>(
+    attempts: Int,
+    backoff: Backoff = .exponential(),
+    jitterSource: JitterSource = .system,
+    on scheduler: (any FlowScheduler)? = nil,
+    _ body: @escaping @Sendable () throws -> Promise<Value>,
+    while shouldRetry: @escaping @Sendable (_ error: any Error) -> Bool
+) -> Promise<Value> {
+    retry(attempts: attempts, backoff: backoff, jitterSource: jitterSource, on: scheduler, body) { error, _ in
+        !(error is CancellationError) && shouldRetry(error) ? .retry : .stop
+    }
+}
+
+/// The state of one `retry` call: the attempt under way or the timer before the next one.
+private final class RetryRun<Value: Sendable>: Sendable {
+    let promise: Promise<Value>
+    private let resolver: Resolver<Value>
+    private let attempts: Int
+    private let backoff: Backoff
+    private let jitterSource: JitterSource
+    private let scheduler: any FlowScheduler
+    private let body: @Sendable () throws -> Promise<Value>
+    private let shouldRetry: @Sendable (any Error, Int) -> RetryDecision
+    private let current = Mutex<(attempt: Promise<Value>?, timer: ScheduledWork?)>((nil, nil))
+
+    init(
+        attempts: Int, backoff: Backoff, jitterSource: JitterSource, scheduler: any FlowScheduler,
+        body: @escaping @Sendable () throws -> Promise<Value>,
+        shouldRetry: @escaping @Sendable (any Error, Int) -> RetryDecision
+    ) {
+        (promise, resolver) = Promise<Value>.pending()
+        self.attempts = attempts
+        self.backoff = backoff
+        self.jitterSource = jitterSource
+        self.scheduler = scheduler
+        self.body = body
+        self.shouldRetry = shouldRetry
+        resolver.onCancel { [self] in
+            let (attempt, timer) = current.withLock { ($0.attempt, $0.timer) }
+            timer?.cancel()
+            if let attempt, attempt.withdrawDependent() { Promise<Value>.cancelCascade(from: attempt) }
+        }
+    }
+
+    func start(attempt number: Int) {
+        guard promise.isPending else { return }
+        let attempt = firstly(body)
+        current.withLock { $0 = (attempt, nil) }
+        attempt.subscribe { [self] result in
+            Trampoline.run { self.finished(attempt: number, with: result) }
+        }
+    }
+
+    private func finished(attempt number: Int, with result: Result<Value, any Error>) {
+        switch result {
+        case .success(let value):
+            resolver.fulfill(value)
+        case .failure(let error):
+            guard promise.isPending else { return }
+            let decision = number < attempts ? shouldRetry(error, number) : .stop
+            let wait: Duration
+            switch decision {
+            case .stop:
+                resolver.reject(error)
+                return
+            case .retry:
+                wait = backoff.delay(beforeRetry: number, randomUnit: jitterSource.nextUnit())
+            case .retryAfter(let delay):
+                wait = max(delay, .zero)
+            }
+            let timer = scheduler.schedule(after: wait) { [self] in start(attempt: number + 1) }
+            current.withLock { $0 = (nil, timer) }
+            if !promise.isPending { timer.cancel() }
+        }
+    }
+}

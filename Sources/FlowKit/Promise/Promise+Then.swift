@@ -1,0 +1,103 @@
+extension Promise {
+    /// Continues with another asynchronous step once this promise fulfills (a flat-map).
+    ///
+    /// ```swift
+    /// authorize()
+    ///     .then { store.save(sample) }
+    ///     .then { store.fetchHeights() }
+    ///     .done { print($0) }
+    /// ```
+    /// - Parameters:
+    ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
+    ///   - body: Receives the value and returns the next promise; a thrown error rejects the result.
+    /// - Returns: A promise settled like the one `body` returns; rejected at once if this one rejects.
+    /// - Note: `body` must be `@Sendable`: it runs on `executor`, not where you attached it.
+    public func then<U: Sendable>(
+        on executor: FlowExecutor? = nil,
+        _ body: @escaping @Sendable (Value) throws -> Promise<U>
+    ) -> Promise<U> {
+        chain(on: executor, handles: .success) { result in
+            switch result {
+            case .success(let value): .promise(try body(value))
+            case .failure(let error): .failure(error)
+            }
+        }
+    }
+
+    /// Transforms the value with a synchronous function.
+    ///
+    /// ```swift
+    /// let metres = centimetres.map { $0 / 100 }
+    /// ```
+    /// - Parameters:
+    ///   - executor: Where `transform` runs; ``FlowDefaults/executor`` when `nil`.
+    ///   - transform: Receives the value; a thrown error rejects the result.
+    /// - Returns: A promise of the transformed value.
+    public func map<U: Sendable>(
+        on executor: FlowExecutor? = nil,
+        _ transform: @escaping @Sendable (Value) throws -> U
+    ) -> Promise<U> {
+        chain(on: executor, handles: .success) { result in
+            switch result {
+            case .success(let value): .value(try transform(value))
+            case .failure(let error): .failure(error)
+            }
+        }
+    }
+
+    /// Consumes the value at the end of a chain.
+    ///
+    /// ```swift
+    /// fetchHeights().done { heights in show(heights) }.catch { show($0) }
+    /// ```
+    /// - Parameters:
+    ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
+    ///   - body: Receives the value; a thrown error rejects the result.
+    /// - Returns: A `Promise<Void>` fulfilled after `body` ran.
+    @discardableResult
+    public func done(
+        on executor: FlowExecutor? = nil,
+        _ body: @escaping @Sendable (Value) throws -> Void
+    ) -> Promise<Void> {
+        chain(on: executor, handles: .success) { result in
+            switch result {
+            case .success(let value):
+                try body(value)
+                return .value(())
+            case .failure(let error):
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Discards the value: a `Promise<Void>` settled when this one is.
+    ///
+    /// ```swift
+    /// let steps: [Promise<Void>] = samples.map { store.save($0).asVoid() }
+    /// ```
+    /// - Returns: A promise of `()` or the same error.
+    public func asVoid() -> Promise<Void> {
+        map(on: .immediate) { _ in () }
+    }
+}
+
+/// Starts a chain with a step that may throw, so that every step, the first one included, reads alike and
+/// a synchronous throw becomes a rejection.
+///
+/// ```swift
+/// firstly {
+///     try store.validate(sample)
+///     return store.save(sample)
+/// }.then {
+///     store.fetchHeights()
+/// }
+/// ```
+/// - Parameter body: Runs at once, on the calling thread.
+/// - Returns: The promise `body` returned, or one rejected with the error it threw.
+public func firstly<Value: Sendable>(_ body: () throws -> Promise<Value>) -> Promise<Value> {
+    do {
+        return try body()
+    } catch {
+        return Promise(error: error)
+    }
+}

@@ -1,0 +1,325 @@
+import Synchronization
+
+/// A value that will exist later — or an error explaining why it never will.
+///
+/// A promise starts *pending* and settles exactly once, either *fulfilled* with a `Value` or *rejected* with an
+/// error. The first resolution wins; every later `fulfill`, `reject` or `resolve` is ignored (this is what makes
+/// racing callbacks safe). Continuations attached after settlement still run.
+///
+/// ```swift
+/// let height = Promise<Double> { fulfill, reject in
+///     scale.measure { centimetres, error in
+///         if let error { reject(error) } else { fulfill(centimetres ?? 0) }
+///     }
+/// }
+///
+/// height
+///     .map { $0 / 100 }                     // metres
+///     .then { store.save(height: $0) }      // returns another promise
+///     .done { print("Saved!") }
+///     .catch { print("Failed: \($0)") }
+/// ```
+///
+/// ## How it runs
+/// Each continuation is *scheduled* on its ``FlowExecutor`` (by default ``FlowDefaults/executor``), never called
+/// from inside another continuation's stack frame, so chains of a million steps, cascades of promises resolved
+/// with promises, and `when` over a million inputs all run in constant stack depth. State lives behind a lock
+/// that is never held while your code runs. A settled promise keeps its result and nothing else, so a finished
+/// chain is freed.
+///
+/// ## Cancellation
+/// ``cancel()`` rejects a pending promise with `CancellationError`, which flows downstream like any error
+/// (`ensure` still runs). Upstream, each promise counts the promises derived from it; when all of them are
+/// cancelled, it is cancelled too and its ``Resolver/onCancel(_:)`` handlers run — so cancelling the end of a
+/// chain stops the URL task or timer at its start, but never work that another chain still needs.
+///
+/// - Note: `Value` must be `Sendable`: it crosses from the thread that settles the promise to the executors
+///   of its continuations.
+public final class Promise<Value: Sendable>: Sendable {
+    /// A continuation as stored while pending; it must return quickly (it only hops to an executor).
+    typealias Callback = @Sendable (Result<Value, any Error>) -> Void
+
+    struct State {
+        var result: Result<Value, any Error>?
+        var callbacks = CallbackList<Value>()
+        var upstream = UpstreamList()
+        var dependents = 0
+        var withdrawn = 0
+        var cancelHandlers: [@Sendable () -> Void] = []
+    }
+
+    let state: Mutex<State>
+
+    /// A pending promise that will be cancelled when `upstream` should be.
+    init(upstream: (any PromiseNode)?) {
+        var initial = State()
+        if let upstream { initial.upstream.append(upstream) }
+        state = Mutex(initial)
+    }
+
+    /// A promise already settled with `result`.
+    ///
+    /// ```swift
+    /// let cached = Promise(result: Result { try cache.load() })
+    /// ```
+    /// - Parameter result: The value or error it holds.
+    public init(result: Result<Value, any Error>) {
+        state = Mutex(State(result: result))
+    }
+
+    /// A promise already fulfilled with `value`.
+    ///
+    /// ```swift
+    /// func height() -> Promise<Double> { cached.map(Promise.init(value:)) ?? fetchHeight() }
+    /// ```
+    /// - Parameter value: The value it holds.
+    public convenience init(value: Value) {
+        self.init(result: .success(value))
+    }
+
+    /// A promise already rejected with `error`.
+    ///
+    /// ```swift
+    /// guard input.isValid else { return Promise(error: InputError.invalid) }
+    /// ```
+    /// - Parameter error: The error it holds.
+    public convenience init(error: any Error) {
+        self.init(result: .failure(error))
+    }
+
+    /// Creates a pending promise and runs `body` at once with the functions that settle it.
+    ///
+    /// If `body` throws, the promise is rejected with that error (unless it already settled).
+    ///
+    /// ```swift
+    /// let saved = Promise<Void> { fulfill, reject in
+    ///     store.save(sample) { success, error in
+    ///         if let error { reject(error) } else { fulfill(()) }
+    ///     }
+    /// }
+    /// ```
+    /// - Parameter body: Receives `fulfill` and `reject`; both may be called from any thread, later, once.
+    public convenience init(
+        _ body: (
+            _ fulfill: @escaping @Sendable (Value) -> Void,
+            _ reject: @escaping @Sendable (any Error) -> Void
+        ) throws -> Void
+    ) {
+        self.init(upstream: nil)
+        do {
+            try body({ [self] in settle(.success($0)) }, { [self] in settle(.failure($0)) })
+        } catch {
+            settle(.failure(error))
+        }
+    }
+
+    /// Creates a pending promise and runs `body` at once with its ``Resolver``.
+    ///
+    /// The resolver also adapts completion handlers and registers cancellation handlers:
+    ///
+    /// ```swift
+    /// let data = Promise<Data> { resolver in
+    ///     let task = session.dataTask(with: url) { data, _, error in resolver.resolve(data, error) }
+    ///     resolver.onCancel { task.cancel() }
+    ///     task.resume()
+    /// }
+    /// ```
+    /// - Parameter body: Receives the resolver; if it throws, the promise is rejected with that error.
+    public convenience init(_ body: (_ resolver: Resolver<Value>) throws -> Void) {
+        self.init(upstream: nil)
+        do {
+            try body(Resolver(self))
+        } catch {
+            settle(.failure(error))
+        }
+    }
+
+    /// A pending promise and the resolver that settles it, for code that settles it elsewhere.
+    ///
+    /// ```swift
+    /// let (promise, resolver) = Promise<Int>.pending()
+    /// queue.async { resolver.fulfill(42) }
+    /// ```
+    /// - Returns: The promise and its resolver.
+    public static func pending() -> (promise: Promise<Value>, resolver: Resolver<Value>) {
+        let promise = Promise<Value>(upstream: nil)
+        return (promise, Resolver(promise))
+    }
+
+    // MARK: - Inspecting
+
+    /// The result if settled, `nil` while pending. A snapshot: it may change right after you read it.
+    ///
+    /// ```swift
+    /// if case .success(let value)? = promise.result { use(value) }
+    /// ```
+    public var result: Result<Value, any Error>? {
+        state.withLock { $0.result }
+    }
+
+    /// Whether the promise has not settled yet.
+    ///
+    /// ```swift
+    /// #expect(Promise<Int>.pending().promise.isPending)
+    /// ```
+    public var isPending: Bool {
+        state.withLock { $0.result == nil }
+    }
+
+    /// Whether the promise is fulfilled.
+    ///
+    /// ```swift
+    /// #expect(Promise(value: 1).isFulfilled)
+    /// ```
+    public var isFulfilled: Bool {
+        if case .success? = result { return true }
+        return false
+    }
+
+    /// Whether the promise is rejected (cancellation included).
+    ///
+    /// ```swift
+    /// #expect(Promise<Int>(error: CancellationError()).isRejected)
+    /// ```
+    public var isRejected: Bool {
+        if case .failure? = result { return true }
+        return false
+    }
+
+    // MARK: - Cancellation
+
+    /// Cancels the promise: if pending, it rejects with `CancellationError`, its cancellation handlers run,
+    /// and promises it was derived from are cancelled once none of their other dependents still need them.
+    /// Does nothing once settled.
+    ///
+    /// ```swift
+    /// let upload = uploader.send(batch).then { confirm($0) }
+    /// cancelButton.onTap { upload.cancel() }   // stops the URL task if nothing else waits for it
+    /// ```
+    public func cancel() {
+        Promise.cancelCascade(from: self)
+    }
+
+    // MARK: - Engine (internal)
+
+    /// Settles the promise once; later calls return `false` and change nothing.
+    ///
+    /// Callbacks are invoked after the lock is released; each only hops to its executor. With
+    /// `releasingUpstream`, promises this one depended on are told it no longer needs them (an early finish:
+    /// a timeout, a race won, `when` failing fast).
+    @discardableResult
+    func settle(_ result: Result<Value, any Error>, releasingUpstream: Bool = false) -> Bool {
+        let taken: (CallbackList<Value>, UpstreamList)? = state.withLock { state in
+            guard state.result == nil else { return nil }
+            state.result = result
+            let callbacks = state.callbacks
+            let upstream = state.upstream
+            state.callbacks = CallbackList()
+            state.upstream = UpstreamList()
+            state.cancelHandlers = []
+            return (callbacks, upstream)
+        }
+        guard let (callbacks, upstream) = taken else { return false }
+        callbacks.invoke(with: result)
+        if releasingUpstream {
+            upstream.forEach { node in
+                if node.withdrawDependent() { Promise.cancelCascade(from: node) }
+            }
+        }
+        return true
+    }
+
+    /// Attaches `callback`; it is invoked once with the result (at once if already settled).
+    ///
+    /// - Parameter dependent: whether the caller is a derived promise that counts towards cancellation.
+    func subscribe(dependent: Bool = true, _ callback: @escaping Callback) {
+        let settled: Result<Value, any Error>? = state.withLock { state in
+            if let result = state.result { return result }
+            if dependent { state.dependents += 1 }
+            state.callbacks.append(callback)
+            return nil
+        }
+        if let settled { callback(settled) }
+    }
+
+    /// Settles this promise with whatever `other` settles with, and cancels `other` if this one is cancelled.
+    func adopt(_ other: Promise<Value>) {
+        if other === self {
+            settle(.failure(PromiseError.chainingCycle))
+            return
+        }
+        if let settled = other.result {
+            settle(settled)
+            return
+        }
+        let linked = state.withLock { state in
+            guard state.result == nil else { return false }
+            state.upstream.append(other)
+            return true
+        }
+        guard linked else { return }
+        other.subscribe { [self] result in
+            Trampoline.run { self.settle(result) }
+        }
+    }
+
+    /// Registers a handler run when the promise is cancelled while pending; runs it at once if it already was.
+    func addCancelHandler(_ handler: @escaping @Sendable () -> Void) {
+        let runNow: Bool = state.withLock { state in
+            guard let result = state.result else {
+                state.cancelHandlers.append(handler)
+                return false
+            }
+            if case .failure(let error) = result, error is CancellationError { return true }
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    /// Cancels `first` and walks upstream with a work list (not recursion), so chains of any length unwind.
+    static func cancelCascade(from first: any PromiseNode) {
+        var work: [any PromiseNode] = [first]
+        while let node = work.popLast() {
+            node.cancelLocally().forEach { upstream in
+                if upstream.withdrawDependent() { work.append(upstream) }
+            }
+        }
+    }
+}
+
+extension Promise: PromiseNode {
+    func withdrawDependent() -> Bool {
+        state.withLock { state in
+            guard state.result == nil else { return false }
+            state.withdrawn += 1
+            return state.withdrawn >= state.dependents
+        }
+    }
+
+    func cancelLocally() -> UpstreamList {
+        let taken: (CallbackList<Value>, UpstreamList, [@Sendable () -> Void])? = state.withLock { state in
+            guard state.result == nil else { return nil }
+            state.result = .failure(CancellationError())
+            let taken = (state.callbacks, state.upstream, state.cancelHandlers)
+            state.callbacks = CallbackList()
+            state.upstream = UpstreamList()
+            state.cancelHandlers = []
+            return taken
+        }
+        guard let (callbacks, upstream, handlers) = taken else { return UpstreamList() }
+        for handler in handlers { handler() }
+        callbacks.invoke(with: .failure(CancellationError()))
+        return upstream
+    }
+}
+
+extension Promise: CustomStringConvertible {
+    /// `Promise<Int>(pending)`, `Promise<Int>(fulfilled: 42)` or `Promise<Int>(rejected: …)`.
+    public var description: String {
+        switch result {
+        case nil: "Promise<\(Value.self)>(pending)"
+        case .success(let value)?: "Promise<\(Value.self)>(fulfilled: \(value))"
+        case .failure(let error)?: "Promise<\(Value.self)>(rejected: \(error))"
+        }
+    }
+}
