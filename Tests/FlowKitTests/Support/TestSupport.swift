@@ -1,0 +1,75 @@
+import FlowKit
+import Foundation
+import Synchronization
+import Testing
+
+/// Errors the tests throw on purpose.
+enum TestError: Error, Equatable {
+    case boom
+    case numbered(Int)
+}
+
+/// A thread-safe list of events, to assert order and count.
+final class Recorder<Element: Sendable>: Sendable {
+    private let storage = Mutex<[Element]>([])
+
+    func append(_ element: Element) {
+        storage.withLock { $0.append(element) }
+    }
+
+    var events: [Element] {
+        storage.withLock { $0 }
+    }
+
+    var count: Int {
+        storage.withLock { $0.count }
+    }
+}
+
+/// A thread-safe counter.
+final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
+
+    @discardableResult
+    func increment() -> Int {
+        value.add(1, ordering: .relaxed).newValue
+    }
+
+    func decrement() {
+        value.subtract(1, ordering: .relaxed)
+    }
+
+    var current: Int {
+        value.load(ordering: .relaxed)
+    }
+}
+
+/// An object whose lifetime the leak tests watch through weak references.
+final class Tracked: Sendable {}
+
+/// Awaits a promise and returns its error, failing the test if it fulfilled.
+func rejection<Value: Sendable>(
+    of promise: Promise<Value>, sourceLocation: SourceLocation = #_sourceLocation
+) async -> (any Error)? {
+    switch await promise.settled {
+    case .success(let value):
+        Issue.record("expected a rejection, got \(value)", sourceLocation: sourceLocation)
+        return nil
+    case .failure(let error):
+        return error
+    }
+}
+
+/// Reads a settled promise's result synchronously (for `.immediate` tests, where everything has already run).
+func settledResult<Value: Sendable>(_ promise: Promise<Value>) -> Result<Value, any Error>? {
+    promise.result
+}
+
+/// Test scale for the million-element stress tests; the sanitizer run of CI lowers it with an environment
+/// variable, since TSan slows every lock operation by an order of magnitude.
+let stressCount: Int = {
+    if let text = ProcessInfo.processInfo.environment["FLOWKIT_STRESS_COUNT"], let count = Int(text) {
+        return count
+    }
+    return 1_000_000
+}()
