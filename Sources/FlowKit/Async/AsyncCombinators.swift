@@ -288,3 +288,56 @@ public func retry<Value: Sendable>(
 public func after(_ delay: Duration, on scheduler: (any FlowScheduler)? = nil) async throws {
     try await (scheduler ?? FlowDefaults.scheduler).sleep(for: delay)
 }
+
+/// `retry` called with `try await` on a body that returns a promise: retries the promises and returns the
+/// value. (Without this overload, an async context would pick the async twin and treat the promise itself as
+/// the result, never retrying.)
+///
+/// ```swift
+/// let receipt = try await retry(attempts: 3) { uploader.send(batch) }   // send returns Promise<Receipt>
+/// ```
+/// - Parameters:
+///   - attempts: The most attempts, the first included (at least 1).
+///   - backoff: The waits between attempts.
+///   - jitterSource: The random numbers for the jitter.
+///   - scheduler: The clock; ``FlowDefaults/scheduler`` when `nil`.
+///   - body: Starts one attempt.
+///   - shouldRetry: Decides after each failure; by default every error but cancellation is retried.
+/// - Returns: The first fulfilled attempt's value.
+/// - Throws: The last error, ``PromiseError/invalidAttemptCount(_:)``, or `CancellationError`.
+public func retry<Value: Sendable>(
+    attempts: Int,
+    backoff: Backoff = .exponential(),
+    jitterSource: JitterSource = .system,
+    on scheduler: (any FlowScheduler)? = nil,
+    _ body: @escaping @Sendable () throws -> Promise<Value>,
+    while shouldRetry: @escaping @Sendable (_ error: any Error, _ attempt: Int) -> RetryDecision = { error, _ in
+        error is CancellationError ? .stop : .retry
+    }
+) async throws -> Value {
+    try await retryPromise(
+        attempts: attempts, backoff: backoff, jitterSource: jitterSource, scheduler: scheduler, body: body,
+        shouldRetry: shouldRetry
+    ).value
+}
+
+/// `timeout` called with `try await` on a body that returns a promise: applies the time limit to that promise
+/// and returns its value. (Without this overload, an async context would pick the async twin and time only the
+/// creation of the promise.)
+///
+/// ```swift
+/// let heights = try await timeout(.seconds(5)) { store.fetchHeights() }   // fetchHeights returns a Promise
+/// ```
+/// - Parameters:
+///   - duration: The time allowed.
+///   - scheduler: The clock; ``FlowDefaults/scheduler`` when `nil`.
+///   - body: Starts the work.
+/// - Returns: The promise's value.
+/// - Throws: The promise's error, ``PromiseError/timedOut(after:)``, or `CancellationError`.
+public func timeout<Value: Sendable>(
+    _ duration: Duration,
+    on scheduler: (any FlowScheduler)? = nil,
+    _ body: @escaping @Sendable () throws -> Promise<Value>
+) async throws -> Value {
+    try await firstly(body).timeout(duration, on: scheduler).value
+}

@@ -48,6 +48,20 @@ public func retry<Value: Sendable>(
         error is CancellationError ? .stop : .retry
     }
 ) -> Promise<Value> {
+    retryPromise(
+        attempts: attempts, backoff: backoff, jitterSource: jitterSource, scheduler: scheduler, body: body,
+        shouldRetry: shouldRetry)
+}
+
+/// The promise form of `retry`, shared by the promise API and the async overloads that take a promise body.
+func retryPromise<Value: Sendable>(
+    attempts: Int,
+    backoff: Backoff,
+    jitterSource: JitterSource,
+    scheduler: (any FlowScheduler)?,
+    body: @escaping @Sendable () throws -> Promise<Value>,
+    shouldRetry: @escaping @Sendable (any Error, Int) -> RetryDecision
+) -> Promise<Value> {
     guard attempts >= 1 else { return Promise(error: PromiseError.invalidAttemptCount(attempts)) }
     let run = RetryRun(
         attempts: attempts, backoff: backoff, jitterSource: jitterSource,
