@@ -1,3 +1,3 @@
 import FlowKit
 
-print("healthflow \(FlowKit.version)")
+print("healthflow")

@@ -1,4 +1,4 @@
-/// The async twin of ``when(fulfilled:)-(Sequence)``: runs every operation concurrently in a task group and
+/// The async twin of `when(fulfilled:)`: runs every operation concurrently in a task group and
 /// returns their values in input order; the first error cancels the others and is thrown.
 ///
 /// ```swift
@@ -22,7 +22,7 @@ public func when<Value: Sendable>(
     }
 }
 
-/// The async twin of ``when(resolved:)``: runs every operation concurrently and returns every outcome in
+/// The async twin of `when(resolved:)`: runs every operation concurrently and returns every outcome in
 /// input order, never throwing for their failures.
 ///
 /// ```swift
@@ -47,7 +47,7 @@ public func when<Value: Sendable>(
     }
 }
 
-/// The async twin of ``when(fulfilled:_:)``: two operations of different types, concurrently, failing fast.
+/// The async twin of `when(fulfilled:_:)`: two operations of different types, concurrently, failing fast.
 ///
 /// ```swift
 /// let (height, mass) = try await when(fulfilled: { try await height() }, { try await mass() })
@@ -63,7 +63,7 @@ public func when<A: Sendable, B: Sendable>(
     return (try cast(values[0]), try cast(values[1]))
 }
 
-/// The async twin of ``when(fulfilled:_:_:)``: three operations of different types, concurrently.
+/// The async twin of `when(fulfilled:_:_:)`: three operations of different types, concurrently.
 ///
 /// ```swift
 /// let (h, m, a) = try await when(fulfilled: { try await height() }, { try await mass() }, { try await age() })
@@ -82,7 +82,7 @@ public func when<A: Sendable, B: Sendable, C: Sendable>(
     return (try cast(values[0]), try cast(values[1]), try cast(values[2]))
 }
 
-/// The async twin of ``when(fulfilled:_:_:_:)``: four operations of different types, concurrently.
+/// The async twin of `when(fulfilled:_:_:_:)`: four operations of different types, concurrently.
 ///
 /// ```swift
 /// let (s, w, z, r) = try await when(fulfilled: { try await s() }, { try await w() }, { try await z() }, { try await r() })
@@ -108,7 +108,7 @@ private func cast<T>(_ value: any Sendable) throws -> T {
     return typed
 }
 
-/// The async twin of ``race(_:)-(Sequence)``: the first operation to finish wins (value or error); the others
+/// The async twin of `race(_:)`: the first operation to finish wins (value or error); the others
 /// are cancelled.
 ///
 /// ```swift
@@ -129,7 +129,7 @@ public func race<Value: Sendable>(_ operations: [@Sendable () async throws -> Va
     }
 }
 
-/// The async twin of ``any(_:)``: the first operation to succeed wins and the others are cancelled; throws
+/// The async twin of `any(_:)`: the first operation to succeed wins and the others are cancelled; throws
 /// ``PromiseError/allFailed(_:)`` (errors in input order) only when every operation failed.
 ///
 /// ```swift
@@ -161,7 +161,7 @@ public func any<Value: Sendable>(_ operations: [@Sendable () async throws -> Val
     return try outcome.get()
 }
 
-/// The async twin of ``Promise/timeout(_:on:)``: runs `operation`, throwing ``PromiseError/timedOut(after:)``
+/// The async twin of `Promise/timeout(_:on:)`: runs `operation`, throwing ``PromiseError/timedOut(after:)``
 /// and cancelling it if it has not finished within `duration` on `scheduler`'s clock.
 ///
 /// ```swift
@@ -198,7 +198,7 @@ private enum TimeoutOutcome<Value: Sendable>: Sendable {
     case timedOut
 }
 
-/// The async twin of ``retry(attempts:backoff:jitterSource:on:_:while:)``: runs `operation` until it succeeds,
+/// The async twin of `retry(attempts:backoff:jitterSource:on:_:while:)`: runs `operation` until it succeeds,
 /// at most `attempts` times, sleeping on `scheduler` between attempts.
 ///
 /// ```swift
@@ -240,16 +240,17 @@ public func retry<Value: Sendable>(
             case .stop:
                 throw error
             case .retry:
-                try await clock.sleep(for: backoff.delay(beforeRetry: attempt, randomUnit: jitterSource.nextUnit()))
+                let wait = backoff.delay(beforeRetry: attempt, randomUnit: jitterSource.nextUnit())
+                if wait > .zero { try await clock.sleep(for: wait) }
             case .retryAfter(let wait):
-                try await clock.sleep(for: max(wait, .zero))
+                if wait > .zero { try await clock.sleep(for: wait) }
             }
             attempt += 1
         }
     }
 }
 
-/// The async twin of the yes/no ``retry(attempts:backoff:jitterSource:on:_:while:)-(_,_,_,_,_,(any Error)->Bool)``.
+/// The async twin of the yes/no `retry(attempts:backoff:jitterSource:on:_:while:)`.
 ///
 /// ```swift
 /// let data = try await retry(attempts: 3, { try await fetch() }, while: { $0 is URLError })
@@ -276,7 +277,7 @@ public func retry<Value: Sendable>(
     }
 }
 
-/// The async twin of ``after(_:on:)``: suspends for `delay` on `scheduler`'s clock.
+/// The async twin of `after(_:on:)`: suspends for `delay` on `scheduler`'s clock.
 ///
 /// ```swift
 /// try await after(.seconds(1))

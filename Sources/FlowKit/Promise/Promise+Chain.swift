@@ -4,6 +4,14 @@ enum ChainHandles: Sendable {
     case failure(CatchPolicy)
     case all
 
+    /// Whether the body is skipped once the derived promise was cancelled: `then`, `map`, `catch`… are
+    /// skipped (their work is no longer wanted); `ensure` and `tap` always run, since clean-up must happen
+    /// however the chain ended, even when the cancellation started below them.
+    var skipsWhenCancelled: Bool {
+        if case .all = self { return false }
+        return true
+    }
+
     func runsBody<V>(for result: Result<V, any Error>) -> Bool {
         switch (self, result) {
         case (.all, _), (.success, .success): true
@@ -36,7 +44,7 @@ extension Promise {
         subscribe { result in
             let runsBody = handles.runsBody(for: result)
             let job: @Sendable () -> Void = {
-                if runsBody && !child.isPending { return }
+                if runsBody && handles.skipsWhenCancelled && !child.isPending { return }
                 let step: ChainStep<U>
                 do { step = try body(result) } catch { step = .failure(error) }
                 switch step {

@@ -22,7 +22,7 @@ public func race<Value: Sendable>(_ promises: some Sequence<Promise<Value>>) -> 
     return result
 }
 
-/// ``race(_:)-(Sequence)`` for a handful of promises.
+/// `race(_:)` for a handful of promises.
 ///
 /// ```swift
 /// race(fetchFromCache(), fetchFromNetwork()).done { show($0) }

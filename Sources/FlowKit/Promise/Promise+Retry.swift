@@ -154,6 +154,10 @@ private final class RetryRun<Value: Sendable>: Sendable {
             case .retryAfter(let delay):
                 wait = max(delay, .zero)
             }
+            guard wait > .zero else {
+                Trampoline.run { [self] in start(attempt: number + 1) }
+                return
+            }
             let timer = scheduler.schedule(after: wait) { [self] in start(attempt: number + 1) }
             current.withLock { $0 = (nil, timer) }
             if !promise.isPending { timer.cancel() }

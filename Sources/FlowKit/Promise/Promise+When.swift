@@ -89,7 +89,7 @@ public func when<Value: Sendable>(
     return result
 }
 
-/// Waits for two promises of different types; fails fast like ``when(fulfilled:)-(Sequence)``.
+/// Waits for two promises of different types; fails fast like `when(fulfilled:)`.
 ///
 /// ```swift
 /// when(fulfilled: fetchHeight(), fetchMass()).done { height, mass in print(mass / (height * height)) }
@@ -103,7 +103,7 @@ public func when<A: Sendable, B: Sendable>(
     }
 }
 
-/// Waits for three promises of different types; fails fast like ``when(fulfilled:)-(Sequence)``.
+/// Waits for three promises of different types; fails fast like `when(fulfilled:)`.
 ///
 /// ```swift
 /// when(fulfilled: height(), mass(), age()).done { h, m, a in report(h, m, a) }
@@ -117,7 +117,7 @@ public func when<A: Sendable, B: Sendable, C: Sendable>(
     }
 }
 
-/// Waits for four promises of different types; fails fast like ``when(fulfilled:)-(Sequence)``.
+/// Waits for four promises of different types; fails fast like `when(fulfilled:)`.
 ///
 /// ```swift
 /// when(fulfilled: steps(), water(), sleep(), rings()).done { s, w, z, r in render(s, w, z, r) }

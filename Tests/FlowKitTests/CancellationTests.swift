@@ -1,0 +1,182 @@
+import FlowKit
+import FlowKitTesting
+import Testing
+
+@Suite struct CancellationTests {
+    @Test func cancellingAPendingPromiseRejectsItWithCancellationError() async {
+        let (promise, _) = Promise<Int>.pending()
+        promise.cancel()
+        #expect(await rejection(of: promise) is CancellationError)
+    }
+
+    @Test func pendingDownstreamStepsRejectAndTheirBodiesNeverRun() async {
+        let ran = Counter()
+        let (root, _) = Promise<Int>.pending()
+        let end = root.map { value -> Int in
+            ran.increment()
+            return value
+        }.done { _ in ran.increment() }
+        root.cancel()
+        #expect(await rejection(of: end) is CancellationError)
+        #expect(ran.current == 0)
+    }
+
+    @Test func cancellingTheEndOfAChainCancelsItsStartAndRunsTheCancelHandler() async {
+        let stopped = Counter()
+        let (root, resolver) = Promise<Int>.pending()
+        resolver.onCancel { stopped.increment() }
+        let end = root.map { $0 + 1 }.then { Promise(value: $0 * 2) }
+        end.cancel()
+        #expect(stopped.current == 1)
+        #expect(root.isRejected)
+        #expect(await rejection(of: end) is CancellationError)
+    }
+
+    @Test func aSharedUpstreamIsCancelledOnlyWhenEveryDependentIsCancelled() {
+        let stopped = Counter()
+        let (root, resolver) = Promise<Int>.pending()
+        resolver.onCancel { stopped.increment() }
+        let first = root.map(on: .immediate) { $0 }
+        let second = root.map(on: .immediate) { $0 }
+        first.cancel()
+        #expect(stopped.current == 0 && root.isPending)
+        second.cancel()
+        #expect(stopped.current == 1 && root.isRejected)
+    }
+
+    @Test func cancellingAfterSettlementDoesNothing() throws {
+        let stopped = Counter()
+        let (promise, resolver) = Promise<Int>.pending()
+        resolver.onCancel { stopped.increment() }
+        resolver.fulfill(1)
+        promise.cancel()
+        #expect(try promise.result?.get() == 1)
+        #expect(stopped.current == 0)
+    }
+
+    @Test func aCancelHandlerAddedAfterCancellationRunsAtOnce() {
+        let stopped = Counter()
+        let (promise, resolver) = Promise<Int>.pending()
+        promise.cancel()
+        resolver.onCancel { stopped.increment() }
+        #expect(stopped.current == 1)
+        #expect(resolver.isCancelled)
+    }
+
+    @Test func cancellingAThenWhoseBodyIsRunningCancelsThePromiseTheBodyReturned() async {
+        let stopped = Counter()
+        let (started, startedResolver) = Promise<Void>.pending()
+        let end = Promise(value: 1).then { _ in
+            Promise<Int> { resolver in
+                resolver.onCancel { stopped.increment() }
+                startedResolver.fulfill()
+            }
+        }
+        _ = await started.settled
+        end.cancel()
+        #expect(await rejection(of: end) is CancellationError)
+        #expect(stopped.current == 1)
+    }
+
+    @Test func cancellationReachesAPromiseResolvedWithAnother() {
+        let stopped = Counter()
+        let (outer, outerResolver) = Promise<Int>.pending()
+        let (inner, innerResolver) = Promise<Int>.pending()
+        innerResolver.onCancel { stopped.increment() }
+        outerResolver.resolve(with: inner)
+        outer.cancel()
+        #expect(stopped.current == 1 && inner.isRejected)
+    }
+
+    @Test func cancellingAVeryLongChainFromItsEndUnwindsWithoutRecursion() {
+        let stopped = Counter()
+        let (root, resolver) = Promise<Int>.pending()
+        resolver.onCancel { stopped.increment() }
+        var end = root
+        for _ in 0..<200_000 { end = end.map(on: .immediate) { $0 } }
+        end.cancel()
+        #expect(stopped.current == 1)
+    }
+
+    @Test func whenCancelledCancelsEveryInput() {
+        let stopped = Counter()
+        let inputs = (0..<3).map { _ in
+            Promise<Int> { resolver in resolver.onCancel { stopped.increment() } }
+        }
+        when(fulfilled: inputs).cancel()
+        #expect(stopped.current == 3)
+    }
+
+    @Test func raceCancelledCancelsEveryContestant() {
+        let stopped = Counter()
+        let inputs = (0..<2).map { _ in Promise<Int> { resolver in resolver.onCancel { stopped.increment() } } }
+        race(inputs).cancel()
+        #expect(stopped.current == 2)
+    }
+
+    @Test func cancellingATimeoutCancelsItsTimerAndTheWork() {
+        let scheduler = ManualScheduler()
+        let stopped = Counter()
+        let work = Promise<Int> { resolver in resolver.onCancel { stopped.increment() } }
+        let limited = work.timeout(.seconds(9), on: scheduler)
+        limited.cancel()
+        #expect(stopped.current == 1)
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func cancellingTheTaskAwaitingAPromiseCancelsThePromise() async {
+        let stopped = Counter()
+        let (promise, resolver) = Promise<Int>.pending()
+        resolver.onCancel { stopped.increment() }
+        let waiter = Task { try await promise.value }
+        waiter.cancel()
+        let outcome = await waiter.result
+        #expect(throws: CancellationError.self) { try outcome.get() }
+        _ = await promise.settled
+        #expect(stopped.current == 1)
+    }
+
+    @Test func cancellingAPromiseMadeFromAsyncWorkCancelsTheTask() async {
+        let (entered, enteredResolver) = Promise<Void>.pending()
+        let sawCancellation = Counter()
+        let promise = Promise<Int> {
+            enteredResolver.fulfill()
+            do {
+                try await ManualScheduler().sleep(for: .seconds(60))
+            } catch is CancellationError {
+                sawCancellation.increment()
+                throw CancellationError()
+            }
+            return 1
+        }
+        _ = await entered.settled
+        promise.cancel()
+        #expect(await rejection(of: promise) is CancellationError)
+        while sawCancellation.current == 0 { await Task.yield() }
+        #expect(sawCancellation.current == 1)
+    }
+}
+
+@Suite struct CancellationCleanupTests {
+    @Test func ensureRunsWhenTheCancellationStartsBelowIt() async {
+        let cleanedUp = Counter()
+        let (work, _) = Promise<Int>.pending()
+        let end = work.ensure { cleanedUp.increment() }.map { $0 + 1 }
+        end.cancel()
+        #expect(await rejection(of: end) is CancellationError)
+        let (ensured, resolver) = Promise<Void>.pending()
+        work.finally { resolver.fulfill() }
+        _ = await ensured.settled
+        #expect(cleanedUp.current == 1)
+    }
+
+    @Test func tapSeesACancellationThatStartedBelowIt() {
+        let seen = Recorder<Bool>()
+        let (work, _) = Promise<Int>.pending()
+        let end = work.tap(on: .immediate) { result in
+            if case .failure(let error) = result { seen.append(error.isCancellation) }
+        }.map(on: .immediate) { $0 }
+        end.cancel()
+        #expect(seen.events == [true])
+    }
+}
