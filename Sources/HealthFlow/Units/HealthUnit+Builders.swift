@@ -366,7 +366,9 @@ extension HealthUnit {
     /// ```swift
     /// HealthUnit.decibelAWeightedSoundPressureLevel().unitString   // "dBASPL"
     /// ```
-    public static func decibelAWeightedSoundPressureLevel() -> HealthUnit { HealthUnit(.decibelAWeightedSoundPressureLevel) }
+    public static func decibelAWeightedSoundPressureLevel() -> HealthUnit {
+        HealthUnit(.decibelAWeightedSoundPressureLevel)
+    }
 
     /// Hearing level in decibels (`dBHL`).
     ///
