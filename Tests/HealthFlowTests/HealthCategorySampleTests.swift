@@ -32,7 +32,8 @@ struct HealthCategorySampleTests {
 
     @Test func menstrualFlowRequiresTheCycleStartFlag() throws {
         #expect(throws: ValidationError.missingMetadata(.menstrualFlow, key: .menstrualCycleStart)) {
-            try HealthCategorySample(MenstrualFlowValue.light, start: Fixture.noon, end: Fixture.noon, source: Fixture.source)
+            try HealthCategorySample(
+                MenstrualFlowValue.light, start: Fixture.noon, end: Fixture.noon, source: Fixture.source)
         }
         #expect(
             throws: ValidationError.invalidMetadataValue(
@@ -55,10 +56,12 @@ struct HealthCategorySampleTests {
 
     @Test func onlyCategoryTypesMakeCategorySamples() {
         #expect(throws: ValidationError.wrongKind(.stepCount, expected: .category)) {
-            try HealthCategorySample(type: .stepCount, value: 0, start: Fixture.noon, end: Fixture.noon, source: Fixture.source)
+            try HealthCategorySample(
+                type: .stepCount, value: 0, start: Fixture.noon, end: Fixture.noon, source: Fixture.source)
         }
         #expect(throws: ValidationError.notASampleType(.biologicalSex)) {
-            try HealthCategorySample(type: .biologicalSex, value: 0, start: Fixture.noon, end: Fixture.noon, source: Fixture.source)
+            try HealthCategorySample(
+                type: .biologicalSex, value: 0, start: Fixture.noon, end: Fixture.noon, source: Fixture.source)
         }
         #expect(
             ValidationError.wrongKind(.stepCount, expected: .category).description
@@ -79,7 +82,8 @@ struct HealthCategorySampleTests {
             AppleStandHourValue.stood, start: Fixture.noon, end: Fixture.oneHourLater, source: Fixture.watch)
         let data = try Fixture.encoder().encode(sample)
         #expect(try JSONDecoder().decode(HealthCategorySample.self, from: data) == sample)
-        let tampered = Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: #""value":0"#, with: #""value":7"#).utf8)
+        let tampered = Data(
+            String(decoding: data, as: UTF8.self).replacingOccurrences(of: #""value":0"#, with: #""value":7"#).utf8)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(HealthCategorySample.self, from: tampered) }
     }
 }

@@ -102,10 +102,12 @@ struct HealthCorrelationTests {
     @Test func onlyCorrelationTypesMakeCorrelations() throws {
         #expect(throws: ValidationError.wrongKind(.bloodPressureSystolic, expected: .correlation)) {
             try HealthCorrelation(
-                type: .bloodPressureSystolic, start: Fixture.noon, end: Fixture.noon, objects: [], source: Fixture.source)
+                type: .bloodPressureSystolic, start: Fixture.noon, end: Fixture.noon, objects: [],
+                source: Fixture.source)
         }
         #expect(throws: ValidationError.notASampleType(.bloodType)) {
-            try HealthCorrelation(type: .bloodType, start: Fixture.noon, end: Fixture.noon, objects: [], source: Fixture.source)
+            try HealthCorrelation(
+                type: .bloodType, start: Fixture.noon, end: Fixture.noon, objects: [], source: Fixture.source)
         }
     }
 

@@ -4,7 +4,8 @@ import Testing
 
 struct HealthElectrocardiogramTests {
     private func recording(
-        measurements: Int = 4, averageHeartRate: HealthQuantity? = HealthQuantity(unit: Fixture.perMinute, doubleValue: 64),
+        measurements: Int = 4,
+        averageHeartRate: HealthQuantity? = HealthQuantity(unit: Fixture.perMinute, doubleValue: 64),
         samplingFrequency: HealthQuantity? = HealthQuantity(unit: .hertz(), doubleValue: 512)
     ) throws -> HealthElectrocardiogram {
         try HealthElectrocardiogram(
@@ -74,7 +75,9 @@ struct HealthElectrocardiogramTests {
         #expect(throws: ValidationError.voltageMeasurementTimeOutOfRange(index: 2, timeSinceSampleStart: 31)) {
             try ecg.validateVoltageMeasurements(late)
         }
-        let noisy = [good[0], good[1], ElectrocardiogramVoltageMeasurement(timeSinceSampleStart: 1, microvolts: .infinity)]
+        let noisy = [
+            good[0], good[1], ElectrocardiogramVoltageMeasurement(timeSinceSampleStart: 1, microvolts: .infinity),
+        ]
         #expect(
             throws: ValidationError.nonFiniteValue(
                 .electrocardiogram, field: "voltageMeasurements[2].microvolts", value: .infinity)

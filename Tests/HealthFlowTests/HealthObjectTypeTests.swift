@@ -99,7 +99,8 @@ struct HealthObjectTypeTests {
     }
 
     @Test func correlationMemberTypes() {
-        #expect(HealthObjectType.bloodPressure.correlationMemberTypes == [.bloodPressureSystolic, .bloodPressureDiastolic])
+        #expect(
+            HealthObjectType.bloodPressure.correlationMemberTypes == [.bloodPressureSystolic, .bloodPressureDiastolic])
         let food = Set(HealthObjectType.food.correlationMemberTypes)
         #expect(food.contains(.dietaryEnergyConsumed))
         #expect(food.contains(.dietaryProtein))

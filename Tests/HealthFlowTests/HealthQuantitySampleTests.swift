@@ -117,7 +117,8 @@ struct HealthQuantitySampleTests {
             try Fixture.sample(.stepCount, 10, "count", start: never, end: Fixture.noon)
         }
         #expect(throws: ValidationError.invalidDate(.stepCount, field: "endDate")) {
-            try Fixture.sample(.stepCount, 10, "count", start: Fixture.noon, end: .distantFuture.addingTimeInterval(.infinity))
+            try Fixture.sample(
+                .stepCount, 10, "count", start: Fixture.noon, end: .distantFuture.addingTimeInterval(.infinity))
         }
     }
 
@@ -184,7 +185,8 @@ struct HealthQuantitySampleTests {
             try HealthQuantitySample(type: .dateOfBirth, quantity: count, date: Fixture.noon, source: Fixture.source)
         }
         #expect(throws: ValidationError.notASampleType(.activitySummary)) {
-            try HealthQuantitySample(type: .activitySummary, quantity: count, date: Fixture.noon, source: Fixture.source)
+            try HealthQuantitySample(
+                type: .activitySummary, quantity: count, date: Fixture.noon, source: Fixture.source)
         }
         #expect(throws: ValidationError.wrongKind(.sleepAnalysis, expected: .quantity)) {
             try HealthQuantitySample(type: .sleepAnalysis, quantity: count, date: Fixture.noon, source: Fixture.source)

@@ -27,7 +27,8 @@ struct HealthQuantityTests {
         #expect(HealthQuantity(unit: .meterUnit(with: .centi), doubleValue: 172).description == "172 cm")
         #expect(HealthQuantity(unit: .meter(), doubleValue: 1.72).description == "1.72 m")
         #expect(HealthQuantity(unit: .percent(), doubleValue: 0.97).description == "0.97 %")
-        #expect(HealthQuantity(unit: try HealthUnit(from: "mL/(kg*min)"), doubleValue: 45).description == "45 mL/min·kg")
+        #expect(
+            HealthQuantity(unit: try HealthUnit(from: "mL/(kg*min)"), doubleValue: 45).description == "45 mL/min·kg")
         #expect(HealthQuantity(unit: .count(), doubleValue: -0.0).description == "0 count")
         #expect(HealthQuantity(unit: .count(), doubleValue: 1e20).description == "1e+20 count")
     }

@@ -4,7 +4,8 @@ import Testing
 
 struct HealthSampleTests {
     private func everyKind() throws -> [HealthSample] {
-        let steps = try Fixture.sample(.stepCount, 1200, "count", end: Fixture.oneHourLater, metadata: [.wasUserEntered: true])
+        let steps = try Fixture.sample(
+            .stepCount, 1200, "count", end: Fixture.oneHourLater, metadata: [.wasUserEntered: true])
         let sleep = try HealthCategorySample(
             SleepAnalysisValue.asleepDeep, start: Fixture.noon, end: Fixture.oneHourLater, source: Fixture.watch)
         let reading = try HealthCorrelation.bloodPressure(

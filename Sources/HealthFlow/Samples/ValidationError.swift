@@ -11,7 +11,7 @@ import Foundation
 ///         type: .stepCount, quantity: HealthQuantity(unit: .gram(), doubleValue: 10),
 ///         start: start, end: end, source: source)
 /// } catch {
-///     print(error)   // stepCount requires a unit compatible with count; got g
+///     error.description   // "stepCount requires a unit compatible with count; got g"
 /// }
 /// ```
 public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -91,7 +91,8 @@ public enum MetricPrefix: Int, CaseIterable, Hashable, Sendable, Codable {
     }
 
     /// Prefixes tried by the parser, longest symbol first so that `da` wins over `d` and `mc` over `m`.
-    static let parseOrder: [MetricPrefix] = allCases
+    static let parseOrder: [MetricPrefix] =
+        allCases
         .filter { $0 != .none }
         .sorted { $0.symbol.count > $1.symbol.count }
 }

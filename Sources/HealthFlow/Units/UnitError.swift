@@ -6,7 +6,7 @@
 /// do {
 ///     _ = try HealthUnit(from: "mL/kg/min")
 /// } catch {
-///     print(error)   // unit string "mL/kg/min" is malformed: more than one '/'
+///     error.description   // unit string "mL/kg/min" is malformed: more than one '/'
 /// }
 /// ```
 public enum UnitError: Error, Hashable, Sendable, CustomStringConvertible {
