@@ -16,18 +16,46 @@ import Foundation
 /// ```
 public struct HealthCategorySample: Hashable, Sendable {
     /// The sample's identity.
+    ///
+    /// ```swift
+    /// sleep.uuid
+    /// ```
     public let uuid: UUID
     /// The category type.
+    ///
+    /// ```swift
+    /// sleep.type   // sleepAnalysis
+    /// ```
     public let type: HealthObjectType
     /// The raw category value.
+    ///
+    /// ```swift
+    /// sleep.value   // 5 (asleepREM)
+    /// ```
     public let value: Int
     /// When the interval began.
+    ///
+    /// ```swift
+    /// sleep.startDate
+    /// ```
     public let startDate: Date
     /// When it ended.
+    ///
+    /// ```swift
+    /// sleep.endDate
+    /// ```
     public let endDate: Date
     /// The app or device that made the sample.
+    ///
+    /// ```swift
+    /// sleep.source
+    /// ```
     public let source: HealthSource
     /// Extra information.
+    ///
+    /// ```swift
+    /// sleep.metadata
+    /// ```
     public let metadata: [MetadataKey: MetadataValue]
 
     /// Makes a validated category sample from a raw value.

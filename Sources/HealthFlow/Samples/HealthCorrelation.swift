@@ -21,18 +21,46 @@ import Foundation
 /// ```
 public struct HealthCorrelation: Hashable, Sendable {
     /// The correlation's identity.
+    ///
+    /// ```swift
+    /// reading.uuid
+    /// ```
     public let uuid: UUID
     /// The correlation type.
+    ///
+    /// ```swift
+    /// reading.type   // bloodPressure
+    /// ```
     public let type: HealthObjectType
     /// The member samples.
+    ///
+    /// ```swift
+    /// reading.objects.map(\.type)   // [bloodPressureSystolic, bloodPressureDiastolic] in some order
+    /// ```
     public let objects: Set<HealthQuantitySample>
     /// When the grouped measurements began.
+    ///
+    /// ```swift
+    /// reading.startDate
+    /// ```
     public let startDate: Date
     /// When they ended.
+    ///
+    /// ```swift
+    /// reading.endDate
+    /// ```
     public let endDate: Date
     /// The app or device that made the correlation.
+    ///
+    /// ```swift
+    /// reading.source
+    /// ```
     public let source: HealthSource
     /// Extra information (`foodType` for a food).
+    ///
+    /// ```swift
+    /// reading.metadata
+    /// ```
     public let metadata: [MetadataKey: MetadataValue]
 
     /// Makes a validated correlation.

@@ -10,8 +10,16 @@ import Foundation
 /// ```
 public struct HealthDeletedObject: Hashable, Sendable, Codable {
     /// The UUID of the deleted object.
+    ///
+    /// ```swift
+    /// tombstone.uuid
+    /// ```
     public let uuid: UUID
     /// Metadata kept for sync; often empty.
+    ///
+    /// ```swift
+    /// tombstone.metadata[.syncIdentifier]   // .string("meal-42")
+    /// ```
     public let metadata: [MetadataKey: MetadataValue]
 
     /// Makes a tombstone.

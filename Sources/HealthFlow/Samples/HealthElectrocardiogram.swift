@@ -54,26 +54,70 @@ public struct HealthElectrocardiogram: Hashable, Sendable {
     }
 
     /// The sample's identity.
+    ///
+    /// ```swift
+    /// ecg.uuid
+    /// ```
     public let uuid: UUID
     /// Always `HealthObjectType.electrocardiogram`.
+    ///
+    /// ```swift
+    /// ecg.type   // electrocardiogram
+    /// ```
     public var type: HealthObjectType { .electrocardiogram }
     /// When the recording began.
+    ///
+    /// ```swift
+    /// ecg.startDate
+    /// ```
     public let startDate: Date
     /// When it ended.
+    ///
+    /// ```swift
+    /// ecg.endDate
+    /// ```
     public let endDate: Date
     /// The rhythm classification.
+    ///
+    /// ```swift
+    /// ecg.classification == .atrialFibrillation
+    /// ```
     public let classification: Classification
     /// Whether symptoms were reported.
+    ///
+    /// ```swift
+    /// ecg.symptomsStatus
+    /// ```
     public let symptomsStatus: SymptomsStatus
     /// The average heart rate during the recording (a `count/time` quantity), if known.
+    ///
+    /// ```swift
+    /// try ecg.averageHeartRate?.doubleValue(for: HealthUnit.count().unitDivided(by: .minute()))
+    /// ```
     public let averageHeartRate: HealthQuantity?
     /// How often the voltage was sampled (a frequency such as `512 Hz`), if known.
+    ///
+    /// ```swift
+    /// try ecg.samplingFrequency?.doubleValue(for: .hertz())   // 512
+    /// ```
     public let samplingFrequency: HealthQuantity?
     /// How many voltage measurements the recording holds.
+    ///
+    /// ```swift
+    /// ecg.numberOfVoltageMeasurements
+    /// ```
     public let numberOfVoltageMeasurements: Int
     /// The device that made the recording.
+    ///
+    /// ```swift
+    /// ecg.source
+    /// ```
     public let source: HealthSource
     /// Extra information.
+    ///
+    /// ```swift
+    /// ecg.metadata
+    /// ```
     public let metadata: [MetadataKey: MetadataValue]
 
     /// Makes a validated ECG sample.
@@ -227,8 +271,16 @@ extension HealthElectrocardiogram: Codable {
 /// ```
 public struct ElectrocardiogramVoltageMeasurement: Hashable, Sendable, Codable {
     /// Seconds since the recording's `startDate`.
+    ///
+    /// ```swift
+    /// ElectrocardiogramVoltageMeasurement(timeSinceSampleStart: 0.5, microvolts: 7).timeSinceSampleStart   // 0.5
+    /// ```
     public let timeSinceSampleStart: TimeInterval
     /// The voltage in microvolts.
+    ///
+    /// ```swift
+    /// ElectrocardiogramVoltageMeasurement(timeSinceSampleStart: 0.5, microvolts: 7).microvolts   // 7
+    /// ```
     public let microvolts: Double
 
     /// Makes a measurement; `HealthElectrocardiogram.validateVoltageMeasurements(_:)` checks a whole series.

@@ -21,18 +21,46 @@ import Foundation
 /// Samples encode with their fields; decoding runs the same validation.
 public struct HealthQuantitySample: Hashable, Sendable {
     /// The sample's identity; a store refuses a second sample with the same UUID.
+    ///
+    /// ```swift
+    /// steps.uuid
+    /// ```
     public let uuid: UUID
     /// The quantity type.
+    ///
+    /// ```swift
+    /// steps.type   // stepCount
+    /// ```
     public let type: HealthObjectType
     /// The measured amount, in the unit it was given.
+    ///
+    /// ```swift
+    /// try steps.quantity.doubleValue(for: .count())   // 1200
+    /// ```
     public let quantity: HealthQuantity
     /// When the measurement began.
+    ///
+    /// ```swift
+    /// steps.startDate
+    /// ```
     public let startDate: Date
     /// When the measurement ended (equal to `startDate` for an instantaneous reading).
+    ///
+    /// ```swift
+    /// steps.endDate
+    /// ```
     public let endDate: Date
     /// The app or device that made the sample.
+    ///
+    /// ```swift
+    /// steps.source
+    /// ```
     public let source: HealthSource
     /// Extra information; see `MetadataKey` for the keys HealthKit defines.
+    ///
+    /// ```swift
+    /// steps.metadata
+    /// ```
     public let metadata: [MetadataKey: MetadataValue]
 
     /// Makes a validated quantity sample.

@@ -6,8 +6,16 @@
 /// ```
 public struct HealthSource: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The bundle identifier, e.g. `"com.apple.health"`; two sources are the same app when these match.
+    ///
+    /// ```swift
+    /// HealthSource(bundleIdentifier: "com.example.app", name: "Example").bundleIdentifier
+    /// ```
     public let bundleIdentifier: String
     /// The name shown to people, e.g. `"Health"`.
+    ///
+    /// ```swift
+    /// HealthSource(bundleIdentifier: "com.example.app", name: "Example").name   // "Example"
+    /// ```
     public let name: String
 
     /// Makes a source.

@@ -30,6 +30,10 @@ public enum SleepAnalysisValue: Int, HealthCategoryValue, Hashable, Codable {
     case asleepREM = 5
 
     /// `HealthObjectType.sleepAnalysis`.
+    ///
+    /// ```swift
+    /// SleepAnalysisValue.categoryType   // sleepAnalysis
+    /// ```
     public static var categoryType: HealthObjectType { .sleepAnalysis }
 }
 
@@ -52,6 +56,10 @@ public enum MenstrualFlowValue: Int, HealthCategoryValue, Hashable, Codable {
     case none = 5
 
     /// `HealthObjectType.menstrualFlow`.
+    ///
+    /// ```swift
+    /// MenstrualFlowValue.categoryType   // menstrualFlow
+    /// ```
     public static var categoryType: HealthObjectType { .menstrualFlow }
 }
 
@@ -67,6 +75,10 @@ public enum AppleStandHourValue: Int, HealthCategoryValue, Hashable, Codable {
     case idle = 1
 
     /// `HealthObjectType.appleStandHour`.
+    ///
+    /// ```swift
+    /// AppleStandHourValue.categoryType   // appleStandHour
+    /// ```
     public static var categoryType: HealthObjectType { .appleStandHour }
 }
 
@@ -80,5 +92,9 @@ public enum MindfulSessionValue: Int, HealthCategoryValue, Hashable, Codable {
     case notApplicable = 0
 
     /// `HealthObjectType.mindfulSession`.
+    ///
+    /// ```swift
+    /// MindfulSessionValue.categoryType   // mindfulSession
+    /// ```
     public static var categoryType: HealthObjectType { .mindfulSession }
 }

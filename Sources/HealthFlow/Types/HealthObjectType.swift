@@ -62,30 +62,70 @@ public struct HealthObjectType: Hashable, Sendable {
     }
 
     /// The short identifier, as used throughout this library: `"stepCount"`, `"sleepAnalysis"`.
+    ///
+    /// ```swift
+    /// HealthObjectType.heartRate.identifier   // "heartRate"
+    /// ```
     public let identifier: String
     /// HealthKit's identifier, as found in `export.xml`: `"HKQuantityTypeIdentifierStepCount"`.
+    ///
+    /// ```swift
+    /// HealthObjectType.heartRate.healthKitIdentifier   // "HKQuantityTypeIdentifierHeartRate"
+    /// ```
     public let healthKitIdentifier: String
     /// What the type describes.
+    ///
+    /// ```swift
+    /// HealthObjectType.sleepAnalysis.kind   // .category
+    /// ```
     public let kind: Kind
     /// For quantity types, the unit values are stored in (`count/s` for heart rate); `nil` otherwise.
+    ///
+    /// ```swift
+    /// HealthObjectType.heartRate.canonicalUnit?.unitString   // "count/s"
+    /// ```
     public let canonicalUnit: HealthUnit?
     /// For quantity types, the unit values are shown in: the canonical unit, except where people expect
     /// another (`count/min` for heart rate and respiratory rate); `nil` otherwise.
+    ///
+    /// ```swift
+    /// HealthObjectType.heartRate.displayUnit?.unitString   // "count/min"
+    /// ```
     public let displayUnit: HealthUnit?
     /// For quantity types, how values combine over time; `nil` otherwise.
+    ///
+    /// ```swift
+    /// HealthObjectType.stepCount.aggregationStyle   // .cumulative
+    /// ```
     public let aggregationStyle: AggregationStyle?
     /// Whether an app may ask to write (share) the type. `false` for read-only types (`appleExerciseTime`,
     /// `appleStandHour`, `nikeFuel`, `walkingHeartRateAverage`, characteristics, activity summaries, ECGs)
     /// and for correlation types, which are never authorized themselves: an app authorizes their member
     /// types and may then save the correlation.
+    ///
+    /// ```swift
+    /// HealthObjectType.appleExerciseTime.isShareable   // false
+    /// ```
     public let isShareable: Bool
     /// Metadata keys every sample of the type must carry (`insulinDeliveryReason` on `insulinDelivery`,
     /// `menstrualCycleStart` on `menstrualFlow`, `foodType` on `food`).
+    ///
+    /// ```swift
+    /// HealthObjectType.insulinDelivery.requiredMetadataKeys   // [.insulinDeliveryReason]
+    /// ```
     public let requiredMetadataKeys: Set<MetadataKey>
     /// For category types, the values a sample may hold, ascending (`0...5` for sleep analysis); empty
     /// otherwise.
+    ///
+    /// ```swift
+    /// HealthObjectType.sleepAnalysis.allowedCategoryValues   // [0, 1, 2, 3, 4, 5]
+    /// ```
     public let allowedCategoryValues: [Int]
     /// Whether the type is a dietary nutrient that may be a member of a `food` correlation.
+    ///
+    /// ```swift
+    /// HealthObjectType.dietaryProtein.isNutrition   // true
+    /// ```
     public let isNutrition: Bool
 
     init(

@@ -15,6 +15,10 @@ public struct MetadataKey: RawRepresentable, Hashable, Sendable, Codable, Coding
     ExpressibleByStringLiteral, CustomStringConvertible
 {
     /// The key as stored, e.g. `"HKInsulinDeliveryReason"`.
+    ///
+    /// ```swift
+    /// MetadataKey.foodType.rawValue   // "HKFoodType"
+    /// ```
     public let rawValue: String
 
     /// Makes a key from its raw string.

@@ -15,8 +15,16 @@
 /// in one unit instead). Quantities encode as `{"value": 172, "unit": "cm"}`.
 public struct HealthQuantity: Hashable, Sendable {
     /// The value, in `unit`.
+    ///
+    /// ```swift
+    /// HealthQuantity(unit: .meterUnit(with: .centi), doubleValue: 172).value   // 172
+    /// ```
     public let value: Double
     /// The unit the quantity was made with.
+    ///
+    /// ```swift
+    /// HealthQuantity(unit: .meterUnit(with: .centi), doubleValue: 172).unit.unitString   // "cm"
+    /// ```
     public let unit: HealthUnit
 
     /// Makes a quantity; any value is accepted here, samples validate it.

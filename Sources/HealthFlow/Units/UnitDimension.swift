@@ -61,36 +61,100 @@ public struct UnitDimension: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The dimension of a pure number: the unitless unit `()`.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "()").dimension == .dimensionless   // true
+    /// ```
     public static let dimensionless = UnitDimension(exponents: [:])
     /// Mass.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "g").dimension == .mass   // true
+    /// ```
     public static let mass = UnitDimension(exponents: [.mass: 1])
     /// Length.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "m").dimension == .length   // true
+    /// ```
     public static let length = UnitDimension(exponents: [.length: 1])
     /// Volume: length³.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "L").dimension == .volume   // true
+    /// ```
     public static let volume = UnitDimension(exponents: [.length: 3])
     /// Time.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "s").dimension == .time   // true
+    /// ```
     public static let time = UnitDimension(exponents: [.time: 1])
     /// Temperature.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "degC").dimension == .temperature   // true
+    /// ```
     public static let temperature = UnitDimension(exponents: [.temperature: 1])
     /// Energy: mass·length²·time⁻².
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "kcal").dimension == .energy   // true
+    /// ```
     public static let energy = UnitDimension(exponents: [.mass: 1, .length: 2, .time: -2])
     /// Pressure: mass·length⁻¹·time⁻².
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "mmHg").dimension == .pressure   // true
+    /// ```
     public static let pressure = UnitDimension(exponents: [.mass: 1, .length: -1, .time: -2])
     /// Count.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "count").dimension == .count   // true
+    /// ```
     public static let count = UnitDimension(exponents: [.count: 1])
     /// International units.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "IU").dimension == .internationalUnit   // true
+    /// ```
     public static let internationalUnit = UnitDimension(exponents: [.internationalUnit: 1])
     /// Amount of substance (a mole without a molar mass).
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "mmol").dimension == .amountOfSubstance   // true
+    /// ```
     public static let amountOfSubstance = UnitDimension(exponents: [.amountOfSubstance: 1])
     /// Electrical conductance.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "S").dimension == .conductance   // true
+    /// ```
     public static let conductance = UnitDimension(exponents: [.conductance: 1])
     /// Frequency: time⁻¹.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "Hz").dimension == .frequency   // true
+    /// ```
     public static let frequency = UnitDimension(exponents: [.time: -1])
     /// Electrical potential.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "V").dimension == .voltage   // true
+    /// ```
     public static let voltage = UnitDimension(exponents: [.voltage: 1])
     /// A-weighted sound pressure level.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "dBASPL").dimension == .soundPressureLevel   // true
+    /// ```
     public static let soundPressureLevel = UnitDimension(exponents: [.soundPressureLevel: 1])
     /// Hearing level.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "dBHL").dimension == .hearingLevel   // true
+    /// ```
     public static let hearingLevel = UnitDimension(exponents: [.hearingLevel: 1])
 
     private static let named: [(UnitDimension, String)] = [
