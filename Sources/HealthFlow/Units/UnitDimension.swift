@@ -7,7 +7,9 @@
 /// HealthKit treats some quantities as dimensions of their own, and so do we: `count` (with `%` = 1/100
 /// count), international units (`IU`), amount of substance (`mol` without a molar mass), conductance
 /// (`S`), voltage (`V`) and the two decibel scales. A mole *with* a molar mass (`mol<180.15…>`) is a
-/// mass unit, which is what makes `mmol<180.15588000005408>/L` convertible to `mg/dL`.
+/// mass unit, which is what makes `mmol<180.15588000005408>/L` convertible to `mg/dL`; a plain `mol`
+/// does not convert to `mol<M>`. Because `count` is a dimension, `count/s` (heart rate) does not convert
+/// to `Hz` (sampling frequency, time⁻¹), and `count` does not convert to the unitless `()`.
 ///
 /// ```swift
 /// HealthUnit.literUnit(with: .milli).dimension == .volume     // true
