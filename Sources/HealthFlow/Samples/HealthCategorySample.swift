@@ -1,0 +1,178 @@
+import Foundation
+
+/// One value of a closed set over a time interval — the counterpart of `HKCategorySample`.
+///
+/// The value must be one the type allows (`type.allowedCategoryValues`); typed values such as
+/// `SleepAnalysisValue` make that hard to get wrong.
+///
+/// ```swift
+/// let rem = try HealthCategorySample(SleepAnalysisValue.asleepREM, start: start, end: end, source: source)
+/// rem.value                                  // 5
+/// rem.value(as: SleepAnalysisValue.self)     // .asleepREM
+///
+/// let flow = try HealthCategorySample(
+///     MenstrualFlowValue.medium, start: day, end: day, source: source,
+///     metadata: [.menstrualCycleStart: true])
+/// ```
+public struct HealthCategorySample: Hashable, Sendable {
+    /// The sample's identity.
+    ///
+    /// ```swift
+    /// sleep.uuid
+    /// ```
+    public let uuid: UUID
+    /// The category type.
+    ///
+    /// ```swift
+    /// sleep.type   // sleepAnalysis
+    /// ```
+    public let type: HealthObjectType
+    /// The raw category value.
+    ///
+    /// ```swift
+    /// sleep.value   // 5 (asleepREM)
+    /// ```
+    public let value: Int
+    /// When the interval began.
+    ///
+    /// ```swift
+    /// sleep.startDate
+    /// ```
+    public let startDate: Date
+    /// When it ended.
+    ///
+    /// ```swift
+    /// sleep.endDate
+    /// ```
+    public let endDate: Date
+    /// The app or device that made the sample.
+    ///
+    /// ```swift
+    /// sleep.source
+    /// ```
+    public let source: HealthSource
+    /// Extra information.
+    ///
+    /// ```swift
+    /// sleep.metadata
+    /// ```
+    public let metadata: [MetadataKey: MetadataValue]
+
+    /// Makes a validated category sample from a raw value.
+    ///
+    /// ```swift
+    /// let inBed = try HealthCategorySample(type: .sleepAnalysis, value: 0, start: start, end: end, source: source)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: A category type.
+    ///   - value: One of `type.allowedCategoryValues`.
+    ///   - start: When the interval began.
+    ///   - end: When it ended; not before `start`.
+    ///   - source: Who made the sample.
+    ///   - metadata: Extra information, including any key `type.requiredMetadataKeys` names.
+    ///   - uuid: The identity; a fresh one by default.
+    /// - Throws: `ValidationError` — `.notASampleType`, `.wrongKind`, `.invalidCategoryValue`,
+    ///   `.invalidDate`, `.endBeforeStart`, `.missingMetadata` or `.invalidMetadataValue`.
+    public init(
+        type: HealthObjectType, value: Int, start: Date, end: Date, source: HealthSource,
+        metadata: [MetadataKey: MetadataValue] = [:], uuid: UUID = UUID()
+    ) throws(ValidationError) {
+        try SampleValidation.requireKind(type, .category)
+        guard type.allowedCategoryValues.contains(value) else {
+            throw .invalidCategoryValue(type, value: value, allowed: type.allowedCategoryValues)
+        }
+        try SampleValidation.validateDates(type, start: start, end: end)
+        try SampleValidation.validateMetadata(metadata, of: type)
+        self.uuid = uuid
+        self.type = type
+        self.value = value
+        self.startDate = start
+        self.endDate = end
+        self.source = source
+        self.metadata = metadata
+    }
+
+    /// Makes a validated category sample from a typed value; the type is the value's `categoryType`.
+    ///
+    /// ```swift
+    /// let stood = try HealthCategorySample(AppleStandHourValue.stood, start: hour, end: nextHour, source: watch)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - value: The typed value.
+    ///   - start: When the interval began.
+    ///   - end: When it ended; not before `start`.
+    ///   - source: Who made the sample.
+    ///   - metadata: Extra information.
+    ///   - uuid: The identity; a fresh one by default.
+    /// - Throws: `ValidationError`, as `init(type:value:start:end:source:metadata:uuid:)`.
+    public init<Value: HealthCategoryValue>(
+        _ value: Value, start: Date, end: Date, source: HealthSource,
+        metadata: [MetadataKey: MetadataValue] = [:], uuid: UUID = UUID()
+    ) throws(ValidationError) {
+        try self.init(
+            type: Value.categoryType, value: value.rawValue, start: start, end: end, source: source,
+            metadata: metadata, uuid: uuid)
+    }
+
+    /// The value as a typed category value, or `nil` when `Value` belongs to another type.
+    ///
+    /// ```swift
+    /// sample.value(as: SleepAnalysisValue.self)   // .asleepCore
+    /// ```
+    ///
+    /// - Parameter valueType: The typed value set, e.g. `SleepAnalysisValue.self`.
+    /// - Returns: The typed value, or `nil`.
+    public func value<Value: HealthCategoryValue>(as valueType: Value.Type) -> Value? {
+        guard Value.categoryType == type else { return nil }
+        return Value(rawValue: value)
+    }
+}
+
+extension HealthCategorySample: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case uuid, type, value, startDate, endDate, source, metadata
+    }
+
+    /// Decodes and validates a sample.
+    ///
+    /// ```swift
+    /// let sample = try JSONDecoder().decode(HealthCategorySample.self, from: data)
+    /// ```
+    ///
+    /// - Throws: `DecodingError`, including `.dataCorrupted` when the decoded sample breaks a rule.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        do {
+            try self.init(
+                type: try container.decode(HealthObjectType.self, forKey: .type),
+                value: try container.decode(Int.self, forKey: .value),
+                start: try container.decode(Date.self, forKey: .startDate),
+                end: try container.decode(Date.self, forKey: .endDate),
+                source: try container.decode(HealthSource.self, forKey: .source),
+                metadata: try container.decodeIfPresent([MetadataKey: MetadataValue].self, forKey: .metadata) ?? [:],
+                uuid: try container.decode(UUID.self, forKey: .uuid))
+        } catch let error as ValidationError {
+            throw DecodingError.invalidSample(error, in: decoder)
+        }
+    }
+
+    /// Encodes the sample's fields.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(sample)
+    /// ```
+    ///
+    /// - Throws: Whatever the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(uuid, forKey: .uuid)
+        try container.encode(type, forKey: .type)
+        try container.encode(value, forKey: .value)
+        try container.encode(startDate, forKey: .startDate)
+        try container.encode(endDate, forKey: .endDate)
+        try container.encode(source, forKey: .source)
+        try container.encode(metadata, forKey: .metadata)
+    }
+}

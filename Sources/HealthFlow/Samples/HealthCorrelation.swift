@@ -1,0 +1,234 @@
+import Foundation
+
+/// A sample that groups quantity samples taken together — the counterpart of `HKCorrelation`.
+///
+/// - A `bloodPressure` correlation holds exactly one `bloodPressureSystolic` and one
+///   `bloodPressureDiastolic` sample, nothing else.
+/// - A `food` correlation holds nutrition samples (`HealthObjectType.isNutrition`), at least one of
+///   them `dietaryEnergyConsumed`, and carries the food's name under `MetadataKey.foodType`.
+///
+/// Every member must share the correlation's start and end dates exactly. HealthKit leaves this
+/// unchecked; we require it because a member outside its correlation's interval has no meaning (a blood
+/// pressure reading is one moment, a meal one interval), and statistics over members would otherwise
+/// disagree with the correlation. No UUID may appear twice among the members and the correlation.
+///
+/// ```swift
+/// let reading = try HealthCorrelation.bloodPressure(
+///     systolic: HealthQuantity(unit: .millimeterOfMercury(), doubleValue: 120),
+///     diastolic: HealthQuantity(unit: .millimeterOfMercury(), doubleValue: 80),
+///     start: now, end: now, source: source)
+/// reading.objects(for: .bloodPressureSystolic).first?.quantity   // 120 mmHg
+/// ```
+public struct HealthCorrelation: Hashable, Sendable {
+    /// The correlation's identity.
+    ///
+    /// ```swift
+    /// reading.uuid
+    /// ```
+    public let uuid: UUID
+    /// The correlation type.
+    ///
+    /// ```swift
+    /// reading.type   // bloodPressure
+    /// ```
+    public let type: HealthObjectType
+    /// The member samples.
+    ///
+    /// ```swift
+    /// reading.objects.map(\.type)   // [bloodPressureSystolic, bloodPressureDiastolic] in some order
+    /// ```
+    public let objects: Set<HealthQuantitySample>
+    /// When the grouped measurements began.
+    ///
+    /// ```swift
+    /// reading.startDate
+    /// ```
+    public let startDate: Date
+    /// When they ended.
+    ///
+    /// ```swift
+    /// reading.endDate
+    /// ```
+    public let endDate: Date
+    /// The app or device that made the correlation.
+    ///
+    /// ```swift
+    /// reading.source
+    /// ```
+    public let source: HealthSource
+    /// Extra information (`foodType` for a food).
+    ///
+    /// ```swift
+    /// reading.metadata
+    /// ```
+    public let metadata: [MetadataKey: MetadataValue]
+
+    /// Makes a validated correlation.
+    ///
+    /// ```swift
+    /// let banana = try HealthCorrelation(
+    ///     type: .food, start: lunch, end: lunch,
+    ///     objects: [energy, carbohydrates], source: source, metadata: [.foodType: "Banana"])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: A correlation type.
+    ///   - start: When the grouped measurements began.
+    ///   - end: When they ended; not before `start`.
+    ///   - objects: The members, each with the same start and end dates as the correlation.
+    ///   - source: Who made the correlation.
+    ///   - metadata: Extra information, including any key `type.requiredMetadataKeys` names.
+    ///   - uuid: The identity; a fresh one by default.
+    /// - Throws: `ValidationError` — `.notASampleType`, `.wrongKind`, `.invalidDate`, `.endBeforeStart`,
+    ///   `.missingMetadata`, `.invalidMetadataValue`, `.duplicateUUID`, `.unexpectedCorrelationMember`,
+    ///   `.duplicateCorrelationMember`, `.missingCorrelationMember` or `.correlationMemberDatesDiffer`.
+    public init(
+        type: HealthObjectType, start: Date, end: Date, objects: Set<HealthQuantitySample>, source: HealthSource,
+        metadata: [MetadataKey: MetadataValue] = [:], uuid: UUID = UUID()
+    ) throws(ValidationError) {
+        try SampleValidation.requireKind(type, .correlation)
+        try SampleValidation.validateDates(type, start: start, end: end)
+        try SampleValidation.validateMetadata(metadata, of: type)
+        try Self.validateMembers(objects, of: type, start: start, end: end, uuid: uuid)
+        self.uuid = uuid
+        self.type = type
+        self.objects = objects
+        self.startDate = start
+        self.endDate = end
+        self.source = source
+        self.metadata = metadata
+    }
+
+    /// Makes a blood-pressure correlation and its two members, all at the same dates and from the same source.
+    ///
+    /// ```swift
+    /// let reading = try HealthCorrelation.bloodPressure(
+    ///     systolic: HealthQuantity(unit: .millimeterOfMercury(), doubleValue: 118),
+    ///     diastolic: HealthQuantity(unit: .millimeterOfMercury(), doubleValue: 76),
+    ///     start: now, end: now, source: source)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - systolic: The systolic pressure (a pressure unit).
+    ///   - diastolic: The diastolic pressure (a pressure unit).
+    ///   - start: When the reading began.
+    ///   - end: When it ended.
+    ///   - source: Who made the reading.
+    ///   - metadata: Extra information for the correlation (members get none).
+    /// - Returns: The validated correlation.
+    /// - Throws: `ValidationError` from either member or from the correlation.
+    public static func bloodPressure(
+        systolic: HealthQuantity, diastolic: HealthQuantity, start: Date, end: Date, source: HealthSource,
+        metadata: [MetadataKey: MetadataValue] = [:]
+    ) throws(ValidationError) -> HealthCorrelation {
+        let members: Set<HealthQuantitySample> = [
+            try HealthQuantitySample(
+                type: .bloodPressureSystolic, quantity: systolic, start: start, end: end, source: source),
+            try HealthQuantitySample(
+                type: .bloodPressureDiastolic, quantity: diastolic, start: start, end: end, source: source),
+        ]
+        return try HealthCorrelation(
+            type: .bloodPressure, start: start, end: end, objects: members, source: source, metadata: metadata)
+    }
+
+    /// The members of one type (HealthKit's `objects(for:)`).
+    ///
+    /// ```swift
+    /// reading.objects(for: .bloodPressureDiastolic).count   // 1
+    /// ```
+    ///
+    /// - Parameter type: A member type.
+    /// - Returns: The members of that type; empty when there are none.
+    public func objects(for type: HealthObjectType) -> Set<HealthQuantitySample> {
+        objects.filter { $0.type == type }
+    }
+
+    private static func validateMembers(
+        _ objects: Set<HealthQuantitySample>, of type: HealthObjectType, start: Date, end: Date, uuid: UUID
+    ) throws(ValidationError) {
+        // Check in a fixed order so the same invalid input always reports the same error.
+        let members = objects.sorted {
+            ($0.type.identifier, $0.uuid.uuidString) < ($1.type.identifier, $1.uuid.uuidString)
+        }
+        var seen: Set<UUID> = [uuid]
+        for member in members where !seen.insert(member.uuid).inserted {
+            throw .duplicateUUID(type, uuid: member.uuid)
+        }
+        let allowed = Set(type.correlationMemberTypes)
+        var counts: [HealthObjectType: Int] = [:]
+        for member in members {
+            guard allowed.contains(member.type) else { throw .unexpectedCorrelationMember(type, member: member.type) }
+            counts[member.type, default: 0] += 1
+        }
+        switch type {
+        case .bloodPressure:
+            for member in [HealthObjectType.bloodPressureSystolic, .bloodPressureDiastolic] {
+                switch counts[member, default: 0] {
+                case 0: throw .missingCorrelationMember(type, member: member)
+                case 1: break
+                default: throw .duplicateCorrelationMember(type, member: member)
+                }
+            }
+        case .food:
+            if counts[.dietaryEnergyConsumed, default: 0] == 0 {
+                throw .missingCorrelationMember(type, member: .dietaryEnergyConsumed)
+            }
+        default:
+            break
+        }
+        for member in members where member.startDate != start || member.endDate != end {
+            throw .correlationMemberDatesDiffer(type, member: member.type, memberUUID: member.uuid)
+        }
+    }
+}
+
+extension HealthCorrelation: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case uuid, type, objects, startDate, endDate, source, metadata
+    }
+
+    /// Decodes and validates a correlation and its members.
+    ///
+    /// ```swift
+    /// let reading = try JSONDecoder().decode(HealthCorrelation.self, from: data)
+    /// ```
+    ///
+    /// - Throws: `DecodingError`, including `.dataCorrupted` when the decoded correlation breaks a rule.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        do {
+            try self.init(
+                type: try container.decode(HealthObjectType.self, forKey: .type),
+                start: try container.decode(Date.self, forKey: .startDate),
+                end: try container.decode(Date.self, forKey: .endDate),
+                objects: Set(try container.decode([HealthQuantitySample].self, forKey: .objects)),
+                source: try container.decode(HealthSource.self, forKey: .source),
+                metadata: try container.decodeIfPresent([MetadataKey: MetadataValue].self, forKey: .metadata) ?? [:],
+                uuid: try container.decode(UUID.self, forKey: .uuid))
+        } catch let error as ValidationError {
+            throw DecodingError.invalidSample(error, in: decoder)
+        }
+    }
+
+    /// Encodes the correlation's fields; members are an array sorted by type identifier then UUID, so the
+    /// encoding is deterministic.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(reading)
+    /// ```
+    ///
+    /// - Throws: Whatever the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let members = objects.sorted {
+            ($0.type.identifier, $0.uuid.uuidString) < ($1.type.identifier, $1.uuid.uuidString)
+        }
+        try container.encode(uuid, forKey: .uuid)
+        try container.encode(type, forKey: .type)
+        try container.encode(members, forKey: .objects)
+        try container.encode(startDate, forKey: .startDate)
+        try container.encode(endDate, forKey: .endDate)
+        try container.encode(source, forKey: .source)
+        try container.encode(metadata, forKey: .metadata)
+    }
+}

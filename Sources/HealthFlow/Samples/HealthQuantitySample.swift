@@ -1,0 +1,174 @@
+import Foundation
+
+/// A measured amount over a time interval — the counterpart of `HKQuantitySample`.
+///
+/// The initializer enforces HealthKit's rules and throws instead of crashing: the unit must measure what
+/// the type measures, the value must be finite (and not negative, except for temperatures and sound
+/// levels), `end >= start`, and the type's required metadata must be present and valid.
+///
+/// ```swift
+/// let source = HealthSource(bundleIdentifier: "com.example.app", name: "Example")
+/// let steps = try HealthQuantitySample(
+///     type: .stepCount, quantity: HealthQuantity(unit: .count(), doubleValue: 1200),
+///     start: walkStart, end: walkEnd, source: source)
+///
+/// let bolus = try HealthQuantitySample(
+///     type: .insulinDelivery, quantity: HealthQuantity(unit: .internationalUnit(), doubleValue: 4),
+///     start: now, end: now, source: source,
+///     metadata: [.insulinDeliveryReason: InsulinDeliveryReason.bolus.metadataValue])
+/// ```
+///
+/// Samples encode with their fields; decoding runs the same validation.
+public struct HealthQuantitySample: Hashable, Sendable {
+    /// The sample's identity; a store refuses a second sample with the same UUID.
+    ///
+    /// ```swift
+    /// steps.uuid
+    /// ```
+    public let uuid: UUID
+    /// The quantity type.
+    ///
+    /// ```swift
+    /// steps.type   // stepCount
+    /// ```
+    public let type: HealthObjectType
+    /// The measured amount, in the unit it was given.
+    ///
+    /// ```swift
+    /// try steps.quantity.doubleValue(for: .count())   // 1200
+    /// ```
+    public let quantity: HealthQuantity
+    /// When the measurement began.
+    ///
+    /// ```swift
+    /// steps.startDate
+    /// ```
+    public let startDate: Date
+    /// When the measurement ended (equal to `startDate` for an instantaneous reading).
+    ///
+    /// ```swift
+    /// steps.endDate
+    /// ```
+    public let endDate: Date
+    /// The app or device that made the sample.
+    ///
+    /// ```swift
+    /// steps.source
+    /// ```
+    public let source: HealthSource
+    /// Extra information; see `MetadataKey` for the keys HealthKit defines.
+    ///
+    /// ```swift
+    /// steps.metadata
+    /// ```
+    public let metadata: [MetadataKey: MetadataValue]
+
+    /// Makes a validated quantity sample.
+    ///
+    /// ```swift
+    /// let weight = try HealthQuantitySample(
+    ///     type: .bodyMass, quantity: HealthQuantity(unit: .pound(), doubleValue: 160),
+    ///     start: now, end: now, source: source)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: A quantity type.
+    ///   - quantity: The amount; its unit must be compatible with `type.canonicalUnit`.
+    ///   - start: When the measurement began.
+    ///   - end: When it ended; not before `start`.
+    ///   - source: Who made the sample.
+    ///   - metadata: Extra information, including any key `type.requiredMetadataKeys` names.
+    ///   - uuid: The identity; a fresh one by default.
+    /// - Throws: `ValidationError` — `.notASampleType`, `.wrongKind`, `.incompatibleUnit`,
+    ///   `.nonFiniteValue`, `.negativeValue`, `.invalidDate`, `.endBeforeStart`, `.missingMetadata` or
+    ///   `.invalidMetadataValue`.
+    public init(
+        type: HealthObjectType, quantity: HealthQuantity, start: Date, end: Date, source: HealthSource,
+        metadata: [MetadataKey: MetadataValue] = [:], uuid: UUID = UUID()
+    ) throws(ValidationError) {
+        try SampleValidation.requireKind(type, .quantity)
+        guard let canonicalUnit = type.canonicalUnit else { throw .wrongKind(type, expected: .quantity) }
+        try SampleValidation.validateQuantity(
+            quantity, of: type, field: "quantity", expected: canonicalUnit, allowsNegative: type.allowsNegativeValues)
+        try SampleValidation.validateDates(type, start: start, end: end)
+        try SampleValidation.validateMetadata(metadata, of: type)
+        self.uuid = uuid
+        self.type = type
+        self.quantity = quantity
+        self.startDate = start
+        self.endDate = end
+        self.source = source
+        self.metadata = metadata
+    }
+
+    /// Makes a validated instantaneous quantity sample (`start == end == date`).
+    ///
+    /// ```swift
+    /// let height = try HealthQuantitySample(
+    ///     type: .height, quantity: HealthQuantity(unit: .meterUnit(with: .centi), doubleValue: 172),
+    ///     date: now, source: source)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: A quantity type.
+    ///   - quantity: The amount.
+    ///   - date: When it was measured.
+    ///   - source: Who made the sample.
+    ///   - metadata: Extra information.
+    ///   - uuid: The identity; a fresh one by default.
+    /// - Throws: `ValidationError`, as `init(type:quantity:start:end:source:metadata:uuid:)`.
+    public init(
+        type: HealthObjectType, quantity: HealthQuantity, date: Date, source: HealthSource,
+        metadata: [MetadataKey: MetadataValue] = [:], uuid: UUID = UUID()
+    ) throws(ValidationError) {
+        try self.init(
+            type: type, quantity: quantity, start: date, end: date, source: source, metadata: metadata, uuid: uuid)
+    }
+}
+
+extension HealthQuantitySample: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case uuid, type, quantity, startDate, endDate, source, metadata
+    }
+
+    /// Decodes and validates a sample.
+    ///
+    /// ```swift
+    /// let sample = try JSONDecoder().decode(HealthQuantitySample.self, from: data)
+    /// ```
+    ///
+    /// - Throws: `DecodingError`, including `.dataCorrupted` when the decoded sample breaks a rule.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        do {
+            try self.init(
+                type: try container.decode(HealthObjectType.self, forKey: .type),
+                quantity: try container.decode(HealthQuantity.self, forKey: .quantity),
+                start: try container.decode(Date.self, forKey: .startDate),
+                end: try container.decode(Date.self, forKey: .endDate),
+                source: try container.decode(HealthSource.self, forKey: .source),
+                metadata: try container.decodeIfPresent([MetadataKey: MetadataValue].self, forKey: .metadata) ?? [:],
+                uuid: try container.decode(UUID.self, forKey: .uuid))
+        } catch let error as ValidationError {
+            throw DecodingError.invalidSample(error, in: decoder)
+        }
+    }
+
+    /// Encodes the sample's fields.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(sample)
+    /// ```
+    ///
+    /// - Throws: Whatever the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(uuid, forKey: .uuid)
+        try container.encode(type, forKey: .type)
+        try container.encode(quantity, forKey: .quantity)
+        try container.encode(startDate, forKey: .startDate)
+        try container.encode(endDate, forKey: .endDate)
+        try container.encode(source, forKey: .source)
+        try container.encode(metadata, forKey: .metadata)
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+
+/// Any sample a store holds: a quantity sample, a category sample, a correlation or an ECG — the
+/// counterpart of `HKSample` with its subclasses as cases.
+///
+/// Every case has a UUID, a type, start and end dates, a source and metadata, readable without
+/// switching:
+///
+/// ```swift
+/// let samples: [HealthSample] = [.quantity(steps), .category(sleep), .correlation(reading)]
+/// samples.map(\.type)              // [stepCount, sleepAnalysis, bloodPressure]
+/// samples.sorted { $0.startDate < $1.startDate }
+/// ```
+///
+/// A sample encodes as a single-key object naming its kind: `{"quantity": {…}}`, `{"category": {…}}`,
+/// `{"correlation": {…}}`, `{"electrocardiogram": {…}}`.
+public enum HealthSample: Hashable, Sendable {
+    /// A quantity sample.
+    case quantity(HealthQuantitySample)
+    /// A category sample.
+    case category(HealthCategorySample)
+    /// A correlation with its members.
+    case correlation(HealthCorrelation)
+    /// An ECG summary.
+    case electrocardiogram(HealthElectrocardiogram)
+
+    /// The sample's identity.
+    ///
+    /// ```swift
+    /// HealthSample.quantity(steps).uuid == steps.uuid   // true
+    /// ```
+    public var uuid: UUID {
+        switch self {
+        case .quantity(let sample): sample.uuid
+        case .category(let sample): sample.uuid
+        case .correlation(let sample): sample.uuid
+        case .electrocardiogram(let sample): sample.uuid
+        }
+    }
+
+    /// The sample's type.
+    ///
+    /// ```swift
+    /// HealthSample.category(sleep).type   // sleepAnalysis
+    /// ```
+    public var type: HealthObjectType {
+        switch self {
+        case .quantity(let sample): sample.type
+        case .category(let sample): sample.type
+        case .correlation(let sample): sample.type
+        case .electrocardiogram(let sample): sample.type
+        }
+    }
+
+    /// When the sample's interval began.
+    ///
+    /// ```swift
+    /// samples.filter { $0.startDate >= midnight }
+    /// ```
+    public var startDate: Date {
+        switch self {
+        case .quantity(let sample): sample.startDate
+        case .category(let sample): sample.startDate
+        case .correlation(let sample): sample.startDate
+        case .electrocardiogram(let sample): sample.startDate
+        }
+    }
+
+    /// When the sample's interval ended.
+    ///
+    /// ```swift
+    /// samples.max { $0.endDate < $1.endDate }
+    /// ```
+    public var endDate: Date {
+        switch self {
+        case .quantity(let sample): sample.endDate
+        case .category(let sample): sample.endDate
+        case .correlation(let sample): sample.endDate
+        case .electrocardiogram(let sample): sample.endDate
+        }
+    }
+
+    /// The app or device that made the sample.
+    ///
+    /// ```swift
+    /// samples.filter { $0.source.bundleIdentifier == "com.example.app" }
+    /// ```
+    public var source: HealthSource {
+        switch self {
+        case .quantity(let sample): sample.source
+        case .category(let sample): sample.source
+        case .correlation(let sample): sample.source
+        case .electrocardiogram(let sample): sample.source
+        }
+    }
+
+    /// The sample's metadata.
+    ///
+    /// ```swift
+    /// sample.metadata[.wasUserEntered]   // .number(1)
+    /// ```
+    public var metadata: [MetadataKey: MetadataValue] {
+        switch self {
+        case .quantity(let sample): sample.metadata
+        case .category(let sample): sample.metadata
+        case .correlation(let sample): sample.metadata
+        case .electrocardiogram(let sample): sample.metadata
+        }
+    }
+}
+
+extension HealthSample: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case quantity, category, correlation, electrocardiogram
+    }
+
+    /// Decodes a single-key object naming the kind, validating the sample.
+    ///
+    /// ```swift
+    /// let sample = try JSONDecoder().decode(HealthSample.self, from: data)
+    /// ```
+    ///
+    /// - Throws: `DecodingError` unless exactly one known key holds a valid sample.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard container.allKeys.count == 1, let key = container.allKeys.first else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: container.codingPath,
+                    debugDescription: "a sample has exactly one of the keys quantity, category, correlation, "
+                        + "electrocardiogram"))
+        }
+        switch key {
+        case .quantity: self = .quantity(try container.decode(HealthQuantitySample.self, forKey: key))
+        case .category: self = .category(try container.decode(HealthCategorySample.self, forKey: key))
+        case .correlation: self = .correlation(try container.decode(HealthCorrelation.self, forKey: key))
+        case .electrocardiogram:
+            self = .electrocardiogram(try container.decode(HealthElectrocardiogram.self, forKey: key))
+        }
+    }
+
+    /// Encodes a single-key object naming the kind.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(HealthSample.quantity(steps))   // {"quantity":{…}}
+    /// ```
+    ///
+    /// - Throws: Whatever the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .quantity(let sample): try container.encode(sample, forKey: .quantity)
+        case .category(let sample): try container.encode(sample, forKey: .category)
+        case .correlation(let sample): try container.encode(sample, forKey: .correlation)
+        case .electrocardiogram(let sample): try container.encode(sample, forKey: .electrocardiogram)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The checks shared by every sample initializer, each throwing the `ValidationError` case for its rule.
+enum SampleValidation {
+    /// The type must be a sample type of the given kind.
+    static func requireKind(_ type: HealthObjectType, _ kind: HealthObjectType.Kind) throws(ValidationError) {
+        guard type.isSampleType else { throw .notASampleType(type) }
+        guard type.kind == kind else { throw .wrongKind(type, expected: kind) }
+    }
+
+    /// Dates must be finite and `end >= start`.
+    static func validateDates(_ type: HealthObjectType, start: Date, end: Date) throws(ValidationError) {
+        guard start.timeIntervalSinceReferenceDate.isFinite else { throw .invalidDate(type, field: "startDate") }
+        guard end.timeIntervalSinceReferenceDate.isFinite else { throw .invalidDate(type, field: "endDate") }
+        guard end >= start else { throw .endBeforeStart(type, start: start, end: end) }
+    }
+
+    /// A quantity must be in a unit compatible with `expected`, finite, and non-negative unless allowed.
+    static func validateQuantity(
+        _ quantity: HealthQuantity, of type: HealthObjectType, field: String, expected: HealthUnit,
+        allowsNegative: Bool
+    ) throws(ValidationError) {
+        guard quantity.is(compatibleWith: expected) else {
+            throw .incompatibleUnit(type, field: field, unit: quantity.unit, expected: expected)
+        }
+        guard quantity.value.isFinite else { throw .nonFiniteValue(type, field: field, value: quantity.value) }
+        guard allowsNegative || quantity.value >= 0 else {
+            throw .negativeValue(type, field: field, value: quantity.value)
+        }
+    }
+
+    /// Required keys must be present; known keys must hold values they accept; numbers, dates and
+    /// quantities must be finite; a sync identifier needs a sync version.
+    static func validateMetadata(
+        _ metadata: [MetadataKey: MetadataValue], of type: HealthObjectType
+    ) throws(ValidationError) {
+        for key in type.requiredMetadataKeys.sorted(by: { $0.rawValue < $1.rawValue }) where metadata[key] == nil {
+            throw .missingMetadata(type, key: key)
+        }
+        if metadata[.syncIdentifier] != nil, metadata[.syncVersion] == nil {
+            throw .missingMetadata(type, key: .syncVersion)
+        }
+        for (key, value) in metadata.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            if let expectation = key.expectation, !expectation.accepts(value) {
+                throw .invalidMetadataValue(type, key: key, value: value, expected: expectation.summary)
+            }
+            switch value {
+            case .string:
+                break
+            case .number(let number) where !number.isFinite:
+                throw .invalidMetadataValue(type, key: key, value: value, expected: "a finite number")
+            case .date(let date) where !date.timeIntervalSinceReferenceDate.isFinite:
+                throw .invalidMetadataValue(type, key: key, value: value, expected: "a finite date")
+            case .quantity(let quantity) where !quantity.value.isFinite:
+                throw .invalidMetadataValue(type, key: key, value: value, expected: "a finite quantity")
+            case .number, .date, .quantity:
+                break
+            }
+        }
+    }
+}
+
+/// Wraps a validation failure met while decoding into a `DecodingError`.
+extension DecodingError {
+    static func invalidSample(_ error: ValidationError, in decoder: any Decoder) -> DecodingError {
+        .dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.description))
+    }
+}

@@ -1,0 +1,268 @@
+/// A kind of health data — the counterpart of `HKObjectType` and its subclasses — with the rules our
+/// stores enforce for it.
+///
+/// Every type comes from the built-in catalog (`HealthObjectType.height`, `.stepCount`, `.sleepAnalysis`,
+/// `.bloodPressure`, …); look one up by its short identifier or by HealthKit's full identifier:
+///
+/// ```swift
+/// let steps = HealthObjectType.stepCount
+/// steps.kind                         // .quantity
+/// steps.canonicalUnit                // count
+/// steps.aggregationStyle             // .cumulative
+/// steps.isShareable                  // true
+/// HealthObjectType(identifier: "HKQuantityTypeIdentifierStepCount") == steps   // true
+/// HealthObjectType.heartRate.displayUnit?.unitString                        // "count/min"
+/// ```
+///
+/// Two types are equal when their identifiers are. A type encodes as its short identifier.
+public struct HealthObjectType: Hashable, Sendable {
+    /// What a type describes; decides which sample (if any) holds its data.
+    ///
+    /// ```swift
+    /// HealthObjectType.bloodPressure.kind   // .correlation
+    /// ```
+    public enum Kind: String, CaseIterable, Hashable, Sendable, Codable {
+        /// Numeric samples with a unit (`HKQuantityType`).
+        case quantity
+        /// Samples holding one value of a closed set (`HKCategoryType`).
+        case category
+        /// Samples grouping other samples (`HKCorrelationType`).
+        case correlation
+        /// Read-only facts about the person, not samples (`HKCharacteristicType`).
+        case characteristic
+        /// Daily ring summaries, not samples (`HKActivitySummaryType`).
+        case activitySummary
+        /// ECG recordings (`HKElectrocardiogramType`).
+        case electrocardiogram
+        /// Workouts (`HKWorkoutType`).
+        case workout
+    }
+
+    /// How the values of a quantity type combine over time (HealthKit's `HKQuantityAggregationStyle`).
+    ///
+    /// ```swift
+    /// HealthObjectType.heartRate.aggregationStyle   // .discreteTemporallyWeighted
+    /// ```
+    public enum AggregationStyle: String, CaseIterable, Hashable, Sendable, Codable {
+        /// Values add up (steps, energy, distance): sums are meaningful, averages are not.
+        case cumulative
+        /// Independent readings averaged arithmetically (height, body mass, blood pressure).
+        case discreteArithmetic
+        /// Readings averaged weighted by the time each one covers (heart rate).
+        case discreteTemporallyWeighted
+        /// Sound levels averaged as an equivalent continuous level (audio exposure).
+        case discreteEquivalentContinuousLevel
+
+        /// Whether the style is `.cumulative`.
+        ///
+        /// ```swift
+        /// HealthObjectType.AggregationStyle.cumulative.isCumulative   // true
+        /// ```
+        public var isCumulative: Bool { self == .cumulative }
+    }
+
+    /// The short identifier, as used throughout this library: `"stepCount"`, `"sleepAnalysis"`.
+    ///
+    /// ```swift
+    /// HealthObjectType.heartRate.identifier   // "heartRate"
+    /// ```
+    public let identifier: String
+    /// HealthKit's identifier, as found in `export.xml`: `"HKQuantityTypeIdentifierStepCount"`.
+    ///
+    /// ```swift
+    /// HealthObjectType.heartRate.healthKitIdentifier   // "HKQuantityTypeIdentifierHeartRate"
+    /// ```
+    public let healthKitIdentifier: String
+    /// What the type describes.
+    ///
+    /// ```swift
+    /// HealthObjectType.sleepAnalysis.kind   // .category
+    /// ```
+    public let kind: Kind
+    /// For quantity types, the unit values are stored in (`count/s` for heart rate); `nil` otherwise.
+    ///
+    /// ```swift
+    /// HealthObjectType.heartRate.canonicalUnit?.unitString   // "count/s"
+    /// ```
+    public let canonicalUnit: HealthUnit?
+    /// For quantity types, the unit values are shown in: the canonical unit, except where people expect
+    /// another (`count/min` for heart rate and respiratory rate); `nil` otherwise.
+    ///
+    /// ```swift
+    /// HealthObjectType.heartRate.displayUnit?.unitString   // "count/min"
+    /// ```
+    public let displayUnit: HealthUnit?
+    /// For quantity types, how values combine over time; `nil` otherwise.
+    ///
+    /// ```swift
+    /// HealthObjectType.stepCount.aggregationStyle   // .cumulative
+    /// ```
+    public let aggregationStyle: AggregationStyle?
+    /// Whether an app may ask to write (share) the type. `false` for read-only types (`appleExerciseTime`,
+    /// `appleStandHour`, `nikeFuel`, `walkingHeartRateAverage`, characteristics, activity summaries, ECGs)
+    /// and for correlation types, which are never authorized themselves: an app authorizes their member
+    /// types and may then save the correlation.
+    ///
+    /// ```swift
+    /// HealthObjectType.appleExerciseTime.isShareable   // false
+    /// ```
+    public let isShareable: Bool
+    /// Metadata keys every sample of the type must carry (`insulinDeliveryReason` on `insulinDelivery`,
+    /// `menstrualCycleStart` on `menstrualFlow`, `foodType` on `food`).
+    ///
+    /// ```swift
+    /// HealthObjectType.insulinDelivery.requiredMetadataKeys   // [.insulinDeliveryReason]
+    /// ```
+    public let requiredMetadataKeys: Set<MetadataKey>
+    /// For category types, the values a sample may hold, ascending (`0...5` for sleep analysis); empty
+    /// otherwise.
+    ///
+    /// ```swift
+    /// HealthObjectType.sleepAnalysis.allowedCategoryValues   // [0, 1, 2, 3, 4, 5]
+    /// ```
+    public let allowedCategoryValues: [Int]
+    /// Whether the type is a dietary nutrient that may be a member of a `food` correlation.
+    ///
+    /// ```swift
+    /// HealthObjectType.dietaryProtein.isNutrition   // true
+    /// ```
+    public let isNutrition: Bool
+
+    init(
+        identifier: String, healthKitIdentifier: String, kind: Kind, canonicalUnit: HealthUnit? = nil,
+        displayUnit: HealthUnit? = nil, aggregationStyle: AggregationStyle? = nil, isShareable: Bool,
+        requiredMetadataKeys: Set<MetadataKey> = [], allowedCategoryValues: [Int] = [], isNutrition: Bool = false
+    ) {
+        self.identifier = identifier
+        self.healthKitIdentifier = healthKitIdentifier
+        self.kind = kind
+        self.canonicalUnit = canonicalUnit
+        self.displayUnit = displayUnit ?? canonicalUnit
+        self.aggregationStyle = aggregationStyle
+        self.isShareable = isShareable
+        self.requiredMetadataKeys = requiredMetadataKeys
+        self.allowedCategoryValues = allowedCategoryValues
+        self.isNutrition = isNutrition
+    }
+
+    /// Looks a type up by its short identifier (`"height"`) or HealthKit's (`"HKQuantityTypeIdentifierHeight"`).
+    ///
+    /// ```swift
+    /// HealthObjectType(identifier: "vo2Max")?.canonicalUnit?.unitString   // "mL/min·kg"
+    /// HealthObjectType(identifier: "steps")                               // nil
+    /// ```
+    ///
+    /// - Parameter identifier: Either identifier.
+    /// - Returns: `nil` when no catalog type has that identifier.
+    public init?(identifier: String) {
+        guard let type = Self.byIdentifier[identifier] else { return nil }
+        self = type
+    }
+
+    private static let byIdentifier: [String: HealthObjectType] = {
+        var index: [String: HealthObjectType] = [:]
+        for type in allTypes {
+            index[type.identifier] = type
+            index[type.healthKitIdentifier] = type
+        }
+        return index
+    }()
+
+    /// Whether samples of the type exist: quantity, category, correlation, electrocardiogram and workout
+    /// types are sample types; characteristics and activity summaries are not.
+    ///
+    /// ```swift
+    /// HealthObjectType.dateOfBirth.isSampleType   // false
+    /// ```
+    public var isSampleType: Bool {
+        switch kind {
+        case .quantity, .category, .correlation, .electrocardiogram, .workout: true
+        case .characteristic, .activitySummary: false
+        }
+    }
+
+    /// Whether a quantity of this type may be negative: only temperatures and sound levels may; a negative
+    /// step count, mass or heart rate is rejected. `false` for non-quantity types.
+    ///
+    /// ```swift
+    /// HealthObjectType.bodyTemperature.allowsNegativeValues   // true
+    /// ```
+    public var allowsNegativeValues: Bool {
+        guard let dimension = canonicalUnit?.dimension else { return false }
+        return dimension == .temperature || dimension == .soundPressureLevel || dimension == .hearingLevel
+    }
+
+    /// For correlation types, the types a member sample may have: systolic and diastolic blood pressure
+    /// for `bloodPressure`, every nutrition type for `food`; empty otherwise.
+    ///
+    /// ```swift
+    /// HealthObjectType.bloodPressure.correlationMemberTypes   // [.bloodPressureSystolic, .bloodPressureDiastolic]
+    /// ```
+    public var correlationMemberTypes: [HealthObjectType] {
+        switch self {
+        case .bloodPressure: [.bloodPressureSystolic, .bloodPressureDiastolic]
+        case .food: Self.allTypes.filter(\.isNutrition)
+        default: []
+        }
+    }
+
+    /// Equal when the identifiers are equal.
+    ///
+    /// ```swift
+    /// HealthObjectType.height == HealthObjectType(identifier: "height")   // true
+    /// ```
+    public static func == (lhs: HealthObjectType, rhs: HealthObjectType) -> Bool {
+        lhs.identifier == rhs.identifier
+    }
+
+    /// Hashes the identifier.
+    ///
+    /// ```swift
+    /// let types: Set<HealthObjectType> = [.height, .bodyMass]
+    /// ```
+    ///
+    /// - Parameter hasher: The hasher to feed.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identifier)
+    }
+}
+
+extension HealthObjectType: CustomStringConvertible {
+    /// The short identifier.
+    ///
+    /// ```swift
+    /// "\(HealthObjectType.stepCount)"   // "stepCount"
+    /// ```
+    public var description: String { identifier }
+}
+
+extension HealthObjectType: Codable {
+    /// Decodes a type from either identifier.
+    ///
+    /// ```swift
+    /// let type = try JSONDecoder().decode(HealthObjectType.self, from: Data("\"height\"".utf8))
+    /// ```
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` for an identifier not in the catalog.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let identifier = try container.decode(String.self)
+        guard let type = HealthObjectType(identifier: identifier) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "unknown health object type \"\(identifier)\"")
+        }
+        self = type
+    }
+
+    /// Encodes the short identifier.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(HealthObjectType.height)   // "height"
+    /// ```
+    ///
+    /// - Throws: Whatever the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(identifier)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+/// The value of a metadata entry: a string, a number, a date or a quantity — the four kinds HealthKit
+/// accepts. Booleans are numbers 0 and 1, as in HealthKit.
+///
+/// Literals make the common cases short:
+///
+/// ```swift
+/// let metadata: [MetadataKey: MetadataValue] = [
+///     .foodType: "Banana",                 // .string("Banana")
+///     .syncVersion: 3,                     // .number(3)
+///     .wasUserEntered: true,               // .number(1)
+///     "com.example.dose": .quantity(HealthQuantity(unit: .internationalUnit(), doubleValue: 4)),
+/// ]
+/// ```
+///
+/// Values encode as a single-key object naming the kind: `{"string": "Banana"}`, `{"number": 3}`,
+/// `{"date": …}` (in the encoder's date strategy), `{"quantity": {"value": 4, "unit": "IU"}}`.
+public enum MetadataValue: Hashable, Sendable {
+    /// A string.
+    case string(String)
+    /// A number (Booleans are 0 and 1).
+    case number(Double)
+    /// A point in time.
+    case date(Date)
+    /// A quantity with its unit.
+    case quantity(HealthQuantity)
+}
+
+extension MetadataValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral
+{
+    /// A string value from a literal.
+    ///
+    /// ```swift
+    /// let value: MetadataValue = "Banana"   // .string("Banana")
+    /// ```
+    ///
+    /// - Parameter value: The string.
+    public init(stringLiteral value: String) {
+        self = .string(value)
+    }
+
+    /// A number value from an integer literal.
+    ///
+    /// ```swift
+    /// let value: MetadataValue = 2   // .number(2)
+    /// ```
+    ///
+    /// - Parameter value: The number.
+    public init(integerLiteral value: Int) {
+        self = .number(Double(value))
+    }
+
+    /// A number value from a floating-point literal.
+    ///
+    /// ```swift
+    /// let value: MetadataValue = 1.5   // .number(1.5)
+    /// ```
+    ///
+    /// - Parameter value: The number.
+    public init(floatLiteral value: Double) {
+        self = .number(value)
+    }
+
+    /// A Boolean stored as the number 1 (true) or 0 (false), as HealthKit stores it.
+    ///
+    /// ```swift
+    /// let value: MetadataValue = true   // .number(1)
+    /// ```
+    ///
+    /// - Parameter value: The flag.
+    public init(booleanLiteral value: Bool) {
+        self = .number(value ? 1 : 0)
+    }
+}
+
+extension MetadataValue: CustomStringConvertible {
+    /// The value for messages: strings quoted, numbers shortest, dates as `Date.description`, quantities as
+    /// `172 cm`.
+    ///
+    /// ```swift
+    /// MetadataValue.string("Banana").description   // "\"Banana\""
+    /// ```
+    public var description: String {
+        switch self {
+        case .string(let string): "\"\(string)\""
+        case .number(let number): NumberFormatting.shortest(number)
+        case .date(let date): date.description
+        case .quantity(let quantity): quantity.description
+        }
+    }
+}
+
+extension MetadataValue: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case string
+        case number
+        case date
+        case quantity
+    }
+
+    /// Decodes a single-key object naming the kind (`{"number": 2}`).
+    ///
+    /// ```swift
+    /// let value = try JSONDecoder().decode(MetadataValue.self, from: Data(#"{"string":"Banana"}"#.utf8))
+    /// ```
+    ///
+    /// - Throws: `DecodingError` unless exactly one known key is present with a value of its kind.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard container.allKeys.count == 1, let key = container.allKeys.first else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: container.codingPath,
+                    debugDescription: "a metadata value has exactly one of the keys string, number, date, quantity"))
+        }
+        switch key {
+        case .string: self = .string(try container.decode(String.self, forKey: key))
+        case .number: self = .number(try container.decode(Double.self, forKey: key))
+        case .date: self = .date(try container.decode(Date.self, forKey: key))
+        case .quantity: self = .quantity(try container.decode(HealthQuantity.self, forKey: key))
+        }
+    }
+
+    /// Encodes a single-key object naming the kind (`{"number": 2}`).
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(MetadataValue.number(2))   // {"number":2}
+    /// ```
+    ///
+    /// - Throws: Whatever the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .string(let string): try container.encode(string, forKey: .string)
+        case .number(let number): try container.encode(number, forKey: .number)
+        case .date(let date): try container.encode(date, forKey: .date)
+        case .quantity(let quantity): try container.encode(quantity, forKey: .quantity)
+        }
+    }
+}

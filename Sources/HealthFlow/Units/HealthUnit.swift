@@ -1,0 +1,207 @@
+import Foundation
+
+/// A unit of measure with HealthKit's unit-string grammar, dimension analysis and exact conversion;
+/// the counterpart of `HKUnit` (named `HealthUnit` so it never clashes with Foundation's `Unit`).
+///
+/// A unit is a product of factors — a prefixed base such as `mL` or `kg`, raised to an integer power.
+/// Make one from a string in HealthKit's grammar or from the builders that mirror `HKUnit`'s:
+///
+/// ```swift
+/// let vo2 = try HealthUnit(from: "mL/(kg*min)")
+/// let same = HealthUnit.literUnit(with: .milli)
+///     .unitDivided(by: .gramUnit(with: .kilo).unitMultiplied(by: .minute()))
+/// vo2 == same            // true
+/// vo2.unitString         // "mL/min·kg"
+///
+/// let mgPerDL = try HealthUnit(from: "mg/dL")
+/// let mmolPerL = try HealthUnit(from: "mmol<180.15588000005408>/L")
+/// try HealthUnit.convert(5.5, from: mmolPerL, to: mgPerDL)   // 99.0857…
+/// ```
+///
+/// ## Grammar
+/// Factors are joined by `*`, `.` or `·`; a factor may carry `^INT` (negative allowed) and may be a
+/// parenthesised product. At most one `/` separates numerator and denominator, and multiplication binds
+/// first: `kg/m.s^2` is `kg/(m.s^2)`. `mL/kg/min` is an error. `()` is the unitless unit. A mole may carry
+/// a molar mass in grams per mole: `mmol<180.15588000005408>`. No whitespace is allowed.
+///
+/// ## Equality
+/// Two units are equal when their normalised factor maps are equal: factors are combined (`m.m` is
+/// `m^2`, `m/m` is `()`), `l` is `L`, and the order of factors does not matter, so `mL/(kg*min)` equals
+/// `mL/min.kg`. Different spellings of equal *sizes* are different units: `kcal` and `Cal` convert
+/// one to one but are not `==`, and neither are `g` and `1000 mg` — just as in HealthKit, which compares
+/// printed unit strings.
+public struct HealthUnit: Hashable, Sendable {
+    /// Normalised factors: each atom with its non-zero exponent.
+    let factors: [UnitAtom: Int]
+
+    init(factors: [UnitAtom: Int]) {
+        self.factors = factors.filter { $0.value != 0 }
+    }
+
+    init(_ base: UnitBase, prefix: MetricPrefix = .none) {
+        self.init(factors: [UnitAtom(base, prefix: prefix): 1])
+    }
+
+    /// Parses a unit string in HealthKit's grammar.
+    ///
+    /// ```swift
+    /// let unit = try HealthUnit(from: "count/min")
+    /// _ = try HealthUnit(from: "count/hour")   // throws UnitError.unknownUnit("hour")
+    /// ```
+    ///
+    /// - Parameter string: A unit string such as `"kg"`, `"mL/(kg*min)"`, `"mmol<180.15588000005408>/L"`.
+    /// - Throws: `UnitError.malformed` when the string breaks the grammar (two `/`, unbalanced
+    ///   parentheses, a bad exponent or molar mass), `UnitError.unknownUnit` for an unknown unit name.
+    public init(from string: String) throws(UnitError) {
+        var parser = UnitParser(string)
+        self.init(factors: try parser.parse())
+    }
+
+    /// Whether this is the unitless unit `()`, which has no factors.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "()").isUnitless   // true
+    /// ```
+    public var isUnitless: Bool { factors.isEmpty }
+
+    /// The unit printed in HealthKit's style; parsing it gives back an equal unit.
+    ///
+    /// Factors with a positive exponent form the numerator, those with a negative exponent the
+    /// denominator after a single `/`; factors are joined by `·` and carry `^n` when `n ≠ 1`
+    /// (`mL/min·kg`, `m^2·kg/s^2`). A unit with only negative exponents prints without `/` (`s^-1`), and
+    /// the unitless unit prints as `()`.
+    ///
+    /// Order within the numerator and within the denominator is deterministic: by kind — count and
+    /// `%`, `IU`, energy, volume, length, time, mass (and moles), pressure, temperature, electrical
+    /// units, frequency, decibels — then by symbol, then by molar mass. Hence `mL/min·kg` and
+    /// `kcal/hr·kg`, as HealthKit prints them.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "mL/(kg*min)").unitString   // "mL/min·kg"
+    /// ```
+    public var unitString: String {
+        if factors.isEmpty { return "()" }
+        let sorted = factors.sorted { UnitAtom.printOrder($0.key, $1.key) }
+        let numerator = sorted.filter { $0.value > 0 }
+        let denominator = sorted.filter { $0.value < 0 }
+        func render(_ atom: UnitAtom, _ power: Int) -> String {
+            power == 1 ? atom.symbol : "\(atom.symbol)^\(power)"
+        }
+        if numerator.isEmpty {
+            return denominator.map { render($0.key, $0.value) }.joined(separator: "·")
+        }
+        var text = numerator.map { render($0.key, $0.value) }.joined(separator: "·")
+        if !denominator.isEmpty {
+            text += "/" + denominator.map { render($0.key, Saturating.negate($0.value)) }.joined(separator: "·")
+        }
+        return text
+    }
+
+    /// The physical dimension of the unit; units convert into each other exactly when these are equal.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "kcal").dimension == .energy   // true
+    /// ```
+    public var dimension: UnitDimension {
+        factors.reduce(UnitDimension.dimensionless) { result, factor in
+            result.multiplied(by: factor.key.dimension.raised(to: factor.value))
+        }
+    }
+
+    /// Whether values in this unit can be converted into `other` (their dimensions match).
+    ///
+    /// ```swift
+    /// HealthUnit.gram().isCompatible(with: .pound())   // true
+    /// HealthUnit.gram().isCompatible(with: .count())   // false
+    /// ```
+    public func isCompatible(with other: HealthUnit) -> Bool {
+        dimension == other.dimension
+    }
+
+    /// The product of two units: exponents of equal factors add.
+    ///
+    /// ```swift
+    /// HealthUnit.meter().unitMultiplied(by: .meter()).unitString   // "m^2"
+    /// ```
+    public func unitMultiplied(by other: HealthUnit) -> HealthUnit {
+        var result = factors
+        for (atom, power) in other.factors {
+            result[atom] = Saturating.add(result[atom] ?? 0, power)
+        }
+        return HealthUnit(factors: result)
+    }
+
+    /// The quotient of two units: `self × other⁻¹`.
+    ///
+    /// ```swift
+    /// HealthUnit.count().unitDivided(by: .minute()).unitString   // "count/min"
+    /// ```
+    public func unitDivided(by other: HealthUnit) -> HealthUnit {
+        unitMultiplied(by: other.reciprocal())
+    }
+
+    /// The unit raised to an integer power; every exponent is multiplied by `power` (0 gives `()`).
+    ///
+    /// ```swift
+    /// HealthUnit.second().unitRaised(toPower: -2).unitString   // "s^-2"
+    /// ```
+    ///
+    /// - Note: Exponents saturate at the bounds of `Int` rather than trap.
+    public func unitRaised(toPower power: Int) -> HealthUnit {
+        HealthUnit(factors: factors.mapValues { Saturating.multiply($0, power) })
+    }
+
+    /// The reciprocal unit: every exponent negated.
+    ///
+    /// ```swift
+    /// HealthUnit.second().reciprocal().unitString   // "s^-1"
+    /// ```
+    public func reciprocal() -> HealthUnit {
+        HealthUnit(factors: factors.mapValues { Saturating.negate($0) })
+    }
+
+    /// The scale of the whole unit against the coherent base of its dimension.
+    var scale: UnitScale {
+        factors.reduce(UnitScale.one) { $0.multiplied(by: $1.key.scale.raised(to: $1.value)) }
+    }
+}
+
+extension HealthUnit: CustomStringConvertible {
+    /// The printed unit string, as `unitString`.
+    ///
+    /// ```swift
+    /// "\(HealthUnit.gramUnit(with: .kilo))"   // "kg"
+    /// ```
+    public var description: String { unitString }
+}
+
+extension HealthUnit: Codable {
+    /// Decodes a unit from its unit string.
+    ///
+    /// ```swift
+    /// let unit = try JSONDecoder().decode(HealthUnit.self, from: Data("\"mg/dL\"".utf8))
+    /// ```
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` when the string is not a valid unit.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        do {
+            self = try HealthUnit(from: text)
+        } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+        }
+    }
+
+    /// Encodes the unit as its unit string (`"mL/min·kg"`).
+    ///
+    /// ```swift
+    /// let json = try JSONEncoder().encode(HealthUnit.count())   // "count"
+    /// ```
+    ///
+    /// - Throws: Whatever the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(unitString)
+    }
+}

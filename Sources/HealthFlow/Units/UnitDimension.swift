@@ -1,0 +1,199 @@
+/// The physical dimension of a unit: a product of base dimensions raised to integer powers.
+///
+/// Two units can be converted into each other exactly when their dimensions are equal. Volume is
+/// `length³` (so `L` converts to `m^3`), energy is `mass·length²·time⁻²`, pressure is
+/// `mass·length⁻¹·time⁻²` and frequency is `time⁻¹`.
+///
+/// HealthKit treats some quantities as dimensions of their own, and so do we: `count` (with `%` = 1/100
+/// count), international units (`IU`), amount of substance (`mol` without a molar mass), conductance
+/// (`S`), voltage (`V`) and the two decibel scales. A mole *with* a molar mass (`mol<180.15…>`) is a
+/// mass unit, which is what makes `mmol<180.15588000005408>/L` convertible to `mg/dL`; a plain `mol`
+/// does not convert to `mol<M>`. Because `count` is a dimension, `count/s` (heart rate) does not convert
+/// to `Hz` (sampling frequency, time⁻¹), and `count` does not convert to the unitless `()`.
+///
+/// ```swift
+/// HealthUnit.literUnit(with: .milli).dimension == .volume     // true
+/// try HealthUnit(from: "count/min").dimension.description     // "count·time^-1"
+/// ```
+public struct UnitDimension: Hashable, Sendable, CustomStringConvertible {
+    /// A base dimension; every dimension is a product of these.
+    ///
+    /// ```swift
+    /// UnitDimension.mass.exponents   // [.mass: 1]
+    /// ```
+    public enum Base: String, CaseIterable, Hashable, Sendable {
+        /// Mass (`g`, `lb`, `mol<M>`).
+        case mass
+        /// Length (`m`, `ft`); volume is length³.
+        case length
+        /// Time (`s`, `min`, `hr`, `d`).
+        case time
+        /// Temperature (`K`, `degC`, `degF`).
+        case temperature
+        /// A count of things (`count`, `%`).
+        case count
+        /// International units of biological activity (`IU`).
+        case internationalUnit
+        /// Amount of substance without a molar mass (`mol`).
+        case amountOfSubstance
+        /// Electrical conductance (`S`).
+        case conductance
+        /// Electrical potential (`V`).
+        case voltage
+        /// A-weighted sound pressure level (`dBASPL`).
+        case soundPressureLevel
+        /// Hearing level (`dBHL`).
+        case hearingLevel
+    }
+
+    /// The non-zero exponent of each base dimension. Empty for a dimensionless unit such as `()`.
+    ///
+    /// ```swift
+    /// UnitDimension.pressure.exponents   // [.mass: 1, .length: -1, .time: -2]
+    /// ```
+    public let exponents: [Base: Int]
+
+    /// Makes a dimension from base exponents; zero exponents are dropped.
+    ///
+    /// ```swift
+    /// let speed = UnitDimension(exponents: [.length: 1, .time: -1])
+    /// ```
+    public init(exponents: [Base: Int]) {
+        self.exponents = exponents.filter { $0.value != 0 }
+    }
+
+    /// The dimension of a pure number: the unitless unit `()`.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "()").dimension == .dimensionless   // true
+    /// ```
+    public static let dimensionless = UnitDimension(exponents: [:])
+    /// Mass.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "g").dimension == .mass   // true
+    /// ```
+    public static let mass = UnitDimension(exponents: [.mass: 1])
+    /// Length.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "m").dimension == .length   // true
+    /// ```
+    public static let length = UnitDimension(exponents: [.length: 1])
+    /// Volume: length³.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "L").dimension == .volume   // true
+    /// ```
+    public static let volume = UnitDimension(exponents: [.length: 3])
+    /// Time.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "s").dimension == .time   // true
+    /// ```
+    public static let time = UnitDimension(exponents: [.time: 1])
+    /// Temperature.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "degC").dimension == .temperature   // true
+    /// ```
+    public static let temperature = UnitDimension(exponents: [.temperature: 1])
+    /// Energy: mass·length²·time⁻².
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "kcal").dimension == .energy   // true
+    /// ```
+    public static let energy = UnitDimension(exponents: [.mass: 1, .length: 2, .time: -2])
+    /// Pressure: mass·length⁻¹·time⁻².
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "mmHg").dimension == .pressure   // true
+    /// ```
+    public static let pressure = UnitDimension(exponents: [.mass: 1, .length: -1, .time: -2])
+    /// Count.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "count").dimension == .count   // true
+    /// ```
+    public static let count = UnitDimension(exponents: [.count: 1])
+    /// International units.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "IU").dimension == .internationalUnit   // true
+    /// ```
+    public static let internationalUnit = UnitDimension(exponents: [.internationalUnit: 1])
+    /// Amount of substance (a mole without a molar mass).
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "mmol").dimension == .amountOfSubstance   // true
+    /// ```
+    public static let amountOfSubstance = UnitDimension(exponents: [.amountOfSubstance: 1])
+    /// Electrical conductance.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "S").dimension == .conductance   // true
+    /// ```
+    public static let conductance = UnitDimension(exponents: [.conductance: 1])
+    /// Frequency: time⁻¹.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "Hz").dimension == .frequency   // true
+    /// ```
+    public static let frequency = UnitDimension(exponents: [.time: -1])
+    /// Electrical potential.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "V").dimension == .voltage   // true
+    /// ```
+    public static let voltage = UnitDimension(exponents: [.voltage: 1])
+    /// A-weighted sound pressure level.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "dBASPL").dimension == .soundPressureLevel   // true
+    /// ```
+    public static let soundPressureLevel = UnitDimension(exponents: [.soundPressureLevel: 1])
+    /// Hearing level.
+    ///
+    /// ```swift
+    /// try HealthUnit(from: "dBHL").dimension == .hearingLevel   // true
+    /// ```
+    public static let hearingLevel = UnitDimension(exponents: [.hearingLevel: 1])
+
+    private static let named: [(UnitDimension, String)] = [
+        (.dimensionless, "dimensionless"), (.mass, "mass"), (.length, "length"), (.volume, "volume"),
+        (.time, "time"), (.temperature, "temperature"), (.energy, "energy"), (.pressure, "pressure"),
+        (.count, "count"), (.internationalUnit, "international unit"), (.amountOfSubstance, "amount of substance"),
+        (.conductance, "conductance"), (.frequency, "frequency"), (.voltage, "voltage"),
+        (.soundPressureLevel, "sound pressure level"), (.hearingLevel, "hearing level"),
+    ]
+
+    /// A readable name: a known dimension by name (`"mass"`, `"volume"`, `"pressure"`), any other as a
+    /// product of base dimensions in declaration order (`"mass·length^-3"`).
+    ///
+    /// ```swift
+    /// UnitDimension.volume.description   // "volume"
+    /// ```
+    public var description: String {
+        if let name = Self.named.first(where: { $0.0 == self })?.1 {
+            return name
+        }
+        return Base.allCases.compactMap { base -> String? in
+            guard let power = exponents[base] else { return nil }
+            return power == 1 ? base.rawValue : "\(base.rawValue)^\(power)"
+        }.joined(separator: "·")
+    }
+
+    /// The product of two dimensions (exponents add; they saturate rather than overflow).
+    func multiplied(by other: UnitDimension) -> UnitDimension {
+        var result = exponents
+        for (base, power) in other.exponents {
+            result[base] = Saturating.add(result[base] ?? 0, power)
+        }
+        return UnitDimension(exponents: result)
+    }
+
+    /// The dimension raised to an integer power (exponents saturate rather than overflow).
+    func raised(to power: Int) -> UnitDimension {
+        UnitDimension(exponents: exponents.mapValues { Saturating.multiply($0, power) })
+    }
+}

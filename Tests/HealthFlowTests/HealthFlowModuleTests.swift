@@ -1,6 +1,0 @@
-import HealthFlow
-import Testing
-
-@Test func moduleIsImportable() {
-    #expect(String(describing: HealthFlow.self) == "HealthFlow")
-}
