@@ -1,5 +1,4 @@
 import FlowKit
-import Synchronization
 
 /// A ``FlowScheduler`` whose clock moves only when the test says so: time-dependent code, tested with no
 /// real waiting.
@@ -42,7 +41,7 @@ public final class ManualScheduler: FlowScheduler {
         var executed = 0
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// A scheduler whose clock reads zero.
     ///

@@ -1,6 +1,5 @@
 import FlowKit
 import Foundation
-import Synchronization
 import Testing
 
 /// Million-element tests of the engine's stack safety and exactly-once settlement. Each is bounded in count
@@ -88,7 +87,7 @@ import Testing
     @Test func continuationsAttachedFromManyThreadsWhileSettlingEachRunOnce() async throws {
         let (promise, resolver) = Promise<Int>.pending()
         let runs = Counter()
-        let chains = Mutex<[Promise<Void>]>([])
+        let chains = LockedState<[Promise<Void>]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for attached in 0..<2_000 {
                 let chain = promise.done(on: .immediate) { _ in runs.increment() }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The process-wide defaults used when a call passes no executor or scheduler.
 ///
@@ -9,7 +8,7 @@ import Synchronization
 /// FlowDefaults.scheduler = DispatchScheduler()  // the production clock (already the default)
 /// ```
 public enum FlowDefaults {
-    private static let storage = Mutex(Storage(executor: .flowDefault, scheduler: DispatchScheduler()))
+    private static let storage = LockedState(Storage(executor: .flowDefault, scheduler: DispatchScheduler()))
 
     private struct Storage: Sendable {
         var executor: FlowExecutor

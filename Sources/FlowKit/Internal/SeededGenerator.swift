@@ -1,11 +1,10 @@
-import Synchronization
 
 /// SplitMix64 behind a lock: a tiny, well-distributed, reproducible random source for jitter in tests.
 final class SeededGenerator: Sendable {
-    private let state: Mutex<UInt64>
+    private let state: LockedState<UInt64>
 
     init(seed: UInt64) {
-        state = Mutex(seed)
+        state = LockedState(seed)
     }
 
     func nextUnit() -> Double {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Settles like the first input to settle, fulfilled or rejected; the losers are released (and cancelled
 /// unless something else depends on them).
@@ -47,7 +46,7 @@ public func any<Value: Sendable>(_ promises: some Sequence<Promise<Value>>) -> P
     guard !inputs.isEmpty else { return Promise(error: PromiseError.emptyInput(operation: "any")) }
     let result = Promise<Value>(upstream: nil)
     result.dependOn(inputs)
-    let failures = Mutex((errors: [(any Error)?](repeating: nil, count: inputs.count), remaining: inputs.count))
+    let failures = LockedState((errors: [(any Error)?](repeating: nil, count: inputs.count), remaining: inputs.count))
     for (index, input) in inputs.enumerated() {
         input.subscribe { outcome in
             switch outcome {

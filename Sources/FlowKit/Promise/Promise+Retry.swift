@@ -1,4 +1,3 @@
-import Synchronization
 
 /// What `retry` should do after a failed attempt.
 ///
@@ -107,7 +106,7 @@ private final class RetryRun<Value: Sendable>: Sendable {
     private let scheduler: any FlowScheduler
     private let body: @Sendable () throws -> Promise<Value>
     private let shouldRetry: @Sendable (any Error, Int) -> RetryDecision
-    private let current = Mutex<(attempt: Promise<Value>?, timer: ScheduledWork?)>((nil, nil))
+    private let current = LockedState<(attempt: Promise<Value>?, timer: ScheduledWork?)>((nil, nil))
 
     init(
         attempts: Int, backoff: Backoff, jitterSource: JitterSource, scheduler: any FlowScheduler,

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Waits for every promise to fulfill; fails fast on the first rejection.
 ///
@@ -30,7 +29,7 @@ public func when<Value: Sendable>(fulfilled promises: some Sequence<Promise<Valu
 
     let result = Promise<[Value]>(upstream: nil)
     result.dependOn(pending.map { inputs[$0] })
-    let gather = Mutex((values: values, remaining: pending.count))
+    let gather = LockedState((values: values, remaining: pending.count))
     for index in pending {
         inputs[index].subscribe { outcome in
             switch outcome {
@@ -74,7 +73,7 @@ public func when<Value: Sendable>(
 
     let result = Promise<[Result<Value, any Error>]>(upstream: nil)
     result.dependOn(pending.map { inputs[$0] })
-    let gather = Mutex((results: results, remaining: pending.count))
+    let gather = LockedState((results: results, remaining: pending.count))
     for index in pending {
         inputs[index].subscribe { outcome in
             let complete: [Result<Value, any Error>]? = gather.withLock { state in

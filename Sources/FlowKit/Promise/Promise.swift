@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A value that will exist later — or an error explaining why it never will.
 ///
@@ -48,13 +47,13 @@ public final class Promise<Value: Sendable>: Sendable {
         var cancelHandlers: [@Sendable () -> Void] = []
     }
 
-    let state: Mutex<State>
+    let state: LockedState<State>
 
     /// A pending promise that will be cancelled when `upstream` should be.
     init(upstream: (any PromiseNode)?) {
         var initial = State()
         if let upstream { initial.upstream.append(upstream) }
-        state = Mutex(initial)
+        state = LockedState(initial)
     }
 
     /// A promise already settled with `result`.
@@ -64,7 +63,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// ```
     /// - Parameter result: The value or error it holds.
     public init(result: Result<Value, any Error>) {
-        state = Mutex(State(result: result))
+        state = LockedState(State(result: result))
     }
 
     /// A promise already fulfilled with `value`.

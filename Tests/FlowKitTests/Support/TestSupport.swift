@@ -11,7 +11,7 @@ enum TestError: Error, Equatable {
 
 /// A thread-safe list of events, to assert order and count.
 final class Recorder<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
+    private let storage = LockedState<[Element]>([])
 
     func append(_ element: Element) {
         storage.withLock { $0.append(element) }

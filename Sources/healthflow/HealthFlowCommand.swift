@@ -1,0 +1,48 @@
+import FlowKit
+import Foundation
+
+/// The `healthflow` command: the project's main job.
+///
+/// `healthflow demo` runs the FlowKit tour on the embedded default (no server, no setup). Later issues add the
+/// health-store workflows, the ported examples and sync.
+@main
+struct HealthFlowCommand {
+    static let usage = """
+        USAGE: healthflow <command>
+
+        COMMANDS:
+          demo        Run the FlowKit tour: one health task written as nested callbacks, as a promise chain and
+                      with async/await, then fan-out, timeouts, retries and cancellation. Needs no setup.
+          help        Show this help (also --help, -h).
+
+        Exit status: 0 on success, 1 when the demo fails, 2 for an unknown command or bad arguments.
+        """
+
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        switch arguments.first {
+        case "demo" where arguments.count == 1:
+            let succeeded = await Demo(output: StandardOutput()).run()
+            exit(succeeded ? 0 : 1)
+        case "help", "--help", "-h":
+            print(usage)
+        case nil:
+            print(usage)
+            exit(2)
+        case let command?:
+            FileHandle.standardError.write(Data("healthflow: unknown command or arguments '\(arguments.joined(separator: " "))' (\(command)); see 'healthflow --help'\n".utf8))
+            exit(2)
+        }
+    }
+}
+
+/// Where the demo writes its trace (a protocol, so tests could capture it).
+protocol DemoOutput: Sendable {
+    func line(_ text: String)
+}
+
+struct StandardOutput: DemoOutput {
+    func line(_ text: String) {
+        print(text)
+    }
+}

@@ -1,3 +1,0 @@
-import FlowKit
-
-print("healthflow")
