@@ -8,6 +8,7 @@ extension Promise {
     /// let heights = try await store.fetchHeights().value
     /// ```
     /// - Throws: The promise's error, or `CancellationError` when the waiting task is cancelled.
+    @inlinable
     public var value: Value {
         get async throws {
             if let result { return try result.get() }
@@ -31,6 +32,7 @@ extension Promise {
     /// case .failure(let error): print("failed: \(error)")
     /// }
     /// ```
+    @inlinable
     public var settled: Result<Value, any Error> {
         get async {
             do { return .success(try await value) } catch { return .failure(error) }
@@ -47,6 +49,7 @@ extension Promise {
     /// - Parameters:
     ///   - priority: The task's priority.
     ///   - operation: The async work.
+    @inlinable
     public convenience init(
         priority: TaskPriority? = nil,
         _ operation: @escaping @Sendable () async throws -> Value

@@ -24,9 +24,11 @@ import Synchronization
 /// ```
 public struct LockedState<Value>: ~Copyable {
     #if FLOWKIT_THREAD_SANITIZER
-    private let storage: PThreadLockStorage<Value>
+    @usableFromInline
+    let storage: PThreadLockStorage<Value>
     #else
-    private let mutex: Mutex<Value>
+    @usableFromInline
+    let mutex: Mutex<Value>
     #endif
 
     /// A lock protecting `initialValue`.
@@ -35,6 +37,7 @@ public struct LockedState<Value>: ~Copyable {
     /// let names = LockedState([String]())
     /// ```
     /// - Parameter initialValue: The value, handed over to the lock.
+    @inlinable
     public init(_ initialValue: sending Value) {
         #if FLOWKIT_THREAD_SANITIZER
         storage = PThreadLockStorage(initialValue)
@@ -51,6 +54,7 @@ public struct LockedState<Value>: ~Copyable {
     /// - Parameter body: Reads or changes the value; must be quick and must not call back into this lock.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
+    @inlinable
     public borrowing func withLock<Result, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
@@ -69,10 +73,12 @@ extension LockedState: @unchecked Sendable {}
 #if FLOWKIT_THREAD_SANITIZER
 /// The sanitizer build's storage: a heap-allocated `pthread_mutex_t` (stable address) and the value.
 /// Safe for the same reason as `LockedState`: the value is only touched between lock and unlock.
-private final class PThreadLockStorage<Value>: @unchecked Sendable {
+@usableFromInline
+final class PThreadLockStorage<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private nonisolated(unsafe) var value: Value
 
+    @usableFromInline
     init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
@@ -85,6 +91,7 @@ private final class PThreadLockStorage<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    @usableFromInline
     func withLock<Result, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {

@@ -12,6 +12,7 @@ extension Promise {
     ///   - body: Receives the error.
     /// - Returns: A `Promise<Void>` that fulfills once the chain succeeded or `body` handled its error, and
     ///   rejects only with an error the policy left alone.
+    @inlinable
     @discardableResult
     public func `catch`(
         on executor: FlowExecutor? = nil,
@@ -41,6 +42,7 @@ extension Promise {
     ///   - policy: Which errors reach `body`; by default all but cancellation.
     ///   - body: Receives the error; returns a promise to follow, or rethrows to keep the chain rejected.
     /// - Returns: This promise's value, or what `body` provides.
+    @inlinable
     public func recover(
         on executor: FlowExecutor? = nil,
         policy: CatchPolicy = .allErrorsExceptCancellation,
@@ -66,6 +68,7 @@ extension Promise {
     ///   - policy: Which errors reach `body`; by default all but cancellation.
     ///   - body: Receives the error; returns a value, or rethrows to keep the chain rejected.
     /// - Returns: This promise's value, or what `body` returns.
+    @inlinable
     public func recover(
         on executor: FlowExecutor? = nil,
         policy: CatchPolicy = .allErrorsExceptCancellation,
@@ -91,6 +94,7 @@ extension Promise {
     ///   - policy: Which errors are mapped; by default all but cancellation, which passes through unchanged.
     ///   - transform: Receives the error and returns the one to reject with.
     /// - Returns: This promise's value, or the transformed error.
+    @inlinable
     public func mapError(
         on executor: FlowExecutor? = nil,
         policy: CatchPolicy = .allErrorsExceptCancellation,

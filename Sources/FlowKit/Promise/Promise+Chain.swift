@@ -1,4 +1,5 @@
 /// Which results run a chaining operator's body on the caller's executor; the others pass straight through.
+@usableFromInline
 enum ChainHandles: Sendable {
     case success
     case failure(CatchPolicy)
@@ -7,11 +8,13 @@ enum ChainHandles: Sendable {
     /// Whether the body is skipped once the derived promise was cancelled: `then`, `map`, `catch`… are
     /// skipped (their work is no longer wanted); `ensure` and `tap` always run, since clean-up must happen
     /// however the chain ended, even when the cancellation started below them.
+    @inlinable
     var skipsWhenCancelled: Bool {
         if case .all = self { return false }
         return true
     }
 
+    @inlinable
     func runsBody<V>(for result: Result<V, any Error>) -> Bool {
         switch (self, result) {
         case (.all, _), (.success, .success): true
@@ -22,6 +25,7 @@ enum ChainHandles: Sendable {
 }
 
 /// What a chaining operator's body produced: a value, a promise to follow, or an error.
+@usableFromInline
 enum ChainStep<Value: Sendable> {
     case value(Value)
     case promise(Promise<Value>)
@@ -34,6 +38,7 @@ extension Promise {
     /// Results the operator handles run `body` on `executor` (skipped if the child was cancelled meanwhile);
     /// the rest run it on the trampoline, where it only passes the result through. Either way the child is
     /// settled from a job, never from inside this promise's `settle`, so chains never deepen the stack.
+    @inlinable
     func chain<U: Sendable>(
         on executor: FlowExecutor?,
         handles: ChainHandles,
@@ -73,6 +78,7 @@ public enum CatchPolicy: Sendable {
     /// Every error except `CancellationError` (the default).
     case allErrorsExceptCancellation
 
+    @inlinable
     func handles(_ error: any Error) -> Bool {
         switch self {
         case .allErrors: true

@@ -11,6 +11,7 @@ extension Promise {
     ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - body: The clean-up.
     /// - Returns: A promise settled like this one, after `body` ran.
+    @inlinable
     public func ensure(
         on executor: FlowExecutor? = nil,
         _ body: @escaping @Sendable () -> Void
@@ -31,6 +32,7 @@ extension Promise {
     /// - Parameters:
     ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - body: The clean-up.
+    @inlinable
     public func finally(on executor: FlowExecutor? = nil, _ body: @escaping @Sendable () -> Void) {
         _ = ensure(on: executor, body)
     }
@@ -44,6 +46,7 @@ extension Promise {
     ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - body: Receives the result.
     /// - Returns: A promise settled like this one, after `body` ran.
+    @inlinable
     public func tap(
         on executor: FlowExecutor? = nil,
         _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
@@ -56,6 +59,7 @@ extension Promise {
 }
 
 extension ChainStep {
+    @inlinable
     init(_ result: Result<Value, any Error>) {
         switch result {
         case .success(let value): self = .value(value)

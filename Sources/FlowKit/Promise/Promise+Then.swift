@@ -12,6 +12,7 @@ extension Promise {
     ///   - body: Receives the value and returns the next promise; a thrown error rejects the result.
     /// - Returns: A promise settled like the one `body` returns; rejected at once if this one rejects.
     /// - Note: `body` must be `@Sendable`: it runs on `executor`, not where you attached it.
+    @inlinable
     public func then<U: Sendable>(
         on executor: FlowExecutor? = nil,
         _ body: @escaping @Sendable (Value) throws -> Promise<U>
@@ -33,6 +34,7 @@ extension Promise {
     ///   - executor: Where `transform` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - transform: Receives the value; a thrown error rejects the result.
     /// - Returns: A promise of the transformed value.
+    @inlinable
     public func map<U: Sendable>(
         on executor: FlowExecutor? = nil,
         _ transform: @escaping @Sendable (Value) throws -> U
@@ -54,6 +56,7 @@ extension Promise {
     ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - body: Receives the value; a thrown error rejects the result.
     /// - Returns: A `Promise<Void>` fulfilled after `body` ran.
+    @inlinable
     @discardableResult
     public func done(
         on executor: FlowExecutor? = nil,
@@ -76,6 +79,7 @@ extension Promise {
     /// let steps: [Promise<Void>] = samples.map { store.save($0).asVoid() }
     /// ```
     /// - Returns: A promise of `()` or the same error.
+    @inlinable
     public func asVoid() -> Promise<Void> {
         map(on: .immediate) { _ in () }
     }
@@ -94,6 +98,7 @@ extension Promise {
 /// ```
 /// - Parameter body: Runs at once, on the calling thread.
 /// - Returns: The promise `body` returned, or one rejected with the error it threw.
+@inlinable
 public func firstly<Value: Sendable>(_ body: () throws -> Promise<Value>) -> Promise<Value> {
     do {
         return try body()

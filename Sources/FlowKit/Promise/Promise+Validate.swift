@@ -9,6 +9,7 @@ extension Promise {
     ///   - executor: Where `predicate` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - predicate: Returns `true` for acceptable values.
     /// - Returns: A promise of the same value, or rejected.
+    @inlinable
     public func validate(
         on executor: FlowExecutor? = nil,
         _ predicate: @escaping @Sendable (Value) throws -> Bool
@@ -28,6 +29,7 @@ extension Promise {
     ///   - executor: Where `transform` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - transform: Returns the new value or `nil`.
     /// - Returns: A promise of the unwrapped value.
+    @inlinable
     public func compactMap<U: Sendable>(
         on executor: FlowExecutor? = nil,
         _ transform: @escaping @Sendable (Value) throws -> U?

@@ -12,6 +12,7 @@
 /// - Parameter promises: The inputs; none gives `[]` at once.
 /// - Returns: A promise of all values, in input order.
 /// - Complexity: O(n) time and memory; constant stack depth for any n.
+@inlinable
 public func when<Value: Sendable>(fulfilled promises: some Sequence<Promise<Value>>) -> Promise<[Value]> {
     let inputs = Array(promises)
     var values = [Value?](repeating: nil, count: inputs.count)
@@ -60,6 +61,7 @@ public func when<Value: Sendable>(fulfilled promises: some Sequence<Promise<Valu
 /// - Parameter promises: The inputs; none gives `[]` at once.
 /// - Returns: A promise of every result, in input order.
 /// - Complexity: O(n) time and memory; constant stack depth for any n.
+@inlinable
 public func when<Value: Sendable>(
     resolved promises: some Sequence<Promise<Value>>
 ) -> Promise<[Result<Value, any Error>]> {
@@ -94,6 +96,7 @@ public func when<Value: Sendable>(
 /// when(fulfilled: fetchHeight(), fetchMass()).done { height, mass in print(mass / (height * height)) }
 /// ```
 /// - Returns: A promise of both values.
+@inlinable
 public func when<A: Sendable, B: Sendable>(
     fulfilled a: Promise<A>, _ b: Promise<B>
 ) -> Promise<(A, B)> {
@@ -108,6 +111,7 @@ public func when<A: Sendable, B: Sendable>(
 /// when(fulfilled: height(), mass(), age()).done { h, m, a in report(h, m, a) }
 /// ```
 /// - Returns: A promise of the three values.
+@inlinable
 public func when<A: Sendable, B: Sendable, C: Sendable>(
     fulfilled a: Promise<A>, _ b: Promise<B>, _ c: Promise<C>
 ) -> Promise<(A, B, C)> {
@@ -122,6 +126,7 @@ public func when<A: Sendable, B: Sendable, C: Sendable>(
 /// when(fulfilled: steps(), water(), sleep(), rings()).done { s, w, z, r in render(s, w, z, r) }
 /// ```
 /// - Returns: A promise of the four values.
+@inlinable
 public func when<A: Sendable, B: Sendable, C: Sendable, D: Sendable>(
     fulfilled a: Promise<A>, _ b: Promise<B>, _ c: Promise<C>, _ d: Promise<D>
 ) -> Promise<(A, B, C, D)> {
@@ -132,6 +137,7 @@ public func when<A: Sendable, B: Sendable, C: Sendable, D: Sendable>(
 
 extension Promise {
     /// The value of a settled promise (used once `when` knows every input fulfilled).
+    @inlinable
     func settledValue() throws -> Value {
         switch result {
         case .success(let value)?: return value
@@ -141,12 +147,14 @@ extension Promise {
     }
 
     /// Makes this pending promise depend on `inputs` for cancellation, in one step.
+    @inlinable
     func dependOn(_ inputs: [any PromiseNode]) {
         state.withLock { $0.upstream = UpstreamList(inputs) }
     }
 
     /// Counts a combinator that looked at this promise and gave up on it before subscribing, exactly as if it
     /// had subscribed and withdrawn: `true` when no dependent is left and the promise should be cancelled.
+    @inlinable
     func withdrawUnsubscribed() -> Bool {
         state.withLock { state in
             guard state.result == nil else { return false }

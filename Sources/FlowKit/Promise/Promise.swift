@@ -36,20 +36,29 @@
 ///   of its continuations.
 public final class Promise<Value: Sendable>: Sendable {
     /// A continuation as stored while pending; it must return quickly (it only hops to an executor).
+    @usableFromInline
     typealias Callback = @Sendable (Result<Value, any Error>) -> Void
 
+    @usableFromInline
     struct State {
-        var result: Result<Value, any Error>?
-        var callbacks = CallbackList<Value>()
-        var upstream = UpstreamList()
-        var dependents = 0
-        var withdrawn = 0
-        var cancelHandlers: [@Sendable () -> Void] = []
+        @usableFromInline var result: Result<Value, any Error>?
+        @usableFromInline var callbacks = CallbackList<Value>()
+        @usableFromInline var upstream = UpstreamList()
+        @usableFromInline var dependents = 0
+        @usableFromInline var withdrawn = 0
+        @usableFromInline var cancelHandlers: [@Sendable () -> Void] = []
+
+        @inlinable
+        init(result: Result<Value, any Error>? = nil) {
+            self.result = result
+        }
     }
 
+    @usableFromInline
     let state: LockedState<State>
 
     /// A pending promise that will be cancelled when `upstream` should be.
+    @inlinable
     init(upstream: (any PromiseNode)?) {
         var initial = State()
         if let upstream { initial.upstream.append(upstream) }
@@ -62,6 +71,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// let cached = Promise(result: Result { try cache.load() })
     /// ```
     /// - Parameter result: The value or error it holds.
+    @inlinable
     public init(result: Result<Value, any Error>) {
         state = LockedState(State(result: result))
     }
@@ -72,6 +82,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// func height() -> Promise<Double> { cached.map(Promise.init(value:)) ?? fetchHeight() }
     /// ```
     /// - Parameter value: The value it holds.
+    @inlinable
     public convenience init(value: Value) {
         self.init(result: .success(value))
     }
@@ -82,6 +93,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// guard input.isValid else { return Promise(error: InputError.invalid) }
     /// ```
     /// - Parameter error: The error it holds.
+    @inlinable
     public convenience init(error: any Error) {
         self.init(result: .failure(error))
     }
@@ -98,6 +110,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// }
     /// ```
     /// - Parameter body: Receives `fulfill` and `reject`; both may be called from any thread, later, once.
+    @inlinable
     public convenience init(
         _ body: (
             _ fulfill: @escaping @Sendable (Value) -> Void,
@@ -124,6 +137,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// }
     /// ```
     /// - Parameter body: Receives the resolver; if it throws, the promise is rejected with that error.
+    @inlinable
     public convenience init(_ body: (_ resolver: Resolver<Value>) throws -> Void) {
         self.init(upstream: nil)
         do {
@@ -140,6 +154,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// queue.async { resolver.fulfill(42) }
     /// ```
     /// - Returns: The promise and its resolver.
+    @inlinable
     public static func pending() -> (promise: Promise<Value>, resolver: Resolver<Value>) {
         let promise = Promise<Value>(upstream: nil)
         return (promise, Resolver(promise))
@@ -152,6 +167,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// ```swift
     /// if case .success(let value)? = promise.result { use(value) }
     /// ```
+    @inlinable
     public var result: Result<Value, any Error>? {
         state.withLock { $0.result }
     }
@@ -161,6 +177,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// ```swift
     /// #expect(Promise<Int>.pending().promise.isPending)
     /// ```
+    @inlinable
     public var isPending: Bool {
         state.withLock { $0.result == nil }
     }
@@ -170,6 +187,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// ```swift
     /// #expect(Promise(value: 1).isFulfilled)
     /// ```
+    @inlinable
     public var isFulfilled: Bool {
         if case .success? = result { return true }
         return false
@@ -180,6 +198,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// ```swift
     /// #expect(Promise<Int>(error: CancellationError()).isRejected)
     /// ```
+    @inlinable
     public var isRejected: Bool {
         if case .failure? = result { return true }
         return false
@@ -206,6 +225,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// Callbacks are invoked after the lock is released; each only hops to its executor. With
     /// `releasingUpstream`, promises this one depended on are told it no longer needs them (an early finish:
     /// a timeout, a race won, `when` failing fast).
+    @inlinable
     @discardableResult
     func settle(_ result: Result<Value, any Error>, releasingUpstream: Bool = false) -> Bool {
         let taken: (CallbackList<Value>, UpstreamList)? = state.withLock { state in
@@ -231,6 +251,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// Attaches `callback`; it is invoked once with the result (at once if already settled).
     ///
     /// - Parameter dependent: whether the caller is a derived promise that counts towards cancellation.
+    @inlinable
     func subscribe(dependent: Bool = true, _ callback: @escaping Callback) {
         let settled: Result<Value, any Error>? = state.withLock { state in
             if let result = state.result { return result }
@@ -242,6 +263,7 @@ public final class Promise<Value: Sendable>: Sendable {
     }
 
     /// Settles this promise with whatever `other` settles with, and cancels `other` if this one is cancelled.
+    @inlinable
     func adopt(_ other: Promise<Value>) {
         if other === self {
             settle(.failure(PromiseError.chainingCycle))
@@ -263,6 +285,7 @@ public final class Promise<Value: Sendable>: Sendable {
     }
 
     /// Registers a handler run when the promise is cancelled while pending; runs it at once if it already was.
+    @inlinable
     func addCancelHandler(_ handler: @escaping @Sendable () -> Void) {
         let runNow: Bool = state.withLock { state in
             guard let result = state.result else {
@@ -276,6 +299,7 @@ public final class Promise<Value: Sendable>: Sendable {
     }
 
     /// Cancels `first` and walks upstream with a work list (not recursion), so chains of any length unwind.
+    @usableFromInline
     static func cancelCascade(from first: any PromiseNode) {
         var work: [any PromiseNode] = [first]
         while let node = work.popLast() {
@@ -287,6 +311,7 @@ public final class Promise<Value: Sendable>: Sendable {
 }
 
 extension Promise: PromiseNode {
+    @inlinable
     func withdrawDependent() -> Bool {
         state.withLock { state in
             guard state.result == nil else { return false }
@@ -295,6 +320,7 @@ extension Promise: PromiseNode {
         }
     }
 
+    @inlinable
     func cancelLocally() -> UpstreamList {
         let taken: (CallbackList<Value>, UpstreamList, [@Sendable () -> Void])? = state.withLock { state in
             guard state.result == nil else { return nil }

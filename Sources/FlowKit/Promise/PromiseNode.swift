@@ -1,4 +1,5 @@
 /// What a promise needs to know about the promises it depends on, whatever their value type.
+@usableFromInline
 protocol PromiseNode: AnyObject, Sendable {
     /// Records that one dependent no longer needs this promise; `true` when none does and it should be cancelled.
     func withdrawDependent() -> Bool
@@ -7,15 +8,22 @@ protocol PromiseNode: AnyObject, Sendable {
 }
 
 /// The continuations of a pending promise, without an array for the common case of one.
+@usableFromInline
 struct CallbackList<Value: Sendable> {
-    private enum Storage {
+    @usableFromInline
+    enum Storage {
         case empty
         case one(Promise<Value>.Callback)
         case many([Promise<Value>.Callback])
     }
 
-    private var storage = Storage.empty
+    @usableFromInline
+    var storage = Storage.empty
 
+    @inlinable
+    init() {}
+
+    @inlinable
     mutating func append(_ callback: @escaping Promise<Value>.Callback) {
         switch storage {
         case .empty:
@@ -30,6 +38,7 @@ struct CallbackList<Value: Sendable> {
     }
 
     /// Calls each callback in attachment order.
+    @inlinable
     func invoke(with result: Result<Value, any Error>) {
         switch storage {
         case .empty: break
@@ -40,18 +49,23 @@ struct CallbackList<Value: Sendable> {
 }
 
 /// The promises a pending promise depends on (its parent, an adopted promise, a combinator's inputs).
+@usableFromInline
 struct UpstreamList {
-    private enum Storage {
+    @usableFromInline
+    enum Storage {
         case empty
         case one(any PromiseNode)
         case many([any PromiseNode])
     }
 
-    private var storage = Storage.empty
+    @usableFromInline
+    var storage = Storage.empty
 
+    @inlinable
     init() {}
 
     /// A list holding `nodes` (a combinator's inputs), built in one step.
+    @inlinable
     init(_ nodes: [any PromiseNode]) {
         switch nodes.count {
         case 0: storage = .empty
@@ -60,6 +74,7 @@ struct UpstreamList {
         }
     }
 
+    @inlinable
     mutating func append(_ node: any PromiseNode) {
         switch storage {
         case .empty:
@@ -73,6 +88,7 @@ struct UpstreamList {
         }
     }
 
+    @inlinable
     func forEach(_ body: (any PromiseNode) -> Void) {
         switch storage {
         case .empty: break

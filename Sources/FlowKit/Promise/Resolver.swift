@@ -21,6 +21,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     /// ```
     public let promise: Promise<Value>
 
+    @inlinable
     init(_ promise: Promise<Value>) {
         self.promise = promise
     }
@@ -31,6 +32,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     /// resolver.fulfill(42)
     /// ```
     /// - Parameter value: The value.
+    @inlinable
     public func fulfill(_ value: Value) {
         promise.settle(.success(value))
     }
@@ -41,6 +43,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     /// resolver.reject(URLError(.timedOut))
     /// ```
     /// - Parameter error: The error.
+    @inlinable
     public func reject(_ error: any Error) {
         promise.settle(.failure(error))
     }
@@ -51,6 +54,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     /// loader.load(completion: resolver.resolve)
     /// ```
     /// - Parameter result: The value or error.
+    @inlinable
     public func resolve(_ result: Result<Value, any Error>) {
         promise.settle(result)
     }
@@ -64,6 +68,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     /// - Parameters:
     ///   - value: The value, if any.
     ///   - error: The error, if any.
+    @inlinable
     public func resolve(_ value: Value?, _ error: (any Error)?) {
         if let error {
             reject(error)
@@ -82,6 +87,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     /// resolver.resolve(with: cache.isWarm ? cache.value() : network.fetch())
     /// ```
     /// - Parameter other: The promise to follow.
+    @inlinable
     public func resolve(with other: Promise<Value>) {
         promise.adopt(other)
     }
@@ -94,6 +100,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     /// resolver.onCancel { task.cancel() }
     /// ```
     /// - Parameter handler: Called at most once, on the thread that cancels.
+    @inlinable
     public func onCancel(_ handler: @escaping @Sendable () -> Void) {
         promise.addCancelHandler(handler)
     }
@@ -103,6 +110,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     /// ```swift
     /// for chunk in chunks where !resolver.isCancelled { upload(chunk) }
     /// ```
+    @inlinable
     public var isCancelled: Bool {
         if case .failure(let error)? = promise.result { return error is CancellationError }
         return false
@@ -115,6 +123,7 @@ extension Resolver where Value == Void {
     /// ```swift
     /// resolver.fulfill()
     /// ```
+    @inlinable
     public func fulfill() {
         fulfill(())
     }
@@ -125,6 +134,7 @@ extension Resolver where Value == Void {
     /// file.close(completion: resolver.resolve)
     /// ```
     /// - Parameter error: The error, if any.
+    @inlinable
     public func resolve(_ error: (any Error)?) {
         if let error { reject(error) } else { fulfill() }
     }
@@ -139,6 +149,7 @@ extension Resolver where Value == Void {
     /// - Parameters:
     ///   - success: Whether the operation succeeded.
     ///   - error: The error, if any.
+    @inlinable
     public func resolve(_ success: Bool, _ error: (any Error)?) {
         if let error {
             reject(error)
