@@ -32,6 +32,29 @@ enum ChainStep<Value: Sendable> {
     case failure(any Error)
 }
 
+/// A chaining operator's work. `map` and `then` keep the caller's closure as it is (no wrapper closure to
+/// allocate on the hot path); the other operators describe themselves with a general closure.
+@usableFromInline
+enum ChainBody<In: Sendable, Out: Sendable>: Sendable {
+    case map(@Sendable (In) throws -> Out)
+    case then(@Sendable (In) throws -> Promise<Out>)
+    case general(@Sendable (Result<In, any Error>) throws -> ChainStep<Out>)
+
+    @inlinable
+    func step(for result: Result<In, any Error>) -> ChainStep<Out> {
+        do {
+            switch (self, result) {
+            case (.map(let transform), .success(let value)): return .value(try transform(value))
+            case (.then(let body), .success(let value)): return .promise(try body(value))
+            case (.general(let body), _): return try body(result)
+            case (_, .failure(let error)): return .failure(error)
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
 extension Promise {
     /// The one building block of every chaining operator.
     ///
@@ -42,25 +65,41 @@ extension Promise {
     func chain<U: Sendable>(
         on executor: FlowExecutor?,
         handles: ChainHandles,
-        _ body: @escaping @Sendable (Result<Value, any Error>) throws -> ChainStep<U>
+        _ body: ChainBody<Value, U>
     ) -> Promise<U> {
         let child = Promise<U>(upstream: self)
         let executor = executor ?? FlowDefaults.executor
         subscribe { result in
-            let runsBody = handles.runsBody(for: result)
-            let job: @Sendable () -> Void = {
-                if runsBody && handles.skipsWhenCancelled && !child.isPending { return }
-                let step: ChainStep<U>
-                do { step = try body(result) } catch { step = .failure(error) }
-                switch step {
-                case .value(let value): child.settle(.success(value))
-                case .promise(let promise): child.adopt(promise)
-                case .failure(let error): child.settle(.failure(error))
+            if handles.runsBody(for: result) {
+                executor.execute {
+                    if handles.skipsWhenCancelled && !child.isPending { return }
+                    child.resolve(body.step(for: result))
                 }
+            } else {
+                Trampoline.run { child.resolve(body.step(for: result)) }
             }
-            if runsBody { executor.execute(job) } else { Trampoline.run(job) }
         }
         return child
+    }
+
+    /// ``chain(on:handles:_:)`` with a general body.
+    @inlinable
+    func chain<U: Sendable>(
+        on executor: FlowExecutor?,
+        handles: ChainHandles,
+        _ body: @escaping @Sendable (Result<Value, any Error>) throws -> ChainStep<U>
+    ) -> Promise<U> {
+        chain(on: executor, handles: handles, .general(body))
+    }
+
+    /// Settles with a chaining step's outcome.
+    @inlinable
+    func resolve(_ step: ChainStep<Value>) {
+        switch step {
+        case .value(let value): settle(.success(value))
+        case .promise(let promise): adopt(promise)
+        case .failure(let error): settle(.failure(error))
+        }
     }
 }
 

@@ -17,12 +17,7 @@ extension Promise {
         on executor: FlowExecutor? = nil,
         _ body: @escaping @Sendable (Value) throws -> Promise<U>
     ) -> Promise<U> {
-        chain(on: executor, handles: .success) { result in
-            switch result {
-            case .success(let value): .promise(try body(value))
-            case .failure(let error): .failure(error)
-            }
-        }
+        chain(on: executor, handles: .success, .then(body))
     }
 
     /// Transforms the value with a synchronous function.
@@ -39,12 +34,7 @@ extension Promise {
         on executor: FlowExecutor? = nil,
         _ transform: @escaping @Sendable (Value) throws -> U
     ) -> Promise<U> {
-        chain(on: executor, handles: .success) { result in
-            switch result {
-            case .success(let value): .value(try transform(value))
-            case .failure(let error): .failure(error)
-            }
-        }
+        chain(on: executor, handles: .success, .map(transform))
     }
 
     /// Consumes the value at the end of a chain.
@@ -62,15 +52,7 @@ extension Promise {
         on executor: FlowExecutor? = nil,
         _ body: @escaping @Sendable (Value) throws -> Void
     ) -> Promise<Void> {
-        chain(on: executor, handles: .success) { result in
-            switch result {
-            case .success(let value):
-                try body(value)
-                return .value(())
-            case .failure(let error):
-                return .failure(error)
-            }
-        }
+        chain(on: executor, handles: .success, .map(body))
     }
 
     /// Discards the value: a `Promise<Void>` settled when this one is.

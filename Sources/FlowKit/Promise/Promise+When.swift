@@ -149,14 +149,14 @@ extension Promise {
     /// Makes this pending promise depend on `inputs` for cancellation, in one step.
     @inlinable
     func dependOn(_ inputs: [any PromiseNode]) {
-        state.withLock { $0.upstream = UpstreamList(inputs) }
+        withState { $0.upstream = UpstreamList(inputs) }
     }
 
     /// Counts a combinator that looked at this promise and gave up on it before subscribing, exactly as if it
     /// had subscribed and withdrawn: `true` when no dependent is left and the promise should be cancelled.
     @inlinable
     func withdrawUnsubscribed() -> Bool {
-        state.withLock { state in
+        withState { state in
             guard state.result == nil else { return false }
             state.dependents += 1
             state.withdrawn += 1

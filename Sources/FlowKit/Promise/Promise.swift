@@ -55,14 +55,26 @@ public final class Promise<Value: Sendable>: Sendable {
     }
 
     @usableFromInline
-    let state: LockedState<State>
+    let lock = StateLock()
+
+    // Guarded by `lock`: read and written only inside `withState`, which holds it; so the dynamic
+    // exclusivity check (a measurable part of every operation) is redundant and switched off.
+    @usableFromInline
+    @exclusivity(unchecked)
+    nonisolated(unsafe) var state: State
+
+    /// Runs `body` with exclusive access to the state; never call user code from `body`.
+    @inlinable
+    func withState<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
+        lock.withLock { body(&state) }
+    }
 
     /// A pending promise that will be cancelled when `upstream` should be.
     @inlinable
     init(upstream: (any PromiseNode)?) {
         var initial = State()
         if let upstream { initial.upstream.append(upstream) }
-        state = LockedState(initial)
+        state = initial
     }
 
     /// A promise already settled with `result`.
@@ -73,7 +85,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// - Parameter result: The value or error it holds.
     @inlinable
     public init(result: Result<Value, any Error>) {
-        state = LockedState(State(result: result))
+        state = State(result: result)
     }
 
     /// A promise already fulfilled with `value`.
@@ -169,7 +181,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// ```
     @inlinable
     public var result: Result<Value, any Error>? {
-        state.withLock { $0.result }
+        withState { $0.result }
     }
 
     /// Whether the promise has not settled yet.
@@ -179,7 +191,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// ```
     @inlinable
     public var isPending: Bool {
-        state.withLock { $0.result == nil }
+        withState { $0.result == nil }
     }
 
     /// Whether the promise is fulfilled.
@@ -228,7 +240,7 @@ public final class Promise<Value: Sendable>: Sendable {
     @inlinable
     @discardableResult
     func settle(_ result: Result<Value, any Error>, releasingUpstream: Bool = false) -> Bool {
-        let taken: (CallbackList<Value>, UpstreamList)? = state.withLock { state in
+        let taken: (CallbackList<Value>, UpstreamList)? = withState { state in
             guard state.result == nil else { return nil }
             state.result = result
             let callbacks = state.callbacks
@@ -253,7 +265,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// - Parameter dependent: whether the caller is a derived promise that counts towards cancellation.
     @inlinable
     func subscribe(dependent: Bool = true, _ callback: @escaping Callback) {
-        let settled: Result<Value, any Error>? = state.withLock { state in
+        let settled: Result<Value, any Error>? = withState { state in
             if let result = state.result { return result }
             if dependent { state.dependents += 1 }
             state.callbacks.append(callback)
@@ -273,7 +285,7 @@ public final class Promise<Value: Sendable>: Sendable {
             settle(settled)
             return
         }
-        let linked = state.withLock { state in
+        let linked = withState { state in
             guard state.result == nil else { return false }
             state.upstream.append(other)
             return true
@@ -287,7 +299,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// Registers a handler run when the promise is cancelled while pending; runs it at once if it already was.
     @inlinable
     func addCancelHandler(_ handler: @escaping @Sendable () -> Void) {
-        let runNow: Bool = state.withLock { state in
+        let runNow: Bool = withState { state in
             guard let result = state.result else {
                 state.cancelHandlers.append(handler)
                 return false
@@ -313,7 +325,7 @@ public final class Promise<Value: Sendable>: Sendable {
 extension Promise: PromiseNode {
     @inlinable
     func withdrawDependent() -> Bool {
-        state.withLock { state in
+        withState { state in
             guard state.result == nil else { return false }
             state.withdrawn += 1
             return state.withdrawn >= state.dependents
@@ -322,7 +334,7 @@ extension Promise: PromiseNode {
 
     @inlinable
     func cancelLocally() -> UpstreamList {
-        let taken: (CallbackList<Value>, UpstreamList, [@Sendable () -> Void])? = state.withLock { state in
+        let taken: (CallbackList<Value>, UpstreamList, [@Sendable () -> Void])? = withState { state in
             guard state.result == nil else { return nil }
             state.result = .failure(CancellationError())
             let taken = (state.callbacks, state.upstream, state.cancelHandlers)

@@ -9,9 +9,9 @@ protocol PromiseNode: AnyObject, Sendable {
 
 /// The continuations of a pending promise, without an array for the common case of one.
 @usableFromInline
-struct CallbackList<Value: Sendable> {
+struct CallbackList<Value: Sendable>: Sendable {
     @usableFromInline
-    enum Storage {
+    enum Storage: Sendable {
         case empty
         case one(Promise<Value>.Callback)
         case many([Promise<Value>.Callback])
@@ -50,9 +50,9 @@ struct CallbackList<Value: Sendable> {
 
 /// The promises a pending promise depends on (its parent, an adopted promise, a combinator's inputs).
 @usableFromInline
-struct UpstreamList {
+struct UpstreamList: Sendable {
     @usableFromInline
-    enum Storage {
+    enum Storage: Sendable {
         case empty
         case one(any PromiseNode)
         case many([any PromiseNode])
