@@ -180,3 +180,50 @@ import Testing
         #expect(seen.events == [true])
     }
 }
+
+/// Cancelling the result of each remaining combinator reaches its inputs and timers.
+@Suite struct CombinatorCancellationTests {
+    private func cancellableInputs(_ count: Int, stopped: Counter) -> [Promise<Int>] {
+        (0..<count).map { _ in Promise<Int> { resolver in resolver.onCancel { stopped.increment() } } }
+    }
+
+    @Test func cancellingWhenResolvedCancelsEveryInput() {
+        let stopped = Counter()
+        when(resolved: cancellableInputs(3, stopped: stopped)).cancel()
+        #expect(stopped.current == 3)
+    }
+
+    @Test func cancellingAnyCancelsEveryInput() {
+        let stopped = Counter()
+        any(cancellableInputs(2, stopped: stopped)).cancel()
+        #expect(stopped.current == 2)
+    }
+
+    @Test func cancellingATupleWhenCancelsBothInputs() {
+        let stopped = Counter()
+        let inputs = cancellableInputs(2, stopped: stopped)
+        when(fulfilled: inputs[0], inputs[1].map(on: .immediate) { "\($0)" }).cancel()
+        #expect(stopped.current == 2)
+    }
+
+    @Test func cancellingADelayCancelsItsTimer() {
+        let scheduler = ManualScheduler()
+        let delayed = Promise(value: 1).delay(.seconds(5), on: scheduler)
+        #expect(scheduler.pendingCount == 1)
+        delayed.cancel()
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func cancellingASequentialReductionStopsTheStepUnderWayAndSkipsTheRest() async {
+        let stopped = Counter()
+        let started = Recorder<Int>()
+        let total = reduceSequentially(1...3, 0, on: .immediate) { sum, item in
+            started.append(item)
+            return Promise<Int> { resolver in resolver.onCancel { stopped.increment() } }
+        }
+        total.cancel()
+        #expect(await rejection(of: total) is CancellationError)
+        #expect(started.events == [1])
+        #expect(stopped.current == 1)
+    }
+}
