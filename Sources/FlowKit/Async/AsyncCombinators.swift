@@ -223,11 +223,11 @@ public func retry<Value: Sendable>(
     jitterSource: JitterSource = .system,
     on scheduler: (any FlowScheduler)? = nil,
     _ operation: @escaping @Sendable () async throws -> Value,
-    while shouldRetry: @escaping @Sendable (_ error: any Error, _ attempt: Int) -> RetryDecision = { error, _ in
-        error is CancellationError ? .stop : .retry
-    }
+    while shouldRetry: @escaping @Sendable (_ error: any Error, _ attempt: Int) -> RetryDecision =
+        RetryDecision.unlessCancelled
 ) async throws -> Value {
     guard attempts >= 1 else { throw PromiseError.invalidAttemptCount(attempts) }
+    let plan = RetryPlan(attempts: attempts, backoff: backoff, jitterSource: jitterSource, shouldRetry: shouldRetry)
     let clock = scheduler ?? FlowDefaults.scheduler
     var attempt = 1
     while true {
@@ -235,16 +235,8 @@ public func retry<Value: Sendable>(
             return try await operation()
         } catch {
             try Task.checkCancellation()
-            let decision = attempt < attempts ? shouldRetry(error, attempt) : .stop
-            switch decision {
-            case .stop:
-                throw error
-            case .retry:
-                let wait = backoff.delay(beforeRetry: attempt, randomUnit: jitterSource.nextUnit())
-                if wait > .zero { try await clock.sleep(for: wait) }
-            case .retryAfter(let wait):
-                if wait > .zero { try await clock.sleep(for: wait) }
-            }
+            guard let wait = plan.waitBeforeRetry(after: error, attempt: attempt) else { throw error }
+            if wait > .zero { try await clock.sleep(for: wait) }
             attempt += 1
         }
     }
@@ -312,9 +304,8 @@ public func retry<Value: Sendable>(
     jitterSource: JitterSource = .system,
     on scheduler: (any FlowScheduler)? = nil,
     _ body: @escaping @Sendable () throws -> Promise<Value>,
-    while shouldRetry: @escaping @Sendable (_ error: any Error, _ attempt: Int) -> RetryDecision = { error, _ in
-        error is CancellationError ? .stop : .retry
-    }
+    while shouldRetry: @escaping @Sendable (_ error: any Error, _ attempt: Int) -> RetryDecision =
+        RetryDecision.unlessCancelled
 ) async throws -> Value {
     try await retryPromise(
         attempts: attempts, backoff: backoff, jitterSource: jitterSource, scheduler: scheduler, body: body,

@@ -74,14 +74,7 @@ extension Promise {
         policy: CatchPolicy = .allErrorsExceptCancellation,
         _ body: @escaping @Sendable (any Error) throws -> Value
     ) -> Promise<Value> {
-        chain(on: executor, handles: .failure(policy)) { result in
-            switch result {
-            case .success(let value): return .value(value)
-            case .failure(let error):
-                guard policy.handles(error) else { return .failure(error) }
-                return .value(try body(error))
-            }
-        }
+        recover(on: executor, policy: policy) { error in Promise(value: try body(error)) }
     }
 
     /// Replaces an error with another (to wrap low-level errors in your domain's).

@@ -43,9 +43,8 @@ public func retry<Value: Sendable>(
     jitterSource: JitterSource = .system,
     on scheduler: (any FlowScheduler)? = nil,
     _ body: @escaping @Sendable () throws -> Promise<Value>,
-    while shouldRetry: @escaping @Sendable (_ error: any Error, _ attempt: Int) -> RetryDecision = { error, _ in
-        error is CancellationError ? .stop : .retry
-    }
+    while shouldRetry: @escaping @Sendable (_ error: any Error, _ attempt: Int) -> RetryDecision =
+        RetryDecision.unlessCancelled
 ) -> Promise<Value> {
     retryPromise(
         attempts: attempts, backoff: backoff, jitterSource: jitterSource, scheduler: scheduler, body: body,
@@ -62,9 +61,8 @@ func retryPromise<Value: Sendable>(
     shouldRetry: @escaping @Sendable (any Error, Int) -> RetryDecision
 ) -> Promise<Value> {
     guard attempts >= 1 else { return Promise(error: PromiseError.invalidAttemptCount(attempts)) }
-    let run = RetryRun(
-        attempts: attempts, backoff: backoff, jitterSource: jitterSource,
-        scheduler: scheduler ?? FlowDefaults.scheduler, body: body, shouldRetry: shouldRetry)
+    let plan = RetryPlan(attempts: attempts, backoff: backoff, jitterSource: jitterSource, shouldRetry: shouldRetry)
+    let run = RetryRun(plan: plan, scheduler: scheduler ?? FlowDefaults.scheduler, body: body)
     run.start(attempt: 1)
     return run.promise
 }
@@ -100,26 +98,16 @@ public func retry<Value: Sendable>(
 private final class RetryRun<Value: Sendable>: Sendable {
     let promise: Promise<Value>
     private let resolver: Resolver<Value>
-    private let attempts: Int
-    private let backoff: Backoff
-    private let jitterSource: JitterSource
+    private let plan: RetryPlan
     private let scheduler: any FlowScheduler
     private let body: @Sendable () throws -> Promise<Value>
-    private let shouldRetry: @Sendable (any Error, Int) -> RetryDecision
     private let current = LockedState<(attempt: Promise<Value>?, timer: ScheduledWork?)>((nil, nil))
 
-    init(
-        attempts: Int, backoff: Backoff, jitterSource: JitterSource, scheduler: any FlowScheduler,
-        body: @escaping @Sendable () throws -> Promise<Value>,
-        shouldRetry: @escaping @Sendable (any Error, Int) -> RetryDecision
-    ) {
+    init(plan: RetryPlan, scheduler: any FlowScheduler, body: @escaping @Sendable () throws -> Promise<Value>) {
         (promise, resolver) = Promise<Value>.pending()
-        self.attempts = attempts
-        self.backoff = backoff
-        self.jitterSource = jitterSource
+        self.plan = plan
         self.scheduler = scheduler
         self.body = body
-        self.shouldRetry = shouldRetry
         resolver.onCancel { [self] in
             let (attempt, timer) = current.withLock { ($0.attempt, $0.timer) }
             timer?.cancel()
@@ -142,16 +130,9 @@ private final class RetryRun<Value: Sendable>: Sendable {
             resolver.fulfill(value)
         case .failure(let error):
             guard promise.isPending else { return }
-            let decision = number < attempts ? shouldRetry(error, number) : .stop
-            let wait: Duration
-            switch decision {
-            case .stop:
+            guard let wait = plan.waitBeforeRetry(after: error, attempt: number) else {
                 resolver.reject(error)
                 return
-            case .retry:
-                wait = backoff.delay(beforeRetry: number, randomUnit: jitterSource.nextUnit())
-            case .retryAfter(let delay):
-                wait = max(delay, .zero)
             }
             guard wait > .zero else {
                 Trampoline.run { [self] in start(attempt: number + 1) }

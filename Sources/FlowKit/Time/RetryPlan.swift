@@ -1,0 +1,29 @@
+/// One `retry` call's rules — how many attempts, which errors, how long to wait — shared by the promise form
+/// and its async twin so that both decide exactly alike.
+struct RetryPlan: Sendable {
+    let attempts: Int
+    let backoff: Backoff
+    let jitterSource: JitterSource
+    let shouldRetry: @Sendable (any Error, Int) -> RetryDecision
+
+    /// The wait before the next attempt after `attempt` (1-based) failed with `error`, or `nil` to give up.
+    func waitBeforeRetry(after error: any Error, attempt: Int) -> Duration? {
+        guard attempt < attempts else { return nil }
+        switch shouldRetry(error, attempt) {
+        case .stop: return nil
+        case .retry: return backoff.delay(beforeRetry: attempt, randomUnit: jitterSource.nextUnit())
+        case .retryAfter(let delay): return max(delay, .zero)
+        }
+    }
+}
+
+extension RetryDecision {
+    /// The default decision of every `retry`: retry any error except cancellation.
+    ///
+    /// ```swift
+    /// retry(attempts: 3, { fetch() }, while: RetryDecision.unlessCancelled)
+    /// ```
+    public static let unlessCancelled: @Sendable (_ error: any Error, _ attempt: Int) -> RetryDecision = { error, _ in
+        error is CancellationError ? .stop : .retry
+    }
+}
