@@ -99,12 +99,16 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     /// - Returns: `true` when it matches.
     /// - Complexity: Proportional to the number of clauses.
     public func evaluate(_ sample: HealthSample) -> Bool {
+        evaluate(
+            sample, start: sample.startDate.timeIntervalSinceReferenceDate,
+            end: sample.endDate.timeIntervalSinceReferenceDate)
+    }
+
+    /// `evaluate(_:)` with the sample's dates already converted (stores keep them beside each sample).
+    func evaluate(_ sample: HealthSample, start: Double, end: Double) -> Bool {
         switch self {
-        case .date(let start, let end, let options):
-            return Self.dates(
-                start: sample.startDate.timeIntervalSinceReferenceDate,
-                end: sample.endDate.timeIntervalSinceReferenceDate,
-                match: start, end, options)
+        case .date(let rangeStart, let rangeEnd, let options):
+            return Self.dates(start: start, end: end, match: rangeStart, rangeEnd, options)
         case .sources(let bundleIdentifiers):
             return bundleIdentifiers.contains(sample.source.bundleIdentifier)
         case .metadata(let key, let value):
@@ -112,11 +116,11 @@ public indirect enum SamplePredicate: Hashable, Sendable {
         case .uuids(let uuids):
             return uuids.contains(sample.uuid)
         case .and(let predicates):
-            return predicates.allSatisfy { $0.evaluate(sample) }
+            return predicates.allSatisfy { $0.evaluate(sample, start: start, end: end) }
         case .or(let predicates):
-            return predicates.contains { $0.evaluate(sample) }
+            return predicates.contains { $0.evaluate(sample, start: start, end: end) }
         case .not(let predicate):
-            return !predicate.evaluate(sample)
+            return !predicate.evaluate(sample, start: start, end: end)
         }
     }
 

@@ -60,6 +60,13 @@ struct StoreState {
         (predicate?.evaluate(sample) ?? true) && isVisible(sample)
     }
 
+    /// `matches` for a stored entry, using its cached keys; `typeIsReadable` is `mayRead` of the entry's type,
+    /// computed once per scan, or `nil` for correlation types (whose members decide).
+    private func matches(_ predicate: SamplePredicate?, _ entry: IndexedSample, typeIsReadable: Bool?) -> Bool {
+        guard entry.isOwned || (typeIsReadable ?? isVisible(entry.sample)) else { return false }
+        return predicate?.evaluate(entry.sample, start: entry.start, end: entry.end) ?? true
+    }
+
     // MARK: Saving and deleting
 
     /// Saves samples all-or-nothing. `asApp` applies the app's rules (shareable, authorized, own source);
@@ -125,7 +132,7 @@ struct StoreState {
     private mutating func insert(_ sample: HealthSample, correlation: UUID?) {
         sequence += 1
         let slot = slot(for: sample.type)
-        let entry = IndexedSample(sample: sample, sequence: sequence)
+        let entry = IndexedSample(sample: sample, sequence: sequence, isOwned: isOwned(sample))
         indexes[slot].insert(entry)
         locations[sample.uuid] = Location(
             slot: slot, start: entry.start, sequence: sequence, correlation: correlation)
@@ -165,6 +172,7 @@ struct StoreState {
         let plan = QueryPlan(query.predicate, longestDuration: index.longestDuration)
         let descriptors = query.sortDescriptors
         let limit = query.limit
+        let readable = query.objectType.kind == .correlation ? nil : authorization.mayRead(query.objectType)
         var collected: [IndexedSample] = []
         if let uuids = plan.uuids {
             let candidates = uuids.compactMap { uuid -> IndexedSample? in
@@ -172,7 +180,7 @@ struct StoreState {
                 return entry(at: location)
             }
             lastExaminedCount = candidates.count
-            collected = candidates.filter { matches(query.predicate, $0.sample) }
+            collected = candidates.filter { matches(query.predicate, $0, typeIsReadable: readable) }
         } else {
             let range = index.positions(startingFrom: plan.lowerStart, below: plan.upperStart)
             if descriptors.first.map({ $0.key == .startDate }) ?? true {
@@ -187,23 +195,38 @@ struct StoreState {
                         break
                     }
                     lastExaminedCount += 1
-                    if matches(query.predicate, candidate.sample) { collected.append(candidate) }
+                    if matches(query.predicate, candidate, typeIsReadable: readable) { collected.append(candidate) }
                     position += ascending ? 1 : -1
                 }
             } else {
                 lastExaminedCount = range.count
-                collected = index.entries[range].filter { matches(query.predicate, $0.sample) }
+                collected = index.entries[range].filter { matches(query.predicate, $0, typeIsReadable: readable) }
             }
         }
-        collected.sort { Self.precedes($0, $1, by: descriptors) }
-        let kept = limit > 0 ? collected.prefix(limit) : collected[...]
-        return kept.map(\.sample)
+        // Sort small keys rather than whole samples.
+        var keys = collected.indices.map { SortKey(collected[$0], position: $0) }
+        keys.sort { Self.precedes($0, $1, by: descriptors) }
+        let kept = limit > 0 ? keys.prefix(limit) : keys[...]
+        return kept.map { collected[$0.position].sample }
+    }
+
+    /// What sorting a result needs to know about it.
+    private struct SortKey {
+        let start: Double
+        let end: Double
+        let sequence: UInt64
+        let position: Int
+
+        init(_ entry: IndexedSample, position: Int) {
+            start = entry.start
+            end = entry.end
+            sequence = entry.sequence
+            self.position = position
+        }
     }
 
     /// The total order of results: the descriptors, then ascending start, then store order.
-    private static func precedes(_ lhs: IndexedSample, _ rhs: IndexedSample, by descriptors: [SampleSortDescriptor])
-        -> Bool
-    {
+    private static func precedes(_ lhs: SortKey, _ rhs: SortKey, by descriptors: [SampleSortDescriptor]) -> Bool {
         for descriptor in descriptors {
             let (left, right) = descriptor.key == .startDate ? (lhs.start, rhs.start) : (lhs.end, rhs.end)
             if left != right { return descriptor.ascending ? left < right : left > right }

@@ -1,17 +1,20 @@
 import Foundation
 
-/// A stored sample with its sort keys: start and end as seconds since the reference date, and the change
-/// sequence number that added it (unique, so `(start, sequence)` orders entries totally).
+/// A stored sample with its sort keys — start and end as seconds since the reference date, and the change
+/// sequence number that added it (unique, so `(start, sequence)` orders entries totally) — and whether the
+/// store's app owns it, so scans need not unpack the sample for the common checks.
 struct IndexedSample {
     let start: Double
     let end: Double
     let sequence: UInt64
+    let isOwned: Bool
     let sample: HealthSample
 
-    init(sample: HealthSample, sequence: UInt64) {
+    init(sample: HealthSample, sequence: UInt64, isOwned: Bool) {
         self.start = sample.startDate.timeIntervalSinceReferenceDate
         self.end = sample.endDate.timeIntervalSinceReferenceDate
         self.sequence = sequence
+        self.isOwned = isOwned
         self.sample = sample
     }
 }
