@@ -61,9 +61,12 @@ struct AnchoredObjectQueryTests {
             case 5..<8:
                 let mine = liveOrder.filter { live[$0]?.source == Fixture.source }
                 guard !mine.isEmpty else { continue }
-                let doomed = Array(Set((0..<Int.random(in: 1...3, using: &random)).compactMap { _ in
-                    mine.randomElement(using: &random)
-                })).sorted { $0.uuidString < $1.uuidString }.compactMap { live[$0] }
+                let doomed = Array(
+                    Set(
+                        (0..<Int.random(in: 1...3, using: &random)).compactMap { _ in
+                            mine.randomElement(using: &random)
+                        })
+                ).sorted { $0.uuidString < $1.uuidString }.compactMap { live[$0] }
                 try await store.delete(doomed)
                 for sample in doomed {
                     log.append((log.count + 1, .deleted(sample.uuid)))
@@ -74,9 +77,11 @@ struct AnchoredObjectQueryTests {
                 let limit = Int.random(in: 1...7, using: &random)
                 let page = try await store.changes(of: .stepCount, since: anchor, limit: limit)
                 let expected = Self.expectedPage(log, live: Set(live.keys), after: modelAnchor, limit: limit)
-                let actual = page.samples.map { Event.added($0.uuid) } + page.deletedObjects.map { Event.deleted($0.uuid) }
+                let actual =
+                    page.samples.map { Event.added($0.uuid) } + page.deletedObjects.map { Event.deleted($0.uuid) }
                 // A page lists samples then tombstones; compare as sets of events, and the counts.
-                #expect(Set(actual.map(String.init(describing:))) == Set(expected.events.map(String.init(describing:))),
+                #expect(
+                    Set(actual.map(String.init(describing:))) == Set(expected.events.map(String.init(describing:))),
                     "seed \(seed) step \(step)")
                 #expect(actual.count == expected.events.count && actual.count <= limit)
                 if let anchor { #expect(anchor <= page.newAnchor) }
@@ -112,9 +117,9 @@ struct AnchoredObjectQueryTests {
         let c = try StoreFixture.sample(start: Fixture.noon + 2)
         try await store.save([a, b])
         let start = try await store.changes(of: .stepCount, since: nil)
-        try await store.delete(a)   // change 1: tombstone a
-        try await store.save(c)     // change 2: c
-        try await store.delete(b)   // change 3: tombstone b
+        try await store.delete(a)  // change 1: tombstone a
+        try await store.save(c)  // change 2: c
+        try await store.delete(b)  // change 3: tombstone b
 
         let first = try await store.changes(of: .stepCount, since: start.newAnchor, limit: 2)
         #expect(first.deletedObjects.map(\.uuid) == [a.uuid])
@@ -145,12 +150,13 @@ struct AnchoredObjectQueryTests {
             share: [.heartRate], read: [.heartRate], policy: .deny(read: [.heartRate]))
         let morning = try StoreFixture.sample(.heartRate, 60, unit: "count/min", start: Fixture.noon - 7200)
         let noon = try StoreFixture.sample(.heartRate, 70, unit: "count/min", start: Fixture.noon)
-        let watch = try StoreFixture.sample(.heartRate, 80, unit: "count/min", start: Fixture.noon, source: Fixture.watch)
+        let watch = try StoreFixture.sample(
+            .heartRate, 80, unit: "count/min", start: Fixture.noon, source: Fixture.watch)
         try await store.save([morning, noon])
         try store.ingest([watch])
         let afternoon = SamplePredicate.samples(withStart: Fixture.noon - 60, end: nil)
         let first = try await store.changes(of: .heartRate, matching: afternoon, since: nil)
-        #expect(first.samples == [noon])   // morning is outside the range; the watch's reading is unreadable
+        #expect(first.samples == [noon])  // morning is outside the range; the watch's reading is unreadable
         try await store.delete([morning, noon])
         let second = try await store.changes(of: .heartRate, matching: afternoon, since: first.newAnchor)
         #expect(second.deletedObjects.map(\.uuid) == [noon.uuid])
@@ -210,7 +216,7 @@ struct AnchoredObjectQueryTests {
         }
         #expect(added1 == [second.uuid, third.uuid] && deleted1.isEmpty && anchor0 < anchor1)
 
-        try await store.save(try StoreFixture.sample(.heartRate, 60, unit: "count/min"))   // another type: silent
+        try await store.save(try StoreFixture.sample(.heartRate, 60, unit: "count/min"))  // another type: silent
         try await store.delete(first)
         let next = await iterator.next()
         guard case .update(let added2, let deleted2, let anchor2)? = next else {

@@ -20,7 +20,9 @@ struct AuthorizationTests {
     ])
     func readOnlyTypeInShareSetIsRejected(type: HealthObjectType) async {
         let store = StoreFixture.store()
-        let outcome = await completion { store.requestAuthorization(toShare: [type, .stepCount], read: [], completion: $0) }
+        let outcome = await completion {
+            store.requestAuthorization(toShare: [type, .stepCount], read: [], completion: $0)
+        }
         #expect(outcome.error == .typeNotShareable(type))
         #expect(store.authorizationStatus(for: .stepCount) == .notDetermined)
     }
@@ -28,7 +30,8 @@ struct AuthorizationTests {
     @Test func readOnlyTypesMayBeRead() async {
         let store = StoreFixture.store()
         let outcome = await completion {
-            store.requestAuthorization(toShare: [], read: [.appleExerciseTime, .dateOfBirth, .electrocardiogram], completion: $0)
+            store.requestAuthorization(
+                toShare: [], read: [.appleExerciseTime, .dateOfBirth, .electrocardiogram], completion: $0)
         }
         #expect(outcome.success)
         #expect(outcome.error == nil)
@@ -95,17 +98,19 @@ struct AuthorizationTests {
 
     @Test func scriptedPolicyIsAskedOnlyAboutUnansweredTypes() async throws {
         let asked = EventLog<AuthorizationRequest>()
-        let store = StoreFixture.store(policy: .scripted { request in
-            asked.append(request)
-            return request.granting(exceptShare: [.height])
-        })
+        let store = StoreFixture.store(
+            policy: .scripted { request in
+                asked.append(request)
+                return request.granting(exceptShare: [.height])
+            })
         try await store.requestAuthorization(toShare: [.height, .bodyMass], read: [.height])
         try await store.requestAuthorization(toShare: [.height, .bodyMass, .stepCount], read: [.height])
-        try await store.requestAuthorization(toShare: [.stepCount], read: [.height])   // nothing new: no sheet
-        #expect(asked.events == [
-            AuthorizationRequest(share: [.height, .bodyMass], read: [.height]),
-            AuthorizationRequest(share: [.stepCount], read: []),
-        ])
+        try await store.requestAuthorization(toShare: [.stepCount], read: [.height])  // nothing new: no sheet
+        #expect(
+            asked.events == [
+                AuthorizationRequest(share: [.height, .bodyMass], read: [.height]),
+                AuthorizationRequest(share: [.stepCount], read: []),
+            ])
         #expect(store.authorizationStatus(for: .height) == .sharingDenied)
         #expect(store.authorizationStatus(for: .bodyMass) == .sharingAuthorized)
         #expect(store.authorizationStatus(for: .stepCount) == .sharingAuthorized)
@@ -113,7 +118,9 @@ struct AuthorizationTests {
 
     @Test func userCancelFailsAndRecordsNothing() async {
         let store = StoreFixture.store(policy: .userCancels)
-        let outcome = await completion { store.requestAuthorization(toShare: [.bodyMass], read: [.height], completion: $0) }
+        let outcome = await completion {
+            store.requestAuthorization(toShare: [.bodyMass], read: [.height], completion: $0)
+        }
         #expect(outcome.success == false)
         #expect(outcome.error == .userCanceled)
         #expect(outcome.error?.code == .userCanceled)
@@ -145,14 +152,17 @@ struct AuthorizationTests {
         try await store.save(own)
 
         let heartRates = try await store.samples(of: .heartRate)
-        #expect(heartRates == [own])   // the watch's reading is hidden, with no error
+        #expect(heartRates == [own])  // the watch's reading is hidden, with no error
         let steps = try await store.samples(of: .stepCount)
-        #expect(steps == [watchSteps])   // reading steps was allowed
+        #expect(steps == [watchSteps])  // reading steps was allowed
     }
 
     @Test func askingForSystolicPullsInDiastolic() async throws {
         let asked = EventLog<AuthorizationRequest>()
-        let store = StoreFixture.store(policy: .scripted { asked.append($0); return $0.grantingAll })
+        let store = StoreFixture.store(
+            policy: .scripted {
+                asked.append($0); return $0.grantingAll
+            })
         try await store.requestAuthorization(toShare: [.bloodPressureSystolic], read: [.bloodPressureDiastolic])
         let both: Set<HealthObjectType> = [.bloodPressureSystolic, .bloodPressureDiastolic]
         #expect(asked.events == [AuthorizationRequest(share: both, read: both)])
@@ -201,7 +211,7 @@ struct AuthorizationTests {
         #expect(try store.fitzpatrickSkinType() == .typeIII)
         #expect(try store.wheelchairUse() == .no)
         #expect(try store.activityMoveMode() == .appleMoveTime)
-        #expect(try store.bloodType() == .notSet)   // denied reads look like "not set"
+        #expect(try store.bloodType() == .notSet)  // denied reads look like "not set"
         #expect(throws: HealthStoreError.noData(.dateOfBirth)) { try store.dateOfBirthComponents() }
     }
 

@@ -27,9 +27,10 @@ struct CallbackDeliveryTests {
             // Inside a completion: the store's lock must not be held, or each of these would deadlock.
             _ = store.authorizationStatus(for: .stepCount)
             store.save(second) { _, _ in
-                store.execute(HealthSampleQuery(sampleType: .stepCount) { _, samples, error in
-                    resolver.resolve(samples, error)
-                })
+                store.execute(
+                    HealthSampleQuery(sampleType: .stepCount) { _, samples, error in
+                        resolver.resolve(samples, error)
+                    })
             }
         }
         #expect(try await promise.value == [first, second])
@@ -43,7 +44,7 @@ struct CallbackDeliveryTests {
         }
         let inner = try StoreFixture.sample()
         store.save(try StoreFixture.sample()) { _, _ in
-            store.save(inner) { _, _ in outcomes.append("inner") }   // runs after the outer one
+            store.save(inner) { _, _ in outcomes.append("inner") }  // runs after the outer one
             outcomes.append("outer")
         }
         #expect(outcomes.events == ["authorized true", "outer", "inner"])
@@ -68,11 +69,12 @@ struct CallbackDeliveryTests {
     @Test func thePolicyMayCallTheStore() async throws {
         let box = StoreBox()
         let seen = EventLog<AuthorizationStatus>()
-        let store = StoreFixture.store(policy: .scripted { request in
-            // Runs without the store's lock held: reading the status here must not deadlock.
-            if let status = box.store?.authorizationStatus(for: .stepCount) { seen.append(status) }
-            return request.grantingAll
-        })
+        let store = StoreFixture.store(
+            policy: .scripted { request in
+                // Runs without the store's lock held: reading the status here must not deadlock.
+                if let status = box.store?.authorizationStatus(for: .stepCount) { seen.append(status) }
+                return request.grantingAll
+            })
         box.store = store
         try await store.requestAuthorization(toShare: [.stepCount], read: [])
         #expect(seen.events == [.notDetermined])

@@ -39,23 +39,32 @@ struct HealthStoreErrorTests {
 
     @Test func descriptionsNameTheOffendingThing() {
         let uuid = UUID()
-        #expect(HealthStoreError.authorizationDenied(.bodyMass).description == "not authorized to share bodyMass: the person denied it")
-        #expect(HealthStoreError.typeNotShareable(.appleExerciseTime).description
-            == "appleExerciseTime is read-only: apps may not request to share it")
-        #expect(HealthStoreError.correlationTypeNotAuthorizable(.bloodPressure).description
-            == "bloodPressure is a correlation type and cannot be authorized; request bloodPressureSystolic, "
-            + "bloodPressureDiastolic instead")
-        #expect(HealthStoreError.missingUsageDescription(.update).description.contains("NSHealthUpdateUsageDescription"))
+        #expect(
+            HealthStoreError.authorizationDenied(.bodyMass).description
+                == "not authorized to share bodyMass: the person denied it")
+        #expect(
+            HealthStoreError.typeNotShareable(.appleExerciseTime).description
+                == "appleExerciseTime is read-only: apps may not request to share it")
+        #expect(
+            HealthStoreError.correlationTypeNotAuthorizable(.bloodPressure).description
+                == "bloodPressure is a correlation type and cannot be authorized; request bloodPressureSystolic, "
+                + "bloodPressureDiastolic instead")
+        #expect(
+            HealthStoreError.missingUsageDescription(.update).description.contains("NSHealthUpdateUsageDescription"))
         #expect(HealthStoreError.duplicateUUID(uuid).description.contains(uuid.uuidString))
         #expect(HealthStoreError.notSavedByThisApp(uuid, source: Fixture.watch).description.contains("Apple Watch"))
-        #expect(HealthStoreError.invalidSample(.missingMetadata(.insulinDelivery, key: .insulinDeliveryReason))
-            .description == "invalid sample: insulinDelivery requires metadata HKInsulinDeliveryReason")
-        #expect(HealthStoreError.incompatibleStatisticsOption(.stepCount, option: "discreteAverage").description
-            == "statistics option discreteAverage is not compatible with cumulative data type stepCount")
-        #expect(HealthStoreError.incompatibleStatisticsOption(.heartRate, option: "cumulativeSum").description
-            == "statistics option cumulativeSum is not compatible with discrete data type heartRate")
-        #expect(HealthStoreError.queryAlreadyExecuted(query: "HealthSampleQuery(height)").description
-            == "HealthSampleQuery(height) has already been executed; a query object runs once")
+        #expect(
+            HealthStoreError.invalidSample(.missingMetadata(.insulinDelivery, key: .insulinDeliveryReason))
+                .description == "invalid sample: insulinDelivery requires metadata HKInsulinDeliveryReason")
+        #expect(
+            HealthStoreError.incompatibleStatisticsOption(.stepCount, option: "discreteAverage").description
+                == "statistics option discreteAverage is not compatible with cumulative data type stepCount")
+        #expect(
+            HealthStoreError.incompatibleStatisticsOption(.heartRate, option: "cumulativeSum").description
+                == "statistics option cumulativeSum is not compatible with discrete data type heartRate")
+        #expect(
+            HealthStoreError.queryAlreadyExecuted(query: "HealthSampleQuery(height)").description
+                == "HealthSampleQuery(height) has already been executed; a query object runs once")
     }
 
     @Test func localizedDescriptionIsTheDescription() {

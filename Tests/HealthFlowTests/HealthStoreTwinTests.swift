@@ -82,7 +82,9 @@ struct HealthStoreTwinTests {
 
     @Test func saveAndDeleteAgree() async throws {
         let stores = Self.stores(policy: .deny(share: [.bodyMass]))
-        for store in stores { try await store.requestAuthorization(toShare: [.stepCount, .bodyMass], read: [.stepCount]) }
+        for store in stores {
+            try await store.requestAuthorization(toShare: [.stepCount, .bodyMass], read: [.stepCount])
+        }
         let uuid = UUID()
         let steps = try StoreFixture.sample(uuid: uuid)
         let scenarios: [HealthSample] = [steps, steps, try StoreFixture.sample(.bodyMass, 70, unit: "kg")]
@@ -118,7 +120,9 @@ struct HealthStoreTwinTests {
         }
         let predicate = SamplePredicate.samples(withStart: Fixture.noon + 300, end: Fixture.noon + 900)
         let viaCallback = await callbackSamples(stores[0]) {
-            HealthSampleQuery(sampleType: .stepCount, predicate: predicate, limit: 4, sortDescriptors: [.endDate(ascending: false)], resultsHandler: $0)
+            HealthSampleQuery(
+                sampleType: .stepCount, predicate: predicate, limit: 4, sortDescriptors: [.endDate(ascending: false)],
+                resultsHandler: $0)
         }
         let promise: Promise<[HealthSample]> = stores[1].samples(
             of: .stepCount, matching: predicate, sortedBy: [.endDate(ascending: false)], limit: 4)
@@ -145,13 +149,14 @@ struct HealthStoreTwinTests {
             try await store.delete(samples[1])
         }
         let (promise, resolver) = Promise<HealthAnchoredChanges>.pending()
-        stores[0].execute(HealthAnchoredObjectQuery(type: .stepCount, anchor: nil, limit: 3) { _, added, deleted, anchor, error in
-            if let added, let deleted, let anchor {
-                resolver.fulfill(HealthAnchoredChanges(samples: added, deletedObjects: deleted, newAnchor: anchor))
-            } else {
-                resolver.reject(error ?? HealthStoreError.unknown(reason: "no error"))
-            }
-        })
+        stores[0].execute(
+            HealthAnchoredObjectQuery(type: .stepCount, anchor: nil, limit: 3) { _, added, deleted, anchor, error in
+                if let added, let deleted, let anchor {
+                    resolver.fulfill(HealthAnchoredChanges(samples: added, deletedObjects: deleted, newAnchor: anchor))
+                } else {
+                    resolver.reject(error ?? HealthStoreError.unknown(reason: "no error"))
+                }
+            })
         let viaCallback = try await promise.value
         let twin: Promise<HealthAnchoredChanges> = stores[1].changes(of: .stepCount, since: nil, limit: 3)
         let viaPromise = try await twin.value
@@ -168,7 +173,8 @@ struct HealthStoreTwinTests {
             resolver.resolve(status, error)
         }
         let viaCallback = try await promise.value
-        let twin: Promise<AuthorizationRequestStatus> = stores[1].statusForAuthorizationRequest(toShare: [.height], read: [])
+        let twin: Promise<AuthorizationRequestStatus> = stores[1].statusForAuthorizationRequest(
+            toShare: [.height], read: [])
         let viaPromise = try await twin.value
         let viaAsync = try await stores[2].statusForAuthorizationRequest(toShare: [.height], read: [])
         #expect([viaCallback, viaPromise, viaAsync] == [.shouldRequest, .shouldRequest, .shouldRequest])

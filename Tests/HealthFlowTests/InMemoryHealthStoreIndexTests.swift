@@ -1,8 +1,9 @@
 import FlowKit
 import Foundation
+import Testing
+
 // Testable: the index tests read the store's internal count of samples a query examined.
 @testable import HealthFlow
-import Testing
 
 struct InMemoryHealthStoreIndexTests {
     /// `count` heart-rate readings one minute apart (each lasting 30 s) from the watch, entered in time
@@ -37,7 +38,8 @@ struct InMemoryHealthStoreIndexTests {
             // duration (30 s) plus one second of slack before the range.
             #expect(store.lastQueryExaminedCount <= 101)
         }
-        let strict = SamplePredicate.samples(withStart: Fixture.noon + 4_000 * 60, end: Fixture.noon + 4_100 * 60, options: .strictStartDate)
+        let strict = SamplePredicate.samples(
+            withStart: Fixture.noon + 4_000 * 60, end: Fixture.noon + 4_100 * 60, options: .strictStartDate)
         _ = try await large.samples(of: .heartRate, matching: strict)
         #expect(large.lastQueryExaminedCount == 100)
     }
@@ -72,7 +74,9 @@ struct InMemoryHealthStoreIndexTests {
         }
         let stored = try await store.samples(of: .stepCount)
         // Ascending start, ties in the order saved.
-        let expected = samples.enumerated().sorted { ($0.element.startDate, $0.offset) < ($1.element.startDate, $1.offset) }
+        let expected = samples.enumerated().sorted {
+            ($0.element.startDate, $0.offset) < ($1.element.startDate, $1.offset)
+        }
         #expect(stored == expected.map(\.element))
     }
 }

@@ -35,10 +35,10 @@ struct ObserverQueryTests {
         let store = try await StoreFixture.authorizedStore(share: [.stepCount, .heartRate])
         let (query, notes, continuation) = Self.observe(store, .stepCount)
         var iterator = notes.makeAsyncIterator()
-        #expect(await iterator.next() == .update)   // on start
+        #expect(await iterator.next() == .update)  // on start
         try await store.save([try StoreFixture.sample(), try StoreFixture.sample()])
-        #expect(await iterator.next() == .update)   // one per operation
-        try await store.save(try StoreFixture.sample(.heartRate, 60, unit: "count/min"))   // another type
+        #expect(await iterator.next() == .update)  // one per operation
+        try await store.save(try StoreFixture.sample(.heartRate, 60, unit: "count/min"))  // another type
         let steps = try StoreFixture.sample()
         try await store.save(steps)
         #expect(await iterator.next() == .update)
@@ -57,20 +57,21 @@ struct ObserverQueryTests {
         let (_, notes, continuation) = Self.observe(store, .heartRate)
         var iterator = notes.makeAsyncIterator()
         #expect(await iterator.next() == .update)
-        try store.ingest([try StoreFixture.sample(.heartRate, 60, unit: "count/min", source: Fixture.watch)])   // unreadable
-        try await store.save(try StoreFixture.sample(.heartRate, 61, unit: "count/min"))   // own: visible
+        // Unreadable: another source, and reading heart rate was denied.
+        try store.ingest([try StoreFixture.sample(.heartRate, 60, unit: "count/min", source: Fixture.watch)])
+        try await store.save(try StoreFixture.sample(.heartRate, 61, unit: "count/min"))  // own: visible
         #expect(await iterator.next() == .update)
 
         let (_, watchNotes, watchContinuation) = Self.observe(
             store, .heartRate, predicate: .sources([Fixture.watch.bundleIdentifier]))
         var watchIterator = watchNotes.makeAsyncIterator()
         #expect(await watchIterator.next() == .update)
-        try await store.save(try StoreFixture.sample(.heartRate, 62, unit: "count/min"))   // not the watch
+        try await store.save(try StoreFixture.sample(.heartRate, 62, unit: "count/min"))  // not the watch
         _ = try await store.samples(of: .heartRate)
         watchContinuation.yield(.sentinel)
         #expect(await watchIterator.next() == .sentinel)
         continuation.yield(.sentinel)
-        #expect(await iterator.next() == .update)   // the first observer saw the last save
+        #expect(await iterator.next() == .update)  // the first observer saw the last save
         #expect(await iterator.next() == .sentinel)
     }
 
@@ -84,7 +85,7 @@ struct ObserverQueryTests {
             _ = await iterator.next()
         }
         #expect(query.deliveredUpdates == 4)
-        #expect(query.unacknowledgedUpdates == 2)   // deliveries 2 and 4 were never acknowledged
+        #expect(query.unacknowledgedUpdates == 2)  // deliveries 2 and 4 were never acknowledged
     }
 
     @Test func callingTheCompletionHandlerTwiceCountsOnce() async throws {
@@ -118,8 +119,10 @@ struct ObserverQueryTests {
         let store = StoreFixture.store()
         let (_, notes, _) = Self.observe(store, .biologicalSex)
         var iterator = notes.makeAsyncIterator()
-        #expect(await iterator.next() == .failure(
-            .unsupportedQueryType(.biologicalSex, query: "HealthObserverQuery(biologicalSex)")))
+        #expect(
+            await iterator.next()
+                == .failure(
+                    .unsupportedQueryType(.biologicalSex, query: "HealthObserverQuery(biologicalSex)")))
     }
 
     @Test func theAsyncStreamYieldsOnStartAndPerChange() async throws {

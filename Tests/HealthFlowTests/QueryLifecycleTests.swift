@@ -15,10 +15,14 @@ struct QueryLifecycleTests {
         store.execute(query)
         store.execute(query)
         try await promise.value
-        #expect(Set(outcomes.events.map(String.init(describing:))) == Set([
-            String(describing: HealthStoreError?.none),
-            String(describing: HealthStoreError?.some(.queryAlreadyExecuted(query: "HealthSampleQuery(stepCount)"))),
-        ]))
+        #expect(
+            Set(outcomes.events.map(String.init(describing:)))
+                == Set([
+                    String(describing: HealthStoreError?.none),
+                    String(
+                        describing: HealthStoreError?.some(.queryAlreadyExecuted(query: "HealthSampleQuery(stepCount)"))
+                    ),
+                ]))
         #expect(query.isExecuted)
     }
 
@@ -49,7 +53,7 @@ struct QueryLifecycleTests {
         store.execute(query)
         _ = try await store.samples(of: .stepCount)
         #expect(errors.events == [.queryAlreadyExecuted(query: "HealthObserverQuery(stepCount)")])
-        #expect(query.deliveredUpdates == 1)   // the error is not an update of the running query
+        #expect(query.deliveredUpdates == 1)  // the error is not an update of the running query
     }
 
     @Test func aQueryStoppedBeforeDeliveryNeverCallsItsHandler() async throws {
@@ -90,7 +94,7 @@ struct QueryLifecycleTests {
         store.execute(query)
         manual.runAll()
         store.save(try StoreFixture.sample()) { _, _ in }
-        #expect(manual.pending == 2)   // the save's completion and the update
+        #expect(manual.pending == 2)  // the save's completion and the update
         store.stop(query)
         manual.runAll()
         #expect(updates.events.isEmpty)

@@ -37,7 +37,9 @@ struct SampleQueryTests {
             }
             var metadata: [MetadataKey: MetadataValue] = [:]
             if Int.random(in: 0..<5, using: &random) == 0 { metadata[.wasUserEntered] = true }
-            if Int.random(in: 0..<2, using: &random) == 0 { metadata[tag] = .string(["a", "b", "c"].randomElement(using: &random) ?? "a") }
+            if Int.random(in: 0..<2, using: &random) == 0 {
+                metadata[tag] = .string(["a", "b", "c"].randomElement(using: &random) ?? "a")
+            }
             let unit = type == .heartRate ? "count/min" : "count"
             samples.append(
                 try StoreFixture.sample(
@@ -111,9 +113,10 @@ struct SampleQueryTests {
         }
     }
 
-    static func bruteForce(_ world: World, type: HealthObjectType, _ predicate: SamplePredicate?,
-        _ sort: [SampleSortDescriptor], _ limit: Int) -> [HealthSample]
-    {
+    static func bruteForce(
+        _ world: World, type: HealthObjectType, _ predicate: SamplePredicate?,
+        _ sort: [SampleSortDescriptor], _ limit: Int
+    ) -> [HealthSample] {
         let own = Fixture.source.bundleIdentifier
         let visible = world.live.indices.filter { offset in
             let record = world.live[offset]
@@ -189,7 +192,9 @@ struct SampleQueryTests {
             let limit = [0, 0, 1, 3, 10, 100, 1000].randomElement(using: &random) ?? 0
             let expected = Self.bruteForce(world, type: type, predicate, sort, limit)
             let actual = try await world.store.samples(of: type, matching: predicate, sortedBy: sort, limit: limit)
-            #expect(actual.map(\.uuid) == expected.map(\.uuid), "seed \(seed) round \(round): \(String(describing: predicate)) \(sort) \(limit)")
+            #expect(
+                actual.map(\.uuid) == expected.map(\.uuid),
+                "seed \(seed) round \(round): \(String(describing: predicate)) \(sort) \(limit)")
             if actual != expected { return }
         }
     }
@@ -208,7 +213,10 @@ struct SampleQueryTests {
         let atEnd = try StoreFixture.sample(start: t + 3600)
         try await store.save([before, at, straddle, inside, endsAtEnd, overEnd, atEnd])
         func uuids(_ options: SamplePredicate.DateOptions) async throws -> Set<UUID> {
-            Set(try await store.samples(of: .stepCount, matching: .samples(withStart: t, end: t + 3600, options: options)).map(\.uuid))
+            Set(
+                try await store.samples(
+                    of: .stepCount, matching: .samples(withStart: t, end: t + 3600, options: options)
+                ).map(\.uuid))
         }
         #expect(try await uuids([]) == Set([before, at, straddle, inside, endsAtEnd, overEnd].map(\.uuid)))
         #expect(try await uuids(.strictStartDate) == Set([at, inside, endsAtEnd, overEnd].map(\.uuid)))
@@ -218,7 +226,9 @@ struct SampleQueryTests {
 
     @Test func limitAndSortPickTheNewest() async throws {
         let store = try await StoreFixture.authorizedStore(share: [.bodyMass])
-        let weights = try (0..<10).map { try StoreFixture.sample(.bodyMass, 70 + Double($0), unit: "kg", start: Fixture.noon + Double($0) * 86_400) }
+        let weights = try (0..<10).map {
+            try StoreFixture.sample(.bodyMass, 70 + Double($0), unit: "kg", start: Fixture.noon + Double($0) * 86_400)
+        }
         try await store.save(weights.shuffled())
         let latest = try await store.samples(of: .bodyMass, sortedBy: [.endDate(ascending: false)], limit: 1)
         #expect(latest == [weights[9]])
@@ -234,7 +244,9 @@ struct SampleQueryTests {
 
     @Test func aNegativeLimitIsAnError() async {
         let store = StoreFixture.store()
-        let result = await callbackSamples(store) { HealthSampleQuery(sampleType: .stepCount, limit: -1, resultsHandler: $0) }
+        let result = await callbackSamples(store) {
+            HealthSampleQuery(sampleType: .stepCount, limit: -1, resultsHandler: $0)
+        }
         #expect(result == .failure(.invalidLimit(-1)))
     }
 

@@ -87,8 +87,10 @@ struct SaveDeleteTests {
         let store = try await StoreFixture.authorizedStore(share: [.stepCount])
         let watchSteps = try StoreFixture.sample(source: Fixture.watch)
         let error = await storeError { try await store.save(watchSteps) }
-        #expect(error == .sourceMismatch(
-            watchSteps.uuid, expected: Fixture.source.bundleIdentifier, actual: Fixture.watch.bundleIdentifier))
+        #expect(
+            error
+                == .sourceMismatch(
+                    watchSteps.uuid, expected: Fixture.source.bundleIdentifier, actual: Fixture.watch.bundleIdentifier))
     }
 
     @Test func aCorrelationNeedsItsMemberTypesAndStoresItsMembers() async throws {
@@ -136,8 +138,11 @@ struct SaveDeleteTests {
         #expect(try await store.samples(of: .dietaryWater).isEmpty)
         let after = try await store.changes(of: .dietaryWater, since: before.newAnchor)
         #expect(after.samples.isEmpty)
-        #expect(after.deletedObjects == [HealthDeletedObject(
-            uuid: water.uuid, metadata: [.syncIdentifier: "drink-1", .syncVersion: 1])])
+        #expect(
+            after.deletedObjects == [
+                HealthDeletedObject(
+                    uuid: water.uuid, metadata: [.syncIdentifier: "drink-1", .syncVersion: 1])
+            ])
         #expect(before.newAnchor < after.newAnchor)
     }
 

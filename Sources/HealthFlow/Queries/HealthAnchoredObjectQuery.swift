@@ -31,9 +31,10 @@ public final class HealthAnchoredObjectQuery: HealthQuery, @unchecked Sendable {
     /// ```swift
     /// let handler: HealthAnchoredObjectQuery.Handler = { _, added, deleted, anchor, error in … }
     /// ```
-    public typealias Handler = @Sendable (
-        HealthAnchoredObjectQuery, [HealthSample]?, [HealthDeletedObject]?, HealthQueryAnchor?, (any Error)?
-    ) -> Void
+    public typealias Handler =
+        @Sendable (
+            HealthAnchoredObjectQuery, [HealthSample]?, [HealthDeletedObject]?, HealthQueryAnchor?, (any Error)?
+        ) -> Void
 
     /// Where to start; `nil` for the beginning.
     ///

@@ -54,7 +54,8 @@ public final class HealthObserverQuery: HealthQuery, @unchecked Sendable {
     ///   - sampleType: A sample type.
     ///   - predicate: Which changes to report; `nil` for all of the type.
     ///   - updateHandler: Called on start and after each matching change.
-    public init(sampleType: HealthObjectType, predicate: SamplePredicate? = nil, updateHandler: @escaping UpdateHandler) {
+    public init(sampleType: HealthObjectType, predicate: SamplePredicate? = nil, updateHandler: @escaping UpdateHandler)
+    {
         self.updateHandler = updateHandler
         super.init(objectType: sampleType, predicate: predicate)
     }

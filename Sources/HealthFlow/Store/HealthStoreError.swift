@@ -192,7 +192,8 @@ public enum HealthStoreError: Error, Hashable, Sendable, CustomStringConvertible
         case .typeNotShareable(let type):
             return "\(type) is read-only: apps may not request to share it"
         case .correlationTypeNotAuthorizable(let type):
-            let members = type.correlationMemberTypes.count <= 4
+            let members =
+                type.correlationMemberTypes.count <= 4
                 ? type.correlationMemberTypes.map(\.identifier).joined(separator: ", ") : "its member types"
             return "\(type) is a correlation type and cannot be authorized; request \(members) instead"
         case .missingUsageDescription(let key):

@@ -108,7 +108,8 @@ public final class InMemoryHealthStore: HealthStore {
         self.characteristics = characteristics
         let executor =
             callbackExecutor
-            ?? .queue(DispatchQueue(label: "HealthFlow.InMemoryHealthStore.callbacks(\(configuration.bundleIdentifier))"))
+            ?? .queue(
+                DispatchQueue(label: "HealthFlow.InMemoryHealthStore.callbacks(\(configuration.bundleIdentifier))"))
         self.callbackExecutor = executor
         self.isHealthDataAvailable = isHealthDataAvailable
         self.state = Mutex(StoreState(appBundleIdentifier: configuration.bundleIdentifier))
@@ -238,7 +239,9 @@ public final class InMemoryHealthStore: HealthStore {
     /// - Parameters:
     ///   - sample: The sample.
     ///   - completion: `(true, nil)` when saved.
-    public func save(_ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func save(
+        _ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         save([sample], withCompletion: completion)
     }
 
@@ -282,7 +285,9 @@ public final class InMemoryHealthStore: HealthStore {
     /// - Parameters:
     ///   - sample: The sample.
     ///   - completion: `(true, nil)` when deleted.
-    public func delete(_ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func delete(
+        _ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         delete([sample], withCompletion: completion)
     }
 

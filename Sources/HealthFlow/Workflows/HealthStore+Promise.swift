@@ -152,7 +152,8 @@ extension HealthStore {
             let query = HealthAnchoredObjectQuery(type: type, predicate: predicate, anchor: anchor, limit: limit) {
                 _, samples, deleted, newAnchor, error in
                 if let samples, let deleted, let newAnchor {
-                    resolver.fulfill(HealthAnchoredChanges(samples: samples, deletedObjects: deleted, newAnchor: newAnchor))
+                    resolver.fulfill(
+                        HealthAnchoredChanges(samples: samples, deletedObjects: deleted, newAnchor: newAnchor))
                 } else {
                     resolver.resolve(nil, error)
                 }

@@ -34,7 +34,8 @@ enum StoreFixture {
 
     /// A quantity sample from `source` (the app's by default).
     static func sample(
-        _ type: HealthObjectType = .stepCount, _ value: Double = 100, unit: String = "count", start: Date = Fixture.noon,
+        _ type: HealthObjectType = .stepCount, _ value: Double = 100, unit: String = "count",
+        start: Date = Fixture.noon,
         duration: TimeInterval = 0, source: HealthSource = Fixture.source,
         metadata: [MetadataKey: MetadataValue] = [:], uuid: UUID = UUID()
     ) throws -> HealthSample {
@@ -45,7 +46,9 @@ enum StoreFixture {
     }
 
     /// A blood-pressure reading from `source`.
-    static func bloodPressure(source: HealthSource = Fixture.source, at date: Date = Fixture.noon) throws -> HealthSample {
+    static func bloodPressure(source: HealthSource = Fixture.source, at date: Date = Fixture.noon) throws
+        -> HealthSample
+    {
         .correlation(
             try HealthCorrelation.bloodPressure(
                 systolic: Fixture.quantity(120, "mmHg"), diastolic: Fixture.quantity(80, "mmHg"), start: date,
@@ -66,7 +69,9 @@ func completion(
 }
 
 /// Runs a sample query through its callback and waits for the handler.
-func callbackSamples(_ store: any HealthStore, _ query: (@escaping HealthSampleQuery.ResultsHandler) -> HealthSampleQuery)
+func callbackSamples(
+    _ store: any HealthStore, _ query: (@escaping HealthSampleQuery.ResultsHandler) -> HealthSampleQuery
+)
     async -> Result<[HealthSample], HealthStoreError>
 {
     let (promise, resolver) = Promise<Result<[HealthSample], HealthStoreError>>.pending()
@@ -162,6 +167,7 @@ extension UUID {
                 UInt8(truncatingIfNeeded: a >> 56), UInt8(truncatingIfNeeded: b), UInt8(truncatingIfNeeded: b >> 8),
                 UInt8(truncatingIfNeeded: b >> 16), UInt8(truncatingIfNeeded: b >> 24),
                 UInt8(truncatingIfNeeded: b >> 32), UInt8(truncatingIfNeeded: b >> 40),
-                UInt8(truncatingIfNeeded: b >> 48), UInt8(truncatingIfNeeded: b >> 56)))
+                UInt8(truncatingIfNeeded: b >> 48), UInt8(truncatingIfNeeded: b >> 56)
+            ))
     }
 }

@@ -60,14 +60,16 @@ struct AuthorizationTable {
 
     /// The types of `request` not answered yet.
     func unanswered(_ request: AuthorizationRequest) -> AuthorizationRequest {
-        AuthorizationRequest(share: request.share.filter { share[$0] == nil }, read: request.read.filter { read[$0] == nil })
+        AuthorizationRequest(
+            share: request.share.filter { share[$0] == nil }, read: request.read.filter { read[$0] == nil })
     }
 
     /// Records an answer to `request` for the types still unanswered (a concurrent request may have
     /// answered some meanwhile; the first answer wins). Blood pressure is one switch.
-    mutating func record(share granted: Set<HealthObjectType>, read grantedRead: Set<HealthObjectType>,
-        for request: AuthorizationRequest)
-    {
+    mutating func record(
+        share granted: Set<HealthObjectType>, read grantedRead: Set<HealthObjectType>,
+        for request: AuthorizationRequest
+    ) {
         let granted = Self.pairing(granted)
         let grantedRead = Self.pairing(grantedRead)
         for type in request.share where share[type] == nil {

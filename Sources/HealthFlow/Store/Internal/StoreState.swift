@@ -116,7 +116,9 @@ struct StoreState {
                 if let error = authorization.shareError(for: type) { throw error }
             }
             guard isOwned(stored) else { throw .notSavedByThisApp(stored.uuid, source: stored.source) }
-            if let correlation = location.correlation { throw .memberOfCorrelation(stored.uuid, correlation: correlation) }
+            if let correlation = location.correlation {
+                throw .memberOfCorrelation(stored.uuid, correlation: correlation)
+            }
             guard seen.insert(stored.uuid).inserted else { throw .duplicateUUID(stored.uuid) }
             targets.append(stored)
         }
@@ -352,7 +354,8 @@ struct QueryPlan {
             if let start {
                 // `endDate >= start` implies `startDate >= start - longestDuration`; one second of slack
                 // absorbs rounding in the subtraction (the predicate itself decides).
-                let bound = options.contains(.strictStartDate)
+                let bound =
+                    options.contains(.strictStartDate)
                     ? start.timeIntervalSinceReferenceDate
                     : start.timeIntervalSinceReferenceDate - longestDuration - 1
                 lowerStart = lowerStart.map { max($0, bound) } ?? bound
