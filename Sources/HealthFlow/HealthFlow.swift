@@ -7,6 +7,12 @@
 /// - Samples: `HealthQuantitySample`, `HealthCategorySample`, `HealthCorrelation`, `HealthElectrocardiogram`,
 ///   wrapped by `HealthSample`; `HealthDeletedObject` tombstones. Invalid samples throw `ValidationError`.
 ///
+/// The store layer keeps HealthKit's rules about writing and reading:
+/// - `HealthStore` (the `HKHealthStore` callback API) with promise and async twins; `InMemoryHealthStore`.
+/// - Authorization: `HealthAppConfiguration`, `AuthorizationPolicy`, `AuthorizationStatus`; errors are
+///   `HealthStoreError` values with HealthKit's codes.
+/// - Queries: `HealthSampleQuery`, `HealthAnchoredObjectQuery`, `HealthObserverQuery`, `SamplePredicate`.
+///
 /// ```swift
 /// let vo2 = try HealthQuantitySample(
 ///     type: .vo2Max, quantity: HealthQuantity(unit: try HealthUnit(from: "mL/(kg*min)"), doubleValue: 45),

@@ -1,0 +1,97 @@
+/// HealthKit's authorization rules, checked before any sheet is shown.
+enum AuthorizationRules {
+    /// Blood pressure's two halves: asking for one asks for both.
+    private static let partners: [HealthObjectType: HealthObjectType] = [
+        .bloodPressureSystolic: .bloodPressureDiastolic,
+        .bloodPressureDiastolic: .bloodPressureSystolic,
+    ]
+
+    /// `types` plus the partner of any blood-pressure half.
+    static func addingPartners(_ types: Set<HealthObjectType>) -> Set<HealthObjectType> {
+        types.union(types.compactMap { partners[$0] })
+    }
+
+    /// Validates a request in a fixed order (so the same input always reports the same error) and returns it
+    /// with partner types added.
+    static func validate(
+        share: Set<HealthObjectType>, read: Set<HealthObjectType>, configuration: HealthAppConfiguration
+    ) throws(HealthStoreError) -> AuthorizationRequest {
+        guard !share.isEmpty || !read.isEmpty else { throw .emptyAuthorizationRequest }
+        for type in share.sorted(by: { $0.identifier < $1.identifier }) {
+            if type.kind == .correlation { throw .correlationTypeNotAuthorizable(type) }
+            if !type.isShareable { throw .typeNotShareable(type) }
+        }
+        for type in read.sorted(by: { $0.identifier < $1.identifier }) where type.kind == .correlation {
+            throw .correlationTypeNotAuthorizable(type)
+        }
+        if !share.isEmpty, configuration.usageDescription(for: .update) == nil {
+            throw .missingUsageDescription(.update)
+        }
+        if !read.isEmpty, configuration.usageDescription(for: .share) == nil {
+            throw .missingUsageDescription(.share)
+        }
+        return AuthorizationRequest(share: addingPartners(share), read: addingPartners(read))
+    }
+}
+
+/// The answers recorded so far: per type, `true` (allowed), `false` (denied) or absent (never asked).
+struct AuthorizationTable {
+    private var share: [HealthObjectType: Bool] = [:]
+    private var read: [HealthObjectType: Bool] = [:]
+
+    /// The sharing status of `type`.
+    func status(for type: HealthObjectType) -> AuthorizationStatus {
+        switch share[type] {
+        case nil: .notDetermined
+        case false?: .sharingDenied
+        case true?: .sharingAuthorized
+        }
+    }
+
+    /// Whether the person allowed reading `type`.
+    func mayRead(_ type: HealthObjectType) -> Bool {
+        read[type] == true
+    }
+
+    /// Whether reading `type` was ever answered.
+    func readIsDetermined(_ type: HealthObjectType) -> Bool {
+        read[type] != nil
+    }
+
+    /// The types of `request` not answered yet.
+    func unanswered(_ request: AuthorizationRequest) -> AuthorizationRequest {
+        AuthorizationRequest(
+            share: request.share.filter { share[$0] == nil }, read: request.read.filter { read[$0] == nil })
+    }
+
+    /// Records an answer to `request` for the types still unanswered (a concurrent request may have
+    /// answered some meanwhile; the first answer wins). Blood pressure is one switch.
+    mutating func record(
+        share granted: Set<HealthObjectType>, read grantedRead: Set<HealthObjectType>,
+        for request: AuthorizationRequest
+    ) {
+        let granted = Self.pairing(granted)
+        let grantedRead = Self.pairing(grantedRead)
+        for type in request.share where share[type] == nil {
+            share[type] = granted.contains(type)
+        }
+        for type in request.read where read[type] == nil {
+            read[type] = grantedRead.contains(type)
+        }
+    }
+
+    /// The error saving or deleting `type` meets, if any.
+    func shareError(for type: HealthObjectType) -> HealthStoreError? {
+        switch share[type] {
+        case nil: .authorizationNotDetermined(type)
+        case false?: .authorizationDenied(type)
+        case true?: nil
+        }
+    }
+
+    /// Removes a lone blood-pressure half: the sheet has one switch for both.
+    private static func pairing(_ types: Set<HealthObjectType>) -> Set<HealthObjectType> {
+        let halves: Set<HealthObjectType> = [.bloodPressureSystolic, .bloodPressureDiastolic]
+        return types.isSuperset(of: halves) ? types : types.subtracting(halves)
+    }
+}

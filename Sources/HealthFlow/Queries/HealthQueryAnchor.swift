@@ -1,0 +1,108 @@
+/// Where an anchored query left off — the counterpart of `HKQueryAnchor`.
+///
+/// Opaque apart from its order: every change a store records gets the next number, and an anchor is the
+/// number of the last change a query reported (or looked past). Successive anchors from one store never
+/// decrease. Anchors are `Codable`, so a sync client can persist one and resume after a restart.
+///
+/// ```swift
+/// let data = try JSONEncoder().encode(anchor)
+/// let restored = try JSONDecoder().decode(HealthQueryAnchor.self, from: data)
+/// let query = HealthAnchoredObjectQuery(type: .stepCount, anchor: restored) { _, added, deleted, next, _ in … }
+/// ```
+public struct HealthQueryAnchor: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    let sequence: UInt64
+
+    init(sequence: UInt64) {
+        self.sequence = sequence
+    }
+
+    /// Whether `lhs` comes before `rhs` (it reports fewer changes).
+    ///
+    /// ```swift
+    /// firstAnchor < secondAnchor   // true after a change
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - lhs: One anchor.
+    ///   - rhs: Another anchor from the same store.
+    /// - Returns: `true` when `lhs` is earlier.
+    public static func < (lhs: HealthQueryAnchor, rhs: HealthQueryAnchor) -> Bool {
+        lhs.sequence < rhs.sequence
+    }
+
+    /// Decodes an anchor from a single number.
+    ///
+    /// ```swift
+    /// let anchor = try JSONDecoder().decode(HealthQueryAnchor.self, from: Data("42".utf8))
+    /// ```
+    ///
+    /// - Throws: `DecodingError` unless the value is a non-negative integer.
+    public init(from decoder: any Decoder) throws {
+        sequence = try decoder.singleValueContainer().decode(UInt64.self)
+    }
+
+    /// Encodes the anchor as a single number.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(anchor)   // 42
+    /// ```
+    ///
+    /// - Throws: Whatever the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(sequence)
+    }
+
+    /// `anchor(42)`.
+    ///
+    /// ```swift
+    /// "\(anchor)"   // "anchor(42)"
+    /// ```
+    public var description: String { "anchor(\(sequence))" }
+}
+
+/// What an anchored query reports: samples added and objects deleted since an anchor, and the anchor to
+/// resume from. The promise and async twins of ``HealthStore`` return it.
+///
+/// ```swift
+/// let changes = try await store.changes(of: .stepCount, since: savedAnchor)
+/// mirror.insert(changes.samples)
+/// mirror.remove(changes.deletedObjects.map(\.uuid))
+/// savedAnchor = changes.newAnchor
+/// ```
+public struct HealthAnchoredChanges: Hashable, Sendable {
+    /// Samples added since the anchor, in the order the store recorded them.
+    ///
+    /// ```swift
+    /// changes.samples.count
+    /// ```
+    public let samples: [HealthSample]
+    /// Tombstones of objects deleted since the anchor, in the order the store recorded them.
+    ///
+    /// ```swift
+    /// changes.deletedObjects.map(\.uuid)
+    /// ```
+    public let deletedObjects: [HealthDeletedObject]
+    /// The anchor to pass next time.
+    ///
+    /// ```swift
+    /// savedAnchor = changes.newAnchor
+    /// ```
+    public let newAnchor: HealthQueryAnchor
+
+    /// Makes a result.
+    ///
+    /// ```swift
+    /// let none = HealthAnchoredChanges(samples: [], deletedObjects: [], newAnchor: anchor)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - samples: Samples added.
+    ///   - deletedObjects: Tombstones.
+    ///   - newAnchor: The anchor to resume from.
+    public init(samples: [HealthSample], deletedObjects: [HealthDeletedObject], newAnchor: HealthQueryAnchor) {
+        self.samples = samples
+        self.deletedObjects = deletedObjects
+        self.newAnchor = newAnchor
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+
+/// A store of health data with HealthKit's rules — the counterpart of `HKHealthStore`, with the same
+/// callback API, so code ported from HealthKit reads the same:
+///
+/// ```swift
+/// let store: any HealthStore = InMemoryHealthStore(configuration: app, policy: .grantAll)
+/// store.requestAuthorization(toShare: [.stepCount], read: [.stepCount, .height]) { success, error in
+///     guard success else { return report(error) }
+///     store.save(.quantity(steps)) { saved, error in
+///         let query = HealthSampleQuery(sampleType: .stepCount) { _, samples, error in show(samples) }
+///         store.execute(query)
+///     }
+/// }
+/// ```
+///
+/// The same operations exist as promises (`HealthStore+Promise.swift`: `store.save(sample).then { … }`) and
+/// as `async` functions (`HealthStore+Async.swift`: `try await store.save(sample)`), with the same names and
+/// outcomes.
+///
+/// ## Rules every implementation keeps
+/// - Completion and query handlers run on the store's documented callback executor, never on the caller's
+///   stack while a store lock is held: calling the store again from inside a handler is safe.
+/// - Failures are ``HealthStoreError`` values (delivered as `any Error` in callbacks); nothing crashes on
+///   caller data, where HealthKit would raise an exception.
+/// - Authorization: saving needs sharing authorized (``HealthStoreError/authorizationNotDetermined(_:)`` or
+///   ``HealthStoreError/authorizationDenied(_:)`` otherwise). Read denial is never revealed: queries
+///   return nothing for types the app may not read, except the app's own samples.
+///
+/// - Note: Stores are `Sendable`: every method may be called from any thread.
+public protocol HealthStore: Sendable {
+    /// Whether health data is available at all (HealthKit's `HKHealthStore.isHealthDataAvailable()`).
+    /// When it is not, every operation fails with ``HealthStoreError/healthDataUnavailable``.
+    ///
+    /// ```swift
+    /// guard store.isHealthDataAvailable else { return showUnsupported() }
+    /// ```
+    var isHealthDataAvailable: Bool { get }
+
+    /// Asks the person for permission to share (write) and read types, showing the sheet only for types not
+    /// answered before.
+    ///
+    /// `success` means the request completed, not that anything was allowed: check
+    /// ``authorizationStatus(for:)`` for sharing; read permission is never revealed. The request is validated
+    /// first and fails with a ``HealthStoreError`` (code `invalidArgument`) when both sets are empty, when
+    /// the share set holds a read-only type, when either set holds a correlation type, or when the app
+    /// configuration lacks the usage description a set needs. Asking for one of systolic or diastolic blood
+    /// pressure asks for both.
+    ///
+    /// ```swift
+    /// store.requestAuthorization(toShare: [.bodyMass], read: [.height, .bodyMass]) { success, error in … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - typesToShare: Sample types to write.
+    ///   - typesToRead: Types to read (sample types and characteristics).
+    ///   - completion: `(true, nil)` once answered; `(false, error)` otherwise (``HealthStoreError/userCanceled``
+    ///     when the sheet was dismissed).
+    func requestAuthorization(
+        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+
+    /// The sharing status of `type` — sharing only; read permission is never revealed.
+    ///
+    /// ```swift
+    /// if store.authorizationStatus(for: .bodyMass) == .sharingAuthorized { saveWeight() }
+    /// ```
+    ///
+    /// - Parameter type: Any type.
+    /// - Returns: The status; `.notDetermined` for types never requested (and for types that cannot be
+    ///   shared).
+    func authorizationStatus(for type: HealthObjectType) -> AuthorizationStatus
+
+    /// Whether requesting these types would show the permission sheet.
+    ///
+    /// ```swift
+    /// store.getRequestStatusForAuthorization(toShare: [.bodyMass], read: []) { status, _ in
+    ///     if status == .shouldRequest { explainWhyFirst() }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - typesToShare: Sample types to write.
+    ///   - typesToRead: Types to read.
+    ///   - completion: The status, or `.unknown` and the validation error (the same rules as
+    ///     ``requestAuthorization(toShare:read:completion:)``).
+    func getRequestStatusForAuthorization(
+        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
+        completion: @escaping @Sendable (AuthorizationRequestStatus, (any Error)?) -> Void)
+
+    /// Saves one sample (a correlation saves its members too).
+    ///
+    /// ```swift
+    /// store.save(.quantity(weight)) { success, error in … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sample: The sample; its source must be the app's.
+    ///   - completion: `(true, nil)` when saved; `(false, error)` otherwise.
+    func save(_ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+
+    /// Saves samples all-or-nothing: if any is refused, none is saved.
+    ///
+    /// ```swift
+    /// store.save(meals.map(HealthSample.correlation)) { success, error in … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - samples: The samples; an empty array succeeds without changing anything.
+    ///   - completion: `(true, nil)` when all were saved; `(false, error)` naming the first refusal.
+    func save(_ samples: [HealthSample], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+
+    /// Deletes one sample the app saved, leaving a tombstone for anchored queries. Deleting a correlation
+    /// deletes its members.
+    ///
+    /// ```swift
+    /// store.delete(.quantity(mistake)) { success, error in … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sample: The sample (matched by UUID).
+    ///   - completion: `(true, nil)` when deleted; `(false, error)` otherwise.
+    func delete(_ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+
+    /// Deletes samples all-or-nothing.
+    ///
+    /// ```swift
+    /// store.delete(duplicates) { success, error in … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - samples: The samples (matched by UUID); an empty array succeeds without changing anything.
+    ///   - completion: `(true, nil)` when all were deleted; `(false, error)` naming the first refusal.
+    func delete(_ samples: [HealthSample], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+
+    /// Runs a query; its handlers receive the results on the store's callback executor. A query object runs
+    /// once: executing it again delivers ``HealthStoreError/queryAlreadyExecuted(query:)`` to its handler.
+    ///
+    /// ```swift
+    /// store.execute(HealthSampleQuery(sampleType: .height) { _, samples, _ in … })
+    /// ```
+    ///
+    /// - Parameter query: The query.
+    func execute(_ query: HealthQuery)
+
+    /// Stops a query: a long-running query reports nothing more, and a query whose results are not yet
+    /// delivered never calls its handler. Stopping a query that is not running does nothing.
+    ///
+    /// ```swift
+    /// store.stop(observer)
+    /// ```
+    ///
+    /// - Parameter query: The query.
+    func stop(_ query: HealthQuery)
+
+    /// The person's date of birth as calendar components.
+    ///
+    /// ```swift
+    /// let birthday = try store.dateOfBirthComponents()   // year, month, day
+    /// ```
+    ///
+    /// - Returns: The components.
+    /// - Throws: ``HealthStoreError/authorizationNotDetermined(_:)`` when reading it was never requested;
+    ///   ``HealthStoreError/noData(_:)`` when it is not set or the app may not read it (indistinguishable).
+    func dateOfBirthComponents() throws(HealthStoreError) -> DateComponents
+
+    /// The person's biological sex.
+    ///
+    /// ```swift
+    /// let sex = try store.biologicalSex()   // .female
+    /// ```
+    ///
+    /// - Returns: The value; `.notSet` when not set or not readable (indistinguishable).
+    /// - Throws: ``HealthStoreError/authorizationNotDetermined(_:)`` when reading it was never requested.
+    func biologicalSex() throws(HealthStoreError) -> BiologicalSex
+
+    /// The person's blood type.
+    ///
+    /// ```swift
+    /// let blood = try store.bloodType()   // .oPositive
+    /// ```
+    ///
+    /// - Returns: The value; `.notSet` when not set or not readable.
+    /// - Throws: ``HealthStoreError/authorizationNotDetermined(_:)`` when reading it was never requested.
+    func bloodType() throws(HealthStoreError) -> BloodType
+
+    /// The person's Fitzpatrick skin type.
+    ///
+    /// ```swift
+    /// let skin = try store.fitzpatrickSkinType()   // .typeIII
+    /// ```
+    ///
+    /// - Returns: The value; `.notSet` when not set or not readable.
+    /// - Throws: ``HealthStoreError/authorizationNotDetermined(_:)`` when reading it was never requested.
+    func fitzpatrickSkinType() throws(HealthStoreError) -> FitzpatrickSkinType
+
+    /// Whether the person uses a wheelchair.
+    ///
+    /// ```swift
+    /// let wheelchair = try store.wheelchairUse()   // .no
+    /// ```
+    ///
+    /// - Returns: The value; `.notSet` when not set or not readable.
+    /// - Throws: ``HealthStoreError/authorizationNotDetermined(_:)`` when reading it was never requested.
+    func wheelchairUse() throws(HealthStoreError) -> WheelchairUse
+
+    /// What the person's move ring counts.
+    ///
+    /// ```swift
+    /// let mode = try store.activityMoveMode()   // .activeEnergy
+    /// ```
+    ///
+    /// - Returns: The value; `.activeEnergy` (the default) when not readable.
+    /// - Throws: ``HealthStoreError/authorizationNotDetermined(_:)`` when reading it was never requested.
+    func activityMoveMode() throws(HealthStoreError) -> ActivityMoveMode
+}

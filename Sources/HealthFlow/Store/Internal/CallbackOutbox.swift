@@ -1,0 +1,50 @@
+import FlowKit
+import Synchronization
+
+/// Hands callbacks to the store's executor in the order the store produced them, never while a store lock
+/// is held.
+///
+/// The store enqueues jobs while it holds its own lock (so their order is the order of the changes), then
+/// calls ``drain()`` after releasing it. One thread drains at a time and submits jobs in FIFO order; a job
+/// that calls back into the store (on an `.immediate` executor it runs inside the drain loop) only enqueues,
+/// and the loop submits its callbacks next — no deadlock, no recursion, no reordering.
+final class CallbackOutbox: Sendable {
+    typealias Job = @Sendable () -> Void
+
+    private struct State {
+        var jobs: [Job] = []
+        var draining = false
+    }
+
+    private let state = Mutex(State())
+    let executor: FlowExecutor
+
+    init(executor: FlowExecutor) {
+        self.executor = executor
+    }
+
+    /// Queues a job; cheap, so it may be called while holding another lock.
+    func enqueue(_ job: @escaping Job) {
+        state.withLock { $0.jobs.append(job) }
+    }
+
+    /// Submits every queued job to the executor, unless another thread is already doing so.
+    func drain() {
+        let claimed = state.withLock { state in
+            guard !state.draining, !state.jobs.isEmpty else { return false }
+            state.draining = true
+            return true
+        }
+        guard claimed else { return }
+        while true {
+            let batch = state.withLock { state in
+                let batch = state.jobs
+                state.jobs = []
+                if batch.isEmpty { state.draining = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            for job in batch { executor.execute(job) }
+        }
+    }
+}

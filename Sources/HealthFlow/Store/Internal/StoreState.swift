@@ -1,0 +1,369 @@
+import Foundation
+
+/// Everything an ``InMemoryHealthStore`` keeps behind its lock, and the rules that change it.
+///
+/// Methods never call user code: those that change data return the callbacks to deliver as jobs, which the
+/// store queues in its ``CallbackOutbox`` (still under the lock, so callbacks keep the order of changes) and
+/// runs after releasing the lock.
+struct StoreState {
+    typealias Job = CallbackOutbox.Job
+
+    /// Where a live object is: its type's slot, its sort keys, and the correlation holding it (for members).
+    struct Location {
+        let slot: Int
+        let start: Double
+        let sequence: UInt64
+        let correlation: UUID?
+    }
+
+    /// A running anchored query with an update handler, and the last anchor it reported.
+    struct AnchoredSubscription {
+        let query: HealthAnchoredObjectQuery
+        let updateHandler: HealthAnchoredObjectQuery.Handler
+        var anchor: UInt64
+    }
+
+    let appBundleIdentifier: String
+    var authorization = AuthorizationTable()
+    private var indexes: [TypeIndex] = []
+    private var slots: [HealthObjectType: Int] = [:]
+    private var locations: [UUID: Location] = [:]
+    /// The number of the last change recorded; every insertion and deletion takes the next one.
+    private(set) var sequence: UInt64 = 0
+    private var subscriptions: [AnchoredSubscription] = []
+    private var observers: [HealthObserverQuery] = []
+    /// How many stored samples the last sample query looked at (a test hook for the index's complexity).
+    private(set) var lastExaminedCount = 0
+
+    init(appBundleIdentifier: String) {
+        self.appBundleIdentifier = appBundleIdentifier
+    }
+
+    // MARK: Reading rules
+
+    /// Whether the app owns `sample` (saved it, or anything with its bundle identifier).
+    func isOwned(_ sample: HealthSample) -> Bool {
+        sample.source.bundleIdentifier == appBundleIdentifier
+    }
+
+    /// Whether queries show `sample` to the app: its own samples always; others only when the person allowed
+    /// reading the type (for a correlation, every member's type).
+    func isVisible(_ sample: HealthSample) -> Bool {
+        if isOwned(sample) { return true }
+        if case .correlation(let correlation) = sample {
+            return correlation.objects.allSatisfy { authorization.mayRead($0.type) }
+        }
+        return authorization.mayRead(sample.type)
+    }
+
+    private func matches(_ predicate: SamplePredicate?, _ sample: HealthSample) -> Bool {
+        (predicate?.evaluate(sample) ?? true) && isVisible(sample)
+    }
+
+    /// `matches` for a stored entry, using its cached keys; `typeIsReadable` is `mayRead` of the entry's type,
+    /// computed once per scan, or `nil` for correlation types (whose members decide).
+    private func matches(_ predicate: SamplePredicate?, _ entry: IndexedSample, typeIsReadable: Bool?) -> Bool {
+        guard entry.isOwned || (typeIsReadable ?? isVisible(entry.sample)) else { return false }
+        return predicate?.evaluate(entry.sample, start: entry.start, end: entry.end) ?? true
+    }
+
+    // MARK: Saving and deleting
+
+    /// Saves samples all-or-nothing. `asApp` applies the app's rules (shareable, authorized, own source);
+    /// without it the samples come from another app or device.
+    mutating func save(_ samples: [HealthSample], asApp: Bool) throws(HealthStoreError) -> [Job] {
+        var seen = Set<UUID>()
+        for sample in samples {
+            let flat = SampleRules.flattened(sample)
+            if asApp {
+                for type in SampleRules.authorizationTypes(of: sample) {
+                    guard type.isShareable else { throw .typeNotShareable(type) }
+                    if let error = authorization.shareError(for: type) { throw error }
+                }
+                for object in flat where object.source.bundleIdentifier != appBundleIdentifier {
+                    throw .sourceMismatch(
+                        object.uuid, expected: appBundleIdentifier, actual: object.source.bundleIdentifier)
+                }
+            }
+            for object in flat {
+                guard locations[object.uuid] == nil, seen.insert(object.uuid).inserted else {
+                    throw .duplicateUUID(object.uuid)
+                }
+            }
+        }
+        var changed: [HealthSample] = []
+        for sample in samples {
+            let flat = SampleRules.flattened(sample)
+            for (offset, object) in flat.enumerated() {
+                insert(object, correlation: offset == 0 ? nil : sample.uuid)
+                changed.append(object)
+            }
+        }
+        return notifications(for: changed)
+    }
+
+    /// Deletes samples the app saved, all-or-nothing, leaving tombstones. A correlation takes its members
+    /// with it.
+    mutating func delete(_ samples: [HealthSample]) throws(HealthStoreError) -> [Job] {
+        var seen = Set<UUID>()
+        var targets: [HealthSample] = []
+        for sample in samples {
+            guard let location = locations[sample.uuid], let stored = entry(at: location)?.sample else {
+                throw .objectNotFound(sample.uuid)
+            }
+            for type in SampleRules.authorizationTypes(of: stored) {
+                guard type.isShareable else { throw .typeNotShareable(type) }
+                if let error = authorization.shareError(for: type) { throw error }
+            }
+            guard isOwned(stored) else { throw .notSavedByThisApp(stored.uuid, source: stored.source) }
+            if let correlation = location.correlation {
+                throw .memberOfCorrelation(stored.uuid, correlation: correlation)
+            }
+            guard seen.insert(stored.uuid).inserted else { throw .duplicateUUID(stored.uuid) }
+            targets.append(stored)
+        }
+        var changed: [HealthSample] = []
+        for target in targets {
+            for object in SampleRules.flattened(target) where remove(object) {
+                changed.append(object)
+            }
+        }
+        return notifications(for: changed)
+    }
+
+    private mutating func insert(_ sample: HealthSample, correlation: UUID?) {
+        sequence += 1
+        let slot = slot(for: sample.type)
+        let entry = IndexedSample(sample: sample, sequence: sequence, isOwned: isOwned(sample))
+        indexes[slot].insert(entry)
+        locations[sample.uuid] = Location(
+            slot: slot, start: entry.start, sequence: sequence, correlation: correlation)
+    }
+
+    private mutating func remove(_ sample: HealthSample) -> Bool {
+        guard let location = locations.removeValue(forKey: sample.uuid) else { return false }
+        sequence += 1
+        let tombstone = StoredTombstone(
+            sequence: sequence, object: HealthDeletedObject(deleting: sample), sample: sample)
+        return indexes[location.slot].remove(
+            start: location.start, sequence: location.sequence, tombstone: tombstone) != nil
+    }
+
+    private mutating func slot(for type: HealthObjectType) -> Int {
+        if let slot = slots[type] { return slot }
+        indexes.append(TypeIndex())
+        slots[type] = indexes.count - 1
+        return indexes.count - 1
+    }
+
+    private func entry(at location: Location) -> IndexedSample? {
+        let index = indexes[location.slot]
+        return index.position(start: location.start, sequence: location.sequence).map { index.entries[$0] }
+    }
+
+    // MARK: Sample queries
+
+    /// The samples a sample query returns: matching, visible, sorted, limited.
+    /// - Complexity: O(log n + m) for a date range, where m counts the samples of the type starting between
+    ///   `start − longest duration` and `end` (`start` itself with `.strictStartDate`), plus O(m log m) unless
+    ///   the first sort key is the start date.
+    mutating func sampleResults(for query: HealthSampleQuery) -> [HealthSample] {
+        lastExaminedCount = 0
+        guard let slot = slots[query.objectType] else { return [] }
+        let index = indexes[slot]
+        let plan = QueryPlan(query.predicate, longestDuration: index.longestDuration)
+        let descriptors = query.sortDescriptors
+        let limit = query.limit
+        let readable = query.objectType.kind == .correlation ? nil : authorization.mayRead(query.objectType)
+        var collected: [IndexedSample] = []
+        if let uuids = plan.uuids {
+            let candidates = uuids.compactMap { uuid -> IndexedSample? in
+                guard let location = locations[uuid], location.slot == slot else { return nil }
+                return entry(at: location)
+            }
+            lastExaminedCount = candidates.count
+            collected = candidates.filter { matches(query.predicate, $0, typeIsReadable: readable) }
+        } else {
+            let range = index.positions(startingFrom: plan.lowerStart, below: plan.upperStart)
+            if descriptors.first.map({ $0.key == .startDate }) ?? true {
+                // The index is in start order: walk in the first key's direction and stop once the limit is
+                // met and the group of equal start dates at the cut is complete (later keys and the store
+                // order only reorder within such a group).
+                let ascending = descriptors.first?.ascending ?? true
+                var position = ascending ? range.lowerBound : range.upperBound - 1
+                while range.contains(position) {
+                    let candidate = index.entries[position]
+                    if limit > 0, collected.count >= limit, candidate.start != collected[collected.count - 1].start {
+                        break
+                    }
+                    lastExaminedCount += 1
+                    if matches(query.predicate, candidate, typeIsReadable: readable) { collected.append(candidate) }
+                    position += ascending ? 1 : -1
+                }
+            } else {
+                lastExaminedCount = range.count
+                collected = index.entries[range].filter { matches(query.predicate, $0, typeIsReadable: readable) }
+            }
+        }
+        // Sort small keys rather than whole samples.
+        var keys = collected.indices.map { SortKey(collected[$0], position: $0) }
+        keys.sort { Self.precedes($0, $1, by: descriptors) }
+        let kept = limit > 0 ? keys.prefix(limit) : keys[...]
+        return kept.map { collected[$0.position].sample }
+    }
+
+    /// What sorting a result needs to know about it.
+    private struct SortKey {
+        let start: Double
+        let end: Double
+        let sequence: UInt64
+        let position: Int
+
+        init(_ entry: IndexedSample, position: Int) {
+            start = entry.start
+            end = entry.end
+            sequence = entry.sequence
+            self.position = position
+        }
+    }
+
+    /// The total order of results: the descriptors, then ascending start, then store order.
+    private static func precedes(_ lhs: SortKey, _ rhs: SortKey, by descriptors: [SampleSortDescriptor]) -> Bool {
+        for descriptor in descriptors {
+            let (left, right) = descriptor.key == .startDate ? (lhs.start, rhs.start) : (lhs.end, rhs.end)
+            if left != right { return descriptor.ascending ? left < right : left > right }
+        }
+        if lhs.start != rhs.start { return lhs.start < rhs.start }
+        return lhs.sequence < rhs.sequence
+    }
+
+    // MARK: Anchored queries
+
+    /// The changes to `type` after `anchor`, in sequence order, at most `limit` of them (0: all).
+    /// - Complexity: O(log n + c) where c counts the changes to the type after the anchor that are looked at.
+    func changes(of type: HealthObjectType, matching predicate: SamplePredicate?, after anchor: UInt64, limit: Int)
+        -> HealthAnchoredChanges
+    {
+        guard let slot = slots[type] else {
+            return HealthAnchoredChanges(
+                samples: [], deletedObjects: [], newAnchor: HealthQueryAnchor(sequence: max(anchor, sequence)))
+        }
+        let index = indexes[slot]
+        var addition = index.firstAddition(after: anchor)
+        var tombstone = index.firstTombstone(after: anchor)
+        var samples: [HealthSample] = []
+        var deleted: [HealthDeletedObject] = []
+        var last = anchor
+        while limit == 0 || samples.count + deleted.count < limit {
+            let nextAddition = addition < index.additions.count ? index.additions[addition].sequence : UInt64.max
+            let nextTombstone = tombstone < index.tombstones.count ? index.tombstones[tombstone].sequence : UInt64.max
+            if nextAddition == UInt64.max && nextTombstone == UInt64.max { break }
+            if nextAddition < nextTombstone {
+                let uuid = index.additions[addition].uuid
+                addition += 1
+                last = nextAddition
+                // Skip additions deleted since: their UUID is gone (or, in principle, reused).
+                guard let location = locations[uuid], location.sequence == nextAddition,
+                    let live = entry(at: location), matches(predicate, live.sample)
+                else { continue }
+                samples.append(live.sample)
+            } else {
+                let stored = index.tombstones[tombstone]
+                tombstone += 1
+                last = nextTombstone
+                if matches(predicate, stored.sample) { deleted.append(stored.object) }
+            }
+        }
+        let exhausted = addition == index.additions.count && tombstone == index.tombstones.count
+        let newAnchor = exhausted ? max(anchor, sequence) : last
+        return HealthAnchoredChanges(
+            samples: samples, deletedObjects: deleted, newAnchor: HealthQueryAnchor(sequence: newAnchor))
+    }
+
+    /// Keeps a long-running anchored query informed from `anchor` on.
+    mutating func subscribe(
+        _ query: HealthAnchoredObjectQuery, updateHandler: @escaping HealthAnchoredObjectQuery.Handler,
+        from anchor: HealthQueryAnchor
+    ) {
+        subscriptions.append(AnchoredSubscription(query: query, updateHandler: updateHandler, anchor: anchor.sequence))
+    }
+
+    /// Keeps an observer query informed.
+    mutating func observe(_ query: HealthObserverQuery) {
+        observers.append(query)
+    }
+
+    /// Forgets a long-running query.
+    mutating func unsubscribe(_ query: HealthQuery) {
+        subscriptions.removeAll { $0.query === query }
+        observers.removeAll { $0 === query }
+    }
+
+    /// The update callbacks that `changed` (objects just inserted or deleted) calls for.
+    private mutating func notifications(for changed: [HealthSample]) -> [Job] {
+        guard !changed.isEmpty else { return [] }
+        let changedTypes = Set(changed.map(\.type))
+        var jobs: [Job] = []
+        subscriptions.removeAll { !$0.query.isRunning }
+        for position in subscriptions.indices where changedTypes.contains(subscriptions[position].query.objectType) {
+            let subscription = subscriptions[position]
+            let query = subscription.query
+            let delta = changes(
+                of: query.objectType, matching: query.predicate, after: subscription.anchor, limit: HealthQuery.noLimit)
+            subscriptions[position].anchor = delta.newAnchor.sequence
+            guard !delta.samples.isEmpty || !delta.deletedObjects.isEmpty else { continue }
+            let handler = subscription.updateHandler
+            jobs.append {
+                if query.isRunning { handler(query, delta.samples, delta.deletedObjects, delta.newAnchor, nil) }
+            }
+        }
+        observers.removeAll { !$0.isRunning }
+        for observer in observers
+        where changed.contains(where: { $0.type == observer.objectType && matches(observer.predicate, $0) }) {
+            jobs.append {
+                if observer.isRunning { observer.deliver(error: nil) }
+            }
+        }
+        return jobs
+    }
+}
+
+/// What a predicate lets an index narrow: a window of start dates and a UUID set, taken from the predicate
+/// and every `.and` nested in it (other clauses are checked sample by sample).
+struct QueryPlan {
+    /// Samples start at or after this (seconds since the reference date).
+    private(set) var lowerStart: Double?
+    /// Samples start before this.
+    private(set) var upperStart: Double?
+    /// Samples have one of these UUIDs.
+    private(set) var uuids: Set<UUID>?
+
+    init(_ predicate: SamplePredicate?, longestDuration: Double) {
+        if let predicate { narrow(by: predicate, longestDuration: longestDuration) }
+    }
+
+    private mutating func narrow(by predicate: SamplePredicate, longestDuration: Double) {
+        switch predicate {
+        case .and(let predicates):
+            for predicate in predicates { narrow(by: predicate, longestDuration: longestDuration) }
+        case .date(let start, let end, let options):
+            if let end {
+                let bound = end.timeIntervalSinceReferenceDate
+                upperStart = upperStart.map { min($0, bound) } ?? bound
+            }
+            if let start {
+                // `endDate >= start` implies `startDate >= start - longestDuration`; one second of slack
+                // absorbs rounding in the subtraction (the predicate itself decides).
+                let bound =
+                    options.contains(.strictStartDate)
+                    ? start.timeIntervalSinceReferenceDate
+                    : start.timeIntervalSinceReferenceDate - longestDuration - 1
+                lowerStart = lowerStart.map { max($0, bound) } ?? bound
+            }
+        case .uuids(let set):
+            uuids = uuids.map { $0.intersection(set) } ?? set
+        case .sources, .metadata, .or, .not:
+            break
+        }
+    }
+}

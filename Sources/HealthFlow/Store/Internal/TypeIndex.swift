@@ -1,0 +1,118 @@
+import Foundation
+
+/// A stored sample with its sort keys — start and end as seconds since the reference date, and the change
+/// sequence number that added it (unique, so `(start, sequence)` orders entries totally) — and whether the
+/// store's app owns it, so scans need not unpack the sample for the common checks.
+struct IndexedSample {
+    let start: Double
+    let end: Double
+    let sequence: UInt64
+    let isOwned: Bool
+    let sample: HealthSample
+
+    init(sample: HealthSample, sequence: UInt64, isOwned: Bool) {
+        self.start = sample.startDate.timeIntervalSinceReferenceDate
+        self.end = sample.endDate.timeIntervalSinceReferenceDate
+        self.sequence = sequence
+        self.isOwned = isOwned
+        self.sample = sample
+    }
+}
+
+/// A deletion as the store keeps it: the public tombstone plus the deleted sample, so anchored queries can
+/// apply their predicate and the read rules to it.
+struct StoredTombstone {
+    let sequence: UInt64
+    let object: HealthDeletedObject
+    let sample: HealthSample
+}
+
+/// Everything stored for one type.
+///
+/// - `entries`: live samples sorted by `(start, sequence)`. Inserting a sample that starts at or after the
+///   last one appends (the common case: data arrives roughly in time order); otherwise a binary search finds
+///   the slot. A date-range search is two binary searches plus the matches.
+/// - `additions` and `tombstones`: append-only logs in sequence order, for anchored queries. An addition
+///   whose sample was deleted since stays in the log and is skipped when read (its sequence no longer
+///   matches a live sample).
+struct TypeIndex {
+    private(set) var entries: [IndexedSample] = []
+    /// The longest `end - start` of any sample ever stored here (never shrinks): a sample ending at or after
+    /// `t` starts at or after `t - longestDuration`.
+    private(set) var longestDuration: Double = 0
+    private(set) var additions: [(sequence: UInt64, uuid: UUID)] = []
+    private(set) var tombstones: [StoredTombstone] = []
+
+    /// Inserts a live sample.
+    /// - Complexity: Amortized O(1) when `start` is not earlier than the last entry's; O(log n + n) otherwise
+    ///   (the binary search plus the array shift).
+    mutating func insert(_ entry: IndexedSample) {
+        longestDuration = max(longestDuration, entry.end - entry.start)
+        additions.append((entry.sequence, entry.sample.uuid))
+        if let last = entries.last, last.start > entry.start {
+            // The new sequence is the largest, so it goes after every entry with the same start.
+            let slot = entries.partitioningIndex { $0.start > entry.start }
+            entries.insert(entry, at: slot)
+        } else {
+            entries.append(entry)
+        }
+    }
+
+    /// The position of the live entry with this start and sequence, if any.
+    /// - Complexity: O(log n).
+    func position(start: Double, sequence: UInt64) -> Int? {
+        let slot = entries.partitioningIndex { ($0.start, $0.sequence) >= (start, sequence) }
+        guard slot < entries.count, entries[slot].sequence == sequence else { return nil }
+        return slot
+    }
+
+    /// Removes a live entry and logs its tombstone.
+    /// - Complexity: O(log n + n) (the array shift).
+    @discardableResult
+    mutating func remove(start: Double, sequence: UInt64, tombstone: StoredTombstone) -> IndexedSample? {
+        guard let slot = position(start: start, sequence: sequence) else { return nil }
+        tombstones.append(tombstone)
+        return entries.remove(at: slot)
+    }
+
+    /// The positions of entries starting in `lowerStart..<upperStart` (either bound may be absent).
+    /// - Complexity: O(log n).
+    func positions(startingFrom lowerStart: Double?, below upperStart: Double?) -> Range<Int> {
+        let lower = lowerStart.map { bound in entries.partitioningIndex { $0.start >= bound } } ?? 0
+        let upper = upperStart.map { bound in entries.partitioningIndex { $0.start >= bound } } ?? entries.count
+        return lower..<max(lower, upper)
+    }
+
+    /// The position in `additions` of the first addition after `sequence`.
+    /// - Complexity: O(log n).
+    func firstAddition(after sequence: UInt64) -> Int {
+        additions.partitioningIndex { $0.sequence > sequence }
+    }
+
+    /// The position in `tombstones` of the first deletion after `sequence`.
+    /// - Complexity: O(log n).
+    func firstTombstone(after sequence: UInt64) -> Int {
+        tombstones.partitioningIndex { $0.sequence > sequence }
+    }
+}
+
+extension RandomAccessCollection {
+    /// The first index whose element satisfies `belongsToSecondPartition`, which must be false for a prefix
+    /// of the collection and true for the rest; `endIndex` when none does.
+    /// - Complexity: O(log n).
+    func partitioningIndex(where belongsToSecondPartition: (Element) -> Bool) -> Index {
+        var low = startIndex
+        var count = self.count
+        while count > 0 {
+            let half = count / 2
+            let middle = index(low, offsetBy: half)
+            if belongsToSecondPartition(self[middle]) {
+                count = half
+            } else {
+                low = index(after: middle)
+                count -= half + 1
+            }
+        }
+        return low
+    }
+}

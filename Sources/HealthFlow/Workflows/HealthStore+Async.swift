@@ -1,0 +1,234 @@
+import FlowKit
+import Synchronization
+
+/// `async` twins of the ``HealthStore`` API: the same names and outcomes as the promise twins, each awaiting
+/// the promise twin's value (so the three styles cannot drift apart). Cancelling the awaiting task cancels
+/// the promise, which stops any query it started.
+///
+/// ```swift
+/// try await store.requestAuthorization(toShare: [.bodyMass], read: [.bodyMass])
+/// try await store.save(.quantity(weight))
+/// let latest = try await store.samples(of: .bodyMass, sortedBy: [.endDate(ascending: false)], limit: 1)
+/// for try await _ in store.observe(.bodyMass) { await refresh() }
+/// ```
+extension HealthStore {
+    /// Asks for permission; returns once the sheet is answered (not a sign that anything was allowed).
+    ///
+    /// ```swift
+    /// try await store.requestAuthorization(toShare: [.stepCount], read: [.stepCount])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - typesToShare: Sample types to write.
+    ///   - typesToRead: Types to read.
+    /// - Throws: The ``HealthStoreError`` the callback would report.
+    public func requestAuthorization(
+        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>
+    ) async throws {
+        // The annotation picks the promise twin; without it this call would resolve to this function.
+        let promise: Promise<Void> = requestAuthorization(toShare: typesToShare, read: typesToRead)
+        try await promise.value
+    }
+
+    /// Whether requesting these types would show the permission sheet.
+    ///
+    /// ```swift
+    /// if try await store.statusForAuthorizationRequest(toShare: [.bodyMass], read: []) == .shouldRequest { … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - typesToShare: Sample types to write.
+    ///   - typesToRead: Types to read.
+    /// - Returns: The status.
+    /// - Throws: The validation error when the request is invalid.
+    public func statusForAuthorizationRequest(
+        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>
+    ) async throws -> AuthorizationRequestStatus {
+        let promise: Promise<AuthorizationRequestStatus> = statusForAuthorizationRequest(
+            toShare: typesToShare, read: typesToRead)
+        return try await promise.value
+    }
+
+    /// Saves one sample.
+    ///
+    /// ```swift
+    /// try await store.save(.quantity(weight))
+    /// ```
+    ///
+    /// - Parameter sample: The sample.
+    /// - Throws: The ``HealthStoreError`` naming the refusal.
+    public func save(_ sample: HealthSample) async throws {
+        let promise: Promise<Void> = save(sample)
+        try await promise.value
+    }
+
+    /// Saves samples all-or-nothing.
+    ///
+    /// ```swift
+    /// try await store.save(walks.map(HealthSample.quantity))
+    /// ```
+    ///
+    /// - Parameter samples: The samples.
+    /// - Throws: The ``HealthStoreError`` naming the first refusal; nothing was saved then.
+    public func save(_ samples: [HealthSample]) async throws {
+        let promise: Promise<Void> = save(samples)
+        try await promise.value
+    }
+
+    /// Deletes one sample the app saved.
+    ///
+    /// ```swift
+    /// try await store.delete(.quantity(mistake))
+    /// ```
+    ///
+    /// - Parameter sample: The sample.
+    /// - Throws: The ``HealthStoreError`` naming the refusal.
+    public func delete(_ sample: HealthSample) async throws {
+        let promise: Promise<Void> = delete(sample)
+        try await promise.value
+    }
+
+    /// Deletes samples the app saved, all-or-nothing.
+    ///
+    /// ```swift
+    /// try await store.delete(duplicates)
+    /// ```
+    ///
+    /// - Parameter samples: The samples.
+    /// - Throws: The ``HealthStoreError`` naming the first refusal; nothing was deleted then.
+    public func delete(_ samples: [HealthSample]) async throws {
+        let promise: Promise<Void> = delete(samples)
+        try await promise.value
+    }
+
+    /// Runs a ``HealthSampleQuery``.
+    ///
+    /// ```swift
+    /// let recent = try await store.samples(of: .heartRate, matching: .samples(withStart: hourAgo, end: nil))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: A sample type.
+    ///   - predicate: Which samples; `nil` for all.
+    ///   - sortDescriptors: Sort keys; ascending start date when empty.
+    ///   - limit: The most samples; 0 for all.
+    /// - Returns: The samples.
+    /// - Throws: The ``HealthStoreError`` the query reports.
+    public func samples(
+        of type: HealthObjectType, matching predicate: SamplePredicate? = nil,
+        sortedBy sortDescriptors: [SampleSortDescriptor] = [], limit: Int = HealthQuery.noLimit
+    ) async throws -> [HealthSample] {
+        let promise: Promise<[HealthSample]> = samples(
+            of: type, matching: predicate, sortedBy: sortDescriptors, limit: limit)
+        return try await promise.value
+    }
+
+    /// Runs a one-shot ``HealthAnchoredObjectQuery``: what changed since `anchor`.
+    ///
+    /// ```swift
+    /// let changes = try await store.changes(of: .stepCount, since: savedAnchor)
+    /// savedAnchor = changes.newAnchor
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: A sample type.
+    ///   - predicate: Which samples; `nil` for all.
+    ///   - anchor: Where to start; `nil` for the beginning.
+    ///   - limit: The most changes (samples plus deletions); 0 for all.
+    /// - Returns: The changes and the anchor to resume from.
+    /// - Throws: The ``HealthStoreError`` the query reports.
+    public func changes(
+        of type: HealthObjectType, matching predicate: SamplePredicate? = nil, since anchor: HealthQueryAnchor?,
+        limit: Int = HealthQuery.noLimit
+    ) async throws -> HealthAnchoredChanges {
+        let promise: Promise<HealthAnchoredChanges> = changes(
+            of: type, matching: predicate, since: anchor, limit: limit)
+        return try await promise.value
+    }
+
+    /// Observes changes to a type as an asynchronous sequence, backed by a ``HealthObserverQuery``: one
+    /// element when observation starts, then one per store operation that changes matching samples the app
+    /// can see. Each update is acknowledged (its completion handler called) as it enters the stream's
+    /// buffer, which is unbounded. The query stops when the consuming task ends or is cancelled; the stream
+    /// throws when the query cannot run (an unsupported type, health data unavailable).
+    ///
+    /// ```swift
+    /// for try await update in store.observe(.stepCount) {
+    ///     let today = try await store.samples(of: .stepCount, matching: .samples(withStart: midnight, end: nil))
+    ///     show(today)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: A sample type.
+    ///   - predicate: Which changes to report; `nil` for all of the type.
+    /// - Returns: The updates.
+    public func observe(
+        _ type: HealthObjectType, matching predicate: SamplePredicate? = nil
+    ) -> AsyncThrowingStream<HealthObserverUpdate, any Error> {
+        AsyncThrowingStream { continuation in
+            let counter = UpdateCounter()
+            let query = HealthObserverQuery(sampleType: type, predicate: predicate) { _, completion, error in
+                if let error {
+                    continuation.finish(throwing: error)
+                } else {
+                    continuation.yield(HealthObserverUpdate(type: type, index: counter.next()))
+                }
+                completion()
+            }
+            continuation.onTermination = { _ in stop(query) }
+            execute(query)
+        }
+    }
+}
+
+/// One notification from ``HealthStore/observe(_:matching:)``: something about `type` changed. It carries no
+/// samples; run a query to see what.
+///
+/// ```swift
+/// for try await update in store.observe(.bodyMass) where !update.isInitial { await reloadWeight() }
+/// ```
+public struct HealthObserverUpdate: Hashable, Sendable {
+    /// The observed type.
+    ///
+    /// ```swift
+    /// update.type   // bodyMass
+    /// ```
+    public let type: HealthObjectType
+    /// 0 for the update sent when observation starts, then 1, 2, … for each change.
+    ///
+    /// ```swift
+    /// update.index   // 2
+    /// ```
+    public let index: Int
+
+    /// Makes an update.
+    ///
+    /// ```swift
+    /// let first = HealthObserverUpdate(type: .bodyMass, index: 0)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The observed type.
+    ///   - index: The update's position in the stream.
+    public init(type: HealthObjectType, index: Int) {
+        self.type = type
+        self.index = index
+    }
+
+    /// Whether this is the update sent when observation starts (not caused by a change).
+    ///
+    /// ```swift
+    /// HealthObserverUpdate(type: .bodyMass, index: 0).isInitial   // true
+    /// ```
+    public var isInitial: Bool { index == 0 }
+}
+
+/// Numbers observer updates from 0.
+private final class UpdateCounter: Sendable {
+    private let value = Atomic(0)
+
+    func next() -> Int {
+        value.add(1, ordering: .relaxed).oldValue
+    }
+}

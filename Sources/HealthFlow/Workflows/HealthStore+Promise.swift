@@ -1,0 +1,165 @@
+import FlowKit
+
+/// Promise twins of the ``HealthStore`` callback API: the same operations, names and outcomes, each a thin
+/// wrapper that hands FlowKit's `Resolver` to the callback.
+///
+/// ```swift
+/// store.requestAuthorization(toShare: [.bodyMass], read: [.bodyMass])
+///     .then { store.save(.quantity(weight)) }
+///     .then { store.samples(of: .bodyMass, sortedBy: [.endDate(ascending: false)], limit: 1) }
+///     .done { latest in show(latest.first) }
+///     .catch { error in report(error) }
+/// ```
+///
+/// In `async` code the `async` twins (same names) win overload resolution; to get the promise there, name
+/// its type: `let saving: Promise<Void> = store.save(sample)`.
+extension HealthStore {
+    /// Asks for permission; fulfills once the sheet is answered (not a sign that anything was allowed).
+    ///
+    /// ```swift
+    /// store.requestAuthorization(toShare: [.stepCount], read: [.stepCount]).done { refresh() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - typesToShare: Sample types to write.
+    ///   - typesToRead: Types to read.
+    /// - Returns: A promise rejected with the ``HealthStoreError`` the callback would report.
+    public func requestAuthorization(
+        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>
+    ) -> Promise<Void> {
+        Promise { resolver in
+            requestAuthorization(toShare: typesToShare, read: typesToRead, completion: resolver.resolve)
+        }
+    }
+
+    /// Whether requesting these types would show the permission sheet.
+    ///
+    /// ```swift
+    /// store.statusForAuthorizationRequest(toShare: [.bodyMass], read: []).done { status in … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - typesToShare: Sample types to write.
+    ///   - typesToRead: Types to read.
+    /// - Returns: A promise of the status, rejected when the request is invalid.
+    public func statusForAuthorizationRequest(
+        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>
+    ) -> Promise<AuthorizationRequestStatus> {
+        Promise { resolver in
+            getRequestStatusForAuthorization(toShare: typesToShare, read: typesToRead) { status, error in
+                resolver.resolve(status, error)
+            }
+        }
+    }
+
+    /// Saves one sample.
+    ///
+    /// ```swift
+    /// store.save(.quantity(weight)).done { showSaved() }
+    /// ```
+    ///
+    /// - Parameter sample: The sample.
+    /// - Returns: A promise fulfilled when saved.
+    public func save(_ sample: HealthSample) -> Promise<Void> {
+        Promise { resolver in save(sample, withCompletion: resolver.resolve) }
+    }
+
+    /// Saves samples all-or-nothing.
+    ///
+    /// ```swift
+    /// store.save(walks.map(HealthSample.quantity)).done { showSaved() }
+    /// ```
+    ///
+    /// - Parameter samples: The samples.
+    /// - Returns: A promise fulfilled when all were saved.
+    public func save(_ samples: [HealthSample]) -> Promise<Void> {
+        Promise { resolver in save(samples, withCompletion: resolver.resolve) }
+    }
+
+    /// Deletes one sample the app saved.
+    ///
+    /// ```swift
+    /// store.delete(.quantity(mistake)).done { refresh() }
+    /// ```
+    ///
+    /// - Parameter sample: The sample.
+    /// - Returns: A promise fulfilled when deleted.
+    public func delete(_ sample: HealthSample) -> Promise<Void> {
+        Promise { resolver in delete(sample, withCompletion: resolver.resolve) }
+    }
+
+    /// Deletes samples the app saved, all-or-nothing.
+    ///
+    /// ```swift
+    /// store.delete(duplicates).done { refresh() }
+    /// ```
+    ///
+    /// - Parameter samples: The samples.
+    /// - Returns: A promise fulfilled when all were deleted.
+    public func delete(_ samples: [HealthSample]) -> Promise<Void> {
+        Promise { resolver in delete(samples, withCompletion: resolver.resolve) }
+    }
+
+    /// Runs a ``HealthSampleQuery``; cancelling the promise stops the query.
+    ///
+    /// ```swift
+    /// store.samples(of: .heartRate, matching: .samples(withStart: hourAgo, end: nil), limit: 50)
+    ///     .done { show($0) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: A sample type.
+    ///   - predicate: Which samples; `nil` for all.
+    ///   - sortDescriptors: Sort keys; ascending start date when empty.
+    ///   - limit: The most samples; 0 for all.
+    /// - Returns: A promise of the samples.
+    public func samples(
+        of type: HealthObjectType, matching predicate: SamplePredicate? = nil,
+        sortedBy sortDescriptors: [SampleSortDescriptor] = [], limit: Int = HealthQuery.noLimit
+    ) -> Promise<[HealthSample]> {
+        Promise { resolver in
+            let query = HealthSampleQuery(
+                sampleType: type, predicate: predicate, limit: limit, sortDescriptors: sortDescriptors
+            ) { _, samples, error in
+                resolver.resolve(samples, error)
+            }
+            resolver.onCancel { stop(query) }
+            execute(query)
+        }
+    }
+
+    /// Runs a one-shot ``HealthAnchoredObjectQuery``: what changed since `anchor`; cancelling the promise
+    /// stops the query.
+    ///
+    /// ```swift
+    /// store.changes(of: .stepCount, since: savedAnchor, limit: 500).done { changes in
+    ///     upload(changes.samples, changes.deletedObjects)
+    ///     savedAnchor = changes.newAnchor
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: A sample type.
+    ///   - predicate: Which samples; `nil` for all.
+    ///   - anchor: Where to start; `nil` for the beginning.
+    ///   - limit: The most changes (samples plus deletions); 0 for all.
+    /// - Returns: A promise of the changes and the anchor to resume from.
+    public func changes(
+        of type: HealthObjectType, matching predicate: SamplePredicate? = nil, since anchor: HealthQueryAnchor?,
+        limit: Int = HealthQuery.noLimit
+    ) -> Promise<HealthAnchoredChanges> {
+        Promise { resolver in
+            let query = HealthAnchoredObjectQuery(type: type, predicate: predicate, anchor: anchor, limit: limit) {
+                _, samples, deleted, newAnchor, error in
+                if let samples, let deleted, let newAnchor {
+                    resolver.fulfill(
+                        HealthAnchoredChanges(samples: samples, deletedObjects: deleted, newAnchor: newAnchor))
+                } else {
+                    resolver.resolve(nil, error)
+                }
+            }
+            resolver.onCancel { stop(query) }
+            execute(query)
+        }
+    }
+}
