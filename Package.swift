@@ -7,6 +7,16 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// The example modules: `Examples/<Name>/` becomes the target `<Name>Example`.
+let exampleNames = ["WriteHeight", "ReadHeights", "SafeWrites"]
+let examples: [Target.Dependency] = exampleNames.map { .target(name: "\($0)Example") }
+
+func example(_ name: String) -> Target {
+    .target(
+        name: "\(name)Example", dependencies: ["FlowKit", "HealthFlow", "ExampleSupport"], path: "Examples/\(name)",
+        exclude: ["README.md"], swiftSettings: strict)
+}
+
 let package = Package(
     name: "HealthFlow",
     // `Synchronization.Mutex` needs these minimums on Apple platforms.
@@ -21,9 +31,20 @@ let package = Package(
         .target(name: "FlowKit", swiftSettings: strict),
         .target(name: "FlowKitTesting", dependencies: ["FlowKit"], swiftSettings: strict),
         .target(name: "HealthFlow", dependencies: ["FlowKit"], swiftSettings: strict),
-        .executableTarget(name: "healthflow", dependencies: ["FlowKit", "HealthFlow"], swiftSettings: strict),
+        .executableTarget(
+            name: "healthflow", dependencies: ["FlowKit", "HealthFlow", "ExampleSupport"] + examples,
+            swiftSettings: strict),
+
+        // Examples/: the seed programs ported to promises and async/await, one folder (and module) each.
+        .target(
+            name: "ExampleSupport", dependencies: ["FlowKit", "HealthFlow"], path: "Examples/Support",
+            swiftSettings: strict),
+    ] + exampleNames.map(example) + [
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting"], swiftSettings: strict),
         .testTarget(name: "HealthFlowTests", dependencies: ["HealthFlow", "FlowKitTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "ExamplesTests", dependencies: ["ExampleSupport", "HealthFlow", "FlowKit"] + examples,
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,9 @@
+import ExampleSupport
 import FlowKit
 import Foundation
+import ReadHeightsExample
+import SafeWritesExample
+import WriteHeightExample
 
 /// The `healthflow` command: the project's main job.
 ///
@@ -13,6 +17,9 @@ struct HealthFlowCommand {
         COMMANDS:
           demo        Run the FlowKit tour: one health task written as nested callbacks, as a promise chain and
                       with async/await, then fan-out, timeouts, retries and cancellation. Needs no setup.
+          example NAME [--style callback|promise|async|all]
+                      Run a ported seed example on the embedded store (default style: all, which also checks
+                      that the three styles agree). 'healthflow example --list' lists them.
           help        Show this help (also --help, -h).
 
         Exit status: 0 on success, 1 when the demo fails, 2 for an unknown command or bad arguments.
@@ -24,6 +31,8 @@ struct HealthFlowCommand {
         case "demo" where arguments.count == 1:
             let succeeded = await Demo(output: StandardOutput()).run()
             exit(succeeded ? 0 : 1)
+        case "example":
+            exit(await ExampleCommand.run(Array(arguments.dropFirst())))
         case "help", "--help", "-h":
             print(usage)
         case nil:
