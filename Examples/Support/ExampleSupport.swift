@@ -31,6 +31,8 @@ public struct ExampleContext: Sendable {
     public let source: HealthSource
     /// The moment the example treats as now.
     public let now: Date
+    /// A private folder the example may write to (an outbox, say); created on first use.
+    public let workDirectory: URL
 
     /// A context from its parts.
     ///
@@ -41,10 +43,16 @@ public struct ExampleContext: Sendable {
     ///   - store: The health store.
     ///   - source: The app's source.
     ///   - now: The moment treated as now.
-    public init(store: any HealthStore, source: HealthSource, now: Date) {
+    ///   - workDirectory: A folder the example may write to; a fresh temporary one by default.
+    public init(
+        store: any HealthStore, source: HealthSource, now: Date,
+        workDirectory: URL = FileManager.default.temporaryDirectory
+            .appendingPathComponent("healthflow-example-\(UUID().uuidString)", isDirectory: true)
+    ) {
         self.store = store
         self.source = source
         self.now = now
+        self.workDirectory = workDirectory
     }
 
     /// The app every example plays: it may read and write health data.
@@ -79,7 +87,7 @@ public struct ExampleContext: Sendable {
 /// ```swift
 /// #expect(await Example.run(.callback, in: a) == Example.run(.async, in: b))
 /// ```
-public enum ExampleOutcome: Equatable, Sendable, CustomStringConvertible {
+public enum ExampleOutcome: Hashable, Sendable, CustomStringConvertible {
     /// The lines the example printed.
     case lines([String])
     /// The error it ended with, as its description (errors are compared by what they say).

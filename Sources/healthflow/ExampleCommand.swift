@@ -1,5 +1,6 @@
 import ExampleSupport
 import Foundation
+import ObserveAndUploadExample
 import ReadHeightsExample
 import SafeWritesExample
 import WriteHeightExample
@@ -7,7 +8,7 @@ import WriteHeightExample
 /// `healthflow example NAME [--style …]`: runs a ported seed example on a fresh embedded store.
 enum ExampleCommand {
     static let examples: [any HealthExample.Type] = [
-        WriteHeightExample.self, ReadHeightsExample.self, SafeWritesExample.self,
+        WriteHeightExample.self, ReadHeightsExample.self, SafeWritesExample.self, ObserveAndUploadExample.self,
     ]
 
     static let usage = """
@@ -45,6 +46,7 @@ enum ExampleCommand {
             return fail("unexpected arguments '\(options.joined(separator: " "))'; see 'healthflow example --help'")
         }
         let context = ExampleContext.embedded()
+        defer { try? FileManager.default.removeItem(at: context.workDirectory) }
         do {
             try await example.prepare(context)
         } catch {

@@ -1,6 +1,7 @@
 import ExampleSupport
 import FlowKit
 import Foundation
+import ObserveAndUploadExample
 import ReadHeightsExample
 import SafeWritesExample
 import WriteHeightExample

@@ -1,8 +1,10 @@
 import ExampleSupport
 import FlowKit
 import HealthFlow
+import ObserveAndUploadExample
 import ReadHeightsExample
 import SafeWritesExample
+import Foundation
 import Testing
 import WriteHeightExample
 
@@ -10,7 +12,7 @@ import WriteHeightExample
 /// (prepared once) and compare the outcomes, values and errors alike.
 @Suite struct ExampleParityTests {
     static let examples: [any HealthExample.Type] = [
-        WriteHeightExample.self, ReadHeightsExample.self, SafeWritesExample.self,
+        WriteHeightExample.self, ReadHeightsExample.self, SafeWritesExample.self, ObserveAndUploadExample.self,
     ]
 
     /// Each example under each permission answer the tests care about.
@@ -28,14 +30,14 @@ import WriteHeightExample
         return outcomes
     }
 
-    @Test(arguments: 0..<3)
+    @Test(arguments: 0..<4)
     func threeStylesAgreeWhenEverythingIsAllowed(example index: Int) async {
         let outcomes = await Self.outcomes(Self.examples[index], policy: .grantAll)
         #expect(outcomes[.callback] == outcomes[.promise])
         #expect(outcomes[.promise] == outcomes[.async])
     }
 
-    @Test(arguments: 0..<3)
+    @Test(arguments: 0..<4)
     func threeStylesAgreeWhenEverythingIsDenied(example index: Int) async {
         let outcomes = await Self.outcomes(Self.examples[index], policy: .denyAll)
         #expect(outcomes[.callback] == outcomes[.promise])
@@ -105,5 +107,35 @@ import WriteHeightExample
         #expect(lines[6].contains("ValidationError") && lines[6].contains("insulin"))
         #expect(lines[8].contains("UnitError") && lines[8].contains("mL/kg/min"))
         #expect(lines[11].contains("ValidationError") && lines[11].contains("9"))
+    }
+}
+
+@Suite struct ObserveAndUploadExampleTests {
+    @Test func gathersEveryTypeAndWritesOneOutboxFile() async throws {
+        let context = ExampleContext.embedded()
+        try await ObserveAndUploadExample.prepare(context)
+        let outcome = await ObserveAndUploadExample.run(.promise, in: context)
+        guard case .lines(let lines) = outcome else {
+            Issue.record("expected lines, got \(outcome)")
+            return
+        }
+        #expect(lines.first == "gathered stepCount: 24, heartRate: 48, sleepAnalysis: 4, electrocardiogram: 1")
+        let outbox = context.workDirectory.appendingPathComponent("outbox")
+        let files = try FileManager.default.contentsOfDirectory(atPath: outbox.path)
+        #expect(files.count == 1)
+        let data = try Data(contentsOf: outbox.appendingPathComponent(files[0]))
+        let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let sections = json?["types"] as? [[String: Any]]
+        #expect(sections?.map { $0["type"] as? String } == ["stepCount", "heartRate", "sleepAnalysis", "electrocardiogram"])
+        try? FileManager.default.removeItem(at: context.workDirectory)
+    }
+
+    @Test func reportsTheFirstQueryErrorWhenHealthDataIsUnavailable() async {
+        let store = InMemoryHealthStore(configuration: ExampleContext.app, isHealthDataAvailable: false)
+        let context = ExampleContext(store: store, source: ExampleContext.app.source, now: ExampleContext.fixedNow)
+        var outcomes: [ExampleOutcome] = []
+        for style in ExampleStyle.allCases { outcomes.append(await ObserveAndUploadExample.run(style, in: context)) }
+        #expect(outcomes.allSatisfy { if case .failure = $0 { true } else { false } })
+        #expect(Set(outcomes).count == 1)
     }
 }
