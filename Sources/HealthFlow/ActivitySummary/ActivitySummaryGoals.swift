@@ -1,0 +1,69 @@
+/// The daily goals an `ActivitySummaryBuilder` writes into every summary it derives.
+///
+/// ```swift
+/// let goals = try ActivitySummaryGoals(activeEnergyBurned: 600, exerciseTime: 45, standHours: 10)
+/// goals.moveMode   // .activeEnergy
+/// ```
+public struct ActivitySummaryGoals: Hashable, Sendable, Codable {
+    /// Active energy goal in kilocalories.
+    ///
+    /// ```swift
+    /// goals.activeEnergyBurned   // 600
+    /// ```
+    public let activeEnergyBurned: Double
+    /// Move-minutes goal (for the `appleMoveTime` move mode).
+    ///
+    /// ```swift
+    /// goals.appleMoveTime   // 30
+    /// ```
+    public let appleMoveTime: Double
+    /// Exercise goal in minutes.
+    ///
+    /// ```swift
+    /// goals.exerciseTime   // 45
+    /// ```
+    public let exerciseTime: Double
+    /// Stand-hours goal.
+    ///
+    /// ```swift
+    /// goals.standHours   // 10
+    /// ```
+    public let standHours: Double
+    /// What the move ring measures.
+    ///
+    /// ```swift
+    /// goals.moveMode   // .activeEnergy
+    /// ```
+    public let moveMode: ActivitySummary.MoveMode
+
+    /// Makes checked goals; the defaults are the Activity app's usual ones (500 kcal, 30 min, 12 hours).
+    ///
+    /// ```swift
+    /// let goals = try ActivitySummaryGoals(activeEnergyBurned: 450)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - activeEnergyBurned: Kilocalories.
+    ///   - appleMoveTime: Minutes.
+    ///   - exerciseTime: Minutes.
+    ///   - standHours: Hours.
+    ///   - moveMode: What the move ring measures.
+    /// - Throws: `ActivitySummaryError.invalidValue` for a negative or non-finite goal.
+    public init(
+        activeEnergyBurned: Double = 500, appleMoveTime: Double = 30, exerciseTime: Double = 30,
+        standHours: Double = 12, moveMode: ActivitySummary.MoveMode = .activeEnergy
+    ) throws(ActivitySummaryError) {
+        let checks = [
+            ("activeEnergyBurnedGoal", activeEnergyBurned), ("appleMoveTimeGoal", appleMoveTime),
+            ("exerciseTimeGoal", exerciseTime), ("standHoursGoal", standHours),
+        ]
+        for (field, value) in checks where !(value.isFinite && value >= 0) {
+            throw .invalidValue(field: field, value: value)
+        }
+        self.activeEnergyBurned = activeEnergyBurned
+        self.appleMoveTime = appleMoveTime
+        self.exerciseTime = exerciseTime
+        self.standHours = standHours
+        self.moveMode = moveMode
+    }
+}
