@@ -36,6 +36,14 @@ public struct ActivitySummaryGoals: Hashable, Sendable, Codable {
     /// ```
     public let moveMode: ActivitySummary.MoveMode
 
+    /// The Activity app's usual goals: 500 kcal, 30 move minutes, 30 exercise minutes, 12 stand hours,
+    /// moving by active energy.
+    ///
+    /// ```swift
+    /// ActivitySummaryGoals.standard.standHours   // 12
+    /// ```
+    public static let standard = ActivitySummaryGoals(unchecked: 500, 30, 30, 12, .activeEnergy)
+
     /// Makes checked goals; the defaults are the Activity app's usual ones (500 kcal, 30 min, 12 hours).
     ///
     /// ```swift
@@ -60,6 +68,18 @@ public struct ActivitySummaryGoals: Hashable, Sendable, Codable {
         for (field, value) in checks where !(value.isFinite && value >= 0) {
             throw .invalidValue(field: field, value: value)
         }
+        self.activeEnergyBurned = activeEnergyBurned
+        self.appleMoveTime = appleMoveTime
+        self.exerciseTime = exerciseTime
+        self.standHours = standHours
+        self.moveMode = moveMode
+    }
+
+    /// Goals known to be valid (finite, not negative), without checks.
+    init(
+        unchecked activeEnergyBurned: Double, _ appleMoveTime: Double, _ exerciseTime: Double, _ standHours: Double,
+        _ moveMode: ActivitySummary.MoveMode
+    ) {
         self.activeEnergyBurned = activeEnergyBurned
         self.appleMoveTime = appleMoveTime
         self.exerciseTime = exerciseTime
