@@ -98,7 +98,8 @@ public struct ActivitySummaryBuilder: Sendable {
             let parts = calendar.dateComponents([.year, .month, .day], from: day.start)
             summaries.append(
                 try ActivitySummary(
-                    dateComponents: DateComponents(calendar: calendar, year: parts.year, month: parts.month, day: parts.day),
+                    dateComponents: DateComponents(
+                        calendar: calendar, year: parts.year, month: parts.month, day: parts.day),
                     activeEnergyBurned: HealthQuantity(unit: .kilocalorie(), doubleValue: energyByDay[index].sum),
                     activeEnergyBurnedGoal: HealthQuantity(unit: .kilocalorie(), doubleValue: goals.activeEnergyBurned),
                     appleMoveTime: HealthQuantity(unit: .minute(), doubleValue: moveByDay[index].sum),

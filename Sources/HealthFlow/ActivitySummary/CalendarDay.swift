@@ -33,7 +33,9 @@ struct CalendarDay: Hashable, Sendable {
     /// The day containing `date` in `calendar`.
     init?(containing date: Date, in calendar: Calendar) {
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        guard let day = try? CalendarDay(DateComponents(calendar: calendar, year: parts.year, month: parts.month, day: parts.day))
+        guard
+            let day = try? CalendarDay(
+                DateComponents(calendar: calendar, year: parts.year, month: parts.month, day: parts.day))
         else { return nil }
         self = day
     }

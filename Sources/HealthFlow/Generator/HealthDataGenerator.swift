@@ -146,10 +146,12 @@ private struct SampleWriter {
             let nextWeekend = calendar.isDateInWeekend(dayStarts[day + 1].addingTimeInterval(12 * 3600))
             let wake: Double =
                 weekend
-                ? rng.normal(mean: 8.25 * 60, standardDeviation: 40) : rng.normal(mean: 6.75 * 60, standardDeviation: 20)
+                ? rng.normal(mean: 8.25 * 60, standardDeviation: 40)
+                : rng.normal(mean: 6.75 * 60, standardDeviation: 20)
             let bed: Double =
                 nextWeekend
-                ? rng.normal(mean: 23.4 * 60, standardDeviation: 20) : rng.normal(mean: 22.75 * 60, standardDeviation: 25)
+                ? rng.normal(mean: 23.4 * 60, standardDeviation: 20)
+                : rng.normal(mean: 22.75 * 60, standardDeviation: 25)
             let wakeMinute = Int(min(600.0, max(300.0, wake)).rounded())
             let bedMinute = Int(min(1430.0, max(1290.0, bed)).rounded())
             schedule.append((wakeMinute, bedMinute))
@@ -171,7 +173,8 @@ private struct SampleWriter {
     }
 
     private mutating func quantity(
-        _ type: HealthObjectType, _ unit: HealthUnit, _ value: Double, _ start: Date, _ end: Date, _ source: HealthSource
+        _ type: HealthObjectType, _ unit: HealthUnit, _ value: Double, _ start: Date, _ end: Date,
+        _ source: HealthSource
     ) throws(GeneratorError) -> HealthQuantitySample {
         let uuid = nextUUID(for: type)
         do {
@@ -184,7 +187,8 @@ private struct SampleWriter {
     }
 
     private mutating func add(
-        _ type: HealthObjectType, _ unit: HealthUnit, _ value: Double, _ start: Date, _ end: Date, _ source: HealthSource
+        _ type: HealthObjectType, _ unit: HealthUnit, _ value: Double, _ start: Date, _ end: Date,
+        _ source: HealthSource
     ) throws(GeneratorError) {
         quantities[type, default: []].append(try quantity(type, unit, value, start, end, source))
     }
@@ -279,7 +283,8 @@ private struct SampleWriter {
         let morning = activity.wake
         if rng.chance(0.8) {
             let years = Double(day) / 365
-            let mass = profile.bodyMassStart + profile.bodyMassDriftPerYear * years + 0.5 * sin(2 * .pi * years)
+            let mass =
+                profile.bodyMassStart + profile.bodyMassDriftPerYear * years + 0.5 * sin(2 * .pi * years)
                 + rng.normal(mean: 0, standardDeviation: 0.25)
             let at = date(dayStart, minute: morning + rng.int(in: 5...20))
             try add(.bodyMass, .gramUnit(with: .kilo), round(mass, 1), at, at, devices)

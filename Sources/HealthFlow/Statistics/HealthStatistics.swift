@@ -228,7 +228,9 @@ public struct HealthStatistics: Hashable, Sendable {
     /// ```
     ///
     /// - Returns: The covered time, or `nil` when not requested.
-    public func duration() -> HealthQuantity? { overall.duration.map { HealthQuantity(unit: .second(), doubleValue: $0) } }
+    public func duration() -> HealthQuantity? {
+        overall.duration.map { HealthQuantity(unit: .second(), doubleValue: $0) }
+    }
 
     /// The time covered by one source's samples, in seconds.
     ///

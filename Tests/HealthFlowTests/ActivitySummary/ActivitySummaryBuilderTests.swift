@@ -10,10 +10,12 @@ struct ActivitySummaryBuilderTests {
 
     /// A date in Berlin.
     static func at(_ day: Int, _ hour: Int, _ minute: Int = 0, month: Int = 3) throws -> Date {
-        try #require(calendar.date(from: DateComponents(year: 2024, month: month, day: day, hour: hour, minute: minute)))
+        try #require(
+            calendar.date(from: DateComponents(year: 2024, month: month, day: day, hour: hour, minute: minute)))
     }
 
-    static func quantity(_ type: HealthObjectType, _ unit: HealthUnit, _ value: Double, _ start: Date, _ end: Date) throws
+    static func quantity(_ type: HealthObjectType, _ unit: HealthUnit, _ value: Double, _ start: Date, _ end: Date)
+        throws
         -> HealthSample
     {
         .quantity(
@@ -23,7 +25,8 @@ struct ActivitySummaryBuilderTests {
     }
 
     static func stand(_ value: AppleStandHourValue, _ start: Date) throws -> HealthSample {
-        .category(try HealthCategorySample(value, start: start, end: start.addingTimeInterval(3600), source: Fixture.watch))
+        .category(
+            try HealthCategorySample(value, start: start, end: start.addingTimeInterval(3600), source: Fixture.watch))
     }
 
     static func builder(_ goals: ActivitySummaryGoals? = nil) throws -> ActivitySummaryBuilder {
@@ -83,9 +86,13 @@ struct ActivitySummaryBuilderTests {
     @Test func ignoresOtherSampleTypes() throws {
         let samples = [
             try Self.quantity(.stepCount, .count(), 1000, try Self.at(2, 9), try Self.at(2, 10)),
-            .category(try HealthCategorySample(SleepAnalysisValue.asleepCore, start: try Self.at(2, 1), end: try Self.at(2, 2), source: Fixture.watch)),
+            .category(
+                try HealthCategorySample(
+                    SleepAnalysisValue.asleepCore, start: try Self.at(2, 1), end: try Self.at(2, 2),
+                    source: Fixture.watch)),
         ]
-        let summaries = try Self.builder().summaries(from: samples, for: try ActivitySummaryPredicate(day: Self.day(2024, 3, 2)))
+        let summaries = try Self.builder().summaries(
+            from: samples, for: try ActivitySummaryPredicate(day: Self.day(2024, 3, 2)))
         #expect(try summaries.first?.activeEnergyBurned.doubleValue(for: .kilocalorie()) == 0)
     }
 }

@@ -56,7 +56,8 @@ struct ActivitySummaryTests {
                 field: "activeEnergyBurned", unit: .minute(), expected: .kilocalorie())
         ) {
             try ActivitySummary(
-                dateComponents: Self.day(2024, 3, 1), activeEnergyBurned: HealthQuantity(unit: .minute(), doubleValue: 1),
+                dateComponents: Self.day(2024, 3, 1),
+                activeEnergyBurned: HealthQuantity(unit: .minute(), doubleValue: 1),
                 activeEnergyBurnedGoal: Self.kcal(500))
         }
     }
@@ -64,12 +65,14 @@ struct ActivitySummaryTests {
     @Test func rejectsNegativeAndNonFiniteValues() {
         #expect(throws: ActivitySummaryError.invalidValue(field: "appleStandHours", value: -1)) {
             try ActivitySummary(
-                dateComponents: Self.day(2024, 3, 1), activeEnergyBurned: Self.kcal(1), activeEnergyBurnedGoal: Self.kcal(1),
+                dateComponents: Self.day(2024, 3, 1), activeEnergyBurned: Self.kcal(1),
+                activeEnergyBurnedGoal: Self.kcal(1),
                 appleStandHours: HealthQuantity(unit: .count(), doubleValue: -1))
         }
         #expect(throws: ActivitySummaryError.self) {
             try ActivitySummary(
-                dateComponents: Self.day(2024, 3, 1), activeEnergyBurned: Self.kcal(.nan), activeEnergyBurnedGoal: Self.kcal(1))
+                dateComponents: Self.day(2024, 3, 1), activeEnergyBurned: Self.kcal(.nan),
+                activeEnergyBurnedGoal: Self.kcal(1))
         }
         #expect(throws: ActivitySummaryError.invalidValue(field: "standHoursGoal", value: -2)) {
             try ActivitySummaryGoals(standHours: -2)
@@ -87,7 +90,8 @@ struct ActivitySummaryTests {
 
     @Test func roundTripsThroughJSONWithItsDayAsText() throws {
         let summary = try ActivitySummary(
-            dateComponents: Self.day(2024, 3, 1), activeEnergyBurned: Self.kcal(432.5), activeEnergyBurnedGoal: Self.kcal(500),
+            dateComponents: Self.day(2024, 3, 1), activeEnergyBurned: Self.kcal(432.5),
+            activeEnergyBurnedGoal: Self.kcal(500),
             appleMoveTime: HealthQuantity(unit: .minute(), doubleValue: 41), activityMoveMode: .appleMoveTime,
             isPaused: true)
         let data = try Fixture.encoder().encode(summary)
@@ -98,7 +102,8 @@ struct ActivitySummaryTests {
 
     @Test func decodingAnImpossibleDayFails() throws {
         let data = try Fixture.encoder().encode(try Self.summary(Self.day(2024, 2, 28)))
-        let text = try #require(String(data: data, encoding: .utf8)).replacingOccurrences(of: "2024-02-28", with: "2024-02-30")
+        let text = try #require(String(data: data, encoding: .utf8)).replacingOccurrences(
+            of: "2024-02-28", with: "2024-02-30")
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(ActivitySummary.self, from: Data(text.utf8)) }
     }
 
@@ -111,7 +116,9 @@ struct ActivitySummaryTests {
     }
 
     @Test func predicateWorksAcrossYearEnds() throws {
-        let summaries = try [(2023, 12, 31), (2024, 1, 1), (2024, 1, 2)].map { try Self.summary(Self.day($0.0, $0.1, $0.2)) }
+        let summaries = try [(2023, 12, 31), (2024, 1, 1), (2024, 1, 2)].map {
+            try Self.summary(Self.day($0.0, $0.1, $0.2))
+        }
         let predicate = try ActivitySummaryPredicate(start: Self.day(2023, 12, 31), end: Self.day(2024, 1, 1))
         #expect(predicate.filter(summaries.reversed()).map(\.dateString) == ["2023-12-31", "2024-01-01"])
     }
@@ -120,7 +127,10 @@ struct ActivitySummaryTests {
         #expect(throws: ActivitySummaryError.invalidDayRange(start: Self.day(2024, 3, 2), end: Self.day(2024, 3, 1))) {
             try ActivitySummaryPredicate(start: Self.day(2024, 3, 2), end: Self.day(2024, 3, 1))
         }
-        #expect(throws: ActivitySummaryError.invalidDateComponents(Self.day(2024, 3, 1, calendar: nil), reason: "a calendar is required")) {
+        #expect(
+            throws: ActivitySummaryError.invalidDateComponents(
+                Self.day(2024, 3, 1, calendar: nil), reason: "a calendar is required")
+        ) {
             try ActivitySummaryPredicate(day: Self.day(2024, 3, 1, calendar: nil))
         }
     }

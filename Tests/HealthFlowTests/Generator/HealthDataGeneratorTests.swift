@@ -34,7 +34,9 @@ struct HealthDataGeneratorTests {
     @Test func differentSeedsGiveDifferentData() throws {
         let first = try Self.generate(days: 3, seed: 11)
         let second = try Self.generate(days: 3, seed: 12)
-        #expect(first.quantitySamples(of: .stepCount).map(\.quantity) != second.quantitySamples(of: .stepCount).map(\.quantity))
+        #expect(
+            first.quantitySamples(of: .stepCount).map(\.quantity)
+                != second.quantitySamples(of: .stepCount).map(\.quantity))
         #expect(Set(first.allSamples().map(\.uuid)).isDisjoint(with: second.allSamples().map(\.uuid)))
     }
 
@@ -123,12 +125,16 @@ struct HealthDataGeneratorTests {
                     (50...105).contains(try $0.quantity.doubleValue(for: .gramUnit(with: .kilo)))
                 }, "\(context) body mass")
             #expect(
-                try data.quantitySamples(of: .height).allSatisfy { (1.5...2).contains(try $0.quantity.doubleValue(for: .meter())) },
+                try data.quantitySamples(of: .height).allSatisfy {
+                    (1.5...2).contains(try $0.quantity.doubleValue(for: .meter()))
+                },
                 "\(context) height")
             for reading in data.correlations {
                 let systolic = try #require(reading.objects(for: .bloodPressureSystolic).first).quantity.value
                 let diastolic = try #require(reading.objects(for: .bloodPressureDiastolic).first).quantity.value
-                #expect((85...160).contains(systolic) && (50...105).contains(diastolic) && systolic > diastolic, "\(context) BP")
+                #expect(
+                    (85...160).contains(systolic) && (50...105).contains(diastolic) && systolic > diastolic,
+                    "\(context) BP")
             }
             #expect(
                 data.quantitySamples(of: .bloodGlucose).allSatisfy { (65...220).contains($0.quantity.value) },
@@ -175,15 +181,22 @@ struct HealthDataGeneratorTests {
             let data = try Self.generate(days: 5, seed: seed)
             let energy = data.quantitySamples(of: .activeEnergyBurned)
             let exercise = data.quantitySamples(of: .appleExerciseTime)
-            let stood = data.categorySamples(of: .appleStandHour).filter { $0.value(as: AppleStandHourValue.self) == .stood }
+            let stood = data.categorySamples(of: .appleStandHour).filter {
+                $0.value(as: AppleStandHourValue.self) == .stood
+            }
             #expect(data.activitySummaries.count == 5)
             for summary in data.activitySummaries {
                 let day = summary.dateInterval
                 // Generated samples never cross midnight, so whole-sample sums per day are exact.
-                let dayEnergy = energy.filter { day.start <= $0.startDate && $0.startDate < day.end }.reduce(0) { $0 + $1.quantity.value }
-                let dayExercise = exercise.filter { day.start <= $0.startDate && $0.startDate < day.end }.reduce(0) { $0 + $1.quantity.value }
+                let dayEnergy = energy.filter { day.start <= $0.startDate && $0.startDate < day.end }.reduce(0) {
+                    $0 + $1.quantity.value
+                }
+                let dayExercise = exercise.filter { day.start <= $0.startDate && $0.startDate < day.end }.reduce(0) {
+                    $0 + $1.quantity.value
+                }
                 let dayStood = stood.filter { day.start <= $0.startDate && $0.startDate < day.end }.count
-                #expect(close(try summary.activeEnergyBurned.doubleValue(for: .kilocalorie()), dayEnergy), "seed \(seed)")
+                #expect(
+                    close(try summary.activeEnergyBurned.doubleValue(for: .kilocalorie()), dayEnergy), "seed \(seed)")
                 #expect(close(try summary.appleExerciseTime.doubleValue(for: .minute()), dayExercise), "seed \(seed)")
                 #expect(try summary.appleStandHours.doubleValue(for: .count()) == Double(dayStood), "seed \(seed)")
                 #expect(summary.activeEnergyBurnedGoal == HealthQuantity(unit: .kilocalorie(), doubleValue: 500))
@@ -200,7 +213,10 @@ struct HealthDataGeneratorTests {
             let data = try Self.generate(days: 2, seed: seed)
             let range = data.dateInterval
             for (type, options, components) in [
-                (HealthObjectType.stepCount, StatisticsOptions([.cumulativeSum, .separateBySource]), DateComponents(minute: 45)),
+                (
+                    HealthObjectType.stepCount, StatisticsOptions([.cumulativeSum, .separateBySource]),
+                    DateComponents(minute: 45)
+                ),
                 (.heartRate, [.discreteAverage, .discreteMin, .discreteMax, .mostRecent], DateComponents(hour: 3)),
                 (.activeEnergyBurned, [.cumulativeSum, .duration], DateComponents(minute: 20)),
             ] {
@@ -212,7 +228,8 @@ struct HealthDataGeneratorTests {
                     intervalComponents: components, calendar: Self.calendar, range: range)
                 for statistics in collection.statistics() {
                     let window = (
-                        statistics.startDate.timeIntervalSinceReferenceDate, statistics.endDate.timeIntervalSinceReferenceDate
+                        statistics.startDate.timeIntervalSinceReferenceDate,
+                        statistics.endDate.timeIntervalSinceReferenceDate
                     )
                     let expected = StatisticsOracle.values(oracle, window: window, style: style, options: options)
                     let overall = try #require(expected.overall)

@@ -43,7 +43,8 @@ struct HealthStatisticsTests {
 
     @Test func stepsStraddlingTheHourSplitSixtyForty() throws {
         let sample = try Self.steps(100, Self.at(13, 57), Self.at(14, 2))
-        let before = try HealthStatistics.compute(.stepCount, from: [sample], options: .cumulativeSum, in: Self.hour(13))
+        let before = try HealthStatistics.compute(
+            .stepCount, from: [sample], options: .cumulativeSum, in: Self.hour(13))
         let after = try HealthStatistics.compute(.stepCount, from: [sample], options: .cumulativeSum, in: Self.hour(14))
         #expect(try Self.sum(before) == 60)
         #expect(try Self.sum(after) == 40)
@@ -63,15 +64,18 @@ struct HealthStatisticsTests {
 
     @Test func instantaneousSampleCountsInTheHalfOpenWindowHoldingItsInstant() throws {
         let sample = try Self.steps(7, Self.at(14), Self.at(14))
-        #expect(try HealthStatistics.compute(.stepCount, from: [sample], options: .cumulativeSum, in: Self.hour(13)) == nil)
         #expect(
-            try Self.sum(HealthStatistics.compute(.stepCount, from: [sample], options: .cumulativeSum, in: Self.hour(14)))
+            try HealthStatistics.compute(.stepCount, from: [sample], options: .cumulativeSum, in: Self.hour(13)) == nil)
+        #expect(
+            try Self.sum(
+                HealthStatistics.compute(.stepCount, from: [sample], options: .cumulativeSum, in: Self.hour(14)))
                 == 7)
     }
 
     @Test func sampleEndingAtTheWindowStartDoesNotMatch() throws {
         let sample = try Self.steps(50, Self.at(12, 30), Self.at(13))
-        #expect(try HealthStatistics.compute(.stepCount, from: [sample], options: .cumulativeSum, in: Self.hour(13)) == nil)
+        #expect(
+            try HealthStatistics.compute(.stepCount, from: [sample], options: .cumulativeSum, in: Self.hour(13)) == nil)
     }
 
     @Test func withoutAWindowEverySampleCountsFully() throws {
@@ -112,9 +116,12 @@ struct HealthStatisticsTests {
     }
 
     @Test func instantaneousReadingsHoldUntilTheNextReadingAndTheLastUntilTheWindowEnds() throws {
-        let samples = [try Self.beats(60, Self.at(10)), try Self.beats(90, Self.at(10, 20)), try Self.beats(120, Self.at(10, 50))]
+        let samples = [
+            try Self.beats(60, Self.at(10)), try Self.beats(90, Self.at(10, 20)), try Self.beats(120, Self.at(10, 50)),
+        ]
         // Weights 20, 30 and 10 minutes.
-        let hourly = try HealthStatistics.compute(.heartRate, from: samples, options: .discreteAverage, in: Self.hour(10))
+        let hourly = try HealthStatistics.compute(
+            .heartRate, from: samples, options: .discreteAverage, in: Self.hour(10))
         #expect(close(try Self.average(hourly), 85))
         // Without a window the last reading holds until the latest end, its own instant: weights 20, 30, 0.
         let unbounded = try HealthStatistics.compute(.heartRate, from: samples, options: .discreteAverage)
@@ -122,19 +129,26 @@ struct HealthStatisticsTests {
     }
 
     @Test func readingsAtTheSameInstantShareTheirHold() throws {
-        let samples = [try Self.beats(60, Self.at(10)), try Self.beats(80, Self.at(10)), try Self.beats(100, Self.at(10, 30))]
-        let statistics = try HealthStatistics.compute(.heartRate, from: samples, options: .discreteAverage, in: Self.hour(10))
+        let samples = [
+            try Self.beats(60, Self.at(10)), try Self.beats(80, Self.at(10)), try Self.beats(100, Self.at(10, 30)),
+        ]
+        let statistics = try HealthStatistics.compute(
+            .heartRate, from: samples, options: .discreteAverage, in: Self.hour(10))
         #expect(close(try Self.average(statistics), 85))  // 60·15 + 80·15 + 100·30 over 60 minutes
     }
 
     @Test func aLoneReadingWithoutAWindowAveragesToItself() throws {
-        let statistics = try HealthStatistics.compute(.heartRate, from: [try Self.beats(64, Self.at(10))], options: .discreteAverage)
+        let statistics = try HealthStatistics.compute(
+            .heartRate, from: [try Self.beats(64, Self.at(10))], options: .discreteAverage)
         #expect(close(try Self.average(statistics), 64))
     }
 
     @Test func intervalReadingsWeighTheirTimeInsideTheWindow() throws {
-        let samples = [try Self.beats(70, Self.at(9, 30), Self.at(10, 30)), try Self.beats(100, Self.at(10, 30), Self.at(10, 40))]
-        let statistics = try HealthStatistics.compute(.heartRate, from: samples, options: .discreteAverage, in: Self.hour(10))
+        let samples = [
+            try Self.beats(70, Self.at(9, 30), Self.at(10, 30)), try Self.beats(100, Self.at(10, 30), Self.at(10, 40)),
+        ]
+        let statistics = try HealthStatistics.compute(
+            .heartRate, from: samples, options: .discreteAverage, in: Self.hour(10))
         #expect(close(try Self.average(statistics), 77.5))  // 70·30 + 100·10 over 40 minutes
     }
 
@@ -145,7 +159,8 @@ struct HealthStatisticsTests {
                 type: .environmentalAudioExposure, quantity: HealthQuantity(unit: decibels, doubleValue: $0.0),
                 start: $0.1, end: $0.2, source: Fixture.source)
         }
-        let statistics = try HealthStatistics.compute(.environmentalAudioExposure, from: samples, options: .discreteAverage)
+        let statistics = try HealthStatistics.compute(
+            .environmentalAudioExposure, from: samples, options: .discreteAverage)
         let expected = 10 * log10((pow(10, 6.0) + pow(10, 8.0)) / 2)  // ≈ 77.03 dB, not 70
         #expect(close(try statistics?.averageQuantity()?.doubleValue(for: decibels), expected))
     }
@@ -155,9 +170,11 @@ struct HealthStatisticsTests {
             try Self.steps(10, Self.at(13, 50), Self.at(14, 10)), try Self.steps(20, Self.at(13, 55), Self.at(13, 58)),
             try Self.steps(30, Self.at(13), Self.at(13, 1)),
         ]
-        let statistics = try HealthStatistics.compute(.stepCount, from: samples, options: .mostRecent, in: Self.hour(13))
+        let statistics = try HealthStatistics.compute(
+            .stepCount, from: samples, options: .mostRecent, in: Self.hour(13))
         #expect(try statistics?.mostRecentQuantity()?.doubleValue(for: .count()) == 10)
-        #expect(statistics?.mostRecentQuantityDateInterval() == DateInterval(start: Self.at(13, 50), end: Self.at(14, 10)))
+        #expect(
+            statistics?.mostRecentQuantityDateInterval() == DateInterval(start: Self.at(13, 50), end: Self.at(14, 10)))
         #expect(statistics?.sumQuantity() == nil)
     }
 
@@ -196,7 +213,8 @@ struct HealthStatisticsTests {
     }
 
     @Test func valuesAreInTheCanonicalUnit() throws {
-        let statistics = try HealthStatistics.compute(.heartRate, from: [try Self.beats(60, Self.at(10))], options: .discreteMax)
+        let statistics = try HealthStatistics.compute(
+            .heartRate, from: [try Self.beats(60, Self.at(10))], options: .discreteMax)
         #expect(statistics?.maximumQuantity() == HealthQuantity(unit: try HealthUnit(from: "count/s"), doubleValue: 1))
     }
 
@@ -219,8 +237,13 @@ struct HealthStatisticsTests {
     /// The types the property tests cover, one per aggregation style, with the options legal for each.
     static let styles: [(HealthObjectType, String, ClosedRange<Double>, StatisticsOptions)] = [
         (.stepCount, "count", 0...500, [.cumulativeSum, .mostRecent, .duration, .separateBySource]),
-        (.heartRate, "count/min", 40...180, [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .duration,
-            .separateBySource]),
+        (
+            .heartRate, "count/min", 40...180,
+            [
+                .discreteAverage, .discreteMin, .discreteMax, .mostRecent, .duration,
+                .separateBySource,
+            ]
+        ),
         (.bodyMass, "kg", 50...100, [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .separateBySource]),
         (.environmentalAudioExposure, "dBASPL", 30...100, [.discreteAverage, .separateBySource]),
     ]
@@ -241,19 +264,23 @@ struct HealthStatisticsTests {
                     let statistics = try HealthStatistics.compute(type, from: samples, options: options, in: window)
                     let expected = StatisticsOracle.values(
                         oracleSamples,
-                        window: (window.start.timeIntervalSinceReferenceDate, window.end.timeIntervalSinceReferenceDate),
+                        window: (
+                            window.start.timeIntervalSinceReferenceDate, window.end.timeIntervalSinceReferenceDate
+                        ),
                         style: style, options: options)
                     try check(statistics, expected, "seed \(seed) \(type) \(window)")
                 }
                 let all = try HealthStatistics.compute(type, from: samples, options: options)
-                try check(all, StatisticsOracle.values(oracleSamples, window: nil, style: style, options: options),
+                try check(
+                    all, StatisticsOracle.values(oracleSamples, window: nil, style: style, options: options),
                     "seed \(seed) \(type) unbounded")
             }
         }
     }
 
     private func check(
-        _ statistics: HealthStatistics?, _ expected: (overall: StatisticsOracle.Values?, bySource: [HealthSource: StatisticsOracle.Values]),
+        _ statistics: HealthStatistics?,
+        _ expected: (overall: StatisticsOracle.Values?, bySource: [HealthSource: StatisticsOracle.Values]),
         _ context: String
     ) throws {
         guard let overall = expected.overall else {

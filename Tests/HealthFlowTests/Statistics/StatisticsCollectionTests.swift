@@ -24,7 +24,10 @@ struct StatisticsCollectionTests {
             intervalComponents: DateComponents(hour: 2), calendar: Self.utc,
             range: DateInterval(start: Self.at(4), end: Self.at(14)))
         let starts = collection.statistics().map(\.startDate)
-        #expect(starts == [Self.at(3, 30), Self.at(5, 30), Self.at(7, 30), Self.at(9, 30), Self.at(11, 30), Self.at(13, 30)])
+        #expect(
+            starts == [
+                Self.at(3, 30), Self.at(5, 30), Self.at(7, 30), Self.at(9, 30), Self.at(11, 30), Self.at(13, 30),
+            ])
         #expect(collection.statistics().map { $0.endDate.timeIntervalSince($0.startDate) }.allSatisfy { $0 == 7200 })
     }
 
@@ -39,7 +42,9 @@ struct StatisticsCollectionTests {
     }
 
     @Test func listingSkipsEmptyIntervalsAndEnumerationYieldsThem() throws {
-        let samples = [try Self.steps(10, Self.at(9, 10), Self.at(9, 20)), try Self.steps(20, Self.at(12, 5), Self.at(12, 6))]
+        let samples = [
+            try Self.steps(10, Self.at(9, 10), Self.at(9, 20)), try Self.steps(20, Self.at(12, 5), Self.at(12, 6)),
+        ]
         let collection = try StatisticsCollection(
             .stepCount, samples: samples, options: .cumulativeSum, anchorDate: Self.at(0),
             intervalComponents: DateComponents(hour: 1), calendar: Self.utc,
@@ -108,7 +113,9 @@ struct StatisticsCollectionTests {
             .stepCount, samples: [], options: .cumulativeSum, anchorDate: january31,
             intervalComponents: DateComponents(month: 1), calendar: Self.utc,
             range: DateInterval(start: january31, end: june1))
-        let days = try collection.statistics(from: january31, to: june1).map { Self.utc.component(.day, from: $0.startDate) }
+        let days = try collection.statistics(from: january31, to: june1).map {
+            Self.utc.component(.day, from: $0.startDate)
+        }
         #expect(days == [31, 29, 31, 30, 31])  // Jan 31, Feb 29, Mar 31, Apr 30, May 31
     }
 
@@ -175,7 +182,8 @@ struct StatisticsCollectionTests {
                 let oracleSamples = try StatisticsOracle.samples(samples, type: type)
                 let style = try #require(type.aggregationStyle)
                 for (components, anchorOffset, zone) in Self.shapes {
-                    let range = DateInterval(start: origin.addingTimeInterval(-3600), end: origin.addingTimeInterval(3 * 86_400))
+                    let range = DateInterval(
+                        start: origin.addingTimeInterval(-3600), end: origin.addingTimeInterval(3 * 86_400))
                     let collection = try StatisticsCollection(
                         type, samples: samples, options: options, anchorDate: origin.addingTimeInterval(anchorOffset),
                         intervalComponents: components, calendar: Self.calendar(zone), range: range)
@@ -188,7 +196,8 @@ struct StatisticsCollectionTests {
                             statistics.startDate.timeIntervalSinceReferenceDate,
                             statistics.endDate.timeIntervalSinceReferenceDate
                         )
-                        let expected = StatisticsOracle.values(oracleSamples, window: window, style: style, options: options)
+                        let expected = StatisticsOracle.values(
+                            oracleSamples, window: window, style: style, options: options)
                         let context = "seed \(seed) \(type) \(components) \(statistics.startDate)"
                         guard let overall = expected.overall else {
                             #expect(statistics.isEmpty, "\(context) should be empty")
@@ -219,7 +228,9 @@ struct StatisticsCollectionTests {
                 .stepCount, samples: samples, options: .cumulativeSum, anchorDate: origin.addingTimeInterval(123),
                 intervalComponents: DateComponents(minute: 17), calendar: Self.utc,
                 range: DateInterval(start: origin.addingTimeInterval(-3600), duration: 2 * 86_400))
-            let sum = try collection.statistics().reduce(0) { $0 + (try $1.sumQuantity()?.doubleValue(for: .count()) ?? 0) }
+            let sum = try collection.statistics().reduce(0) {
+                $0 + (try $1.sumQuantity()?.doubleValue(for: .count()) ?? 0)
+            }
             #expect(close(sum, total), "seed \(seed): \(sum) vs \(total)")
         }
     }

@@ -72,12 +72,15 @@ struct StatisticsOptionsTests {
 
     @Test func rawValuesAreHealthKits() {
         #expect(
-            [StatisticsOptions.separateBySource, .discreteAverage, .discreteMin, .discreteMax, .cumulativeSum,
-                .mostRecent, .duration].map(\.rawValue) == [1, 2, 4, 8, 16, 32, 64])
+            [
+                StatisticsOptions.separateBySource, .discreteAverage, .discreteMin, .discreteMax, .cumulativeSum,
+                .mostRecent, .duration,
+            ].map(\.rawValue) == [1, 2, 4, 8, 16, 32, 64])
     }
 
     @Test func descriptionListsNames() {
-        #expect(StatisticsOptions([.cumulativeSum, .separateBySource]).description == "[separateBySource, cumulativeSum]")
+        #expect(
+            StatisticsOptions([.cumulativeSum, .separateBySource]).description == "[separateBySource, cumulativeSum]")
         #expect(StatisticsOptions(rawValue: 1 << 8).description == "[0x100]")
     }
 }

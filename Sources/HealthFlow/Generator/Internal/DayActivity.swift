@@ -37,9 +37,13 @@ struct DayActivity: Sendable {
             }
         } else {
             addBout(at: wake + rng.int(in: 60...90), minutes: length(8...16), cadence: 95...115, rng: &rng)
-            if rng.chance(0.5) { addBout(at: rng.int(in: 12 * 60...12 * 60 + 40), minutes: length(10...20), cadence: 90...110, rng: &rng) }
+            if rng.chance(0.5) {
+                addBout(at: rng.int(in: 12 * 60...12 * 60 + 40), minutes: length(10...20), cadence: 90...110, rng: &rng)
+            }
             addBout(at: rng.int(in: 17 * 60...18 * 60 + 30), minutes: length(8...16), cadence: 95...115, rng: &rng)
-            if rng.chance(0.3) { addBout(at: rng.int(in: 19 * 60...20 * 60 + 30), minutes: length(15...33), cadence: 85...110, rng: &rng) }
+            if rng.chance(0.3) {
+                addBout(at: rng.int(in: 19 * 60...20 * 60 + 30), minutes: length(15...33), cadence: 85...110, rng: &rng)
+            }
         }
         if rng.chance((isWeekend ? 0.5 : 0.35) * level) {
             let start = isWeekend ? rng.int(in: 9 * 60...11 * 60) : rng.int(in: 18 * 60...19 * 60 + 30)

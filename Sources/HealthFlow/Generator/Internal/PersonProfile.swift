@@ -41,7 +41,8 @@ enum RandomStream: UInt64 {
 
     /// A generator for this stream, for one index (a day, a type).
     func generator(seed: UInt64, index: UInt64 = 0) -> SeededRandomNumberGenerator {
-        SeededRandomNumberGenerator(seed: Self.mix(seed ^ Self.mix(rawValue &* 0x9E37_79B9_7F4A_7C15 &+ Self.mix(index))))
+        SeededRandomNumberGenerator(
+            seed: Self.mix(seed ^ Self.mix(rawValue &* 0x9E37_79B9_7F4A_7C15 &+ Self.mix(index))))
     }
 
     private static func mix(_ value: UInt64) -> UInt64 {

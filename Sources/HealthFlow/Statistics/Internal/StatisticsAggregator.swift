@@ -65,10 +65,11 @@ enum StatisticsAggregator {
         case .discreteArithmetic:
             return records.reduce(0) { $0 + $1.value } / Double(records.count)
         case .discreteTemporallyWeighted:
-            return weightedAverage(of: records, window: window) { $0 } inverse: { $0 }
+            return weightedAverage(of: records, window: window, transform: { $0 }, inverse: { $0 })
         case .discreteEquivalentContinuousLevel:
             // Energy average of sound levels: 10·log10(Σ wᵢ·10^(Lᵢ/10) / Σ wᵢ).
-            return weightedAverage(of: records, window: window) { pow(10, $0 / 10) } inverse: { 10 * log10($0) }
+            return weightedAverage(
+                of: records, window: window, transform: { pow(10, $0 / 10) }, inverse: { 10 * log10($0) })
         }
     }
 
@@ -110,7 +111,7 @@ enum StatisticsAggregator {
 
     /// Σ wᵢ·f(vᵢ) / Σ wᵢ mapped through `inverse`; the unweighted mean when every weight is zero.
     private static func weightedAverage(
-        of records: [StatisticsRecord], window: (lower: Double, upper: Double)?, _ transform: (Double) -> Double,
+        of records: [StatisticsRecord], window: (lower: Double, upper: Double)?, transform: (Double) -> Double,
         inverse: (Double) -> Double
     ) -> Double {
         let weights = weights(of: records, window: window)

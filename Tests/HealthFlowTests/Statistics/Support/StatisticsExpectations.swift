@@ -21,15 +21,18 @@ func expectStatistics(
         source.map { statistics.mostRecentQuantityDateInterval(for: $0) } ?? statistics.mostRecentQuantityDateInterval()
     let duration = try read(source.map { statistics.duration(for: $0) } ?? statistics.duration(), .second())
     let label = "\(context) source=\(source?.name ?? "all")"
-    #expect(close(sum, expected.sum), "sum \(label): \(String(describing: sum)) vs \(String(describing: expected.sum))",
+    #expect(
+        close(sum, expected.sum), "sum \(label): \(String(describing: sum)) vs \(String(describing: expected.sum))",
         sourceLocation: sourceLocation)
-    #expect(close(average, expected.average),
+    #expect(
+        close(average, expected.average),
         "average \(label): \(String(describing: average)) vs \(String(describing: expected.average))",
         sourceLocation: sourceLocation)
     #expect(minimum == expected.minimum, "minimum \(label)", sourceLocation: sourceLocation)
     #expect(maximum == expected.maximum, "maximum \(label)", sourceLocation: sourceLocation)
     #expect(recent == expected.mostRecent, "mostRecent \(label)", sourceLocation: sourceLocation)
-    #expect(recentInterval == expected.mostRecentInterval, "mostRecent interval \(label)",
+    #expect(
+        recentInterval == expected.mostRecentInterval, "mostRecent interval \(label)",
         sourceLocation: sourceLocation)
     #expect(close(duration, expected.duration), "duration \(label)", sourceLocation: sourceLocation)
 }
