@@ -120,6 +120,8 @@ private struct SampleWriter {
         for day in 0..<configuration.days {
             let start = dayStarts[day]
             let minutes = Int((dayStarts[day + 1].timeIntervalSince(start) / 60).rounded())
+            // Days of 20–28 hours cover every clock change; anything else is a calendar we cannot model.
+            guard (20 * 60...28 * 60).contains(minutes) else { throw .calendarArithmeticFailed(day: day) }
             let isWeekend = calendar.isDateInWeekend(start.addingTimeInterval(12 * 3600))
             var activityRandom = RandomStream.activity.generator(seed: seed, index: UInt64(day))
             let activity = DayActivity(

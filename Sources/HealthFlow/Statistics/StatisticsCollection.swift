@@ -242,6 +242,7 @@ public struct StatisticsCollection: Sendable {
         guard end >= start else { return }
         let first = try grid.index(containing: start)
         let last = try grid.index(containing: end)
+        guard last >= first else { return }
         var cursor = lowerBound(of: first)
         var lower = try grid.start(of: first)
         var stop = false

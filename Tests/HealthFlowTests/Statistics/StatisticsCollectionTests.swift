@@ -83,6 +83,21 @@ struct StatisticsCollectionTests {
         #expect(try collection.statistics(from: Self.at(12), to: Self.at(10)).isEmpty)
     }
 
+    @Test func samplesOnIntervalEdgesCountOnceInTheLaterInterval() throws {
+        let samples = [
+            try Self.steps(7, Self.at(14), Self.at(14)), try Self.steps(10, Self.at(13), Self.at(14)),
+            try Self.steps(20, Self.at(14), Self.at(15)), try Self.steps(1, Self.at(16), Self.at(16)),
+        ]
+        let collection = try StatisticsCollection(
+            .stepCount, samples: samples, options: .cumulativeSum, anchorDate: Self.at(0),
+            intervalComponents: DateComponents(hour: 1), calendar: Self.utc,
+            range: DateInterval(start: Self.at(12), end: Self.at(17)))
+        let sums = try collection.statistics(from: Self.at(12), to: Self.at(16)).map {
+            try $0.sumQuantity()?.doubleValue(for: .count())
+        }
+        #expect(sums == [nil, 10, 27, nil, 1])
+    }
+
     @Test func statisticsForADateFindsItsInterval() throws {
         let collection = try StatisticsCollection(
             .stepCount, samples: [try Self.steps(10, Self.at(9, 10), Self.at(9, 20))], options: .cumulativeSum,

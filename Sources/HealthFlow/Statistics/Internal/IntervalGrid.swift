@@ -67,6 +67,9 @@ struct IntervalGrid: Sendable {
         return date
     }
 
+    /// How far the search strays from its estimate before giving up on a calendar that does not advance.
+    private static let maximumStep = 1 << 40
+
     /// The index of the interval containing `date`: `start(of: k) <= date < start(of: k + 1)`.
     ///
     /// - Complexity: O(log d) calendar computations, d the distance from the estimate.
@@ -84,6 +87,9 @@ struct IntervalGrid: Sendable {
             var step = 1
             lower = guess - step
             while try start(of: lower) > date {
+                guard step < Self.maximumStep else {
+                    throw .calendarArithmeticFailed(anchor: anchor, intervalIndex: lower)
+                }
                 upper = lower
                 step *= 2
                 lower = guess - step
@@ -93,6 +99,9 @@ struct IntervalGrid: Sendable {
             var step = 1
             upper = guess + step
             while try start(of: upper) <= date {
+                guard step < Self.maximumStep else {
+                    throw .calendarArithmeticFailed(anchor: anchor, intervalIndex: upper)
+                }
                 lower = upper
                 step *= 2
                 upper = guess + step

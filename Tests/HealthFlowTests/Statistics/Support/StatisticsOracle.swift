@@ -159,6 +159,8 @@ enum RandomSamples {
             let begin: Date
             if !samples.isEmpty && rng.chance(0.1) {
                 begin = lastStart  // share an instant with the previous sample
+            } else if rng.chance(0.25) {
+                begin = start.addingTimeInterval(Double(rng.int(in: 0...Int(span) / 3600)) * 3600)  // on an hour
             } else if rng.chance(0.5) {
                 begin = start.addingTimeInterval(Double(rng.int(in: 0...Int(span) / 60)) * 60)  // on a minute
             } else {
@@ -167,7 +169,8 @@ enum RandomSamples {
             let duration: TimeInterval
             switch rng.int(in: 0...9) {
             case 0...3: duration = 0
-            case 4...7: duration = rng.uniform(in: 1...3_600)
+            case 4: duration = Double(rng.int(in: 1...6)) * 1800  // ends on a half hour when it starts on one
+            case 5...7: duration = rng.uniform(in: 1...3_600)
             default: duration = rng.uniform(in: 3_600...5 * 3_600)
             }
             lastStart = begin
