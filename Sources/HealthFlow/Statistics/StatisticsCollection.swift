@@ -1,0 +1,295 @@
+import Foundation
+
+/// Statistics for a row of contiguous, equal calendar intervals — the counterpart of
+/// `HKStatisticsCollection`, computed from samples without a store.
+///
+/// An anchor date fixes the start of one interval; the others follow it and precede it by whole
+/// multiples of the interval components (an hour, a day, a week, a month …) in the given calendar, so
+/// daily intervals stay midnight-to-midnight across daylight-saving changes. Intervals are computed
+/// for `range`: the first one contains `range.start`, the last one contains the last instant before
+/// `range.end`. Each interval is a window for `HealthStatistics` (see its rules: straddling cumulative
+/// samples are split in proportion to time); a statistics value's `startDate`/`endDate` are its
+/// interval's bounds.
+///
+/// ```swift
+/// var calendar = Calendar(identifier: .gregorian)
+/// calendar.timeZone = TimeZone(identifier: "Europe/Berlin")!
+/// let collection = try StatisticsCollection(
+///     .stepCount, samples: steps, options: .cumulativeSum,
+///     anchorDate: calendar.startOfDay(for: monday), intervalComponents: DateComponents(day: 1),
+///     calendar: calendar, range: DateInterval(start: monday, end: nextMonday))
+/// for day in collection.statistics() {                     // only days with data
+///     _ = try day.sumQuantity()?.doubleValue(for: .count())
+/// }
+/// try collection.enumerateStatistics(from: monday, to: sunday) { day, stop in   // every day
+///     if day.isEmpty { /* no data that day */ }
+/// }
+/// ```
+///
+/// - Complexity: Building sorts the samples once and sweeps them with the intervals: O(n log n + m + s)
+///   for n samples, m intervals and s sample–interval overlaps (s = n when no sample spans a boundary).
+public struct StatisticsCollection: Sendable {
+    /// The most intervals a collection computes (a year of minutes is 525,600).
+    ///
+    /// ```swift
+    /// StatisticsCollection.maximumIntervalCount   // 1_000_000
+    /// ```
+    public static let maximumIntervalCount = 1_000_000
+
+    /// The quantity type.
+    ///
+    /// ```swift
+    /// collection.quantityType   // stepCount
+    /// ```
+    public let quantityType: HealthObjectType
+    /// What was computed.
+    ///
+    /// ```swift
+    /// collection.options   // [cumulativeSum]
+    /// ```
+    public let options: StatisticsOptions
+    /// The start of one interval.
+    ///
+    /// ```swift
+    /// collection.anchorDate
+    /// ```
+    public let anchorDate: Date
+    /// The length of each interval in calendar components.
+    ///
+    /// ```swift
+    /// collection.intervalComponents   // day: 1
+    /// ```
+    public let intervalComponents: DateComponents
+    /// The calendar the intervals are counted in.
+    ///
+    /// ```swift
+    /// collection.calendar.timeZone
+    /// ```
+    public let calendar: Calendar
+    /// The span whose intervals were computed.
+    ///
+    /// ```swift
+    /// collection.range
+    /// ```
+    public let range: DateInterval
+
+    private let grid: IntervalGrid
+    private let unit: HealthUnit
+    /// Grid indices of the intervals with data, ascending.
+    private let indices: [Int]
+    /// The statistics of those intervals, in the same order.
+    private let values: [HealthStatistics]
+
+    /// Computes statistics for every interval of `range`.
+    ///
+    /// ```swift
+    /// let hourly = try StatisticsCollection(
+    ///     .heartRate, samples: beats, options: [.discreteAverage, .discreteMin, .discreteMax],
+    ///     anchorDate: midnight, intervalComponents: DateComponents(hour: 1),
+    ///     calendar: calendar, range: DateInterval(start: midnight, duration: 86_400))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: A quantity type; every sample must be of it.
+    ///   - samples: The samples, in any order; those outside the computed intervals are ignored.
+    ///   - options: What to compute; checked with `StatisticsOptions.validate(for:)`.
+    ///   - anchorDate: The start of one interval; it need not lie in `range`.
+    ///   - intervalComponents: The interval length: non-negative year, month, weekOfYear, weekOfMonth,
+    ///     day, hour, minute, second or nanosecond components, at least one positive.
+    ///   - calendar: The calendar (and time zone) the intervals are counted in.
+    ///   - range: The span to compute; an empty range computes no interval.
+    /// - Throws: `StatisticsError` — the option and sample errors of `HealthStatistics.compute`, and
+    ///   `.invalidIntervalComponents`, `.invalidDateRange`, `.calendarArithmeticFailed`, `.tooManyIntervals`.
+    public init(
+        _ type: HealthObjectType, samples: [HealthQuantitySample], options: StatisticsOptions, anchorDate: Date,
+        intervalComponents: DateComponents, calendar: Calendar, range: DateInterval
+    ) throws(StatisticsError) {
+        let input = try PreparedStatisticsInput(type: type, samples: samples, options: options)
+        let grid = try IntervalGrid(anchor: anchorDate, components: intervalComponents, calendar: calendar)
+        guard range.start.timeIntervalSinceReferenceDate.isFinite, range.end.timeIntervalSinceReferenceDate.isFinite
+        else { throw .invalidDateRange(start: range.start, end: range.end) }
+
+        var indices: [Int] = []
+        var values: [HealthStatistics] = []
+        if range.end > range.start {
+            let first = try grid.index(containing: range.start)
+            var bounds = [try grid.start(of: first)]
+            var last = bounds[0]
+            while last < range.end {
+                guard bounds.count <= Self.maximumIntervalCount else {
+                    throw .tooManyIntervals(limit: Self.maximumIntervalCount)
+                }
+                last = try grid.start(of: first + bounds.count)
+                bounds.append(last)
+            }
+            Self.sweep(input, bounds: bounds) { position, statistics in
+                indices.append(first + position)
+                values.append(statistics)
+            }
+        }
+        self.quantityType = type
+        self.options = options
+        self.anchorDate = anchorDate
+        self.intervalComponents = intervalComponents
+        self.calendar = calendar
+        self.range = range
+        self.grid = grid
+        self.unit = input.unit
+        self.indices = indices
+        self.values = values
+    }
+
+    /// Sorted records and interval bounds, swept together: each record enters the active list once, in
+    /// order, and leaves after the last interval it overlaps; runs of empty intervals are skipped by binary
+    /// search.
+    private static func sweep(
+        _ input: PreparedStatisticsInput, bounds: [Date], emit: (Int, HealthStatistics) -> Void
+    ) {
+        let edges = bounds.map(\.timeIntervalSinceReferenceDate)
+        let records = input.records
+        var active: [StatisticsRecord] = []
+        var next = 0
+        var position = 0
+        while position < edges.count - 1 {
+            if active.isEmpty {
+                guard next < records.count else { return }
+                // Jump to the interval holding the next record's start (or the first one).
+                let start = records[next].start
+                if start >= edges[position + 1] {
+                    var low = position + 1
+                    var high = edges.count - 1
+                    while low < high {
+                        let middle = (low + high + 1) / 2
+                        if edges[middle] <= start { low = middle } else { high = middle - 1 }
+                    }
+                    guard low < edges.count - 1 else { return }
+                    position = low
+                }
+            }
+            let lower = edges[position]
+            let upper = edges[position + 1]
+            while next < records.count && records[next].start < upper {
+                active.append(records[next])
+                next += 1
+            }
+            let matched = active.filter { $0.matches(lower, upper) }
+            if !matched.isEmpty {
+                let bounds = DateInterval(start: bounds[position], end: bounds[position + 1])
+                if let statistics = input.statistics(of: matched, window: (lower, upper), bounds: bounds) {
+                    emit(position, statistics)
+                }
+            }
+            active.removeAll { $0.isInstantaneous || $0.end <= upper }
+            position += 1
+        }
+    }
+
+    /// The statistics of the intervals with data, ascending by start.
+    ///
+    /// ```swift
+    /// collection.statistics().map(\.startDate)
+    /// ```
+    ///
+    /// - Returns: One value per interval that matched at least one sample.
+    public func statistics() -> [HealthStatistics] { values }
+
+    /// The statistics of the interval containing `date`, or `nil` when that interval has no data (or lies
+    /// outside the computed range).
+    ///
+    /// ```swift
+    /// collection.statistics(for: noon)?.sumQuantity()
+    /// ```
+    ///
+    /// - Parameter date: Any date.
+    /// - Returns: The interval's statistics, or `nil`.
+    public func statistics(for date: Date) -> HealthStatistics? {
+        guard let index = try? grid.index(containing: date), let position = position(of: index) else { return nil }
+        return values[position]
+    }
+
+    /// Every source with data in any interval, sorted by bundle identifier then name; empty unless the
+    /// options held `separateBySource`.
+    ///
+    /// ```swift
+    /// collection.sources().map(\.name)
+    /// ```
+    ///
+    /// - Returns: The sources.
+    public func sources() -> [HealthSource] {
+        Set(values.flatMap(\.sources)).sorted { ($0.bundleIdentifier, $0.name) < ($1.bundleIdentifier, $1.name) }
+    }
+
+    /// Calls `body` with every interval from the one containing `start` through the one containing `end`,
+    /// in order, including intervals without data (their statistics are empty: `isEmpty`, every value
+    /// `nil`). Intervals outside the computed range are always empty. Set `stop` to `true` to end early.
+    ///
+    /// ```swift
+    /// try collection.enumerateStatistics(from: monday, to: sunday) { day, stop in
+    ///     let steps = try? day.sumQuantity()?.doubleValue(for: .count())
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - start: A date in the first interval.
+    ///   - end: A date in the last interval; before `start`, nothing is enumerated.
+    ///   - body: Called once per interval with its statistics and a stop flag.
+    /// - Throws: `StatisticsError.invalidDateRange` or `.calendarArithmeticFailed` for dates the calendar
+    ///   cannot handle.
+    /// - Complexity: O(k + log m) for k enumerated intervals and m intervals with data.
+    public func enumerateStatistics(
+        from start: Date, to end: Date, _ body: (HealthStatistics, inout Bool) -> Void
+    ) throws(StatisticsError) {
+        guard end >= start else { return }
+        let first = try grid.index(containing: start)
+        let last = try grid.index(containing: end)
+        guard last >= first else { return }
+        var cursor = lowerBound(of: first)
+        var lower = try grid.start(of: first)
+        var stop = false
+        for index in first...last {
+            let upper = try grid.start(of: index + 1)
+            if cursor < indices.count && indices[cursor] == index {
+                body(values[cursor], &stop)
+                cursor += 1
+            } else {
+                body(.empty(quantityType, unit: unit, interval: DateInterval(start: lower, end: upper)), &stop)
+            }
+            if stop { return }
+            lower = upper
+        }
+    }
+
+    /// Every interval from the one containing `start` through the one containing `end`, empty ones
+    /// included (see `enumerateStatistics(from:to:_:)`).
+    ///
+    /// ```swift
+    /// let week = try collection.statistics(from: monday, to: sunday)   // 7 values
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - start: A date in the first interval.
+    ///   - end: A date in the last interval.
+    /// - Returns: One value per interval, ascending.
+    /// - Throws: As `enumerateStatistics(from:to:_:)`.
+    public func statistics(from start: Date, to end: Date) throws(StatisticsError) -> [HealthStatistics] {
+        var result: [HealthStatistics] = []
+        try enumerateStatistics(from: start, to: end) { statistics, _ in result.append(statistics) }
+        return result
+    }
+
+    /// The first position in `indices` whose index is at least `index`.
+    private func lowerBound(of index: Int) -> Int {
+        var low = 0
+        var high = indices.count
+        while low < high {
+            let middle = (low + high) / 2
+            if indices[middle] < index { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    private func position(of index: Int) -> Int? {
+        let position = lowerBound(of: index)
+        return position < indices.count && indices[position] == index ? position : nil
+    }
+}
