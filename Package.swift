@@ -42,6 +42,7 @@ let package = Package(
     ] + exampleNames.map(example) + [
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting"], swiftSettings: strict),
         .testTarget(name: "HealthFlowTests", dependencies: ["HealthFlow", "FlowKitTesting"], swiftSettings: strict),
+        .testTarget(name: "HealthFlowCLITests", dependencies: ["healthflow"], swiftSettings: strict),
         .testTarget(
             name: "ExamplesTests", dependencies: ["ExampleSupport", "HealthFlow", "FlowKit"] + examples,
             swiftSettings: strict),

@@ -30,8 +30,11 @@ enum ExampleCommand {
             print(usage)
             return 0
         }
-        guard let name = arguments.first, let example = examples.first(where: { $0.name == name }) else {
-            return fail("unknown example '\(arguments.first ?? "")'; run 'healthflow example --list'")
+        guard let name = arguments.first else {
+            return fail("missing the example's name; run 'healthflow example --list'")
+        }
+        guard let example = examples.first(where: { $0.name == name }) else {
+            return fail("unknown example '\(name)'; run 'healthflow example --list'")
         }
         let options = Array(arguments.dropFirst())
         let styles: [ExampleStyle]

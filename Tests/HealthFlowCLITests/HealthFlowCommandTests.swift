@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// Runs the built `healthflow` binary as a subprocess, as a user would.
+@Suite struct HealthFlowCommandTests {
+    struct Run {
+        let status: Int32
+        let output: String
+        let errors: String
+    }
+
+    /// The folder holding the built products (the test runner sits beside `healthflow`).
+    static var productsDirectory: URL {
+        #if os(macOS)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        #endif
+        return Bundle.main.bundleURL
+    }
+
+    static func healthflow(_ arguments: String...) throws -> Run {
+        try healthflow(arguments: arguments)
+    }
+
+    static func healthflow(arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("healthflow")
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            errors: String(decoding: errorData, as: UTF8.self))
+    }
+
+    @Test func demoRunsToTheEndAndSucceeds() throws {
+        let run = try Self.healthflow("demo")
+        #expect(run.status == 0)
+        #expect(run.output.contains("[callback]") && run.output.contains("[promise]") && run.output.contains("[async]"))
+        #expect(run.output.contains("All demo steps behaved as expected."))
+    }
+
+    @Test func helpDescribesEveryCommand() throws {
+        let run = try Self.healthflow("--help")
+        #expect(run.status == 0)
+        for command in ["demo", "example", "help"] { #expect(run.output.contains(command)) }
+    }
+
+    @Test func anUnknownCommandIsAOneLineErrorWithStatusTwo() throws {
+        let run = try Self.healthflow("frobnicate")
+        #expect(run.status == 2)
+        #expect(run.errors.split(separator: "\n").count == 1)
+        #expect(run.errors.contains("frobnicate"))
+    }
+
+    @Test func noCommandPrintsTheUsageWithStatusTwo() throws {
+        let run = try Self.healthflow()
+        #expect(run.status == 2)
+        #expect(run.output.contains("USAGE"))
+    }
+
+    @Test func extraArgumentsToDemoAreRejected() throws {
+        #expect(try Self.healthflow("demo", "--fast").status == 2)
+    }
+
+    @Test func examplesAreListedAndRunInEveryStyle() throws {
+        let list = try Self.healthflow("example", "--list")
+        #expect(list.status == 0 && list.output.contains("write-height"))
+        let run = try Self.healthflow("example", "write-height")
+        #expect(run.status == 0)
+        #expect(run.output.contains("The 3 styles agree."))
+    }
+
+    @Test func badExampleArgumentsAreOneLineErrorsWithStatusTwo() throws {
+        for arguments in [["example", "nope"], ["example", "write-height", "--style", "fast"], ["example"]] {
+            let process = try Self.healthflow(arguments: arguments)
+            #expect(process.status == 2, "\(arguments)")
+            #expect(process.errors.split(separator: "\n").count == 1, "\(arguments)")
+        }
+    }
+}
