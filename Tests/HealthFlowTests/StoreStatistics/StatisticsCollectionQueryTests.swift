@@ -16,7 +16,8 @@ struct StatisticsCollectionQueryTests {
             .map { $0?.statistics() }
         #expect(
             category
-                == .failure(.unsupportedQueryType(.sleepAnalysis, query: "HealthStatisticsCollectionQuery(sleepAnalysis)")))
+                == .failure(
+                    .unsupportedQueryType(.sleepAnalysis, query: "HealthStatisticsCollectionQuery(sleepAnalysis)")))
         let never = await F.collection(
             store, .stepCount, options: .cumulativeSum, anchor: Fixture.noon, components: DateComponents())
         guard case .failure(.invalidStatisticsRequest(.invalidIntervalComponents)) = never else {

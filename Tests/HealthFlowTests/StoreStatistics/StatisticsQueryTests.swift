@@ -47,7 +47,8 @@ struct StatisticsQueryTests {
         try await store.save([
             try StoreFixture.sample(.stepCount, 10), try StoreFixture.sample(.heartRate, 60, unit: "count/min"),
         ])
-        let steps = await F.statistics(store, .stepCount, options: [.cumulativeSum, .mostRecent, .duration, .separateBySource])
+        let steps = await F.statistics(
+            store, .stepCount, options: [.cumulativeSum, .mostRecent, .duration, .separateBySource])
         let beats = await F.statistics(
             store, .heartRate, options: [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .separateBySource])
         #expect(try steps.get()?.sumQuantity()?.doubleValue(for: .count()) == 10)
@@ -85,7 +86,8 @@ struct StatisticsQueryTests {
         #expect(await F.statistics(store, .stepCount, options: .cumulativeSum) == .failure(.noData(.stepCount)))
         try await store.save(try StoreFixture.sample(.stepCount, 10))
         let tomorrow = SamplePredicate.samples(withStart: Fixture.noon + 86_400, end: Fixture.noon + 2 * 86_400)
-        #expect(await F.statistics(store, .stepCount, tomorrow, options: .cumulativeSum) == .failure(.noData(.stepCount)))
+        #expect(
+            await F.statistics(store, .stepCount, tomorrow, options: .cumulativeSum) == .failure(.noData(.stepCount)))
     }
 
     /// HealthKit's example: 100 steps from 13:57 to 14:02 give 60 to the 13:00 hour and 40 to the 14:00 hour.

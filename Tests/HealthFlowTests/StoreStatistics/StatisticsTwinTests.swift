@@ -30,7 +30,8 @@ struct StatisticsTwinTests {
     }
 
     static let statisticsCases: [StatisticsCase] = [
-        StatisticsCase(name: "steps sum", type: .stepCount, options: [.cumulativeSum, .separateBySource], window: false),
+        StatisticsCase(
+            name: "steps sum", type: .stepCount, options: [.cumulativeSum, .separateBySource], window: false),
         StatisticsCase(name: "steps in a window", type: .stepCount, options: .cumulativeSum, window: true),
         StatisticsCase(name: "heart rate", type: .heartRate, options: [.discreteAverage, .discreteMax], window: true),
         StatisticsCase(name: "no data", type: .bloodGlucose, options: .discreteAverage, window: false),

@@ -77,7 +77,8 @@ enum StoreStatisticsFixture {
         _ store: any HealthStore, _ predicate: ActivitySummaryPredicate?
     ) async -> Result<[ActivitySummary]?, HealthStoreError> {
         await outcome { done in
-            store.execute(HealthActivitySummaryQuery(predicate: predicate) { _, summaries, error in done(summaries, error) })
+            store.execute(
+                HealthActivitySummaryQuery(predicate: predicate) { _, summaries, error in done(summaries, error) })
         }
     }
 

@@ -12,7 +12,9 @@ enum StatisticsQueryEvaluation {
     ) -> HealthStoreError? {
         do throws(StatisticsError) {
             try options.validate(for: type)
-            if let grid { _ = try IntervalGrid(anchor: grid.anchor, components: grid.components, calendar: grid.calendar) }
+            if let grid {
+                _ = try IntervalGrid(anchor: grid.anchor, components: grid.components, calendar: grid.calendar)
+            }
             return nil
         } catch {
             return storeError(error, query: query)
