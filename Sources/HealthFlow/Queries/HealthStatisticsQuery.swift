@@ -3,8 +3,9 @@
 ///
 /// The completion handler is called once, on the store's callback executor, with the statistics or an
 /// error. The store checks the options against the type's aggregation style first (an average of steps, a
-/// sum of heart rates and statistics of a non-quantity type are refused with a ``HealthStoreError``, where
-/// HealthKit raises an exception), then computes with ``HealthStatistics/compute(_:from:options:in:)``:
+/// sum of heart rates and statistics of a non-quantity type are refused with
+/// ``HealthStoreError/incompatibleStatisticsOption(_:option:)``, where HealthKit raises an exception), then
+/// computes with ``HealthStatistics/compute(_:from:options:in:)``:
 ///
 /// - **Which samples.** The samples of the type the predicate matches and the app may read — as for a
 ///   ``HealthSampleQuery``, read denial is never revealed: samples of a type the app may not read are left

@@ -12,7 +12,7 @@ extension InMemoryHealthStore {
         }
         let failure =
             isHealthDataAvailable
-            ? StatisticsQueryEvaluation.requestError(type: query.objectType, options: query.options, query: query.name)
+            ? StatisticsQueryEvaluation.requestError(type: query.objectType, options: query.options)
             : .healthDataUnavailable
         if let failure {
             deliver { if query.finish() { handler(query, nil, failure) } }
@@ -24,8 +24,7 @@ extension InMemoryHealthStore {
                 guard query.finish() else { return }
                 do {
                     let statistics = try StatisticsQueryEvaluation.statistics(
-                        of: query.objectType, samples: samples, options: query.options, predicate: query.predicate,
-                        query: query.name)
+                        of: query.objectType, samples: samples, options: query.options, predicate: query.predicate)
                     handler(query, statistics, nil)
                 } catch {
                     handler(query, nil, error)
@@ -43,7 +42,7 @@ extension InMemoryHealthStore {
         let failure =
             isHealthDataAvailable
             ? StatisticsQueryEvaluation.requestError(
-                type: query.objectType, options: query.options, query: query.name,
+                type: query.objectType, options: query.options,
                 grid: (query.anchorDate, query.intervalComponents, query.calendar))
             : .healthDataUnavailable
         if let failure {
@@ -89,7 +88,7 @@ extension InMemoryHealthStore {
             let collection = try StatisticsQueryEvaluation.collection(
                 of: query.objectType, samples: samples, options: query.options, predicate: query.predicate,
                 anchorDate: query.anchorDate, intervalComponents: query.intervalComponents,
-                calendar: query.calendar, query: query.name)
+                calendar: query.calendar)
             handler(query, collection, nil)
         } catch {
             handler(query, nil, error)

@@ -22,8 +22,8 @@ extension HealthStore {
     ///   - predicate: Which samples; its date range is the window. `nil` for all.
     ///   - options: What to compute; they must suit the type.
     /// - Returns: The statistics, or `nil` when no sample the app can see matched.
-    /// - Throws: The query's ``HealthStoreError`` — ``HealthStoreError/incompatibleStatisticsOption(_:option:)``,
-    ///   ``HealthStoreError/unsupportedQueryType(_:query:)`` and the like.
+    /// - Throws: The query's ``HealthStoreError`` — ``HealthStoreError/incompatibleStatisticsOption(_:option:)``
+    ///   for options that do not suit the type, and the like.
     public func statistics(
         of type: HealthObjectType, matching predicate: SamplePredicate? = nil, options: StatisticsOptions
     ) async throws -> HealthStatistics? {

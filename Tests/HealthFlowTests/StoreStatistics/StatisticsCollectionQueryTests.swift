@@ -17,7 +17,7 @@ struct StatisticsCollectionQueryTests {
         #expect(
             category
                 == .failure(
-                    .unsupportedQueryType(.sleepAnalysis, query: "HealthStatisticsCollectionQuery(sleepAnalysis)")))
+                    .incompatibleStatisticsOption(.sleepAnalysis, option: "duration")))
         let never = await F.collection(
             store, .stepCount, options: .cumulativeSum, anchor: Fixture.noon, components: DateComponents())
         guard case .failure(.invalidStatisticsRequest(.invalidIntervalComponents)) = never else {

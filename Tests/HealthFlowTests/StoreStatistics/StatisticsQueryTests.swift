@@ -27,7 +27,7 @@ struct StatisticsQueryTests {
             expected: .incompatibleStatisticsOption(.heartRate, option: "cumulativeSum")),
         OptionCase(
             type: .sleepAnalysis, options: .duration,
-            expected: .unsupportedQueryType(.sleepAnalysis, query: "HealthStatisticsQuery(sleepAnalysis)")),
+            expected: .incompatibleStatisticsOption(.sleepAnalysis, option: "duration")),
         OptionCase(
             type: .stepCount, options: StatisticsOptions(rawValue: 1 << 9),
             expected: .invalidStatisticsRequest(.unknownOptions(rawValue: 1 << 9))),

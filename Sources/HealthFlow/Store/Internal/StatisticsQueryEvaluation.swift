@@ -7,7 +7,7 @@ enum StatisticsQueryEvaluation {
     /// The error that prevents running a statistics query over `type` with `options`, if any: options that do
     /// not suit the type, and — for collections — interval components the calendar cannot step by.
     static func requestError(
-        type: HealthObjectType, options: StatisticsOptions, query: String,
+        type: HealthObjectType, options: StatisticsOptions,
         grid: (anchor: Date, components: DateComponents, calendar: Calendar)? = nil
     ) -> HealthStoreError? {
         do throws(StatisticsError) {
@@ -17,15 +17,15 @@ enum StatisticsQueryEvaluation {
             }
             return nil
         } catch {
-            return storeError(error, query: query)
+            return storeError(error, options: options)
         }
     }
 
-    /// The statistics engine's error as the store reports it: a non-quantity type is an unsupported query
-    /// type, an option unsuited to the type is HealthKit's incompatible option, anything else is wrapped.
-    static func storeError(_ error: StatisticsError, query: String) -> HealthStoreError {
+    /// The statistics engine's error as the store reports it: options unsuited to the type — or any options
+    /// for a type that is not a quantity type — are HealthKit's incompatible option; anything else is wrapped.
+    static func storeError(_ error: StatisticsError, options: StatisticsOptions) -> HealthStoreError {
         switch error {
-        case .notAQuantityType(let type): .unsupportedQueryType(type, query: query)
+        case .notAQuantityType(let type): .incompatibleStatisticsOption(type, option: options.name)
         case .incompatibleOption(let option, let type): .incompatibleStatisticsOption(type, option: option.name)
         default: .invalidStatisticsRequest(error)
         }
@@ -35,7 +35,7 @@ enum StatisticsQueryEvaluation {
     /// - Throws: ``HealthStoreError/noData(_:)`` when no sample matched; the engine's errors otherwise.
     static func statistics(
         of type: HealthObjectType, samples: [HealthQuantitySample], options: StatisticsOptions,
-        predicate: SamplePredicate?, query: String
+        predicate: SamplePredicate?
     ) throws(HealthStoreError) -> HealthStatistics {
         let bounds: (start: Date?, end: Date?) = predicate?.dateRange ?? (nil, nil)
         var window: DateInterval?
@@ -45,14 +45,14 @@ enum StatisticsQueryEvaluation {
             do throws(StatisticsError) {
                 window = try interval(from: bounds.start ?? coverage.start, to: bounds.end ?? coverage.end)
             } catch {
-                throw storeError(error, query: query)
+                throw storeError(error, options: options)
             }
         }
         let statistics: HealthStatistics?
         do throws(StatisticsError) {
             statistics = try HealthStatistics.compute(type, from: samples, options: options, in: window)
         } catch {
-            throw storeError(error, query: query)
+            throw storeError(error, options: options)
         }
         guard let statistics else { throw .noData(type) }
         return statistics
@@ -63,8 +63,7 @@ enum StatisticsQueryEvaluation {
     /// them with).
     static func collection(
         of type: HealthObjectType, samples: [HealthQuantitySample], options: StatisticsOptions,
-        predicate: SamplePredicate?, anchorDate: Date, intervalComponents: DateComponents, calendar: Calendar,
-        query: String
+        predicate: SamplePredicate?, anchorDate: Date, intervalComponents: DateComponents, calendar: Calendar
     ) throws(HealthStoreError) -> StatisticsCollection {
         let bounds: (start: Date?, end: Date?) = predicate?.dateRange ?? (nil, nil)
         let coverage = coverage(of: samples)
@@ -80,7 +79,7 @@ enum StatisticsQueryEvaluation {
                 type, samples: samples, options: options, anchorDate: anchorDate,
                 intervalComponents: intervalComponents, calendar: calendar, range: range)
         } catch {
-            throw storeError(error, query: query)
+            throw storeError(error, options: options)
         }
     }
 
