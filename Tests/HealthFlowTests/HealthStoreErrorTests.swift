@@ -33,6 +33,8 @@ struct HealthStoreErrorTests {
             (.unsupportedQueryType(.bloodType, query: "HealthSampleQuery(bloodType)"), .invalidArgument),
             (.invalidLimit(-1), .invalidArgument), (.queryAlreadyExecuted(query: "q"), .invalidArgument),
             (.incompatibleStatisticsOption(.stepCount, option: "discreteAverage"), .invalidArgument),
+            (.invalidStatisticsRequest(.tooManyIntervals(limit: 3)), .invalidArgument),
+            (.invalidActivitySummaryRequest(.invalidValue(field: "standHoursGoal", value: -1)), .invalidArgument),
         ]
         for (error, code) in cases { #expect(error.code == code, "\(error)") }
     }
@@ -62,6 +64,12 @@ struct HealthStoreErrorTests {
         #expect(
             HealthStoreError.incompatibleStatisticsOption(.heartRate, option: "cumulativeSum").description
                 == "statistics option cumulativeSum is not compatible with discrete data type heartRate")
+        #expect(
+            HealthStoreError.invalidStatisticsRequest(.tooManyIntervals(limit: 3)).description
+                == "invalid statistics query: the range holds more than 3 intervals")
+        #expect(
+            HealthStoreError.invalidActivitySummaryRequest(.invalidValue(field: "standHoursGoal", value: -1))
+                .description.hasPrefix("invalid activity summary query: "))
         #expect(
             HealthStoreError.queryAlreadyExecuted(query: "HealthSampleQuery(height)").description
                 == "HealthSampleQuery(height) has already been executed; a query object runs once")

@@ -8,7 +8,7 @@ import Foundation
 /// data.quantitySamples(of: .stepCount).count        // 168 (hourly)
 /// data.categorySamples(of: .sleepAnalysis).first     // an inBed sample
 /// data.activitySummaries.count                        // 7
-/// try store.save(data.allSamples())
+/// try store.ingest(data)   // an InMemoryHealthStore; the samples carry the generator's device sources
 /// ```
 public struct GeneratedHealthData: Hashable, Sendable {
     /// The configuration that produced the data.

@@ -1,8 +1,9 @@
 import Synchronization
 
 /// A query a ``HealthStore`` executes — the counterpart of `HKQuery`. The concrete queries are
-/// ``HealthSampleQuery``, ``HealthAnchoredObjectQuery`` and ``HealthObserverQuery``; this class is not open,
-/// so the set is closed and every store knows how to run each one.
+/// ``HealthSampleQuery``, ``HealthAnchoredObjectQuery``, ``HealthObserverQuery``, ``HealthStatisticsQuery``,
+/// ``HealthStatisticsCollectionQuery`` and ``HealthActivitySummaryQuery``; this class is not open, so the set
+/// is closed and every store knows how to run each one.
 ///
 /// A query object runs once: executing it again delivers ``HealthStoreError/queryAlreadyExecuted(query:)``
 /// to its handler instead of running. ``HealthStore/stop(_:)`` ends a long-running query; a stopped query

@@ -84,7 +84,8 @@ public enum HealthStoreError: Error, Hashable, Sendable, CustomStringConvertible
     case authorizationNotDetermined(HealthObjectType)
     /// Authorization the app declared as required was denied.
     case requiredAuthorizationDenied(HealthObjectType)
-    /// No data: a characteristic that is not set, or that the app may not read (the two look the same).
+    /// No data: a characteristic that is not set, or that the app may not read (the two look the same); or a
+    /// ``HealthStatisticsQuery`` that matched no sample the app can see (HealthKit's `errorNoData`).
     case noData(HealthObjectType)
     /// A request carried more data than the store accepts.
     case dataSizeExceeded(limit: Int, actual: Int)
@@ -121,6 +122,13 @@ public enum HealthStoreError: Error, Hashable, Sendable, CustomStringConvertible
     /// A statistics option that does not fit the type's aggregation style (an average of a cumulative
     /// type, a sum of a discrete one), or statistics over a type that is not a quantity type.
     case incompatibleStatisticsOption(HealthObjectType, option: String)
+    /// A statistics query the statistics engine refused for a reason other than its options: interval
+    /// components that do not advance the calendar, a reversed or non-finite date range, more intervals
+    /// than a collection computes, a date the calendar cannot handle.
+    case invalidStatisticsRequest(StatisticsError)
+    /// An activity summary query whose days the summaries cannot be derived for (a range too long to
+    /// compute, a day the calendar cannot express).
+    case invalidActivitySummaryRequest(ActivitySummaryError)
 
     /// The HealthKit code this error maps to.
     ///
@@ -142,7 +150,7 @@ public enum HealthStoreError: Error, Hashable, Sendable, CustomStringConvertible
         case .invalidSample, .duplicateUUID, .objectNotFound, .notSavedByThisApp, .memberOfCorrelation,
             .sourceMismatch, .emptyAuthorizationRequest, .typeNotShareable, .correlationTypeNotAuthorizable,
             .missingUsageDescription, .unsupportedQueryType, .invalidLimit, .queryAlreadyExecuted,
-            .incompatibleStatisticsOption:
+            .incompatibleStatisticsOption, .invalidStatisticsRequest, .invalidActivitySummaryRequest:
             .invalidArgument
         }
     }
@@ -211,6 +219,10 @@ public enum HealthStoreError: Error, Hashable, Sendable, CustomStringConvertible
             }
             let kind = style.isCumulative ? "cumulative" : "discrete"
             return "statistics option \(option) is not compatible with \(kind) data type \(type)"
+        case .invalidStatisticsRequest(let error):
+            return "invalid statistics query: \(error.description)"
+        case .invalidActivitySummaryRequest(let error):
+            return "invalid activity summary query: \(error.description)"
         }
     }
 }

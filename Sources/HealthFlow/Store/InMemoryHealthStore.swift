@@ -79,6 +79,13 @@ public final class InMemoryHealthStore: HealthStore {
     /// InMemoryHealthStore(configuration: app, isHealthDataAvailable: false).isHealthDataAvailable   // false
     /// ```
     public let isHealthDataAvailable: Bool
+    /// The daily goals written into the activity summaries the store derives from its samples (see
+    /// ``HealthActivitySummaryQuery``).
+    ///
+    /// ```swift
+    /// InMemoryHealthStore(configuration: app, activitySummaryGoals: data.configuration.goals).activitySummaryGoals
+    /// ```
+    public let activitySummaryGoals: ActivitySummaryGoals
 
     private let state: Mutex<StoreState>
     private let outbox: CallbackOutbox
@@ -98,10 +105,12 @@ public final class InMemoryHealthStore: HealthStore {
     ///   - characteristics: The person's characteristics; none set by default.
     ///   - callbackExecutor: Where handlers run; by default a serial queue owned by the store.
     ///   - isHealthDataAvailable: `false` to model a device without health data.
+    ///   - activitySummaryGoals: The goals of derived activity summaries; the Activity app's usual ones by
+    ///     default.
     public init(
         configuration: HealthAppConfiguration, policy: AuthorizationPolicy = .grantAll,
         characteristics: HealthCharacteristics = HealthCharacteristics(), callbackExecutor: FlowExecutor? = nil,
-        isHealthDataAvailable: Bool = true
+        isHealthDataAvailable: Bool = true, activitySummaryGoals: ActivitySummaryGoals = .standard
     ) {
         self.configuration = configuration
         self.policy = policy
@@ -112,6 +121,7 @@ public final class InMemoryHealthStore: HealthStore {
                 DispatchQueue(label: "HealthFlow.InMemoryHealthStore.callbacks(\(configuration.bundleIdentifier))"))
         self.callbackExecutor = executor
         self.isHealthDataAvailable = isHealthDataAvailable
+        self.activitySummaryGoals = activitySummaryGoals
         self.state = Mutex(StoreState(appBundleIdentifier: configuration.bundleIdentifier))
         self.outbox = CallbackOutbox(executor: executor)
     }
@@ -126,13 +136,13 @@ public final class InMemoryHealthStore: HealthStore {
     // MARK: Delivering callbacks
 
     /// Queues `job` and delivers it (and anything queued before it).
-    private func deliver(_ job: @escaping CallbackOutbox.Job) {
+    func deliver(_ job: @escaping CallbackOutbox.Job) {
         outbox.enqueue(job)
         outbox.drain()
     }
 
     /// Runs `body` under the lock with a function that queues callbacks in order, then delivers them.
-    private func withState(_ body: (inout StoreState, (@escaping CallbackOutbox.Job) -> Void) -> Void) {
+    func withState(_ body: (inout StoreState, (@escaping CallbackOutbox.Job) -> Void) -> Void) {
         state.withLock { state in
             body(&state) { job in outbox.enqueue(job) }
         }
@@ -365,7 +375,8 @@ public final class InMemoryHealthStore: HealthStore {
     /// store.execute(HealthSampleQuery(sampleType: .stepCount, limit: 10) { _, samples, _ in … })
     /// ```
     ///
-    /// - Parameter query: A sample, anchored object or observer query, not executed before.
+    /// - Parameter query: A sample, anchored object, observer, statistics, statistics collection or activity
+    ///   summary query, not executed before.
     /// - Complexity: A sample query with a date range costs O(log n + m), where m counts the samples of the
     ///   type starting between the range's start minus the type's longest sample duration (the start itself
     ///   with `.strictStartDate`) and its end; with a UUID predicate, O(u) for u UUIDs. Sorting by start date
@@ -376,7 +387,10 @@ public final class InMemoryHealthStore: HealthStore {
         case let query as HealthSampleQuery: run(query)
         case let query as HealthAnchoredObjectQuery: run(query)
         case let query as HealthObserverQuery: run(query)
-        default: break  // HealthQuery is not open: these three are its only subclasses.
+        case let query as HealthStatisticsQuery: run(query)
+        case let query as HealthStatisticsCollectionQuery: run(query)
+        case let query as HealthActivitySummaryQuery: run(query)
+        default: break  // HealthQuery is not open: these six are its only subclasses.
         }
     }
 

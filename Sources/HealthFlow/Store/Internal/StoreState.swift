@@ -237,6 +237,18 @@ struct StoreState {
         return lhs.sequence < rhs.sequence
     }
 
+    /// The live samples of `type` that `predicate` matches, in start order, whoever may read them — for data
+    /// the store derives under a read rule of its own (activity summaries).
+    /// - Complexity: O(log n + m), as a sample query's scan.
+    func allSamples(of type: HealthObjectType, matching predicate: SamplePredicate?) -> [HealthSample] {
+        guard let slot = slots[type] else { return [] }
+        let index = indexes[slot]
+        let plan = QueryPlan(predicate, longestDuration: index.longestDuration)
+        return index.entries[index.positions(startingFrom: plan.lowerStart, below: plan.upperStart)].compactMap {
+            (predicate?.evaluate($0.sample, start: $0.start, end: $0.end) ?? true) ? $0.sample : nil
+        }
+    }
+
     // MARK: Anchored queries
 
     /// The changes to `type` after `anchor`, in sequence order, at most `limit` of them (0: all).

@@ -1,0 +1,23 @@
+import FlowKit
+
+/// The `async` twin of ``HealthActivitySummaryQuery``, awaiting the promise twin.
+///
+/// ```swift
+/// let week = try await store.activitySummaries(matching: try ActivitySummaryPredicate(start: monday, end: sunday))
+/// ```
+extension HealthStore {
+    /// Runs a ``HealthActivitySummaryQuery``.
+    ///
+    /// ```swift
+    /// let today = try await store.activitySummaries(matching: try ActivitySummaryPredicate(day: today)).first
+    /// ```
+    ///
+    /// - Parameter predicate: The days, or `nil` for every day with activity data.
+    /// - Returns: The summaries, ascending by date (empty when the app may not read them).
+    /// - Throws: The query's ``HealthStoreError``.
+    public func activitySummaries(matching predicate: ActivitySummaryPredicate?) async throws -> [ActivitySummary] {
+        // The annotation picks the promise twin; without it this call would resolve to this function.
+        let promise: Promise<[ActivitySummary]> = activitySummaries(matching: predicate)
+        return try await promise.value
+    }
+}
