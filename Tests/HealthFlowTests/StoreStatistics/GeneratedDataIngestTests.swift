@@ -26,17 +26,14 @@ struct GeneratedDataIngestTests {
         #expect(try await store.samples(of: .stepCount).count == data.quantitySamples(of: .stepCount).count)
     }
 
-    /// A year of hour-level data ingests quickly (well under a second in release builds; the bound leaves
-    /// room for debug builds on a shared machine) and serves a year of daily step sums.
-    @Test(.timeLimit(.minutes(1)))
-    func aYearOfHourlyDataIngestsQuickly() async throws {
+    /// A year of hour-level data ingests and serves a year of daily step sums. (How fast is a benchmark's
+    /// question, not a test's: no wall-clock assertion here.)
+    @Test func aYearOfHourlyDataIngestsAndServesDailySums() async throws {
         let data = try F.data(days: 365, seed: 1)
         let samples = data.allSamples()
         let store = InMemoryHealthStore(configuration: StoreFixture.app)
         try await store.requestAuthorization(toShare: [.stepCount], read: [.stepCount])
-        let clock = ContinuousClock()
-        let elapsed = try clock.measure { try store.ingest(samples) }
-        #expect(elapsed < .seconds(20), "ingesting \(samples.count) samples took \(elapsed)")
+        try store.ingest(samples)
         let year = try await store.statisticsCollection(
             of: .stepCount, options: .cumulativeSum, anchorDate: data.dateInterval.start,
             intervalComponents: DateComponents(day: 1), calendar: F.utc)
