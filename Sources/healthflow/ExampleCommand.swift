@@ -1,3 +1,4 @@
+import ActivityRingsExample
 import ExampleSupport
 import Foundation
 import ObserveAndUploadExample
@@ -9,6 +10,7 @@ import WriteHeightExample
 enum ExampleCommand {
     static let examples: [any HealthExample.Type] = [
         WriteHeightExample.self, ReadHeightsExample.self, SafeWritesExample.self, ObserveAndUploadExample.self,
+        ActivityRingsExample.self,
     ]
 
     static let usage = """

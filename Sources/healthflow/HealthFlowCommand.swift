@@ -1,3 +1,4 @@
+import ActivityRingsExample
 import ExampleSupport
 import FlowKit
 import Foundation

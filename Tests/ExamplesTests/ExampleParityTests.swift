@@ -1,3 +1,4 @@
+import ActivityRingsExample
 import ExampleSupport
 import FlowKit
 import HealthFlow
@@ -13,6 +14,7 @@ import WriteHeightExample
 @Suite struct ExampleParityTests {
     static let examples: [any HealthExample.Type] = [
         WriteHeightExample.self, ReadHeightsExample.self, SafeWritesExample.self, ObserveAndUploadExample.self,
+        ActivityRingsExample.self,
     ]
 
     /// Each example under each permission answer the tests care about.
@@ -30,14 +32,14 @@ import WriteHeightExample
         return outcomes
     }
 
-    @Test(arguments: 0..<4)
+    @Test(arguments: 0..<5)
     func threeStylesAgreeWhenEverythingIsAllowed(example index: Int) async {
         let outcomes = await Self.outcomes(Self.examples[index], policy: .grantAll)
         #expect(outcomes[.callback] == outcomes[.promise])
         #expect(outcomes[.promise] == outcomes[.async])
     }
 
-    @Test(arguments: 0..<4)
+    @Test(arguments: 0..<5)
     func threeStylesAgreeWhenEverythingIsDenied(example index: Int) async {
         let outcomes = await Self.outcomes(Self.examples[index], policy: .denyAll)
         #expect(outcomes[.callback] == outcomes[.promise])
@@ -137,5 +139,25 @@ import WriteHeightExample
         for style in ExampleStyle.allCases { outcomes.append(await ObserveAndUploadExample.run(style, in: context)) }
         #expect(outcomes.allSatisfy { if case .failure = $0 { true } else { false } })
         #expect(Set(outcomes).count == 1)
+    }
+}
+
+@Suite struct ActivityRingsExampleTests {
+    @Test func printsOneLineOfRingsPerDayOfTheLastWeek() async throws {
+        let context = ExampleContext.embedded()
+        try await ActivityRingsExample.prepare(context)
+        guard case .lines(let lines) = await ActivityRingsExample.run(.async, in: context) else {
+            Issue.record("expected lines")
+            return
+        }
+        #expect(lines.count == 7)
+        #expect(lines.first?.hasPrefix("2026-11-13") == true && lines.last?.hasPrefix("2026-11-19") == true)
+        #expect(lines.allSatisfy { $0.contains("/500 kcal") && $0.contains("/30 min") && $0.contains("/12 h") })
+    }
+
+    @Test func showsNoRingsWhenReadingIsDeniedWithoutRevealingIt() async throws {
+        let context = ExampleContext.embedded(policy: .denyAll)
+        try await ActivityRingsExample.prepare(context)
+        #expect(await ActivityRingsExample.run(.callback, in: context) == .lines([]))
     }
 }

@@ -1,0 +1,36 @@
+import ExampleSupport
+import FlowKit
+import Foundation
+import HealthFlow
+
+extension ActivityTracking {
+    /// The service's completion-handler method as an async function, through the promise wrapper.
+    ///
+    /// ```swift
+    /// let week = try await tracker.activitySummaries(from: weekAgo, to: yesterday)
+    /// ```
+    /// - Parameters:
+    ///   - start: The first day.
+    ///   - end: The last day.
+    /// - Returns: The summaries, ascending.
+    /// - Throws: The service's error.
+    public func activitySummaries(from start: Date, to end: Date) async throws -> [ActivitySummary] {
+        let promise: Promise<[ActivitySummary]> = activitySummaries(from: start, to: end)
+        return try await promise.value
+    }
+}
+
+/// The same with async/await.
+///
+/// ```swift
+/// print(try await activityRingsAsync(tracker, from: weekAgo, to: yesterday))
+/// ```
+/// - Parameters:
+///   - tracker: The service.
+///   - from: The first day.
+///   - to: The last day.
+/// - Returns: One line per day.
+/// - Throws: The service's error.
+public func activityRingsAsync(_ tracker: any ActivityTracking, from: Date, to: Date) async throws -> [String] {
+    ringLines(try await tracker.activitySummaries(from: from, to: to))
+}
