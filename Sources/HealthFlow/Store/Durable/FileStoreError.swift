@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why a ``FileHealthStore`` could not open its directory or make a change durable.
@@ -85,6 +85,8 @@ public enum FileStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The directory belongs to another app: its files were written for `stored`, the store was opened as
     /// `configured`.
     case differentApp(stored: String, configured: String)
+    /// One change (a batch save, say) encodes to more bytes than a journal record holds.
+    case recordTooLarge(bytes: Int, limit: Int)
     /// The store was closed; open it again to make changes.
     case closed
     /// An earlier write failed in a way the store could not undo (a failed flush, or a failed truncation of
@@ -118,6 +120,9 @@ public enum FileStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "journal generation \(generation) is missing from the store directory"
         case .differentApp(let stored, let configured):
             return "the store directory belongs to \(stored), not \(configured)"
+        case .recordTooLarge(let bytes, let limit):
+            return
+                "a change of \(bytes) bytes exceeds the journal's record limit of \(limit) bytes; save smaller batches"
         case .closed:
             return "the health store is closed"
         case .unusable(let cause):
