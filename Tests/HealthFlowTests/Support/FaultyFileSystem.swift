@@ -37,6 +37,8 @@ final class FaultyFileSystem: StoreFileSystem {
     private struct State {
         var steps: [Step] = []
         var crashed = false
+        /// Temporary paths renamed into place, so an open file's steps log its current name.
+        var renamed: [String: String] = [:]
     }
 
     private let real = PosixFileSystem()
@@ -60,7 +62,8 @@ final class FaultyFileSystem: StoreFileSystem {
     private func step(_ operation: String, _ path: String, bytes: Int = 0) throws(FileStoreError) -> Verdict {
         try state.withLock { state throws(FileStoreError) in
             if state.crashed { throw .io(operation: operation, path: path, errno: EIO) }
-            state.steps.append(Step(operation: operation, name: (path as NSString).lastPathComponent, bytes: bytes))
+            let current = state.renamed[path] ?? path
+            state.steps.append(Step(operation: operation, name: (current as NSString).lastPathComponent, bytes: bytes))
             let number = state.steps.count
             switch fault {
             case .crash(number, let keeping):
@@ -128,7 +131,10 @@ final class FaultyFileSystem: StoreFileSystem {
     }
 
     func rename(_ source: String, to destination: String) throws(FileStoreError) {
-        try simple("rename", destination) { () throws(FileStoreError) in try real.rename(source, to: destination) }
+        try simple("rename", destination) { () throws(FileStoreError) in
+            try real.rename(source, to: destination)
+            state.withLock { $0.renamed[source] = destination }
+        }
     }
 
     func removeFile(at path: String) throws(FileStoreError) {
@@ -162,7 +168,7 @@ private final class FaultyFile: StoreFile {
     }
 
     func sync() throws(FileStoreError) {
-        try fileSystem.simple("sync", path) { () throws(FileStoreError) in try file.sync() }
+        try fileSystem.simple("fsync", path) { () throws(FileStoreError) in try file.sync() }
     }
 
     func truncate(to length: Int) throws(FileStoreError) {
