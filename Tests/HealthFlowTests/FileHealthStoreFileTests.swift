@@ -116,4 +116,30 @@ struct FileHealthStoreFileTests {
             }
         }
     }
+
+    @Test func decodingStillAppliesTheSampleRules() throws {
+        func quantitySample(_ type: String, _ value: Double, _ unit: String, into writer: inout BinaryWriter) {
+            writer.byte(1)
+            writer.uuid(UUID())
+            writer.string(type)
+            writer.double(0)
+            writer.double(60)
+            writer.string("com.example")
+            writer.string("Example")
+            writer.count(0)
+            writer.double(value)
+            writer.string(unit)
+        }
+        var decoder = SampleDecoder()
+        for (unit, value, valid) in [("count", 5.0, true), ("kg", 5, false), ("count", -1, false), ("count", 7, true)] {
+            var writer = BinaryWriter()
+            quantitySample("stepCount", value, unit, into: &writer)
+            var reader = BinaryReader(writer.bytes, range: writer.bytes.indices)
+            if valid {
+                #expect(try decoder.sample(from: &reader).type == .stepCount)
+            } else {
+                #expect(throws: BinaryReader.Failure.self, "\(value) \(unit)") { try decoder.sample(from: &reader) }
+            }
+        }
+    }
 }

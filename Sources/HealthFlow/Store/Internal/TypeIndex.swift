@@ -56,10 +56,18 @@ struct TypeIndex {
         tombstones: [StoredTombstone]
     ) {
         var entries = entries
-        let sorted = zip(entries, entries.dropFirst()).allSatisfy { ($0.start, $0.sequence) < ($1.start, $1.sequence) }
-        if !sorted { entries.sort { ($0.start, $0.sequence) < ($1.start, $1.sequence) } }
+        var sorted = true
         var longest = 0.0
-        for entry in entries { longest = max(longest, entry.end - entry.start) }
+        for position in entries.indices {
+            longest = max(longest, entries[position].end - entries[position].start)
+            if position > 0,
+                (entries[position - 1].start, entries[position - 1].sequence)
+                    >= (entries[position].start, entries[position].sequence)
+            {
+                sorted = false
+            }
+        }
+        if !sorted { entries.sort { ($0.start, $0.sequence) < ($1.start, $1.sequence) } }
         for tombstone in tombstones {
             longest = max(
                 longest,

@@ -111,6 +111,14 @@ enum SampleCodec {
 struct SampleDecoder {
     private var types: [String: HealthObjectType] = [:]
     private var units: [String: HealthUnit] = [:]
+    /// Type and unit pairs already seen in a valid quantity sample, with whether the type allows negative
+    /// values: later samples of the pair skip the unit's dimension check.
+    private var unitFits: [UnitPair: Bool] = [:]
+
+    private struct UnitPair: Hashable {
+        let type: String
+        let unit: String
+    }
 
     typealias Failure = BinaryReader.Failure
 
@@ -184,12 +192,18 @@ struct SampleDecoder {
 
     private mutating func quantitySample(from reader: inout BinaryReader) throws(Failure) -> HealthQuantitySample {
         let common = try self.common(from: &reader)
-        let quantity = try self.quantity(from: &reader)
-        return try validated { () throws(ValidationError) in
+        let value = try reader.double()
+        let unitText = try reader.string()
+        let quantity = HealthQuantity(unit: try unit(unitText), doubleValue: value)
+        let pair = UnitPair(type: common.type.identifier, unit: unitText)
+        let fit = unitFits[pair]
+        let sample = try validated { () throws(ValidationError) in
             try HealthQuantitySample(
                 type: common.type, quantity: quantity, start: common.start, end: common.end, source: common.source,
-                metadata: common.metadata, uuid: common.uuid)
+                metadata: common.metadata, uuid: common.uuid, knownUnitFit: fit)
         }
+        if fit == nil { unitFits[pair] = common.type.allowsNegativeValues }
+        return sample
     }
 
     /// Runs a validating initializer, turning its error into a failure that does not repeat the values.
@@ -217,8 +231,11 @@ struct SampleDecoder {
 
     private mutating func quantity(from reader: inout BinaryReader) throws(Failure) -> HealthQuantity {
         let value = try reader.double()
-        let text = try reader.string()
-        if let unit = units[text] { return HealthQuantity(unit: unit, doubleValue: value) }
+        return HealthQuantity(unit: try unit(try reader.string()), doubleValue: value)
+    }
+
+    private mutating func unit(_ text: String) throws(Failure) -> HealthUnit {
+        if let unit = units[text] { return unit }
         let unit: HealthUnit
         do {
             unit = try HealthUnit(from: text)
@@ -226,7 +243,7 @@ struct SampleDecoder {
             throw Failure(reason: "unparsable unit \"\(text)\"")
         }
         units[text] = unit
-        return HealthQuantity(unit: unit, doubleValue: value)
+        return unit
     }
 
     private mutating func metadata(from reader: inout BinaryReader) throws(Failure) -> [MetadataKey: MetadataValue] {

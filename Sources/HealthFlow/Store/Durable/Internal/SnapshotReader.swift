@@ -113,7 +113,18 @@ struct SnapshotReader {
                         throw Damage(offset: recordOffset, problem: .inconsistent("\(type) has two sections"))
                     }
                     slots[type] = sections.count
-                    sections.append(Section(type: type, expectedAdditions: additions, expectedTombstones: tombstones))
+                    var section = Section(type: type, expectedAdditions: additions, expectedTombstones: tombstones)
+                    // Reserve what the counts promise, but no more than the file could hold (a count is not
+                    // trusted before the records it announces are read).
+                    let plausible = min(additions, bytes.count / 24)
+                    section.entries.reserveCapacity(plausible)
+                    section.additions.reserveCapacity(plausible)
+                    section.tombstones.reserveCapacity(min(tombstones, bytes.count / 48))
+                    if sections.isEmpty {
+                        // A live sample takes at least 48 bytes here, so this bounds the count: no rehashing.
+                        locations.reserveCapacity(bytes.count / 48)
+                    }
+                    sections.append(section)
                 case .additions:
                     guard !sections.isEmpty, sections[sections.count - 1].tombstones.isEmpty else {
                         throw BinaryReader.Failure(reason: "out of order")
