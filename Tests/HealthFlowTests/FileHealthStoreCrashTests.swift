@@ -358,4 +358,70 @@ struct FileHealthStoreCrashTests {
             #expect(StateDump(reopened.image) == Self.referenceDump([authorize, inDoubt]))
         }
     }
+
+    // MARK: Recovery itself
+
+    @Test func aCrashWhileRecoveringIsRecoveredFromNextTime() throws {
+        let operations = try DurableFixture.workload(seed: 14, snapshots: false)
+        let expected = Self.referenceDump(operations)
+        try DurableFixture.withTemporaryDirectory { directory in
+            // A snapshot, the journal it covers put back, a stray temporary file, and a torn last record.
+            let store = try DurableFixture.open(directory)
+            for operation in operations { DurableFixture.perform(operation, on: store) }
+            let covered = try Self.bytes(Self.journalPath(directory, 0))
+            try store.snapshot()
+            store.close()
+            try Self.write(covered, to: Self.journalPath(directory, 0))
+            try Self.write([1, 2, 3], to: directory.appendingPathComponent("snapshot-0000000000000002.hfs.tmp").path)
+            let current = try Self.bytes(Self.journalPath(directory, 1))
+            var torn: [UInt8] = []
+            RecordFrame.append(kind: .delete, payload: [UInt8](repeating: 9, count: 17), to: &torn)
+            let damaged = current + torn.prefix(20)
+            let setUp = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+
+            let counting = FaultyFileSystem()
+            try Self.write(damaged, to: Self.journalPath(directory, 1))
+            try DurableFixture.open(directory, fileSystem: counting).close()
+            let steps = counting.steps
+            #expect(steps.map(\.operation) == ["remove", "remove", "syncDirectory", "truncate", "fsync"])
+
+            for step in 1...steps.count {
+                // Restore the damaged directory, crash recovery at `step`, then open for real.
+                try Self.write(damaged, to: Self.journalPath(directory, 1))
+                try Self.write(covered, to: Self.journalPath(directory, 0))
+                try Self.write(
+                    [1, 2, 3], to: directory.appendingPathComponent("snapshot-0000000000000002.hfs.tmp").path)
+                #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == setUp.sorted())
+                #expect(throws: FileStoreError.self) {
+                    try DurableFixture.open(directory, fileSystem: FaultyFileSystem(.crash(at: step, keeping: nil)))
+                }
+                let reopened = try DurableFixture.open(directory)
+                #expect(StateDump(reopened.image) == expected, "crash at recovery step \(step)")
+                reopened.close()
+            }
+        }
+    }
+
+    @Test func aTornTailBeforeALaterJournalIsCorruption() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            let store = try DurableFixture.open(directory)
+            for operation in try DurableFixture.workload(seed: 15, snapshots: false) {
+                DurableFixture.perform(operation, on: store)
+            }
+            store.close()
+            let journal = try Self.bytes(Self.journalPath(directory, 0))
+            try Self.write(journal + [0x11, 0x00], to: Self.journalPath(directory, 0))
+            // Journal 1 exists, so journal 0 was complete when it began: its tail cannot be a torn write.
+            let creator = JournalCreator(
+                fileSystem: PosixFileSystem(), directory: directory.path,
+                appBundleIdentifier: StoreFixture.app.bundleIdentifier)
+            try creator.create(generation: 1).file.close()
+            #expect(
+                throws: FileStoreError.corruptFile(
+                    name: StoreLayout.journalName(0), offset: journal.count, problem: .truncated)
+            ) {
+                try DurableFixture.open(directory)
+            }
+        }
+    }
 }
