@@ -54,7 +54,7 @@ import Foundation
 ///          16 authorization table, 17 type section, 18 additions, 19 tombstones, 20 end (snapshot)
 /// ```
 /// Payloads use varints, little-endian doubles and a per-record string table (a repeated type identifier,
-/// unit or source costs one byte); a quantity sample is about 60 bytes. For example, deleting the sample
+/// unit or source costs one byte); a quantity sample takes about 50 bytes. For example, deleting the sample
 /// `E621E1F8-C36C-495A-93FC-0C247A3E6E5F` appends these 33 bytes:
 /// ```text
 /// 11 00 00 00  01  03  00 00  ef 1c ce 08  77 04 a8 d1    length 17, version 1, kind delete, CRCs

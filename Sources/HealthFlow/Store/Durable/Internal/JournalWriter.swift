@@ -22,7 +22,8 @@ final class JournalWriter: MutationLog {
     let fileSystem: any StoreFileSystem
     let directory: String
     let appBundleIdentifier: String
-    /// A snapshot is due once the journal grows this many bytes past its start (or past a failed attempt).
+    /// A snapshot is due once the journal reaches this many bytes (a reopened journal that is already this
+    /// long gets one at the next change), or grows this much past a failed attempt.
     let sizeLimit: Int
     private let state: Mutex<State>
 
@@ -37,7 +38,7 @@ final class JournalWriter: MutationLog {
         self.sizeLimit = sizeLimit
         self.state = Mutex(
             State(
-                file: file, lock: lock, generation: generation, length: length, snapshotDue: length + sizeLimit,
+                file: file, lock: lock, generation: generation, length: length, snapshotDue: sizeLimit,
                 failure: nil))
     }
 
