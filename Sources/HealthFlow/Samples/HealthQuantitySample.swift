@@ -86,10 +86,24 @@ public struct HealthQuantitySample: Hashable, Sendable {
         type: HealthObjectType, quantity: HealthQuantity, start: Date, end: Date, source: HealthSource,
         metadata: [MetadataKey: MetadataValue] = [:], uuid: UUID = UUID()
     ) throws(ValidationError) {
+        try self.init(
+            type: type, quantity: quantity, start: start, end: end, source: source, metadata: metadata, uuid: uuid,
+            knownUnitFit: nil)
+    }
+
+    /// The validating initializer behind the public one. A decoder that has already validated a sample of
+    /// this type in this unit passes `knownUnitFit` — whether the type allows negative values — to skip the
+    /// unit's dimension check (the costly part of validation when loading millions of samples); every
+    /// other rule is checked as always.
+    init(
+        type: HealthObjectType, quantity: HealthQuantity, start: Date, end: Date, source: HealthSource,
+        metadata: [MetadataKey: MetadataValue], uuid: UUID, knownUnitFit allowsNegative: Bool?
+    ) throws(ValidationError) {
         try SampleValidation.requireKind(type, .quantity)
         guard let canonicalUnit = type.canonicalUnit else { throw .wrongKind(type, expected: .quantity) }
         try SampleValidation.validateQuantity(
-            quantity, of: type, field: "quantity", expected: canonicalUnit, allowsNegative: type.allowsNegativeValues)
+            quantity, of: type, field: "quantity", expected: allowsNegative == nil ? canonicalUnit : nil,
+            allowsNegative: allowsNegative ?? type.allowsNegativeValues)
         try SampleValidation.validateDates(type, start: start, end: end)
         try SampleValidation.validateMetadata(metadata, of: type)
         self.uuid = uuid

@@ -89,6 +89,8 @@ public final class InMemoryHealthStore: HealthStore {
 
     private let state: Mutex<StoreState>
     private let outbox: CallbackOutbox
+    /// Where mutations are made durable before they are applied (`nil`: memory only). See ``FileHealthStore``.
+    private let log: (any MutationLog)?
 
     /// Makes an empty store.
     ///
@@ -107,23 +109,37 @@ public final class InMemoryHealthStore: HealthStore {
     ///   - isHealthDataAvailable: `false` to model a device without health data.
     ///   - activitySummaryGoals: The goals of derived activity summaries; the Activity app's usual ones by
     ///     default.
-    public init(
+    public convenience init(
         configuration: HealthAppConfiguration, policy: AuthorizationPolicy = .grantAll,
         characteristics: HealthCharacteristics = HealthCharacteristics(), callbackExecutor: FlowExecutor? = nil,
         isHealthDataAvailable: Bool = true, activitySummaryGoals: ActivitySummaryGoals = .standard
+    ) {
+        self.init(
+            configuration: configuration, policy: policy, characteristics: characteristics,
+            callbackExecutor: callbackExecutor, isHealthDataAvailable: isHealthDataAvailable,
+            state: StoreState(appBundleIdentifier: configuration.bundleIdentifier), log: nil,
+            queueName: "InMemoryHealthStore", activitySummaryGoals: activitySummaryGoals)
+    }
+
+    /// Makes a store over `state` that journals every mutation to `log` before applying it (a
+    /// ``FileHealthStore``'s core); `queueName` names the default callback queue.
+    init(
+        configuration: HealthAppConfiguration, policy: AuthorizationPolicy, characteristics: HealthCharacteristics,
+        callbackExecutor: FlowExecutor?, isHealthDataAvailable: Bool, state: sending StoreState,
+        log: (any MutationLog)?, queueName: String, activitySummaryGoals: ActivitySummaryGoals = .standard
     ) {
         self.configuration = configuration
         self.policy = policy
         self.characteristics = characteristics
         let executor =
             callbackExecutor
-            ?? .queue(
-                DispatchQueue(label: "HealthFlow.InMemoryHealthStore.callbacks(\(configuration.bundleIdentifier))"))
+            ?? .queue(DispatchQueue(label: "HealthFlow.\(queueName).callbacks(\(configuration.bundleIdentifier))"))
         self.callbackExecutor = executor
         self.isHealthDataAvailable = isHealthDataAvailable
         self.activitySummaryGoals = activitySummaryGoals
-        self.state = Mutex(StoreState(appBundleIdentifier: configuration.bundleIdentifier))
+        self.state = Mutex(state)
         self.outbox = CallbackOutbox(executor: executor)
+        self.log = log
     }
 
     /// The source of the samples the app saves (``HealthAppConfiguration/source``).
@@ -147,6 +163,23 @@ public final class InMemoryHealthStore: HealthStore {
             body(&state) { job in outbox.enqueue(job) }
         }
         outbox.drain()
+    }
+
+    /// Journals `mutation` (when the store has a log), then applies it; nothing changes when journaling fails.
+    /// Call with the lock held, after the mutation passed the rules.
+    private func commit(_ mutation: StoreMutation, to state: inout StoreState) throws(FileStoreError) -> [CallbackOutbox
+        .Job]
+    {
+        try log?.append(mutation)
+        return state.apply(mutation)
+    }
+
+    /// Runs `body` with the state under the lock (a durable store takes snapshots with it). `body` must not
+    /// call the store.
+    func withLockedState<Result: Sendable, Failure: Error>(
+        _ body: (inout StoreState) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try state.withLock { state throws(Failure) in try body(&state) }
     }
 
     // MARK: Authorization
@@ -184,8 +217,12 @@ public final class InMemoryHealthStore: HealthStore {
             deliver { completion(false, HealthStoreError.userCanceled) }
         case .answered(let share, let read):
             withState { state, enqueue in
-                state.authorization.record(share: share, read: read, for: unanswered)
-                enqueue { completion(true, nil) }
+                do {
+                    _ = try commit(.authorization(share: share, read: read, request: unanswered), to: &state)
+                    enqueue { completion(true, nil) }
+                } catch {
+                    enqueue { completion(false, error) }
+                }
             }
         }
     }
@@ -277,7 +314,8 @@ public final class InMemoryHealthStore: HealthStore {
         }
         withState { state, enqueue in
             do {
-                let notifications = try state.save(samples, asApp: true)
+                try state.checkSave(samples, asApp: true)
+                let notifications = try commit(.insert(samples), to: &state)
                 enqueue { completion(true, nil) }
                 notifications.forEach(enqueue)
             } catch {
@@ -319,7 +357,8 @@ public final class InMemoryHealthStore: HealthStore {
         }
         withState { state, enqueue in
             do {
-                let notifications = try state.delete(samples)
+                let targets = try state.deletionTargets(samples)
+                let notifications = try commit(.delete(targets.map(\.uuid)), to: &state)
                 enqueue { completion(true, nil) }
                 notifications.forEach(enqueue)
             } catch {
@@ -342,18 +381,43 @@ public final class InMemoryHealthStore: HealthStore {
     /// - Throws: ``HealthStoreError/healthDataUnavailable``, ``HealthStoreError/invalidSample(_:)`` or
     ///   ``HealthStoreError/duplicateUUID(_:)``; nothing is added then.
     public func ingest(_ samples: [HealthSample]) throws(HealthStoreError) {
-        try checkAvailableAndValid(samples)
-        let failure: HealthStoreError? = state.withLock { state in
+        switch ingestCommitting(samples) {
+        case nil: return
+        case .refused(let error)?: throw error
+        // Unreachable: a store without a log has no storage to fail.
+        case .storage(let error)?: throw .unknown(reason: error.description)
+        }
+    }
+
+    /// Why ``ingest(_:)`` failed: a rule refused the samples, or the log could not make them durable.
+    enum IngestFailure: Error {
+        case refused(HealthStoreError)
+        case storage(FileStoreError)
+    }
+
+    /// ``ingest(_:)`` with the storage failure kept apart (a durable store reports it as is).
+    func ingestCommitting(_ samples: [HealthSample]) -> IngestFailure? {
+        do {
+            try checkAvailableAndValid(samples)
+        } catch {
+            return .refused(error)
+        }
+        let failure = state.withLock { state -> IngestFailure? in
             do throws(HealthStoreError) {
-                let notifications = try state.save(samples, asApp: false)
+                try state.checkSave(samples, asApp: false)
+            } catch {
+                return .refused(error)
+            }
+            do throws(FileStoreError) {
+                let notifications = try commit(.insert(samples), to: &state)
                 notifications.forEach(outbox.enqueue)
                 return nil
             } catch {
-                return error
+                return .storage(error)
             }
         }
         outbox.drain()
-        if let failure { throw failure }
+        return failure
     }
 
     private func checkAvailableAndValid(_ samples: [HealthSample]) throws(HealthStoreError) {

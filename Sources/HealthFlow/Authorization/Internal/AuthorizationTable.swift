@@ -36,8 +36,19 @@ enum AuthorizationRules {
 
 /// The answers recorded so far: per type, `true` (allowed), `false` (denied) or absent (never asked).
 struct AuthorizationTable {
-    private var share: [HealthObjectType: Bool] = [:]
-    private var read: [HealthObjectType: Bool] = [:]
+    /// Sharing answers per type (a durable store snapshots these).
+    private(set) var share: [HealthObjectType: Bool] = [:]
+    /// Reading answers per type.
+    private(set) var read: [HealthObjectType: Bool] = [:]
+
+    /// A table with no answers.
+    init() {}
+
+    /// A table with these answers (restored from a snapshot).
+    init(share: [HealthObjectType: Bool], read: [HealthObjectType: Bool]) {
+        self.share = share
+        self.read = read
+    }
 
     /// The sharing status of `type`.
     func status(for type: HealthObjectType) -> AuthorizationStatus {

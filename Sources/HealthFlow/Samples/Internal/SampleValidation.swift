@@ -16,11 +16,13 @@ enum SampleValidation {
     }
 
     /// A quantity must be in a unit compatible with `expected`, finite, and non-negative unless allowed.
+    /// `expected` is `nil` when the caller already knows the unit fits (the dimension check is the costly
+    /// part; see `HealthQuantitySample.init(type:quantity:start:end:source:metadata:uuid:knownUnitFit:)`).
     static func validateQuantity(
-        _ quantity: HealthQuantity, of type: HealthObjectType, field: String, expected: HealthUnit,
+        _ quantity: HealthQuantity, of type: HealthObjectType, field: String, expected: HealthUnit?,
         allowsNegative: Bool
     ) throws(ValidationError) {
-        guard quantity.is(compatibleWith: expected) else {
+        if let expected, !quantity.is(compatibleWith: expected) {
             throw .incompatibleUnit(type, field: field, unit: quantity.unit, expected: expected)
         }
         guard quantity.value.isFinite else { throw .nonFiniteValue(type, field: field, value: quantity.value) }

@@ -25,9 +25,9 @@ struct StoreState {
 
     let appBundleIdentifier: String
     var authorization = AuthorizationTable()
-    private var indexes: [TypeIndex] = []
-    private var slots: [HealthObjectType: Int] = [:]
-    private var locations: [UUID: Location] = [:]
+    private(set) var indexes: [TypeIndex] = []
+    private(set) var slots: [HealthObjectType: Int] = [:]
+    private(set) var locations: [UUID: Location] = [:]
     /// The number of the last change recorded; every insertion and deletion takes the next one.
     private(set) var sequence: UInt64 = 0
     private var subscriptions: [AnchoredSubscription] = []
@@ -37,6 +37,20 @@ struct StoreState {
 
     init(appBundleIdentifier: String) {
         self.appBundleIdentifier = appBundleIdentifier
+    }
+
+    /// A state rebuilt from a snapshot's parts (see `StoreImage`): the caller has checked that they agree —
+    /// every location points at a live entry of its slot, and `sequence` is at least every logged sequence.
+    init(
+        appBundleIdentifier: String, authorization: AuthorizationTable, indexes: [TypeIndex],
+        slots: [HealthObjectType: Int], locations: [UUID: Location], sequence: UInt64
+    ) {
+        self.appBundleIdentifier = appBundleIdentifier
+        self.authorization = authorization
+        self.indexes = indexes
+        self.slots = slots
+        self.locations = locations
+        self.sequence = sequence
     }
 
     // MARK: Reading rules
@@ -72,6 +86,13 @@ struct StoreState {
     /// Saves samples all-or-nothing. `asApp` applies the app's rules (shareable, authorized, own source);
     /// without it the samples come from another app or device.
     mutating func save(_ samples: [HealthSample], asApp: Bool) throws(HealthStoreError) -> [Job] {
+        try checkSave(samples, asApp: asApp)
+        return apply(.insert(samples))
+    }
+
+    /// The refusal saving `samples` meets, if any: with `asApp`, the app's rules (shareable, authorized, own
+    /// source); always, UUIDs unique in the store and in the batch.
+    func checkSave(_ samples: [HealthSample], asApp: Bool) throws(HealthStoreError) {
         var seen = Set<UUID>()
         for sample in samples {
             let flat = SampleRules.flattened(sample)
@@ -91,20 +112,18 @@ struct StoreState {
                 }
             }
         }
-        var changed: [HealthSample] = []
-        for sample in samples {
-            let flat = SampleRules.flattened(sample)
-            for (offset, object) in flat.enumerated() {
-                insert(object, correlation: offset == 0 ? nil : sample.uuid)
-                changed.append(object)
-            }
-        }
-        return notifications(for: changed)
     }
 
     /// Deletes samples the app saved, all-or-nothing, leaving tombstones. A correlation takes its members
     /// with it.
     mutating func delete(_ samples: [HealthSample]) throws(HealthStoreError) -> [Job] {
+        let targets = try deletionTargets(samples)
+        return apply(.delete(targets.map(\.uuid)))
+    }
+
+    /// The stored samples that deleting `samples` removes (correlations standing for their members), or the
+    /// refusal: unknown, not shareable, not authorized, another app's, a correlation member, or repeated.
+    func deletionTargets(_ samples: [HealthSample]) throws(HealthStoreError) -> [HealthSample] {
         var seen = Set<UUID>()
         var targets: [HealthSample] = []
         for sample in samples {
@@ -122,13 +141,63 @@ struct StoreState {
             guard seen.insert(stored.uuid).inserted else { throw .duplicateUUID(stored.uuid) }
             targets.append(stored)
         }
-        var changed: [HealthSample] = []
-        for target in targets {
-            for object in SampleRules.flattened(target) where remove(object) {
-                changed.append(object)
+        return targets
+    }
+
+    /// Applies a mutation whose rules were checked (``checkSave(_:asApp:)``, ``deletionTargets(_:)``) or which
+    /// a durable store read back from its journal (after ``replayProblem(_:)``), and returns the update
+    /// callbacks it calls for. This is the one place data changes, so replaying the same mutations in the
+    /// same order rebuilds the same state, sequence numbers and anchors included.
+    mutating func apply(_ mutation: StoreMutation) -> [Job] {
+        switch mutation {
+        case .insert(let samples):
+            var changed: [HealthSample] = []
+            for sample in samples {
+                let flat = SampleRules.flattened(sample)
+                for (offset, object) in flat.enumerated() {
+                    insert(object, correlation: offset == 0 ? nil : sample.uuid)
+                    changed.append(object)
+                }
             }
+            return notifications(for: changed)
+        case .delete(let uuids):
+            var changed: [HealthSample] = []
+            for uuid in uuids {
+                guard let location = locations[uuid], let target = entry(at: location)?.sample else { continue }
+                for object in SampleRules.flattened(target) where remove(object) {
+                    changed.append(object)
+                }
+            }
+            return notifications(for: changed)
+        case .authorization(let share, let read, let request):
+            authorization.record(share: share, read: read, for: request)
+            return []
         }
-        return notifications(for: changed)
+    }
+
+    /// Why a mutation read back from a journal cannot be applied to this state, or `nil` when it can: an
+    /// insert must not reuse a live UUID, and a delete must name live samples that are not correlation
+    /// members. (Journals only hold mutations that passed the rules, so a problem means damage.)
+    func replayProblem(_ mutation: StoreMutation) -> String? {
+        switch mutation {
+        case .insert(let samples):
+            do {
+                try checkSave(samples, asApp: false)
+            } catch {
+                return "an insert repeats a UUID"
+            }
+        case .delete(let uuids):
+            var seen = Set<UUID>()
+            for uuid in uuids {
+                guard let location = locations[uuid], seen.insert(uuid).inserted else {
+                    return "a delete names an object that is not stored"
+                }
+                if location.correlation != nil { return "a delete names a correlation member" }
+            }
+        case .authorization:
+            break
+        }
+        return nil
     }
 
     private mutating func insert(_ sample: HealthSample, correlation: UUID?) {
@@ -156,7 +225,7 @@ struct StoreState {
         return indexes.count - 1
     }
 
-    private func entry(at location: Location) -> IndexedSample? {
+    func entry(at location: Location) -> IndexedSample? {
         let index = indexes[location.slot]
         return index.position(start: location.start, sequence: location.sequence).map { index.entries[$0] }
     }

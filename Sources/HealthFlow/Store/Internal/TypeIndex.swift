@@ -43,6 +43,43 @@ struct TypeIndex {
     private(set) var additions: [(sequence: UInt64, uuid: UUID)] = []
     private(set) var tombstones: [StoredTombstone] = []
 
+    /// An empty index.
+    init() {}
+
+    /// An index rebuilt from a snapshot: the live entries (sorted here by `(start, sequence)` unless they
+    /// already are) and the two logs in sequence order. The longest duration is recomputed over every sample
+    /// ever added — the live ones and the deleted ones the tombstones keep — which is what ``insert(_:)``
+    /// computed as they arrived.
+    /// - Complexity: O(n) when the entries come sorted, O(n log n) otherwise.
+    init(
+        restoringEntries entries: [IndexedSample], additions: [(sequence: UInt64, uuid: UUID)],
+        tombstones: [StoredTombstone]
+    ) {
+        var entries = entries
+        var sorted = true
+        var longest = 0.0
+        for position in entries.indices {
+            longest = max(longest, entries[position].end - entries[position].start)
+            if position > 0,
+                (entries[position - 1].start, entries[position - 1].sequence)
+                    >= (entries[position].start, entries[position].sequence)
+            {
+                sorted = false
+            }
+        }
+        if !sorted { entries.sort { ($0.start, $0.sequence) < ($1.start, $1.sequence) } }
+        for tombstone in tombstones {
+            longest = max(
+                longest,
+                tombstone.sample.endDate.timeIntervalSinceReferenceDate
+                    - tombstone.sample.startDate.timeIntervalSinceReferenceDate)
+        }
+        self.entries = entries
+        self.longestDuration = longest
+        self.additions = additions
+        self.tombstones = tombstones
+    }
+
     /// Inserts a live sample.
     /// - Complexity: Amortized O(1) when `start` is not earlier than the last entry's; O(log n + n) otherwise
     ///   (the binary search plus the array shift).

@@ -1,0 +1,483 @@
+import FlowKit
+import Foundation
+
+/// A ``HealthStore`` kept in a directory: the rules and queries of ``InMemoryHealthStore`` — it *is* one,
+/// inside — with every change written to an append-only journal and flushed to disk before it is applied
+/// and acknowledged, so the store survives restarts and crashes without losing an acknowledged write.
+///
+/// ```swift
+/// let directory = URL(fileURLWithPath: "/var/lib/steps/health")
+/// let store = try FileHealthStore(directory: directory, configuration: app, policy: .grantAll)
+/// try await store.requestAuthorization(toShare: [.stepCount], read: [.stepCount])
+/// try await store.save(.quantity(walk))        // returns once the record is on disk
+/// store.close()
+///
+/// let reopened = try FileHealthStore(directory: directory, configuration: app)
+/// let walks = try await reopened.samples(of: .stepCount)   // the walk, same anchor numbers
+/// if let torn = reopened.recovery.tornTail { note("dropped an unfinished write at \(torn.offset)") }
+/// ```
+///
+/// ## Guarantees
+/// - **Acknowledged means durable.** A completion reports success (and `ingest` returns) only after the
+///   change's journal record is written and `fsync`ed. A batch is one record: after a crash it is there
+///   whole or not at all. A change that failed with an I/O error is not applied in this process; after a
+///   crash it may or may not reappear (its record may have reached the disk before the failure was seen).
+/// - **Same state after reopening.** The journal records every change (saves, ingests, deletions and
+///   authorization answers) and replaying them goes through the same code that applied them, so samples,
+///   tombstones, anchors, authorization and query results are identical. Running queries, observers and
+///   the ``characteristics`` are not stored: they belong to the process.
+/// - **Damage is detected, never mis-read.** Each record carries a checksum of its header and of its
+///   payload. A torn last record (a crash mid-write) is dropped, the journal truncated to the last complete
+///   record, and the drop reported in ``recovery``; damage before the last record, or anywhere in a
+///   snapshot, throws ``FileStoreError/corruptFile(name:offset:problem:)``.
+/// - **One store per directory.** The store holds an exclusive `flock` on `LOCK` until ``close()``; a second
+///   store — in this process or another — fails with ``FileStoreError/alreadyOpen(path:)``. The directory is
+///   created 0700 and every file 0600.
+///
+/// ## Snapshots
+/// When the journal passes ``FileStoreOptions/journalSizeLimit`` (or on ``snapshot()``), the store starts a
+/// new journal generation under its lock, copies its state (copy-on-write, O(types)), and — while other
+/// threads keep reading and writing — writes the snapshot to a temporary file, flushes it, renames it into
+/// place and flushes the directory; only then are the files it covers removed. A crash at any step reopens
+/// to the same state (see ``recovery`` for what was cleaned up).
+///
+/// ## On-disk format (version 1)
+/// ```text
+/// LOCK                           empty; flock'd while open
+/// journal-<16 hex digits>.hfj    generation g: "HFJRNL01", a header record, then one record per change
+/// snapshot-<16 hex digits>.hfs   the state before journal g: "HFSNAP01", header, authorization table,
+///                                per type its additions log (with live samples) and tombstones, end record
+///
+/// record = length:u32 version:u8 kind:u8 reserved:u16 payloadCRC32:u32 headerCRC32:u32 payload
+///          (little-endian; headerCRC32 covers the 12 bytes before it; CRC-32 as in zlib)
+/// kinds  = 1 header, 2 insert, 3 delete, 4 authorization (journal);
+///          16 authorization table, 17 type section, 18 additions, 19 tombstones, 20 end (snapshot)
+/// ```
+/// Payloads use varints, little-endian doubles and a per-record string table (a repeated type identifier,
+/// unit or source costs one byte); a quantity sample takes about 50 bytes. For example, deleting the sample
+/// `E621E1F8-C36C-495A-93FC-0C247A3E6E5F` appends these 33 bytes:
+/// ```text
+/// 11 00 00 00  01  03  00 00  ef 1c ce 08  77 04 a8 d1    length 17, version 1, kind delete, CRCs
+/// 01  e6 21 e1 f8 c3 6c 49 5a 93 fc 0c 24 7a 3e 6e 5f     one UUID
+/// ```
+///
+/// ## Threads
+/// As ``InMemoryHealthStore``: one lock, callbacks in order on ``callbackExecutor``, never under the lock.
+/// The journal write and flush happen under the lock, so changes are serialized behind the disk's flush
+/// latency; reads wait for an in-flight flush too.
+///
+/// The store never logs; errors name files, offsets, types and UUIDs, never health values.
+public final class FileHealthStore: HealthStore {
+    /// The store's directory.
+    ///
+    /// ```swift
+    /// store.directory.lastPathComponent   // "health"
+    /// ```
+    public let directory: URL
+    /// What opening found: the snapshot loaded, the records replayed, a torn last record dropped.
+    ///
+    /// ```swift
+    /// store.recovery.replayedRecords   // 42
+    /// ```
+    public let recovery: FileStoreRecovery
+    /// The options the store was opened with.
+    ///
+    /// ```swift
+    /// store.options.journalSizeLimit   // 67108864
+    /// ```
+    public let options: FileStoreOptions
+
+    private let core: InMemoryHealthStore
+    private let journal: JournalWriter
+    private let fileSystem: any StoreFileSystem
+    private let path: String
+    /// Serializes snapshots and closing.
+    private let snapshotLock = NSLock()
+
+    /// Opens the store in `directory` (creating it, mode 0700, if needed — its parent must exist), loading
+    /// the latest snapshot and replaying the journal.
+    ///
+    /// ```swift
+    /// let store = try FileHealthStore(
+    ///     directory: URL(fileURLWithPath: "/var/lib/steps/health"), configuration: app,
+    ///     policy: .grantAll, callbackExecutor: .queue(.main))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - directory: A file URL; one store per directory, one app per store.
+    ///   - configuration: The app; its bundle identifier must match the one the directory was created for.
+    ///   - policy: Who answers the permission sheet. Answers are stored: a type answered before is not
+    ///     asked again after reopening.
+    ///   - characteristics: The person's characteristics (not stored).
+    ///   - callbackExecutor: Where handlers run; by default a serial queue owned by the store.
+    ///   - isHealthDataAvailable: `false` to model a device without health data.
+    ///   - options: Snapshot tuning.
+    /// - Throws: ``FileStoreError``: `alreadyOpen`, `corruptFile`, `missingJournal`, `differentApp`,
+    ///   `notADirectory` or `io`.
+    /// - Complexity: O(n) in the size of the snapshot and journal. Measured in a release build on a shared
+    ///   two-core Linux machine: a million quantity samples load in about 1.5 s from a snapshot (51 MB) and
+    ///   about 4 s from a journal alone (49 MB).
+    public convenience init(
+        directory: URL, configuration: HealthAppConfiguration, policy: AuthorizationPolicy = .grantAll,
+        characteristics: HealthCharacteristics = HealthCharacteristics(), callbackExecutor: FlowExecutor? = nil,
+        isHealthDataAvailable: Bool = true, options: FileStoreOptions = FileStoreOptions()
+    ) throws(FileStoreError) {
+        try self.init(
+            directory: directory, configuration: configuration, policy: policy, characteristics: characteristics,
+            callbackExecutor: callbackExecutor, isHealthDataAvailable: isHealthDataAvailable, options: options,
+            fileSystem: PosixFileSystem())
+    }
+
+    /// Opens the store over `fileSystem` (tests pass a failing one).
+    init(
+        directory: URL, configuration: HealthAppConfiguration, policy: AuthorizationPolicy,
+        characteristics: HealthCharacteristics, callbackExecutor: FlowExecutor?, isHealthDataAvailable: Bool,
+        options: FileStoreOptions, fileSystem: any StoreFileSystem
+    ) throws(FileStoreError) {
+        let path = directory.standardizedFileURL.path
+        let opened = try StoreOpener(
+            fileSystem: fileSystem, directory: path, appBundleIdentifier: configuration.bundleIdentifier,
+            sizeLimit: options.journalSizeLimit
+        ).open()
+        self.directory = directory
+        self.recovery = opened.recovery
+        self.options = options
+        self.journal = opened.journal
+        self.fileSystem = fileSystem
+        self.path = path
+        self.core = InMemoryHealthStore(
+            configuration: configuration, policy: policy, characteristics: characteristics,
+            callbackExecutor: callbackExecutor, isHealthDataAvailable: isHealthDataAvailable, state: opened.state,
+            log: opened.journal, queueName: "FileHealthStore")
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Who the app is: its source and usage descriptions.
+    ///
+    /// ```swift
+    /// store.configuration.bundleIdentifier   // "com.example.steps"
+    /// ```
+    public var configuration: HealthAppConfiguration { core.configuration }
+    /// Who answers the permission sheet.
+    ///
+    /// ```swift
+    /// let store = try FileHealthStore(directory: url, configuration: app, policy: .denyAll)
+    /// ```
+    public var policy: AuthorizationPolicy { core.policy }
+    /// The person's characteristics (given when opening; not stored).
+    ///
+    /// ```swift
+    /// store.characteristics.biologicalSex   // .female
+    /// ```
+    public var characteristics: HealthCharacteristics { core.characteristics }
+    /// Where completion and query handlers run.
+    ///
+    /// ```swift
+    /// let store = try FileHealthStore(directory: url, configuration: app, callbackExecutor: .immediate)
+    /// ```
+    public var callbackExecutor: FlowExecutor { core.callbackExecutor }
+    /// Whether health data is available; `false` makes every operation fail with
+    /// ``HealthStoreError/healthDataUnavailable``.
+    ///
+    /// ```swift
+    /// guard store.isHealthDataAvailable else { return }
+    /// ```
+    public var isHealthDataAvailable: Bool { core.isHealthDataAvailable }
+    /// The source of the samples the app saves.
+    ///
+    /// ```swift
+    /// let sample = try HealthQuantitySample(type: .height, quantity: height, date: .now, source: store.source)
+    /// ```
+    public var source: HealthSource { core.source }
+
+    /// A copy of the store's data (tests compare stores with it).
+    var image: StoreImage { core.image }
+
+    // MARK: Snapshots and closing
+
+    /// Takes a snapshot now and starts a new journal generation, then removes the files it covers. Other
+    /// threads keep reading and writing while the snapshot is written.
+    ///
+    /// ```swift
+    /// try store.snapshot()   // reopening now reads one snapshot and an empty journal
+    /// ```
+    ///
+    /// - Throws: ``FileStoreError``; the store is unchanged and still complete on disk (its journals stay).
+    /// - Complexity: O(n) in the stored samples and tombstones.
+    public func snapshot() throws(FileStoreError) {
+        snapshotLock.lock()
+        defer { snapshotLock.unlock() }
+        try takeSnapshot()
+    }
+
+    /// Closes the journal and releases the directory's lock, so another store may open it. Later saves,
+    /// deletions and authorization requests fail with ``FileStoreError/closed``; queries still answer from
+    /// memory. Closing twice does nothing; deinitialization closes.
+    ///
+    /// ```swift
+    /// store.close()
+    /// let again = try FileHealthStore(directory: store.directory, configuration: app)
+    /// ```
+    public func close() {
+        snapshotLock.lock()
+        defer { snapshotLock.unlock() }
+        journal.close()
+    }
+
+    private func takeSnapshot() throws(FileStoreError) {
+        let (generation, image) = try core.withLockedState { state throws(FileStoreError) in
+            (try journal.rotate(), StoreImage(state))
+        }
+        let writer = SnapshotWriter(fileSystem: fileSystem, directory: path)
+        try writer.write(image, generation: generation)
+        writer.removeCovered(before: generation)
+    }
+
+    /// Takes a snapshot when the journal has grown past the limit (unless one is being taken); after a
+    /// failure, tries again once the journal has grown by the limit once more (nothing is lost meanwhile:
+    /// the journals stay).
+    private func snapshotIfDue() {
+        guard journal.snapshotIsDue, snapshotLock.try() else { return }
+        defer { snapshotLock.unlock() }
+        guard journal.snapshotIsDue else { return }
+        do {
+            try takeSnapshot()
+        } catch {
+            journal.postponeSnapshot()
+        }
+    }
+
+    // MARK: HealthStore
+
+    /// See ``HealthStore/requestAuthorization(toShare:read:completion:)``; the answer is journaled before
+    /// `completion` reports success.
+    ///
+    /// ```swift
+    /// store.requestAuthorization(toShare: [.bodyMass], read: [.height]) { success, error in … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - typesToShare: Sample types to write.
+    ///   - typesToRead: Types to read.
+    ///   - completion: `(true, nil)` once answered (and stored); `(false, error)` otherwise.
+    public func requestAuthorization(
+        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        core.requestAuthorization(toShare: typesToShare, read: typesToRead, completion: completion)
+        snapshotIfDue()
+    }
+
+    /// See ``HealthStore/authorizationStatus(for:)``.
+    ///
+    /// ```swift
+    /// store.authorizationStatus(for: .stepCount)   // .sharingAuthorized
+    /// ```
+    ///
+    /// - Parameter type: Any type.
+    /// - Returns: The sharing status.
+    public func authorizationStatus(for type: HealthObjectType) -> AuthorizationStatus {
+        core.authorizationStatus(for: type)
+    }
+
+    /// See ``HealthStore/getRequestStatusForAuthorization(toShare:read:completion:)``.
+    ///
+    /// ```swift
+    /// store.getRequestStatusForAuthorization(toShare: [.stepCount], read: []) { status, _ in … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - typesToShare: Sample types to write.
+    ///   - typesToRead: Types to read.
+    ///   - completion: The status, or `.unknown` with the error.
+    public func getRequestStatusForAuthorization(
+        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
+        completion: @escaping @Sendable (AuthorizationRequestStatus, (any Error)?) -> Void
+    ) {
+        core.getRequestStatusForAuthorization(toShare: typesToShare, read: typesToRead, completion: completion)
+    }
+
+    /// Saves one sample; `completion` reports success once it is on disk.
+    ///
+    /// ```swift
+    /// store.save(.quantity(weight)) { success, error in … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sample: The sample.
+    ///   - completion: `(true, nil)` when saved and flushed; `(false, error)` with a ``HealthStoreError``
+    ///     (a rule) or a ``FileStoreError`` (storage).
+    public func save(
+        _ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        save([sample], withCompletion: completion)
+    }
+
+    /// Saves samples all-or-nothing as one journal record.
+    ///
+    /// ```swift
+    /// store.save([.quantity(a), .quantity(b)]) { success, error in … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - samples: The samples.
+    ///   - completion: `(true, nil)` when all were saved and flushed; `(false, error)` otherwise, and none
+    ///     was saved.
+    public func save(
+        _ samples: [HealthSample], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        core.save(samples, withCompletion: completion)
+        snapshotIfDue()
+    }
+
+    /// Deletes one sample the app saved; the deletion is on disk before `completion` reports success.
+    ///
+    /// ```swift
+    /// store.delete(.quantity(mistake)) { success, error in … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sample: The sample.
+    ///   - completion: `(true, nil)` when deleted and flushed.
+    public func delete(
+        _ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        delete([sample], withCompletion: completion)
+    }
+
+    /// Deletes samples all-or-nothing as one journal record.
+    ///
+    /// ```swift
+    /// store.delete(duplicates) { success, error in … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - samples: The samples.
+    ///   - completion: `(true, nil)` when all were deleted and flushed.
+    public func delete(
+        _ samples: [HealthSample], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        core.delete(samples, withCompletion: completion)
+        snapshotIfDue()
+    }
+
+    /// Adds samples from another app or device, as ``InMemoryHealthStore/ingest(_:)``; returns once they are
+    /// on disk.
+    ///
+    /// ```swift
+    /// try store.ingest([.quantity(heartRateFromWatch)])
+    /// ```
+    ///
+    /// - Parameter samples: Samples with any source.
+    /// - Throws: A ``HealthStoreError`` when a rule refuses them, a ``FileStoreError`` when they could not be
+    ///   made durable; nothing is added then.
+    public func ingest(_ samples: [HealthSample]) throws {
+        switch core.ingestCommitting(samples) {
+        case nil: break
+        case .refused(let error)?: throw error
+        case .storage(let error)?: throw error
+        }
+        snapshotIfDue()
+    }
+
+    /// Runs a query; see ``HealthStore/execute(_:)``.
+    ///
+    /// ```swift
+    /// store.execute(HealthSampleQuery(sampleType: .stepCount, limit: 10) { _, samples, _ in … })
+    /// ```
+    ///
+    /// - Parameter query: Any query kind (sample, anchored object, observer, statistics, statistics collection,
+    ///   activity summary), not executed before.
+    /// - Complexity: As ``InMemoryHealthStore/execute(_:)``: queries read memory only.
+    public func execute(_ query: HealthQuery) {
+        core.execute(query)
+    }
+
+    /// See ``HealthStore/stop(_:)``.
+    ///
+    /// ```swift
+    /// store.stop(observer)
+    /// ```
+    ///
+    /// - Parameter query: The query to stop.
+    public func stop(_ query: HealthQuery) {
+        core.stop(query)
+    }
+
+    // MARK: Characteristics
+
+    /// See ``HealthStore/dateOfBirthComponents()``.
+    ///
+    /// ```swift
+    /// let birthday = try store.dateOfBirthComponents()
+    /// ```
+    ///
+    /// - Returns: The components.
+    /// - Throws: `authorizationNotDetermined`, or `noData` when unset or unreadable.
+    public func dateOfBirthComponents() throws(HealthStoreError) -> DateComponents {
+        try core.dateOfBirthComponents()
+    }
+
+    /// See ``HealthStore/biologicalSex()``.
+    ///
+    /// ```swift
+    /// let sex = try store.biologicalSex()
+    /// ```
+    ///
+    /// - Returns: The value, or `.notSet`.
+    /// - Throws: `authorizationNotDetermined` when never requested.
+    public func biologicalSex() throws(HealthStoreError) -> BiologicalSex {
+        try core.biologicalSex()
+    }
+
+    /// See ``HealthStore/bloodType()``.
+    ///
+    /// ```swift
+    /// let blood = try store.bloodType()
+    /// ```
+    ///
+    /// - Returns: The value, or `.notSet`.
+    /// - Throws: `authorizationNotDetermined` when never requested.
+    public func bloodType() throws(HealthStoreError) -> BloodType {
+        try core.bloodType()
+    }
+
+    /// See ``HealthStore/fitzpatrickSkinType()``.
+    ///
+    /// ```swift
+    /// let skin = try store.fitzpatrickSkinType()
+    /// ```
+    ///
+    /// - Returns: The value, or `.notSet`.
+    /// - Throws: `authorizationNotDetermined` when never requested.
+    public func fitzpatrickSkinType() throws(HealthStoreError) -> FitzpatrickSkinType {
+        try core.fitzpatrickSkinType()
+    }
+
+    /// See ``HealthStore/wheelchairUse()``.
+    ///
+    /// ```swift
+    /// let wheelchair = try store.wheelchairUse()
+    /// ```
+    ///
+    /// - Returns: The value, or `.notSet`.
+    /// - Throws: `authorizationNotDetermined` when never requested.
+    public func wheelchairUse() throws(HealthStoreError) -> WheelchairUse {
+        try core.wheelchairUse()
+    }
+
+    /// See ``HealthStore/activityMoveMode()``.
+    ///
+    /// ```swift
+    /// let mode = try store.activityMoveMode()
+    /// ```
+    ///
+    /// - Returns: The value, or `.activeEnergy` when unreadable.
+    /// - Throws: `authorizationNotDetermined` when never requested.
+    public func activityMoveMode() throws(HealthStoreError) -> ActivityMoveMode {
+        try core.activityMoveMode()
+    }
+}

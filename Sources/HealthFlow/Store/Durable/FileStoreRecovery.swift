@@ -1,0 +1,124 @@
+/// What opening a ``FileHealthStore`` found and did: the snapshot it loaded, the journal records it
+/// replayed, a torn last record it dropped, and leftover files it removed.
+///
+/// A crash while a record is being written leaves part of it at the end of the journal. That record was
+/// never acknowledged (completion handlers run only after the record is flushed), so opening drops it,
+/// truncates the journal to the last complete record, and reports it here. Damage anywhere else is an
+/// error (``FileStoreError/corruptFile(name:offset:problem:)``), never silently skipped.
+///
+/// ```swift
+/// let store = try FileHealthStore(directory: url, configuration: app)
+/// if let torn = store.recovery.tornTail {
+///     note("dropped \(torn.length) bytes of an unfinished write at \(torn.file):\(torn.offset)")
+/// }
+/// ```
+public struct FileStoreRecovery: Hashable, Sendable {
+    /// An incomplete or damaged last record, dropped when the store opened.
+    ///
+    /// ```swift
+    /// store.recovery.tornTail?.problem   // .truncated
+    /// ```
+    public struct TornTail: Hashable, Sendable {
+        /// The journal's file name, e.g. `journal-0000000000000003.hfj`.
+        ///
+        /// ```swift
+        /// torn.file   // "journal-0000000000000000.hfj"
+        /// ```
+        public let file: String
+        /// Where the dropped bytes began (the journal now ends here).
+        ///
+        /// ```swift
+        /// torn.offset   // 4096
+        /// ```
+        public let offset: Int
+        /// How many bytes were dropped.
+        ///
+        /// ```swift
+        /// torn.length   // 37
+        /// ```
+        public let length: Int
+        /// What was wrong with them: ``FileStoreError/Damage/truncated`` for a write cut short, a checksum
+        /// mismatch for a last record whose bytes did not all reach the disk (or zeros the file system left).
+        ///
+        /// ```swift
+        /// torn.problem   // .payloadChecksumMismatch
+        /// ```
+        public let problem: FileStoreError.Damage
+
+        /// Makes a report (stores make these; tests compare against them).
+        ///
+        /// ```swift
+        /// let torn = FileStoreRecovery.TornTail(file: "journal-0000000000000000.hfj", offset: 8, length: 3,
+        ///                                       problem: .truncated)
+        /// ```
+        ///
+        /// - Parameters:
+        ///   - file: The journal's file name.
+        ///   - offset: Where the dropped bytes began.
+        ///   - length: How many bytes were dropped.
+        ///   - problem: What was wrong with them.
+        public init(file: String, offset: Int, length: Int, problem: FileStoreError.Damage) {
+            self.file = file
+            self.offset = offset
+            self.length = length
+            self.problem = problem
+        }
+    }
+
+    /// The generation of the snapshot loaded, or `nil` when the store started from its journals alone.
+    ///
+    /// ```swift
+    /// store.recovery.snapshotGeneration   // 2
+    /// ```
+    public let snapshotGeneration: UInt64?
+    /// The journal generations replayed, in order.
+    ///
+    /// ```swift
+    /// store.recovery.journalGenerations   // [2, 3]
+    /// ```
+    public let journalGenerations: [UInt64]
+    /// How many journal records (saves, deletions, authorization answers) were replayed on top of the
+    /// snapshot.
+    ///
+    /// ```swift
+    /// store.recovery.replayedRecords   // 120
+    /// ```
+    public let replayedRecords: Int
+    /// The dropped last record, if the previous run stopped while writing one.
+    ///
+    /// ```swift
+    /// if store.recovery.tornTail != nil { … }
+    /// ```
+    public let tornTail: TornTail?
+    /// Files removed as leftovers: temporary files of an unfinished snapshot or rotation, and snapshots and
+    /// journals that a newer snapshot covers.
+    ///
+    /// ```swift
+    /// store.recovery.removedFiles   // ["snapshot-0000000000000003.hfs.tmp"]
+    /// ```
+    public let removedFiles: [String]
+
+    /// Makes a report (stores make these; tests compare against them).
+    ///
+    /// ```swift
+    /// let clean = FileStoreRecovery(
+    ///     snapshotGeneration: nil, journalGenerations: [0], replayedRecords: 0, tornTail: nil, removedFiles: [])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - snapshotGeneration: The snapshot loaded.
+    ///   - journalGenerations: The journals replayed.
+    ///   - replayedRecords: How many records were replayed.
+    ///   - tornTail: The dropped last record.
+    ///   - removedFiles: Leftover files removed.
+    public init(
+        snapshotGeneration: UInt64?, journalGenerations: [UInt64], replayedRecords: Int, tornTail: TornTail?,
+        removedFiles: [String]
+    ) {
+        self.snapshotGeneration = snapshotGeneration
+        self.journalGenerations = journalGenerations
+        self.replayedRecords = replayedRecords
+        self.tornTail = tornTail
+        self.removedFiles = removedFiles
+    }
+}

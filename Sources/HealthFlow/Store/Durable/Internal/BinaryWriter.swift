@@ -1,0 +1,63 @@
+import Foundation
+
+/// Builds a record payload: little-endian integers, LEB128 varints, doubles as their bit patterns, raw
+/// UUIDs, and strings through a table local to the payload (a string's second use costs one varint).
+///
+/// A string is `varint(n)`: when `n` is odd, it is entry `n >> 1` of the table (strings met earlier in this
+/// payload, numbered from 0); when even, `n >> 1` UTF-8 bytes follow and become the next table entry.
+struct BinaryWriter {
+    private(set) var bytes: [UInt8] = []
+    private var strings: [String: UInt64] = [:]
+
+    init(capacity: Int = 256) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func byte(_ value: UInt8) {
+        bytes.append(value)
+    }
+
+    mutating func uint64(_ value: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+
+    mutating func varint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    mutating func count(_ value: Int) {
+        varint(UInt64(max(0, value)))
+    }
+
+    /// A signed integer, zigzag-encoded so small negative numbers stay short.
+    mutating func signed(_ value: Int) {
+        let value = Int64(value)
+        varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+    }
+
+    mutating func double(_ value: Double) {
+        uint64(value.bitPattern)
+    }
+
+    mutating func uuid(_ value: UUID) {
+        withUnsafeBytes(of: value.uuid) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func string(_ value: String) {
+        if let entry = strings[value] {
+            varint(entry << 1 | 1)
+            return
+        }
+        strings[value] = UInt64(strings.count)
+        var value = value
+        value.withUTF8 { utf8 in
+            varint(UInt64(utf8.count) << 1)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+}

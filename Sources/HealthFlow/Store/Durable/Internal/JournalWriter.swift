@@ -1,0 +1,161 @@
+import Synchronization
+
+/// The open journal of a ``FileHealthStore``: appends each mutation as one framed record, flushed before
+/// the store applies it; starts new generations for snapshots; holds the directory's lock file.
+///
+/// A failed write is cut back off the file (so the next record follows the last good one) and reported;
+/// the journal stays usable. A failed flush, or a failed cut, leaves the file's tail in doubt, so the
+/// journal then refuses everything with ``FileStoreError/unusable(after:)`` — reopening the store reads
+/// back exactly what reached the disk.
+final class JournalWriter: MutationLog {
+    private struct State {
+        var file: (any StoreFile)?
+        var lock: (any StoreFile)?
+        var generation: UInt64
+        /// Bytes of the journal holding complete records (where the next record goes).
+        var length: Int
+        /// The length at which a snapshot is due.
+        var snapshotDue: Int
+        var failure: FileStoreError?
+    }
+
+    let fileSystem: any StoreFileSystem
+    let directory: String
+    let appBundleIdentifier: String
+    /// A snapshot is due once the journal reaches this many bytes (a reopened journal that is already this
+    /// long gets one at the next change), or grows this much past a failed attempt.
+    let sizeLimit: Int
+    private let state: Mutex<State>
+
+    /// Takes over an open journal (`file`, complete up to `length`) and the held lock file.
+    init(
+        fileSystem: any StoreFileSystem, directory: String, appBundleIdentifier: String, sizeLimit: Int,
+        file: sending any StoreFile, lock: sending any StoreFile, generation: UInt64, length: Int
+    ) {
+        self.fileSystem = fileSystem
+        self.directory = directory
+        self.appBundleIdentifier = appBundleIdentifier
+        self.sizeLimit = sizeLimit
+        self.state = Mutex(
+            State(
+                file: file, lock: lock, generation: generation, length: length, snapshotDue: sizeLimit,
+                failure: nil))
+    }
+
+    /// See ``MutationLog/append(_:)``.
+    func append(_ mutation: StoreMutation) throws(FileStoreError) {
+        let (kind, payload) = MutationCodec.encode(mutation)
+        guard payload.count <= RecordFrame.maximumPayload else {
+            throw .recordTooLarge(bytes: payload.count, limit: RecordFrame.maximumPayload)
+        }
+        var record: [UInt8] = []
+        record.reserveCapacity(RecordFrame.headerSize + payload.count)
+        RecordFrame.append(kind: kind, payload: payload, to: &record)
+        try state.withLock { state throws(FileStoreError) in
+            let file = try Self.usableFile(state)
+            do throws(FileStoreError) {
+                try file.write(record, at: state.length)
+            } catch {
+                do throws(FileStoreError) {
+                    try file.truncate(to: state.length)
+                } catch {
+                    state.failure = error
+                }
+                throw error
+            }
+            do throws(FileStoreError) {
+                try file.sync()
+            } catch {
+                state.failure = error
+                throw error
+            }
+            state.length += record.count
+        }
+    }
+
+    private static func usableFile(_ state: State) throws(FileStoreError) -> any StoreFile {
+        if let failure = state.failure { throw .unusable(after: failure) }
+        guard let file = state.file else { throw .closed }
+        return file
+    }
+
+    /// Whether the journal has grown enough to call for a snapshot.
+    var snapshotIsDue: Bool {
+        state.withLock { $0.file != nil && $0.failure == nil && $0.length >= $0.snapshotDue }
+    }
+
+    /// After a failed snapshot: wait for another `sizeLimit` bytes before the next attempt.
+    func postponeSnapshot() {
+        state.withLock { $0.snapshotDue = $0.length + sizeLimit }
+    }
+
+    /// Starts the next generation: creates its journal (see ``JournalCreator``) and appends there from now
+    /// on. Call with the store's state lock held, so a snapshot taken with it covers exactly the journals
+    /// before the new one. A failure before the new file is renamed into place leaves the journal as it
+    /// was; a failed directory flush after it makes the journal unusable (the new file may or may not
+    /// survive a crash, and it must not sit beside a journal that goes on growing).
+    /// - Returns: The new generation.
+    func rotate() throws(FileStoreError) -> UInt64 {
+        try state.withLock { state throws(FileStoreError) in
+            _ = try Self.usableFile(state)
+            let next = state.generation + 1
+            let creator = JournalCreator(
+                fileSystem: fileSystem, directory: directory, appBundleIdentifier: appBundleIdentifier)
+            let created = try creator.create(generation: next)
+            do throws(FileStoreError) {
+                try fileSystem.syncDirectory(at: directory)
+            } catch {
+                created.file.close()
+                state.failure = error
+                throw error
+            }
+            state.file?.close()
+            state.file = created.file
+            state.generation = next
+            state.length = created.length
+            state.snapshotDue = created.length + sizeLimit
+            return next
+        }
+    }
+
+    /// Closes the journal and releases the directory lock; appends then fail with ``FileStoreError/closed``.
+    func close() {
+        state.withLock { state in
+            state.file?.close()
+            state.file = nil
+            state.lock?.close()
+            state.lock = nil
+        }
+    }
+}
+
+/// Creates an empty journal: its magic and header record written to a temporary file, flushed, and renamed
+/// into place — so a journal file always starts with a complete header. The caller flushes the directory.
+struct JournalCreator {
+    let fileSystem: any StoreFileSystem
+    let directory: String
+    let appBundleIdentifier: String
+
+    /// Creates journal `generation`; a failure removes the temporary file.
+    /// - Returns: The file, open for appending, and its length.
+    func create(generation: UInt64) throws(FileStoreError) -> (file: any StoreFile, length: Int) {
+        let name = StoreLayout.journalName(generation)
+        let temporary = directory + "/" + name + StoreLayout.temporarySuffix
+        var bytes = StoreLayout.journalMagic
+        RecordFrame.append(
+            kind: .header,
+            payload: StoreFileHeader(generation: generation, appBundleIdentifier: appBundleIdentifier).encoded(),
+            to: &bytes)
+        let file = try fileSystem.createFile(at: temporary)
+        do throws(FileStoreError) {
+            try file.write(bytes, at: 0)
+            try file.sync()
+            try fileSystem.rename(temporary, to: directory + "/" + name)
+        } catch {
+            file.close()
+            try? fileSystem.removeFile(at: temporary)
+            throw error
+        }
+        return (file, bytes.count)
+    }
+}

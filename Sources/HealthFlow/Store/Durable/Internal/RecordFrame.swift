@@ -1,0 +1,127 @@
+/// What a record holds (the `kind` byte of its frame).
+enum RecordKind: UInt8, Sendable {
+    /// First record of a journal or snapshot: generation and app (``StoreFileHeader``).
+    case header = 1
+    /// Journal: samples saved or ingested, one batch.
+    case insert = 2
+    /// Journal: samples deleted, one batch.
+    case delete = 3
+    /// Journal: an answer to the permission sheet.
+    case authorization = 4
+    /// Snapshot: the authorization table.
+    case authorizationTable = 16
+    /// Snapshot: a type's section begins (identifier and the number of additions and tombstones that follow).
+    case typeSection = 17
+    /// Snapshot: a run of a type's additions log (with the live samples).
+    case additions = 18
+    /// Snapshot: a run of a type's tombstones (with the deleted samples).
+    case tombstones = 19
+    /// Snapshot: the last record (the change sequence number), present only in a complete snapshot.
+    case end = 20
+}
+
+/// The frame around every record in journal and snapshot files.
+///
+/// ```text
+/// offset  size  field
+///      0     4  payload length n (UInt32, little-endian)
+///      4     1  format version (1)
+///      5     1  kind (RecordKind)
+///      6     2  reserved, zero
+///      8     4  CRC-32 of the payload
+///     12     4  CRC-32 of bytes 0..<12 (so a damaged length is caught before it is believed)
+///     16     n  payload
+/// ```
+enum RecordFrame {
+    static let headerSize = 16
+    static let version: UInt8 = 1
+    /// The largest payload written (1 GiB): larger batches are refused with `dataSizeExceeded`.
+    static let maximumPayload = 1 << 30
+
+    /// Appends a framed record to `buffer`.
+    static func append(kind: RecordKind, payload: [UInt8], to buffer: inout [UInt8]) {
+        let start = buffer.count
+        appendUInt32(UInt32(truncatingIfNeeded: payload.count), to: &buffer)
+        buffer.append(version)
+        buffer.append(kind.rawValue)
+        buffer.append(0)
+        buffer.append(0)
+        appendUInt32(CRC32.checksum(payload), to: &buffer)
+        appendUInt32(CRC32.checksum(buffer, in: start..<start + 12), to: &buffer)
+        buffer.append(contentsOf: payload)
+    }
+
+    private static func appendUInt32(_ value: UInt32, to buffer: inout [UInt8]) {
+        for shift in stride(from: 0, to: 32, by: 8) { buffer.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+
+    static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+            | UInt32(bytes[offset + 3]) << 24
+    }
+}
+
+/// One step of reading a file's frames.
+enum FrameScan {
+    /// A complete, intact record.
+    case record(kind: RecordKind, payload: Range<Int>, next: Int)
+    /// The file ends cleanly here.
+    case end
+    /// The bytes from `offset` on hold no intact record, and no intact record follows them: a write cut
+    /// short (or never flushed) at the end of the file.
+    case tornTail(offset: Int, problem: FileStoreError.Damage)
+    /// The record at `offset` is damaged and an intact record follows it, or it is of a newer version: the
+    /// file is corrupt.
+    case corrupt(offset: Int, problem: FileStoreError.Damage)
+}
+
+/// Reads frames from a file's bytes and tells a torn tail from corruption.
+///
+/// A record is damaged when its header is incomplete or fails its checksum, when its payload runs past the
+/// end of the file, or when the payload fails its checksum. A damaged record is a torn tail when no intact
+/// record starts anywhere after it (what a crash mid-write leaves, including zeros some file systems leave
+/// in unflushed blocks); otherwise data after it would be lost, and it is corruption.
+struct FrameScanner {
+    let bytes: [UInt8]
+
+    func scan(at offset: Int) -> FrameScan {
+        if offset == bytes.count { return .end }
+        switch check(at: offset) {
+        case .intact(let kind, let version, let payload, let next):
+            guard version == RecordFrame.version else {
+                return .corrupt(offset: offset, problem: .unsupportedVersion(Int(version)))
+            }
+            guard let kind = RecordKind(rawValue: kind) else {
+                return .corrupt(offset: offset, problem: .undecodable("unknown record kind \(kind)"))
+            }
+            return .record(kind: kind, payload: payload, next: next)
+        case .damaged(let problem):
+            var later = offset + 1
+            while later + RecordFrame.headerSize <= bytes.count {
+                if case .intact = check(at: later) { return .corrupt(offset: offset, problem: problem) }
+                later += 1
+            }
+            return .tornTail(offset: offset, problem: problem)
+        }
+    }
+
+    private enum Check {
+        case intact(kind: UInt8, version: UInt8, payload: Range<Int>, next: Int)
+        case damaged(FileStoreError.Damage)
+    }
+
+    private func check(at offset: Int) -> Check {
+        guard bytes.count - offset >= RecordFrame.headerSize else { return .damaged(.truncated) }
+        guard CRC32.checksum(bytes, in: offset..<offset + 12) == RecordFrame.uint32(bytes, at: offset + 12) else {
+            return .damaged(.headerChecksumMismatch)
+        }
+        let length = Int(RecordFrame.uint32(bytes, at: offset))
+        let payloadStart = offset + RecordFrame.headerSize
+        guard bytes.count - payloadStart >= length else { return .damaged(.truncated) }
+        let payload = payloadStart..<payloadStart + length
+        guard CRC32.checksum(bytes, in: payload) == RecordFrame.uint32(bytes, at: offset + 8) else {
+            return .damaged(.payloadChecksumMismatch)
+        }
+        return .intact(kind: bytes[offset + 5], version: bytes[offset + 4], payload: payload, next: payload.upperBound)
+    }
+}

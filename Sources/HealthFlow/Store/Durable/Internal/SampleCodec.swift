@@ -1,0 +1,269 @@
+import Foundation
+
+/// The binary form of samples in journal and snapshot records (see ``FileHealthStore`` for the whole format).
+///
+/// ```text
+/// sample      = kind:u8 body                  1 quantity, 2 category, 3 correlation, 4 electrocardiogram
+/// quantity    = uuid:16 type:str start:f64 end:f64 source metadata value:f64 unit:str
+/// category    = uuid:16 type:str start:f64 end:f64 source metadata value:zigzag
+/// correlation = uuid:16 type:str start:f64 end:f64 source metadata count:varint quantity*
+/// ecg         = uuid:16 start:f64 end:f64 source metadata classification:zigzag symptoms:zigzag
+///               present:u8 [bpm:f64 unit:str] [hz:f64 unit:str] voltageCount:varint
+/// source      = bundleIdentifier:str name:str
+/// metadata    = count:varint (key:str value)*         keys in ascending order
+/// value       = 1 string:str | 2 number:f64 | 3 date:f64 | 4 value:f64 unit:str
+/// ```
+///
+/// Dates are `timeIntervalSinceReferenceDate` bit patterns and units their printed strings, so a decoded
+/// sample equals the encoded one. Decoding runs the samples' validating initializers: a payload that
+/// decodes is a valid sample or an error, never a wrong one.
+enum SampleCodec {
+    static func encode(_ sample: HealthSample, into writer: inout BinaryWriter) {
+        switch sample {
+        case .quantity(let sample):
+            writer.byte(1)
+            encodeQuantitySample(sample, into: &writer)
+        case .category(let sample):
+            writer.byte(2)
+            encodeCommon(
+                sample.uuid, sample.type, sample.startDate, sample.endDate, sample.source, sample.metadata,
+                into: &writer)
+            writer.signed(sample.value)
+        case .correlation(let sample):
+            writer.byte(3)
+            encodeCommon(
+                sample.uuid, sample.type, sample.startDate, sample.endDate, sample.source, sample.metadata,
+                into: &writer)
+            let members = sample.objects.sorted {
+                ($0.type.identifier, $0.uuid.uuidString) < ($1.type.identifier, $1.uuid.uuidString)
+            }
+            writer.count(members.count)
+            for member in members { encodeQuantitySample(member, into: &writer) }
+        case .electrocardiogram(let sample):
+            writer.byte(4)
+            writer.uuid(sample.uuid)
+            writer.double(sample.startDate.timeIntervalSinceReferenceDate)
+            writer.double(sample.endDate.timeIntervalSinceReferenceDate)
+            encodeSource(sample.source, into: &writer)
+            encodeMetadata(sample.metadata, into: &writer)
+            writer.signed(sample.classification.rawValue)
+            writer.signed(sample.symptomsStatus.rawValue)
+            writer.byte((sample.averageHeartRate == nil ? 0 : 1) | (sample.samplingFrequency == nil ? 0 : 2))
+            if let rate = sample.averageHeartRate { encodeQuantity(rate, into: &writer) }
+            if let frequency = sample.samplingFrequency { encodeQuantity(frequency, into: &writer) }
+            writer.count(sample.numberOfVoltageMeasurements)
+        }
+    }
+
+    private static func encodeQuantitySample(_ sample: HealthQuantitySample, into writer: inout BinaryWriter) {
+        encodeCommon(
+            sample.uuid, sample.type, sample.startDate, sample.endDate, sample.source, sample.metadata, into: &writer)
+        encodeQuantity(sample.quantity, into: &writer)
+    }
+
+    private static func encodeCommon(
+        _ uuid: UUID, _ type: HealthObjectType, _ start: Date, _ end: Date, _ source: HealthSource,
+        _ metadata: [MetadataKey: MetadataValue], into writer: inout BinaryWriter
+    ) {
+        writer.uuid(uuid)
+        writer.string(type.identifier)
+        writer.double(start.timeIntervalSinceReferenceDate)
+        writer.double(end.timeIntervalSinceReferenceDate)
+        encodeSource(source, into: &writer)
+        encodeMetadata(metadata, into: &writer)
+    }
+
+    private static func encodeSource(_ source: HealthSource, into writer: inout BinaryWriter) {
+        writer.string(source.bundleIdentifier)
+        writer.string(source.name)
+    }
+
+    private static func encodeQuantity(_ quantity: HealthQuantity, into writer: inout BinaryWriter) {
+        writer.double(quantity.value)
+        writer.string(quantity.unit.unitString)
+    }
+
+    private static func encodeMetadata(_ metadata: [MetadataKey: MetadataValue], into writer: inout BinaryWriter) {
+        writer.count(metadata.count)
+        guard !metadata.isEmpty else { return }
+        for (key, value) in metadata.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            writer.string(key.rawValue)
+            switch value {
+            case .string(let string):
+                writer.byte(1)
+                writer.string(string)
+            case .number(let number):
+                writer.byte(2)
+                writer.double(number)
+            case .date(let date):
+                writer.byte(3)
+                writer.double(date.timeIntervalSinceReferenceDate)
+            case .quantity(let quantity):
+                writer.byte(4)
+                encodeQuantity(quantity, into: &writer)
+            }
+        }
+    }
+}
+
+/// Decodes samples, remembering the types and units met so far (a store's files name few of them, so each
+/// unit string is parsed once per load).
+struct SampleDecoder {
+    private var types: [String: HealthObjectType] = [:]
+    private var units: [String: HealthUnit] = [:]
+    /// Type and unit pairs already seen in a valid quantity sample, with whether the type allows negative
+    /// values: later samples of the pair skip the unit's dimension check.
+    private var unitFits: [UnitPair: Bool] = [:]
+
+    private struct UnitPair: Hashable {
+        let type: String
+        let unit: String
+    }
+
+    typealias Failure = BinaryReader.Failure
+
+    mutating func sample(from reader: inout BinaryReader) throws(Failure) -> HealthSample {
+        switch try reader.byte() {
+        case 1:
+            return .quantity(try quantitySample(from: &reader))
+        case 2:
+            let common = try self.common(from: &reader)
+            let value = try reader.signed()
+            return try validated { () throws(ValidationError) in
+                .category(
+                    try HealthCategorySample(
+                        type: common.type, value: value, start: common.start, end: common.end, source: common.source,
+                        metadata: common.metadata, uuid: common.uuid))
+            }
+        case 3:
+            let common = try self.common(from: &reader)
+            let count = try reader.count(minimumSize: 40)
+            var members = Set<HealthQuantitySample>(minimumCapacity: count)
+            for _ in 0..<count { members.insert(try quantitySample(from: &reader)) }
+            guard members.count == count else { throw Failure(reason: "a correlation repeats a member") }
+            return try validated { () throws(ValidationError) in
+                .correlation(
+                    try HealthCorrelation(
+                        type: common.type, start: common.start, end: common.end, objects: members,
+                        source: common.source, metadata: common.metadata, uuid: common.uuid))
+            }
+        case 4:
+            let uuid = try reader.uuid()
+            let start = Date(timeIntervalSinceReferenceDate: try reader.double())
+            let end = Date(timeIntervalSinceReferenceDate: try reader.double())
+            let source = try self.source(from: &reader)
+            let metadata = try self.metadata(from: &reader)
+            guard let classification = HealthElectrocardiogram.Classification(rawValue: try reader.signed()),
+                let symptoms = HealthElectrocardiogram.SymptomsStatus(rawValue: try reader.signed())
+            else { throw Failure(reason: "an electrocardiogram has an unknown classification or symptoms status") }
+            let present = try reader.byte()
+            guard present & ~3 == 0 else { throw Failure(reason: "an electrocardiogram has unknown fields") }
+            let rate = present & 1 != 0 ? try quantity(from: &reader) : nil
+            let frequency = present & 2 != 0 ? try quantity(from: &reader) : nil
+            let count = try reader.integer()
+            return try validated { () throws(ValidationError) in
+                .electrocardiogram(
+                    try HealthElectrocardiogram(
+                        start: start, end: end, classification: classification, symptomsStatus: symptoms,
+                        averageHeartRate: rate, samplingFrequency: frequency, numberOfVoltageMeasurements: count,
+                        source: source, metadata: metadata, uuid: uuid))
+            }
+        default:
+            throw Failure(reason: "unknown sample kind")
+        }
+    }
+
+    private struct Common {
+        let uuid: UUID
+        let type: HealthObjectType
+        let start: Date
+        let end: Date
+        let source: HealthSource
+        let metadata: [MetadataKey: MetadataValue]
+    }
+
+    private mutating func common(from reader: inout BinaryReader) throws(Failure) -> Common {
+        Common(
+            uuid: try reader.uuid(), type: try type(from: &reader),
+            start: Date(timeIntervalSinceReferenceDate: try reader.double()),
+            end: Date(timeIntervalSinceReferenceDate: try reader.double()), source: try source(from: &reader),
+            metadata: try metadata(from: &reader))
+    }
+
+    private mutating func quantitySample(from reader: inout BinaryReader) throws(Failure) -> HealthQuantitySample {
+        let common = try self.common(from: &reader)
+        let value = try reader.double()
+        let unitText = try reader.string()
+        let quantity = HealthQuantity(unit: try unit(unitText), doubleValue: value)
+        let pair = UnitPair(type: common.type.identifier, unit: unitText)
+        let fit = unitFits[pair]
+        let sample = try validated { () throws(ValidationError) in
+            try HealthQuantitySample(
+                type: common.type, quantity: quantity, start: common.start, end: common.end, source: common.source,
+                metadata: common.metadata, uuid: common.uuid, knownUnitFit: fit)
+        }
+        if fit == nil { unitFits[pair] = common.type.allowsNegativeValues }
+        return sample
+    }
+
+    /// Runs a validating initializer, turning its error into a failure that does not repeat the values.
+    private func validated<Value>(_ make: () throws(ValidationError) -> Value) throws(Failure) -> Value {
+        do {
+            return try make()
+        } catch {
+            throw Failure(reason: "a sample breaks the sample rules")
+        }
+    }
+
+    mutating func type(from reader: inout BinaryReader) throws(Failure) -> HealthObjectType {
+        let identifier = try reader.string()
+        if let type = types[identifier] { return type }
+        guard let type = HealthObjectType(identifier: identifier) else {
+            throw Failure(reason: "unknown type \"\(identifier)\"")
+        }
+        types[identifier] = type
+        return type
+    }
+
+    private mutating func source(from reader: inout BinaryReader) throws(Failure) -> HealthSource {
+        HealthSource(bundleIdentifier: try reader.string(), name: try reader.string())
+    }
+
+    private mutating func quantity(from reader: inout BinaryReader) throws(Failure) -> HealthQuantity {
+        let value = try reader.double()
+        return HealthQuantity(unit: try unit(try reader.string()), doubleValue: value)
+    }
+
+    private mutating func unit(_ text: String) throws(Failure) -> HealthUnit {
+        if let unit = units[text] { return unit }
+        let unit: HealthUnit
+        do {
+            unit = try HealthUnit(from: text)
+        } catch {
+            throw Failure(reason: "unparsable unit \"\(text)\"")
+        }
+        units[text] = unit
+        return unit
+    }
+
+    private mutating func metadata(from reader: inout BinaryReader) throws(Failure) -> [MetadataKey: MetadataValue] {
+        let count = try reader.count(minimumSize: 3)
+        guard count > 0 else { return [:] }
+        var metadata: [MetadataKey: MetadataValue] = Dictionary(minimumCapacity: count)
+        for _ in 0..<count {
+            let key = MetadataKey(rawValue: try reader.string())
+            let value: MetadataValue
+            switch try reader.byte() {
+            case 1: value = .string(try reader.string())
+            case 2: value = .number(try reader.double())
+            case 3: value = .date(Date(timeIntervalSinceReferenceDate: try reader.double()))
+            case 4: value = .quantity(try quantity(from: &reader))
+            default: throw Failure(reason: "unknown metadata value kind")
+            }
+            guard metadata.updateValue(value, forKey: key) == nil else {
+                throw Failure(reason: "metadata repeats a key")
+            }
+        }
+        return metadata
+    }
+}

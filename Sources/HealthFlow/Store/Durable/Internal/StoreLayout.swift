@@ -1,0 +1,49 @@
+/// The names of a store directory's files and the magic bytes that open them.
+///
+/// ```text
+/// LOCK                                  flock'd while a store has the directory open (empty)
+/// journal-0000000000000003.hfj          journal generation 3: records made after snapshot 3
+/// snapshot-0000000000000003.hfs         the state before journal 3 (every journal < 3 applied)
+/// *.tmp                                 a file being written; renamed into place once flushed
+/// ```
+enum StoreLayout {
+    static let lockName = "LOCK"
+    static let journalMagic: [UInt8] = Array("HFJRNL01".utf8)
+    static let snapshotMagic: [UInt8] = Array("HFSNAP01".utf8)
+    static let temporarySuffix = ".tmp"
+
+    /// What a directory entry is.
+    enum Entry: Equatable {
+        case journal(UInt64)
+        case snapshot(UInt64)
+        case temporary
+        case other
+    }
+
+    static func journalName(_ generation: UInt64) -> String {
+        "journal-\(hex(generation)).hfj"
+    }
+
+    static func snapshotName(_ generation: UInt64) -> String {
+        "snapshot-\(hex(generation)).hfs"
+    }
+
+    static func classify(_ name: String) -> Entry {
+        if name.hasSuffix(temporarySuffix) { return .temporary }
+        if let generation = generation(in: name, prefix: "journal-", suffix: ".hfj") { return .journal(generation) }
+        if let generation = generation(in: name, prefix: "snapshot-", suffix: ".hfs") { return .snapshot(generation) }
+        return .other
+    }
+
+    private static func hex(_ generation: UInt64) -> String {
+        let digits = String(generation, radix: 16)
+        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+    }
+
+    private static func generation(in name: String, prefix: String, suffix: String) -> UInt64? {
+        guard name.hasPrefix(prefix), name.hasSuffix(suffix) else { return nil }
+        let digits = name.dropFirst(prefix.count).dropLast(suffix.count)
+        guard digits.count == 16 else { return nil }
+        return UInt64(digits, radix: 16)
+    }
+}

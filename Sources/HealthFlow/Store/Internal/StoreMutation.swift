@@ -1,0 +1,14 @@
+import Foundation
+
+/// One change to a store's data, as a durable store journals it: everything that changes ``StoreState``
+/// (apart from running queries) is one of these, and ``StoreState/apply(_:)`` is the one place it is applied,
+/// so replaying a journal rebuilds the same state — sequence numbers, anchors and tombstones included.
+enum StoreMutation: Hashable, Sendable {
+    /// Samples saved by the app or ingested from another source, as one all-or-nothing batch (correlations
+    /// with their members).
+    case insert([HealthSample])
+    /// Samples deleted by UUID (top-level samples: a correlation takes its members), as one batch.
+    case delete([UUID])
+    /// The person's answer to a permission sheet: the types allowed, and the request they answered.
+    case authorization(share: Set<HealthObjectType>, read: Set<HealthObjectType>, request: AuthorizationRequest)
+}

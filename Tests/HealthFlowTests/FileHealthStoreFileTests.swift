@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+@testable import HealthFlow
+
+/// The files themselves: permissions, the directory lock, closing, and the documented byte format.
+struct FileHealthStoreFileTests {
+    static func mode(_ path: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    @Test func theDirectoryIsPrivateAndEveryFileOwnerOnly() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            let store = try DurableFixture.open(directory)
+            for operation in try DurableFixture.workload(seed: 2, snapshots: true) {
+                DurableFixture.perform(operation, on: store)
+            }
+            #expect(try Self.mode(directory.path) == 0o700)
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+            #expect(names == ["LOCK", StoreLayout.journalName(2), StoreLayout.snapshotName(2)])
+            for name in names {
+                #expect(try Self.mode(directory.appendingPathComponent(name).path) == 0o600, "\(name)")
+            }
+            store.close()
+        }
+    }
+
+    @Test func aSecondStoreOnTheSameDirectoryIsRefusedUntilTheFirstCloses() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            let first = try DurableFixture.open(directory)
+            let lock = directory.appendingPathComponent("LOCK").path
+            #expect(throws: FileStoreError.alreadyOpen(path: directory.standardizedFileURL.path + "/LOCK")) {
+                try DurableFixture.open(directory)
+            }
+            #expect(FileManager.default.fileExists(atPath: lock))
+            first.close()
+            let second = try DurableFixture.open(directory)
+            second.close()
+        }
+    }
+
+    @Test func aClosedStoreRefusesChangesButStillAnswersQueries() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            let store = try DurableFixture.open(directory)
+            #expect(DurableFixture.perform(.authorize(share: [.stepCount], read: [.stepCount]), on: store))
+            let kept = try StoreFixture.sample()
+            #expect(DurableFixture.perform(.save([kept]), on: store))
+            store.close()
+            store.close()
+            let late = try StoreFixture.sample()
+            let error = DurableFixture.failure { store.save([late], withCompletion: $0) }
+            #expect(error as? FileStoreError == .closed)
+            #expect((error as? FileStoreError)?.code == .databaseInaccessible)
+            #expect(throws: FileStoreError.closed) { try store.snapshot() }
+            #expect(throws: FileStoreError.closed) {
+                try store.ingest([try StoreFixture.sample(source: Fixture.watch)])
+            }
+            #expect(StateDump(store.image).locations.keys.sorted { $0.uuidString < $1.uuidString } == [kept.uuid])
+        }
+    }
+
+    @Test func aPathThatIsAFileIsNotADirectory() {
+        DurableFixture.withTemporaryDirectory { directory in
+            #expect(FileManager.default.createFile(atPath: directory.path, contents: Data()))
+            #expect(throws: FileStoreError.notADirectory(path: directory.standardizedFileURL.path)) {
+                try DurableFixture.open(directory)
+            }
+        }
+    }
+
+    @Test func aDeleteRecordHasTheDocumentedBytes() throws {
+        let uuid = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+        let (kind, payload) = MutationCodec.encode(.delete([uuid]))
+        var record: [UInt8] = []
+        RecordFrame.append(kind: kind, payload: payload, to: &record)
+        let hex = record.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+        #expect(
+            hex.joined(separator: " ")
+                == "11 00 00 00 01 03 00 00 ef 1c ce 08 77 04 a8 d1 "
+                + "01 e6 21 e1 f8 c3 6c 49 5a 93 fc 0c 24 7a 3e 6e 5f")
+    }
+
+    @Test func crc32IsZlibs() {
+        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+        #expect(CRC32.checksum([]) == 0)
+        let long = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var bitwise: UInt32 = 0xFFFF_FFFF
+        for byte in long {
+            bitwise ^= UInt32(byte)
+            for _ in 0..<8 { bitwise = bitwise & 1 == 1 ? (bitwise >> 1) ^ 0xEDB8_8320 : bitwise >> 1 }
+        }
+        #expect(CRC32.checksum(long) == ~bitwise)
+        #expect(CRC32.checksum(long, in: 3..<997) != CRC32.checksum(long))
+    }
+
+    @Test func everySampleKindRoundTripsThroughTheBinaryCodec() throws {
+        var samples: [HealthSample] = []
+        for operation in try DurableFixture.workload(seed: 13) {
+            switch operation {
+            case .save(let batch), .ingest(let batch): samples += batch
+            default: break
+            }
+        }
+        #expect(Set(samples.map { "\($0.type.kind)" }).count == 4)
+        let (kind, payload) = MutationCodec.encode(.insert(samples))
+        var reader = BinaryReader(payload, range: payload.indices)
+        var decoder = SampleDecoder()
+        #expect(try MutationCodec.decode(kind: kind, from: &reader, samples: &decoder) == .insert(samples))
+        // Every prefix of the payload fails to decode, without trapping.
+        for cut in stride(from: 0, to: payload.count, by: 3) {
+            var short = BinaryReader(payload, range: 0..<cut)
+            var decoder = SampleDecoder()
+            #expect(throws: BinaryReader.Failure.self) {
+                try MutationCodec.decode(kind: kind, from: &short, samples: &decoder)
+            }
+        }
+    }
+
+    @Test func decodingStillAppliesTheSampleRules() throws {
+        func quantitySample(_ type: String, _ value: Double, _ unit: String, into writer: inout BinaryWriter) {
+            writer.byte(1)
+            writer.uuid(UUID())
+            writer.string(type)
+            writer.double(0)
+            writer.double(60)
+            writer.string("com.example")
+            writer.string("Example")
+            writer.count(0)
+            writer.double(value)
+            writer.string(unit)
+        }
+        var decoder = SampleDecoder()
+        for (unit, value, valid) in [("count", 5.0, true), ("kg", 5, false), ("count", -1, false), ("count", 7, true)] {
+            var writer = BinaryWriter()
+            quantitySample("stepCount", value, unit, into: &writer)
+            var reader = BinaryReader(writer.bytes, range: writer.bytes.indices)
+            if valid {
+                #expect(try decoder.sample(from: &reader).type == .stepCount)
+            } else {
+                #expect(throws: BinaryReader.Failure.self, "\(value) \(unit)") { try decoder.sample(from: &reader) }
+            }
+        }
+    }
+}
