@@ -43,6 +43,13 @@ let package = Package(
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting"], swiftSettings: strict),
         .testTarget(name: "HealthFlowTests", dependencies: ["HealthFlow", "FlowKitTesting"], swiftSettings: strict),
         .testTarget(name: "HealthFlowCLITests", dependencies: ["healthflow"], swiftSettings: strict),
+        // A child process for the kill -9 test of the durable store (a test helper, not a product).
+        .executableTarget(
+            name: "DurableStoreProbe", dependencies: ["FlowKit", "HealthFlow"], path: "Tests/Support/DurableStoreProbe",
+            swiftSettings: strict),
+        .testTarget(
+            name: "DurableStoreKillTests", dependencies: ["DurableStoreProbe", "HealthFlow", "FlowKit"],
+            swiftSettings: strict),
         .testTarget(
             name: "ExamplesTests", dependencies: ["ExampleSupport", "HealthFlow", "FlowKit"] + examples,
             swiftSettings: strict),
