@@ -17,8 +17,11 @@ struct HealthFlowCommand {
         USAGE: healthflow <command>
 
         COMMANDS:
-          demo        Run the FlowKit tour: one health task written as nested callbacks, as a promise chain and
-                      with async/await, then fan-out, timeouts, retries and cancellation. Needs no setup.
+          demo        Run every health workflow end to end on the embedded store over a generated year of data:
+                      authorize → status → write → fetch → statistics → activity rings → parallel steps, each
+                      step printed with its style and duration. Needs no setup, no server.
+          tour        The FlowKit tour: one health task as nested callbacks, as a promise chain and with
+                      async/await, then fan-out, retries, timeouts and cancellation.
           example NAME [--style callback|promise|async|all]
                       Run a ported seed example on the embedded store (default style: all, which also checks
                       that the three styles agree). 'healthflow example --list' lists them.
@@ -31,7 +34,10 @@ struct HealthFlowCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         switch arguments.first {
         case "demo" where arguments.count == 1:
-            let succeeded = await Demo(output: StandardOutput()).run()
+            let succeeded = await HealthDemo(output: StandardOutput()).run()
+            exit(succeeded ? 0 : 1)
+        case "tour" where arguments.count == 1:
+            let succeeded = await FlowKitTour(output: StandardOutput()).run()
             exit(succeeded ? 0 : 1)
         case "example":
             exit(await ExampleCommand.run(Array(arguments.dropFirst())))

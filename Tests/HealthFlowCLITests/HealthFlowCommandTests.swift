@@ -40,17 +40,29 @@ import Testing
             errors: String(decoding: errorData, as: UTF8.self))
     }
 
-    @Test func demoRunsToTheEndAndSucceeds() throws {
+    @Test func demoRunsEveryWorkflowOnAGeneratedYearAndSucceeds() throws {
         let run = try Self.healthflow("demo")
         #expect(run.status == 0)
+        for step in ["generate a year", "authorize", "check status", "write", "fetch", "statistics", "activity rings"] {
+            #expect(run.output.contains(step), "missing step: \(step)")
+        }
         #expect(run.output.contains("[callback]") && run.output.contains("[promise]") && run.output.contains("[async]"))
-        #expect(run.output.contains("All demo steps behaved as expected."))
+        #expect(run.output.contains("height: sharingAuthorized"))
+        #expect(run.output.contains("saved 1.72 m"))
+        #expect(run.output.contains("all as expected"))
+        #expect(!run.output.contains("ERROR"))
+    }
+
+    @Test func tourShowsTheFlowKitPatterns() throws {
+        let run = try Self.healthflow("tour")
+        #expect(run.status == 0)
+        #expect(run.output.contains("All tour steps behaved as expected."))
     }
 
     @Test func helpDescribesEveryCommand() throws {
         let run = try Self.healthflow("--help")
         #expect(run.status == 0)
-        for command in ["demo", "example", "help"] { #expect(run.output.contains(command)) }
+        for command in ["demo", "tour", "example", "help"] { #expect(run.output.contains(command)) }
     }
 
     @Test func anUnknownCommandIsAOneLineErrorWithStatusTwo() throws {

@@ -5,12 +5,19 @@ import Synchronization
 
 /// The FlowKit tour: the same small health task in three styles, then the combinators, timeouts, retries and
 /// cancellation, each step printed with its style, duration and outcome.
-struct Demo: Sendable {
+struct FlowKitTour: Sendable {
     let output: any DemoOutput
+
+    private func step(
+        _ style: String, _ description: String, expectFailure: Bool = false,
+        _ body: @Sendable () async throws -> String
+    ) async -> Bool {
+        await DemoTrace(output: output).step(style, description, expectFailure: expectFailure, body)
+    }
 
     /// Runs every step; returns whether all of them behaved as expected.
     func run() async -> Bool {
-        output.line("HealthFlow demo — FlowKit on the embedded default (no server, no setup)\n")
+        output.line("FlowKit tour — one health task in three styles, then combinators, retries, timeouts and cancellation\n")
         let scale = SimulatedScale()
         let store = SimulatedStore()
         var ok = true
@@ -72,31 +79,8 @@ struct Demo: Sendable {
             if stopped.withLock({ $0 }) { throw DemoError.cancelledAsExpected }
             return "the work was not stopped"
         } && ok
-        output.line(ok ? "\nAll demo steps behaved as expected." : "\nSome demo steps did not behave as expected.")
+        output.line(ok ? "\nAll tour steps behaved as expected." : "\nSome tour steps did not behave as expected.")
         return ok
-    }
-
-    /// Runs one step, printing `[style] description … outcome (duration)`.
-    private func step(
-        _ style: String, _ description: String, expectFailure: Bool = false,
-        _ body: @Sendable () async throws -> String
-    ) async -> Bool {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let outcome: Result<String, any Error>
-        do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-        let elapsed = clock.now - start
-        let millis = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-        let duration = String(format: "%.1f ms", millis)
-        let padded = "[\(style)]".padding(toLength: 10, withPad: " ", startingAt: 0)
-        switch outcome {
-        case .success(let text):
-            output.line("\(padded) \(description)\n           → \(text) (\(duration))")
-            return !expectFailure
-        case .failure(let error):
-            output.line("\(padded) \(description)\n           → \(expectFailure ? "expected error" : "ERROR"): \(error) (\(duration))")
-            return expectFailure
-        }
     }
 }
 
