@@ -52,8 +52,11 @@ public class AnyGraphNode: @unchecked Sendable {
     /// The caller's operation, for nodes made from one.
     let userOperation: Operation?
 
+    /// What the node is for: work, recovery (runs when an input failed), or a builder's join between stages.
+    let role: NodeRole
+
     /// Whether the node runs when an input failed (a `catch` or `recover` node).
-    let isRecovery: Bool
+    var isRecovery: Bool { role == .recovery }
 
     /// The builder stage the node belongs to, if a builder made it.
     let stage: GraphStage?
@@ -73,7 +76,7 @@ public class AnyGraphNode: @unchecked Sendable {
         index: Int,
         runner: NodeOperation,
         userOperation: Operation?,
-        isRecovery: Bool,
+        role: NodeRole,
         stage: GraphStage?,
         graphID: UInt64
     ) {
@@ -82,7 +85,7 @@ public class AnyGraphNode: @unchecked Sendable {
         self.runner = runner
         self.userOperation = userOperation
         self.operation = userOperation ?? runner
-        self.isRecovery = isRecovery
+        self.role = role
         self.stage = stage
         self.graphID = graphID
     }
@@ -155,14 +158,14 @@ public final class GraphNode<Output: Sendable>: AnyGraphNode, @unchecked Sendabl
         box: ResultBox<Output>,
         runner: NodeOperation,
         userOperation: Operation?,
-        isRecovery: Bool,
+        role: NodeRole,
         stage: GraphStage?,
         graphID: UInt64
     ) {
         self.box = box
         super.init(
-            name: name, index: index, runner: runner, userOperation: userOperation, isRecovery: isRecovery,
-            stage: stage, graphID: graphID)
+            name: name, index: index, runner: runner, userOperation: userOperation, role: role, stage: stage,
+            graphID: graphID)
     }
 
     /// The node's outcome once its work finished: its value or its error; `nil` while pending or if skipped.
@@ -216,6 +219,17 @@ final class ResultBox<Output: Sendable>: Sendable {
     func store(_ result: Result<Output, any Error>) {
         storage.withLock { $0 = result }
     }
+}
+
+/// What a node is for.
+enum NodeRole: Sendable {
+    /// Runs work when its inputs fulfilled.
+    case work
+    /// Runs when its inputs resolved, fulfilled or not (`catch`, `recover`).
+    case recovery
+    /// Joins two multi-member builder stages, so that *m* members followed by *k* members cost *m + k* edges
+    /// instead of *m × k*.
+    case join
 }
 
 /// A builder stage: its number (from 1) and whether it was a `when` (drawn as a group in diagrams).

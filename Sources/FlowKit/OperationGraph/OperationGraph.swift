@@ -152,7 +152,7 @@ public final class OperationGraph: Sendable {
         _ name: String? = nil,
         _ body: @escaping @Sendable () throws -> Output
     ) -> GraphNode<Output> {
-        makeNode(name: name, stage: nil, isRecovery: false) { box in (.value(into: box, body), nil) }
+        makeNode(name: name, stage: nil, role: .work) { box in (.value(into: box, body), nil) }
     }
 
     /// Adds a node that follows the promise `body` returns: it stays executing until the promise settles.
@@ -171,7 +171,7 @@ public final class OperationGraph: Sendable {
         _ name: String? = nil,
         promise body: @escaping @Sendable () throws -> Promise<Output>
     ) -> GraphNode<Output> {
-        makeNode(name: name, stage: nil, isRecovery: false) { box in (.promise(into: box, body), nil) }
+        makeNode(name: name, stage: nil, role: .work) { box in (.promise(into: box, body), nil) }
     }
 
     /// Adds your own `Operation` as a node; the graph enqueues it when its dependencies have fulfilled.
@@ -208,7 +208,7 @@ public final class OperationGraph: Sendable {
         name: String? = nil,
         result: @escaping @Sendable (Op) throws -> Output
     ) -> GraphNode<Output> {
-        makeNode(name: name ?? operation.name, stage: nil, isRecovery: false) { box in
+        makeNode(name: name ?? operation.name, stage: nil, role: .work) { box in
             (.observing(operation, into: box, result), operation)
         }
     }
@@ -255,7 +255,7 @@ public final class OperationGraph: Sendable {
         _ body: @escaping @Sendable (any Error) throws -> Output
     ) -> GraphNode<Output> {
         let input = node.box
-        return makeNode(name: name, stage: nil, isRecovery: true) { box in
+        return makeNode(name: name, stage: nil, role: .recovery) { box in
             (.recovery(into: box, policy: policy, input: { try input.value() }, handler: body), nil)
         }.depends(on: node)
     }
@@ -273,7 +273,7 @@ public final class OperationGraph: Sendable {
     func makeNode<Output: Sendable>(
         name: String?,
         stage: GraphStage?,
-        isRecovery: Bool,
+        role: NodeRole,
         _ make: (ResultBox<Output>) -> (NodeBody, Operation?)
     ) -> GraphNode<Output> {
         build.withLock { state in
@@ -286,7 +286,7 @@ public final class OperationGraph: Sendable {
                 box: box,
                 runner: NodeOperation(index: index, body: body, isObserver: operation != nil),
                 userOperation: operation,
-                isRecovery: isRecovery,
+                role: role,
                 stage: stage,
                 graphID: id
             )
