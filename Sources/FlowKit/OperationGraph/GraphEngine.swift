@@ -4,9 +4,12 @@ import Synchronization
 /// Runs one started graph: owns its state machine, hears from node operations, enqueues ready nodes, and settles
 /// the graph's promise once every node is resolved and every operation it enqueued has finished.
 ///
+/// Skipped nodes are enqueued too, cancelled: they finish at once without running, so every operation of the
+/// graph has finished when it settles, and none waits on a dependency that would never finish.
+///
 /// Each event takes the lock once, computes ``GraphActions`` with ``GraphStateMachine``, and performs them after
 /// releasing it. Completion is counted with one atomic counter, `outstanding` = unresolved nodes + operations
-/// in flight: additions are counted before the operations are enqueued and an operation's own count is removed
+/// in flight (run or skipped): additions are counted before the operations are enqueued and an operation's own count is removed
 /// last, so the counter reaches zero exactly once, when nothing of the graph is left running.
 final class GraphEngine: Sendable {
     let plan: GraphPlan
@@ -60,8 +63,8 @@ final class GraphEngine: Sendable {
     /// Performs `actions`; `operation` is the node operation reporting, which finishes here — after the new work
     /// is counted, before it is enqueued.
     func apply(_ actions: GraphActions, finishing operation: NodeOperation?) {
-        var left = outstanding.wrappingAdd(actions.enqueue.count - actions.resolved, ordering: .acquiringAndReleasing)
-            .newValue
+        let added = actions.enqueue.count + actions.skipped.count
+        var left = outstanding.wrappingAdd(added - actions.resolved, ordering: .acquiringAndReleasing).newValue
         operation?.markFinished()
         perform(actions)
         if operation != nil {
@@ -78,25 +81,28 @@ final class GraphEngine: Sendable {
                 plan.runners[node].cancel()
             }
         }
-        var stragglers: [Operation] = []
-        for node in actions.skipped {
-            let runner = plan.runners[node]
-            runner.cancel()
-            runner.discard()
-            if let operation = plan.userOperations[node] {
-                // Cancelled before it started: the queue finishes it without calling `main()`.
-                operation.cancel()
-                stragglers.append(operation)
-            }
-        }
-        if actions.enqueue.count == 1 && stragglers.isEmpty, plan.userOperations[actions.enqueue[0]] == nil {
+        if actions.enqueue.count == 1 && actions.skipped.isEmpty, plan.userOperations[actions.enqueue[0]] == nil {
             let runner = plan.runners[actions.enqueue[0]]
             runner.attach(self)
             queue.addOperation(runner)
             return
         }
-        var batch = stragglers
-        batch.reserveCapacity(stragglers.count + actions.enqueue.count)
+        var batch: [Operation] = []
+        batch.reserveCapacity(actions.enqueue.count + actions.skipped.count)
+        for node in actions.skipped {
+            // Skipped nodes are cancelled and still handed to the queue: a cancelled operation finishes without
+            // running (`main()` or FlowKit's body is never called), and the operations that depend on it through
+            // `Operation.dependencies` — such as a recovery node — are not held up by one that never finishes.
+            let runner = plan.runners[node]
+            if let operation = plan.userOperations[node] {
+                operation.cancel()
+                batch.append(operation)
+            } else {
+                runner.cancel()
+            }
+            runner.attach(self)
+            batch.append(runner)
+        }
         for node in actions.enqueue {
             let runner = plan.runners[node]
             runner.attach(self)

@@ -5,7 +5,8 @@ struct GraphActions {
     var enqueue: [Int] = []
     /// Nodes already in the queue (enqueued or running) whose operations must be cancelled.
     var cancel: [Int] = []
-    /// Nodes skipped before they were ever enqueued: their operations are cancelled and never run.
+    /// Nodes skipped before they were ever enqueued: their operations are cancelled, then enqueued so that they
+    /// finish without running.
     var skipped: [Int] = []
     /// How many nodes were resolved (finished or skipped) by this change.
     var resolved = 0
@@ -93,12 +94,9 @@ struct GraphStateMachine {
 
     /// The queue started a node's operation: run it, or skip it if the graph stopped or nothing needs it.
     mutating func begin(_ node: Int, isObserver: Bool, at time: Duration?, _ plan: GraphPlan) -> BeginDecision {
-        if isObserver {
-            // The caller's operation already ran (or was cancelled); only its outcome remains to be read.
-            if status[node] == .enqueued { status[node] = .running }
-            return .run(nil)
-        }
-        guard status[node] == .enqueued, !cancelRequested[node], !stopping else {
+        // An observer runs after the caller's operation, which has already run (or was cancelled): unless its
+        // node was skipped before being enqueued, it only reads and reports the outcome.
+        guard status[node] == .enqueued, isObserver || (!cancelRequested[node] && !stopping) else {
             var actions = GraphActions()
             if status[node] == .enqueued {
                 if tracing { starts[node] = nil }
@@ -109,6 +107,7 @@ struct GraphStateMachine {
             return .skip(actions)
         }
         status[node] = .running
+        if isObserver { return .run(nil) }
         if tracing { starts[node] = time }
         return .run(inputErrors[node])
     }

@@ -186,9 +186,4 @@ final class NodeOperation: AsyncOperation, @unchecked Sendable {
             state.canceller = nil
         }
     }
-
-    /// Drops the body of a node that will never run (skipped before it was enqueued).
-    func discard() {
-        release()
-    }
 }
