@@ -12,10 +12,10 @@
 /// _ = try? await chain.run()
 /// print(chain.graph.trace)
 /// // Trace of "import": 3 nodes — 1 fulfilled, 1 failed, 1 skipped
-/// //      start        end  timeline                    outcome    node
-/// //   0.002 ms   0.120 ms  [#############           ]  fulfilled  fetch
-/// //   0.131 ms   0.207 ms  [              ##########]  failed     parse: badFormat
-/// //          -          -  [                        ]  skipped    save
+/// //    start       end  timeline                    outcome    node
+/// // 0.002 ms  0.120 ms  [#############           ]  fulfilled  fetch
+/// // 0.131 ms  0.207 ms  [               #########]  failed     parse: badFormat
+/// //        -         -  [                        ]  skipped    save
 /// ```
 ///
 /// Times are measured from the moment the graph started, with the graph's ``GraphClock``. Without tracing, the

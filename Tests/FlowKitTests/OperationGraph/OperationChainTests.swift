@@ -2,7 +2,7 @@ import FlowKit
 import Foundation
 import Testing
 
-@Suite struct OperationChainTests {
+@Suite(.timeLimit(.minutes(1))) struct OperationChainTests {
     @Test func seedThenChainRunsInOrder() async throws {
         let recorder = Recorder<Int>()
         let queue = OperationQueue()
