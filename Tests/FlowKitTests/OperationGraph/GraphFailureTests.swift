@@ -53,17 +53,28 @@ extension OperationGraphSuite {
         @Test func aCatchAfterAStageReceivesTheFirstErrorOnceAfterTheSiblingsWereCancelled() async throws {
             let caught = Recorder<String>()
             let cancelled = Counter()
-            let (firstFailed, failed) = Promise<Void>.pending()
+            let (firstStarted, first) = Promise<Void>.pending()
+            let (thirdStarted, third) = Promise<Void>.pending()
             let value = try await OperationChain(on: OperationQueue())
                 .when([
                     .promise("first") { _ in
                         Promise<Int> { resolver in
                             resolver.onCancel { cancelled.increment() }
-                            failed.fulfill()
+                            first.fulfill()
                         }
                     },
-                    .promise("second") { _ in firstFailed.map { () throws -> Int in throw TestError.numbered(2) } },
-                    .promise("third") { _ in Promise<Int> { resolver in resolver.onCancel { cancelled.increment() } } },
+                    .promise("second") { _ in
+                        // Fails once both siblings are running.
+                        when(fulfilled: [firstStarted, thirdStarted]).map { _ throws -> Int in
+                            throw TestError.numbered(2)
+                        }
+                    },
+                    .promise("third") { _ in
+                        Promise<Int> { resolver in
+                            resolver.onCancel { cancelled.increment() }
+                            third.fulfill()
+                        }
+                    },
                 ])
                 .catch { caught.append("\($0)") }
                 .then("after") { "continued" }
