@@ -129,7 +129,7 @@ final class GraphEngine: Sendable {
             let entries = (0..<plan.count).map { node in
                 GraphTrace.Entry(
                     index: node,
-                    node: plan.names[node],
+                    node: plan.name(of: node),
                     start: state.starts.isEmpty ? nil : state.starts[node],
                     end: state.ends.isEmpty ? nil : state.ends[node],
                     outcome: GraphEngine.outcome(of: node, in: state)

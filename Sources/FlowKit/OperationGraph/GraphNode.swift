@@ -28,7 +28,12 @@ public class AnyGraphNode: @unchecked Sendable {
     /// let fetch = graph.add("fetch") { 42 }
     /// #expect(fetch.name == "fetch")
     /// ```
-    public let name: String
+    public var name: String {
+        nodeName(explicitName, index)
+    }
+
+    /// The name given when the node was added, if any (unnamed nodes are named after their index on demand).
+    let explicitName: String?
 
     /// The node's position in its graph, in the order nodes were added (from 0).
     ///
@@ -67,12 +72,12 @@ public class AnyGraphNode: @unchecked Sendable {
     private let edges = Mutex(Edges())
 
     struct Edges: Sendable {
-        var dependencies: [Int] = []
+        var dependencies = DependencyList()
         var foreign: String?
     }
 
     init(
-        name: String,
+        name: String?,
         index: Int,
         runner: NodeOperation,
         userOperation: Operation?,
@@ -80,7 +85,7 @@ public class AnyGraphNode: @unchecked Sendable {
         stage: GraphStage?,
         graphID: UInt64
     ) {
-        self.name = name
+        self.explicitName = name
         self.index = index
         self.runner = runner
         self.userOperation = userOperation
@@ -118,7 +123,6 @@ public class AnyGraphNode: @unchecked Sendable {
     @discardableResult
     public func depends(on nodes: [AnyGraphNode]) -> Self {
         edges.withLock { edges in
-            edges.dependencies.reserveCapacity(edges.dependencies.count + nodes.count)
             for node in nodes {
                 if node.graphID == graphID {
                     edges.dependencies.append(node.index)
@@ -128,6 +132,17 @@ public class AnyGraphNode: @unchecked Sendable {
             }
         }
         return self
+    }
+
+    /// Adds one dependency (the builders' path: no array for the common case of a single predecessor).
+    func addDependency(on node: AnyGraphNode) {
+        edges.withLock { edges in
+            if node.graphID == graphID {
+                edges.dependencies.append(node.index)
+            } else if edges.foreign == nil {
+                edges.foreign = node.name
+            }
+        }
     }
 
     /// A snapshot of the indices this node depends on, and the first foreign node it was given, if any.
@@ -153,7 +168,7 @@ public final class GraphNode<Output: Sendable>: AnyGraphNode, @unchecked Sendabl
     let box: ResultBox<Output>
 
     init(
-        name: String,
+        name: String?,
         index: Int,
         box: ResultBox<Output>,
         runner: NodeOperation,
@@ -193,11 +208,17 @@ public final class GraphNode<Output: Sendable>: AnyGraphNode, @unchecked Sendabl
 /// Where a node's value is kept; closures of later nodes capture the box (never the node), so finished chains
 /// hold no references between nodes.
 final class ResultBox<Output: Sendable>: Sendable {
-    let name: String
+    private let explicitName: String?
+    private let index: Int
     private let storage = Mutex<Result<Output, any Error>?>(nil)
 
-    init(name: String) {
-        self.name = name
+    init(name: String?, index: Int) {
+        self.explicitName = name
+        self.index = index
+    }
+
+    var name: String {
+        nodeName(explicitName, index)
     }
 
     var result: Result<Output, any Error>? {
@@ -205,15 +226,23 @@ final class ResultBox<Output: Sendable>: Sendable {
     }
 
     func value() throws -> Output {
-        guard let result else { throw GraphError.resultUnavailable(node: name) }
-        return try result.get()
+        // One generic operation on the hot path (a dependent reading its input): callers in other modules run
+        // this code unspecialized, where every generic operation costs a metadata lookup.
+        let value: Output? = try storage.withLock { result in try result?.get() }
+        guard let value else { throw GraphError.resultUnavailable(node: name) }
+        return value
     }
 
     /// Runs `work`, keeps its outcome, and reports success or the error to the engine.
     func capture(_ work: () throws -> Output) -> Result<Void, any Error> {
-        let result = Result(catching: work)
-        storage.withLock { $0 = result }
-        return result.map { _ in () }
+        do {
+            let value = try work()
+            storage.withLock { $0 = .success(value) }
+            return .success(())
+        } catch {
+            storage.withLock { $0 = .failure(error) }
+            return .failure(error)
+        }
     }
 
     func store(_ result: Result<Output, any Error>) {
@@ -236,4 +265,40 @@ enum NodeRole: Sendable {
 struct GraphStage: Sendable, Hashable {
     let number: Int
     let isWhen: Bool
+}
+
+/// A node's name: the one it was given, or `node <index>`.
+func nodeName(_ explicit: String?, _ index: Int) -> String {
+    explicit ?? "node \(index)"
+}
+
+/// A node's dependencies (indices in its graph), without an array for the common case of one.
+struct DependencyList: Sendable, Sequence {
+    private var first: Int?
+    private var rest: [Int] = []
+
+    init() {}
+
+    var count: Int {
+        first == nil ? 0 : 1 + rest.count
+    }
+
+    mutating func append(_ index: Int) {
+        if first == nil { first = index } else { rest.append(index) }
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(list: self)
+    }
+
+    struct Iterator: IteratorProtocol {
+        let list: DependencyList
+        var position = -1
+
+        mutating func next() -> Int? {
+            defer { position += 1 }
+            if position < 0 { return list.first }
+            return position < list.rest.count ? list.rest[position] : nil
+        }
+    }
 }

@@ -4,7 +4,7 @@ import Synchronization
 /// The frozen shape of a graph at start: who depends on whom, in compact adjacency arrays, and the operations
 /// to enqueue. Built once, in O(V + E), after every check a graph must pass to start.
 final class GraphPlan: Sendable {
-    let names: [String]
+    let explicitNames: [String?]
     let isRecovery: [Bool]
     let runners: OperationList<NodeOperation>
     let userOperations: OperationList<Operation?>
@@ -17,7 +17,11 @@ final class GraphPlan: Sendable {
     /// The caller's operations claimed for this run, released when it ends.
     let claimed: [ObjectIdentifier]
 
-    var count: Int { names.count }
+    var count: Int { isRecovery.count }
+
+    func name(of node: Int) -> String {
+        nodeName(explicitNames[node], node)
+    }
 
     func predecessors(of node: Int) -> ArraySlice<Int> {
         predecessors[predecessorStart[node]..<predecessorStart[node + 1]]
@@ -115,7 +119,7 @@ final class GraphPlan: Sendable {
             if let operation = node.userOperation { node.runner.addDependency(operation) }
         }
 
-        self.names = nodes.map(\.name)
+        self.explicitNames = nodes.map(\.explicitName)
         self.isRecovery = nodes.map(\.isRecovery)
         let order = GraphPlan.reverseReleaseOrder(count: count, predecessorStart, predecessors)
         self.runners = OperationList(nodes.map(\.runner), releaseOrder: order)

@@ -79,25 +79,25 @@ extension GraphStep where Output == Void {
 }
 
 extension OperationGraph {
-    /// Adds the node for `step`, reading its input with `input` when it runs.
+    /// Adds the node for `step`, reading its input from `input` when it runs.
     func makeNode<Input: Sendable, Output: Sendable>(
         _ step: GraphStep<Input, Output>,
-        input: @escaping @Sendable () throws -> Input,
+        input: StageValue<Input>,
         stage: GraphStage?
     ) -> GraphNode<Output> {
         switch step.work {
         case .block(let body):
             makeNode(name: step.name, stage: stage, role: .work) { box in
-                (.value(into: box) { try body(input()) }, nil)
+                (.sync { _ in box.capture { try body(input.read()) } }, nil)
             }
         case .promise(let body):
             makeNode(name: step.name, stage: stage, role: .work) { box in
-                (.promise(into: box) { try body(input()) }, nil)
+                (.promise(into: box) { try body(input.read()) }, nil)
             }
         case .async(let body):
             makeNode(name: step.name, stage: stage, role: .work) { box in
                 (.promise(into: box) {
-                    let value = try input()
+                    let value = try input.read()
                     return Promise { try await body(value) }
                 }, nil)
             }
@@ -105,6 +105,48 @@ extension OperationGraph {
             makeNode(name: step.name, stage: stage, role: .work) { box in
                 (.observing(operation, into: box, extract), operation)
             }
+        }
+    }
+}
+
+/// Where a chain's next stage finds the value of the stage before it.
+enum StageValue<Value: Sendable>: Sendable {
+    /// A value known when the chain was built (the start of a chain, an empty `when`).
+    case constant(Value)
+    /// The value of one node.
+    case node(ResultBox<Value>)
+    /// A value gathered from several nodes (a `when` stage).
+    case gathered(@Sendable () throws -> Value)
+
+    func read() throws -> Value {
+        switch self {
+        case .constant(let value): value
+        case .node(let box): try box.value()
+        case .gathered(let gather): try gather()
+        }
+    }
+}
+
+/// The nodes of a chain's last stage, without an array for the common case of one.
+enum StageNodes: Sendable {
+    case none
+    case one(AnyGraphNode)
+    case many([AnyGraphNode])
+
+    var count: Int {
+        switch self {
+        case .none: 0
+        case .one: 1
+        case .many(let nodes): nodes.count
+        }
+    }
+
+    /// Makes `node` depend on every node of the stage.
+    func precede(_ node: AnyGraphNode) {
+        switch self {
+        case .none: break
+        case .one(let first): node.addDependency(on: first)
+        case .many(let nodes): node.depends(on: nodes)
         }
     }
 }

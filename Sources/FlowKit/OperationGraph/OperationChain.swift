@@ -43,16 +43,16 @@ public struct OperationChain<Output: Sendable>: Sendable {
     public let graph: OperationGraph
 
     /// The nodes of the last stage, which the next stage depends on.
-    let tail: [AnyGraphNode]
-    /// Reads the last stage's value once it fulfilled.
-    let read: @Sendable () throws -> Output
+    let tail: StageNodes
+    /// Where the last stage's value is read once it fulfilled.
+    let value: StageValue<Output>
     /// How many stages the chain has.
     let stages: Int
 
-    init(graph: OperationGraph, tail: [AnyGraphNode], read: @escaping @Sendable () throws -> Output, stages: Int) {
+    init(graph: OperationGraph, tail: StageNodes, value: StageValue<Output>, stages: Int) {
         self.graph = graph
         self.tail = tail
-        self.read = read
+        self.value = value
         self.stages = stages
     }
 
@@ -66,10 +66,9 @@ public struct OperationChain<Output: Sendable>: Sendable {
     /// - Parameter step: The step.
     /// - Returns: The chain, now ending with the step's value.
     public func then<U: Sendable>(_ step: GraphStep<Output, U>) -> OperationChain<U> {
-        let node = graph.makeNode(step, input: read, stage: GraphStage(number: stages + 1, isWhen: false))
-        node.depends(on: tail)
-        let box = node.box
-        return OperationChain<U>(graph: graph, tail: [node], read: { try box.value() }, stages: stages + 1)
+        let node = graph.makeNode(step, input: value, stage: GraphStage(number: stages + 1, isWhen: false))
+        tail.precede(node)
+        return OperationChain<U>(graph: graph, tail: .one(node), value: .node(node.box), stages: stages + 1)
     }
 
     /// Adds a stage that runs `body` with the previous stage's value.
@@ -131,16 +130,18 @@ public struct OperationChain<Output: Sendable>: Sendable {
     /// - Complexity: O(*k*) dependencies for *k* members (plus one join node after a multi-member stage).
     public func when<U: Sendable>(_ steps: [GraphStep<Output, U>]) -> OperationChain<[U]> {
         guard !steps.isEmpty else {
-            return OperationChain<[U]>(graph: graph, tail: tail, read: { [] }, stages: stages)
+            return OperationChain<[U]>(graph: graph, tail: tail, value: .constant([]), stages: stages)
         }
         let stage = GraphStage(number: stages + 1, isWhen: true)
         let inputs = joined(before: steps.count)
         let nodes = steps.map { step in
-            graph.makeNode(step, input: read, stage: stage).depends(on: inputs)
+            let node = graph.makeNode(step, input: value, stage: stage)
+            inputs.precede(node)
+            return node
         }
         let boxes = nodes.map(\.box)
         return OperationChain<[U]>(
-            graph: graph, tail: nodes, read: { try boxes.map { try $0.value() } }, stages: stages + 1)
+            graph: graph, tail: .many(nodes), value: .gathered { try boxes.map { try $0.value() } }, stages: stages + 1)
     }
 
     /// Adds a stage of your `Operation`s, run concurrently.
@@ -152,7 +153,7 @@ public struct OperationChain<Output: Sendable>: Sendable {
     /// - Returns: The chain, now ending with `Void`.
     public func when(_ operations: [Operation]) -> OperationChain<Void> {
         let chain = when(operations.map { GraphStep<Output, Void>.operation($0) })
-        return OperationChain<Void>(graph: graph, tail: chain.tail, read: {}, stages: chain.stages)
+        return OperationChain<Void>(graph: graph, tail: chain.tail, value: .constant(()), stages: chain.stages)
     }
 
     /// Handles a failure of the stages before: runs `body` with the first error, and the chain continues with
@@ -173,7 +174,7 @@ public struct OperationChain<Output: Sendable>: Sendable {
         policy: CatchPolicy = .allErrorsExceptCancellation,
         _ body: @escaping @Sendable (any Error) -> Void
     ) -> OperationChain<Void> {
-        recovery(name: name ?? "catch", policy: policy, input: { () }, handler: body)
+        recovery(name: name ?? "catch", policy: policy, input: .constant(()), handler: body)
     }
 
     /// Turns a failure of the stages before into a value, so the chain continues either way: with the previous
@@ -193,33 +194,32 @@ public struct OperationChain<Output: Sendable>: Sendable {
         policy: CatchPolicy = .allErrorsExceptCancellation,
         _ body: @escaping @Sendable (any Error) throws -> Output
     ) -> OperationChain<Output> {
-        recovery(name: name ?? "recover", policy: policy, input: read, handler: body)
+        recovery(name: name ?? "recover", policy: policy, input: value, handler: body)
     }
 
     private func recovery<U: Sendable>(
         name: String,
         policy: CatchPolicy,
-        input: @escaping @Sendable () throws -> U,
+        input: StageValue<U>,
         handler: @escaping @Sendable (any Error) throws -> U
     ) -> OperationChain<U> {
         let stage = GraphStage(number: stages + 1, isWhen: false)
         let node = graph.makeNode(name: name, stage: stage, role: .recovery) { box in
-            (.recovery(into: box, policy: policy, input: input, handler: handler), nil)
+            (.recovery(into: box, policy: policy, input: input.read, handler: handler), nil)
         }
-        node.depends(on: tail)
-        let box = node.box
-        return OperationChain<U>(graph: graph, tail: [node], read: { try box.value() }, stages: stages + 1)
+        tail.precede(node)
+        return OperationChain<U>(graph: graph, tail: .one(node), value: .node(node.box), stages: stages + 1)
     }
 
     /// The nodes a new stage of `members` members should depend on: the last stage, or a join node after it
     /// when both stages have several members.
-    private func joined(before members: Int) -> [AnyGraphNode] {
+    private func joined(before members: Int) -> StageNodes {
         guard tail.count > 1 && members > 1 else { return tail }
         let join = graph.makeNode(name: "end of stage \(stages)", stage: nil, role: .join) { box in
             (.value(into: box) { () }, nil)
         }
-        join.depends(on: tail)
-        return [join]
+        tail.precede(join)
+        return .one(join)
     }
 
     // MARK: - Running
@@ -235,8 +235,8 @@ public struct OperationChain<Output: Sendable>: Sendable {
     ///   `CancellationError`, or a ``GraphError`` if the graph cannot start (an empty chain, a reused operation…).
     ///   Cancelling it cancels the chain.
     public func start() -> Promise<Output> {
-        let read = self.read
-        return graph.start().map(on: .immediate) { try read() }
+        let value = self.value
+        return graph.start().map(on: .immediate) { try value.read() }
     }
 
     /// Cancels the chain: see ``OperationGraph/cancel()``.
@@ -285,6 +285,6 @@ extension OperationChain where Output == Void {
     /// ```
     /// - Parameter graph: The graph to build.
     public init(graph: OperationGraph) {
-        self.init(graph: graph, tail: [], read: {}, stages: 0)
+        self.init(graph: graph, tail: .none, value: .constant(()), stages: 0)
     }
 }

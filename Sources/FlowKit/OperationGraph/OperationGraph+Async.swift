@@ -127,6 +127,6 @@ extension OperationChain {
     /// - Throws: The first unhandled error, `CancellationError`, or a ``GraphError`` if the chain cannot start.
     public func run() async throws -> Output {
         try await graph.run()
-        return try read()
+        return try value.read()
     }
 }

@@ -278,10 +278,10 @@ public final class OperationGraph: Sendable {
     ) -> GraphNode<Output> {
         build.withLock { state in
             let index = state.nodes.count
-            let box = ResultBox<Output>(name: name ?? "node \(index)")
+            let box = ResultBox<Output>(name: name, index: index)
             let (body, operation) = make(box)
             let node = GraphNode(
-                name: box.name,
+                name: name,
                 index: index,
                 box: box,
                 runner: NodeOperation(index: index, body: body, isObserver: operation != nil),
