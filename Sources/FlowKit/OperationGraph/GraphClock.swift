@@ -9,8 +9,8 @@
 /// let graph = OperationGraph(name: "sync", recordsTrace: true, clock: clock)
 /// ```
 ///
-/// The graph reads the clock once when it starts (the trace's origin) and twice for each node it runs, never
-/// while holding its lock; skipped nodes cost no reading.
+/// The graph reads the clock once when it starts (the trace's origin), when each of its operations starts, and
+/// when each node's work ends — never while holding its lock.
 public struct GraphClock: Sendable {
     private let read: @Sendable () -> Duration
 
