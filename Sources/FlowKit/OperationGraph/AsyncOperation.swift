@@ -34,7 +34,7 @@ import Synchronization
 ///
 /// - Note: Subclasses inherit `@unchecked Sendable` from `Operation`; keep their own mutable state behind a lock.
 open class AsyncOperation: Operation, @unchecked Sendable {
-    // `@unchecked Sendable`: the only mutable state is `phase`, which lives in a `Mutex`.
+    // `@unchecked Sendable`: the only mutable state is `phase`, which lives in a `Mutex` (see `OrderedMutex`).
 
     /// The life cycle as the queue sees it; `finishing` marks that one caller has claimed the transition to
     /// finished, so the notifications are sent exactly once however many threads call `finish()`.
@@ -44,7 +44,7 @@ open class AsyncOperation: Operation, @unchecked Sendable {
         var finishing = false
     }
 
-    let phase = Mutex(Phase())
+    let phase = OrderedMutex(Phase())
 
     /// Creates an operation that is ready to be added to a queue.
     ///

@@ -69,7 +69,7 @@ public class AnyGraphNode: @unchecked Sendable {
     /// The identifier of the graph that made the node.
     let graphID: UInt64
 
-    private let edges = Mutex(Edges())
+    private let edges = OrderedMutex(Edges())
 
     struct Edges: Sendable {
         var dependencies = DependencyList()
@@ -210,7 +210,7 @@ public final class GraphNode<Output: Sendable>: AnyGraphNode, @unchecked Sendabl
 final class ResultBox<Output: Sendable>: Sendable {
     private let explicitName: String?
     private let index: Int
-    private let storage = Mutex<Result<Output, any Error>?>(nil)
+    private let storage = OrderedMutex<Result<Output, any Error>?>(nil)
 
     init(name: String?, index: Int) {
         self.explicitName = name

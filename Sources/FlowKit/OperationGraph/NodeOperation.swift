@@ -106,12 +106,12 @@ final class NodeOperation: AsyncOperation, @unchecked Sendable {
         var completed = false
     }
 
-    private let run: Mutex<RunState>
+    private let run: OrderedMutex<RunState>
 
     init(index: Int, body: NodeBody, isObserver: Bool) {
         self.index = index
         self.isObserver = isObserver
-        self.run = Mutex(RunState(body: body))
+        self.run = OrderedMutex(RunState(body: body))
         super.init()
     }
 
