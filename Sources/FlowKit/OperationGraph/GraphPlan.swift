@@ -159,8 +159,9 @@ final class GraphPlan: Sendable {
     }
 
     /// A topological order (dependencies first); operations are released in its reverse, so freeing a long
-    /// chain never recurses through `Operation`'s strong references to its dependencies.
-    private static func reverseReleaseOrder(count: Int, _ predecessorStart: [Int], _ predecessors: [Int]) -> [Int] {
+    /// chain never recurses through `Operation`'s strong references to its dependencies. `nil` when the node
+    /// indices already are one.
+    private static func reverseReleaseOrder(count: Int, _ predecessorStart: [Int], _ predecessors: [Int]) -> [Int]? {
         // Nodes are usually added in dependency order already; check before sorting.
         var sorted = true
         for node in 0..<count where sorted {
@@ -169,7 +170,7 @@ final class GraphPlan: Sendable {
                 break
             }
         }
-        if sorted { return Array(0..<count) }
+        if sorted { return nil }
         var successorsOf = [[Int]](repeating: [], count: count)
         var unmet = [Int](repeating: 0, count: count)
         for node in 0..<count {
@@ -198,9 +199,10 @@ final class OperationList<Element: Sendable>: @unchecked Sendable {
     // `@unchecked Sendable`: `elements` is read-only after `init`; `deinit` (which has exclusive access) is the
     // only mutation.
     private var elements: [Element]
-    private let releaseOrder: [Int]
+    /// A topological order, or `nil` when the indices already are one (nodes added in dependency order).
+    private let releaseOrder: [Int]?
 
-    init(_ elements: [Element], releaseOrder: [Int]) {
+    init(_ elements: [Element], releaseOrder: [Int]?) {
         self.elements = elements
         self.releaseOrder = releaseOrder
     }
@@ -210,6 +212,10 @@ final class OperationList<Element: Sendable>: @unchecked Sendable {
     }
 
     deinit {
+        guard let releaseOrder else {
+            while !elements.isEmpty { elements.removeLast() }
+            return
+        }
         var holding: [Element?] = elements.map { $0 }
         elements = []
         for index in releaseOrder.reversed() { holding[index] = nil }

@@ -30,6 +30,18 @@ extension OperationGraphSuite {
             #expect(try steps.result?.get() == [4_000, 6_000])
         }
 
+        @Test func nodesMayDependOnNodesAddedAfterThem() async throws {
+            let recorder = Recorder<String>()
+            let graph = OperationGraph()
+            let last = graph.add("last") { recorder.append("last") }
+            let middle = graph.add("middle") { recorder.append("middle") }
+            let first = graph.add("first") { recorder.append("first") }
+            last.depends(on: middle)
+            middle.depends(on: first)
+            try await graph.run()
+            #expect(recorder.events == ["first", "middle", "last"])
+        }
+
         @Test func aPlainOperationNodeHandsOnTheValueItProduced() async throws {
             final class Parse: Operation, @unchecked Sendable {
                 nonisolated(unsafe) var records: [Int] = []
