@@ -96,10 +96,12 @@ extension OperationGraph {
             }
         case .async(let body):
             makeNode(name: step.name, stage: stage, role: .work) { box in
-                (.promise(into: box) {
-                    let value = try input.read()
-                    return Promise { try await body(value) }
-                }, nil)
+                (
+                    .promise(into: box) {
+                        let value = try input.read()
+                        return Promise { try await body(value) }
+                    }, nil
+                )
             }
         case .operation(let operation, let extract):
             makeNode(name: step.name, stage: stage, role: .work) { box in

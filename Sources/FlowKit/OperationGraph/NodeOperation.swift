@@ -15,7 +15,8 @@ enum NodeBody: Sendable {
     )
 
     /// A node running `work` and keeping its value in `box`.
-    static func value<Output>(into box: ResultBox<Output>, _ work: @escaping @Sendable () throws -> Output) -> NodeBody {
+    static func value<Output>(into box: ResultBox<Output>, _ work: @escaping @Sendable () throws -> Output) -> NodeBody
+    {
         .sync { _ in box.capture(work) }
     }
 

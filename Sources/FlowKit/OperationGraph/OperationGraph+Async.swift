@@ -72,10 +72,12 @@ extension OperationGraph {
     ) -> GraphNode<Output> {
         let input = node.box
         return makeNode(name: name, stage: nil, role: .work) { box in
-            (.promise(into: box) {
-                let value = try input.value()
-                return Promise { try await body(value) }
-            }, nil)
+            (
+                .promise(into: box) {
+                    let value = try input.value()
+                    return Promise { try await body(value) }
+                }, nil
+            )
         }.depends(on: node)
     }
 }

@@ -85,10 +85,12 @@ extension OperationGraphSuite {
             let (gate, open) = Promise<Int>.pending()
             let (started, startedResolver) = Promise<Void>.pending()
             let graph = OperationGraph()
-            let node = graph.add("pending", promise: {
-                startedResolver.fulfill()
-                return gate
-            })
+            let node = graph.add(
+                "pending",
+                promise: {
+                    startedResolver.fulfill()
+                    return gate
+                })
             let result = graph.start()
             _ = await started.settled
             #expect(node.operation.isExecuting && !node.operation.isFinished)

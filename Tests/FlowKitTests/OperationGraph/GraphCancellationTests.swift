@@ -10,12 +10,15 @@ extension OperationGraphSuite {
             started: Resolver<Void>, cancelled: Counter, ran: Recorder<String>
         ) -> OperationChain<Void> {
             OperationChain(on: OperationQueue(), name: "cancellable")
-                .then("running", promise: {
-                    Promise<Int> { resolver in
-                        resolver.onCancel { cancelled.increment() }
-                        started.fulfill()
+                .then(
+                    "running",
+                    promise: {
+                        Promise<Int> { resolver in
+                            resolver.onCancel { cancelled.increment() }
+                            started.fulfill()
+                        }
                     }
-                })
+                )
                 .then("next") { _ in ran.append("next") }
                 .when([BlockOperation { ran.append("operation") }])
         }

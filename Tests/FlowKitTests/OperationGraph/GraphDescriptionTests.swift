@@ -7,7 +7,9 @@ extension OperationGraphSuite {
         private func seedChain() -> OperationChain<Void> {
             OperationChain(name: "seed")
                 .then(BlockOperation {}, name: "one")
-                .when([.operation(BlockOperation {}, name: "two"), .operation(BlockOperation {}, name: "say \"three\"")])
+                .when([
+                    .operation(BlockOperation {}, name: "two"), .operation(BlockOperation {}, name: "say \"three\""),
+                ])
                 .then(BlockOperation {}, name: "four")
                 .catch { _ in }
         }

@@ -89,12 +89,14 @@ extension OperationGraphSuite {
             let ran = Counter()
             let (otherStarted, started) = Promise<Void>.pending()
             let graph = OperationGraph(name: "branches")
-            let waiting = graph.add("waiting", promise: {
-                Promise<Void> { resolver in
-                    resolver.onCancel { cancelled.increment() }
-                    started.fulfill()
-                }
-            })
+            let waiting = graph.add(
+                "waiting",
+                promise: {
+                    Promise<Void> { resolver in
+                        resolver.onCancel { cancelled.increment() }
+                        started.fulfill()
+                    }
+                })
             graph.add("after waiting") { ran.increment() }.depends(on: waiting)
             graph.add("fails", promise: { otherStarted.map { () throws in throw TestError.boom } })
             #expect(await rejection(of: graph.start()) as? TestError == .boom)

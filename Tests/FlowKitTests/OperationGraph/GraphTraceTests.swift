@@ -17,7 +17,9 @@ extension OperationGraphSuite {
             #expect(
                 chain.graph.trace.entries == [
                     .init(index: 0, node: "fetch", start: .milliseconds(1), end: .milliseconds(2), outcome: .fulfilled),
-                    .init(index: 1, node: "parse", start: .milliseconds(3), end: .milliseconds(4), outcome: .failed("boom")),
+                    .init(
+                        index: 1, node: "parse", start: .milliseconds(3), end: .milliseconds(4),
+                        outcome: .failed("boom")),
                     .init(index: 2, node: "save", start: nil, end: nil, outcome: .skipped),
                 ])
             #expect(chain.graph.trace.entries[0].duration == .milliseconds(1))

@@ -38,7 +38,9 @@ extension OperationGraphSuite {
             try await OperationChain(on: OperationQueue())
                 .then(one).when([two, three]).then(four).then(five)
                 .run()
-            func ids(_ operation: Operation) -> Set<ObjectIdentifier> { Set(operation.dependencies.map(ObjectIdentifier.init)) }
+            func ids(_ operation: Operation) -> Set<ObjectIdentifier> {
+                Set(operation.dependencies.map(ObjectIdentifier.init))
+            }
             #expect(ids(one).isEmpty)
             #expect(ids(two) == [ObjectIdentifier(one)])
             #expect(ids(three) == [ObjectIdentifier(one)])

@@ -88,11 +88,13 @@ extension OperationGraphSuite {
             let second = OperationGraph(name: "second")
             let theirs = first.add("theirs") { 1 }
             second.add("mine") { 2 }.depends(on: theirs)
-            #expect(await rejection(of: second.start()) as? GraphError == .foreignNode(node: "theirs", dependent: "mine"))
+            #expect(
+                await rejection(of: second.start()) as? GraphError == .foreignNode(node: "theirs", dependent: "mine"))
         }
 
         @Test func rejectsAnEmptyGraph() async {
-            #expect(await rejection(of: OperationGraph(name: "void").start()) as? GraphError == .emptyGraph(graph: "void"))
+            #expect(
+                await rejection(of: OperationGraph(name: "void").start()) as? GraphError == .emptyGraph(graph: "void"))
         }
 
         @Test func rejectsAFinishedOrCancelledOperation() async {
