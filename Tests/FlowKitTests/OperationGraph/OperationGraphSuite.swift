@@ -1,0 +1,4 @@
+import Testing
+
+/// Groups every operation-graph suite, so that `swift test --filter OperationGraph` runs them all.
+@Suite(.timeLimit(.minutes(2))) enum OperationGraphSuite {}
