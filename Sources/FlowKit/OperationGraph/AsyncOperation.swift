@@ -26,7 +26,7 @@ import Synchronization
 ///
 /// ## State and notifications
 /// The operation overrides `isAsynchronous` (always `true`), `isExecuting` and `isFinished`, keeps its state
-/// behind a `Mutex`, and surrounds every change with `willChangeValue(forKey:)` / `didChangeValue(forKey:)` for
+/// behind a lock (`LockedState`), and surrounds every change with `willChangeValue(forKey:)` / `didChangeValue(forKey:)` for
 /// `"isExecuting"` and `"isFinished"`. Those notifications are how both Apple's Foundation (through KVO) and
 /// swift-corelibs-foundation on Linux (through its own `didChangeValue` hook) learn that an asynchronous operation
 /// finished, start its dependents and free its queue slot. An operation cancelled before it starts finishes at
@@ -34,7 +34,7 @@ import Synchronization
 ///
 /// - Note: Subclasses inherit `@unchecked Sendable` from `Operation`; keep their own mutable state behind a lock.
 open class AsyncOperation: Operation, @unchecked Sendable {
-    // `@unchecked Sendable`: the only mutable state is `phase`, which lives in a `Mutex` (see `OrderedMutex`).
+    // `@unchecked Sendable`: the only mutable state is `phase`, which lives in a `LockedState` (a lock).
 
     /// The life cycle as the queue sees it; `finishing` marks that one caller has claimed the transition to
     /// finished, so the notifications are sent exactly once however many threads call `finish()`.
@@ -44,7 +44,7 @@ open class AsyncOperation: Operation, @unchecked Sendable {
         var finishing = false
     }
 
-    let phase = OrderedMutex(Phase())
+    let phase = LockedState(Phase())
 
     /// Creates an operation that is ready to be added to a queue.
     ///

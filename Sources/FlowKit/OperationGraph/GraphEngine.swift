@@ -17,7 +17,7 @@ final class GraphEngine: Sendable {
     let name: String
     private let clock: GraphClock?
     private let origin: Duration
-    private let state: OrderedMutex<GraphStateMachine>
+    private let state: LockedState<GraphStateMachine>
     private let outstanding: Atomic<Int>
     private let resolver: Resolver<Void>
 
@@ -27,7 +27,7 @@ final class GraphEngine: Sendable {
         self.queue = queue
         self.clock = clock
         self.origin = clock?.now ?? .zero
-        self.state = OrderedMutex(GraphStateMachine(plan: plan, limit: limit, tracing: clock != nil))
+        self.state = LockedState(GraphStateMachine(plan: plan, limit: limit, tracing: clock != nil))
         self.outstanding = Atomic(plan.count)
         self.resolver = Promise<Void>.pending().resolver
     }

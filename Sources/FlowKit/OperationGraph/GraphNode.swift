@@ -19,7 +19,7 @@ import Synchronization
 /// - Note: Nodes are `Sendable`; dependencies may be added from any thread until the graph starts.
 public class AnyGraphNode: @unchecked Sendable {
     // `@unchecked Sendable`: every stored property is an immutable `let` of a Sendable type, and the one mutable
-    // part (the dependency list) lives in a `Mutex`. The class is not final only so that `GraphNode<Output>` can
+    // part (the dependency list) lives in a `LockedState`. The class is not final only so that `GraphNode<Output>` can
     // add its typed result; it cannot be subclassed outside FlowKit.
 
     /// The node's name, used in errors, traces and diagrams.
@@ -69,7 +69,7 @@ public class AnyGraphNode: @unchecked Sendable {
     /// The identifier of the graph that made the node.
     let graphID: UInt64
 
-    private let edges = OrderedMutex(Edges())
+    private let edges = LockedState(Edges())
 
     struct Edges: Sendable {
         var dependencies = DependencyList()
@@ -210,7 +210,7 @@ public final class GraphNode<Output: Sendable>: AnyGraphNode, @unchecked Sendabl
 final class ResultBox<Output: Sendable>: Sendable {
     private let explicitName: String?
     private let index: Int
-    private let storage = OrderedMutex<Result<Output, any Error>?>(nil)
+    private let storage = LockedState<Result<Output, any Error>?>(nil)
 
     init(name: String?, index: Int) {
         self.explicitName = name

@@ -225,7 +225,7 @@ final class OperationList<Element: Sendable>: @unchecked Sendable {
 /// The caller's operations that belong to a running graph, so that the same operation given to two graphs is
 /// rejected instead of being started twice (which Foundation answers with a crash).
 enum OperationRegistry {
-    private static let claimedOperations = OrderedMutex(Set<ObjectIdentifier>())
+    private static let claimedOperations = LockedState(Set<ObjectIdentifier>())
 
     /// Claims every operation, or none: returns the first one already claimed.
     static func claim(_ operations: [ObjectIdentifier]) -> ObjectIdentifier? {

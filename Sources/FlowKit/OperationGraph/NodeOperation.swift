@@ -93,7 +93,7 @@ enum NodeBody: Sendable {
 /// runs the body with no lock held, reports the outcome, and only then finishes — so by the time its dependents
 /// are enqueued, `OperationQueue` already sees it finished.
 final class NodeOperation: AsyncOperation, @unchecked Sendable {
-    // `@unchecked Sendable`: `index` and `isObserver` are immutable; everything mutable is in `run`, a `Mutex`.
+    // `@unchecked Sendable`: `index` and `isObserver` are immutable; everything mutable is in `run`, a `LockedState`.
 
     let index: Int
     /// For a node made from a caller's operation: this operation runs after it and only reports its outcome.
@@ -107,12 +107,12 @@ final class NodeOperation: AsyncOperation, @unchecked Sendable {
         var completed = false
     }
 
-    private let run: OrderedMutex<RunState>
+    private let run: LockedState<RunState>
 
     init(index: Int, body: NodeBody, isObserver: Bool) {
         self.index = index
         self.isObserver = isObserver
-        self.run = OrderedMutex(RunState(body: body))
+        self.run = LockedState(RunState(body: body))
         super.init()
     }
 

@@ -81,7 +81,7 @@ public final class OperationGraph: Sendable {
 
     let clock: GraphClock
     let id: UInt64
-    let build = OrderedMutex(BuildState())
+    let build = LockedState(BuildState())
 
     struct BuildState: Sendable {
         enum Phase: Sendable { case building, starting, started }
