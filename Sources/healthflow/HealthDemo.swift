@@ -120,6 +120,41 @@ struct HealthDemo: Sendable {
             }.value
         }
 
+        let timeline = Mutex("")
+        await trace.step("graph", "an operation graph: four yearly totals, at most two at a time, then one report") {
+            let yearAgo = Self.calendar.date(byAdding: .day, value: -365, to: today) ?? today
+            let year = SamplePredicate.samples(withStart: yearAgo, end: today)
+            func total(_ name: String, _ type: HealthObjectType, _ unit: HealthUnit, _ label: String)
+                -> GraphStep<Void, String>
+            {
+                .promise(name) { _ in
+                    store.statistics(of: type, matching: year, options: .cumulativeSum)
+                        .map { statistics in
+                            let sum = statistics?.sumQuantity()
+                            let text = label.isEmpty
+                                ? grouped(Int(((try? sum?.doubleValue(for: unit)) ?? 0).rounded()))
+                                : formatted(sum, unit, label)
+                            return "\(name) \(text)"
+                        }
+                }
+            }
+            let chain = OperationChain(name: "yearly report", maxConcurrentNodes: 2, recordsTrace: true)
+                .then("authorize", promise: { _ in
+                    store.requestAuthorization(toShare: [], read: [.distanceWalkingRunning, .appleExerciseTime])
+                })
+                .when([
+                    total("steps", .stepCount, .count(), ""),
+                    total("distance", .distanceWalkingRunning, .meterUnit(with: .kilo), "km"),
+                    total("energy", .activeEnergyBurned, .kilocalorie(), "kcal"),
+                    total("exercise", .appleExerciseTime, .hour(), "h"),
+                ])
+                .then("report") { totals in totals.joined(separator: " · ") }
+            let report = try await chain.run()
+            timeline.withLock { $0 = chain.graph.trace.timeline }
+            return report
+        }
+        output.line(timeline.withLock { $0 }.split(separator: "\n").map { "           \($0)" }.joined(separator: "\n"))
+
         let summary = trace.summary
         output.line(
             "\nSummary: \(summary.steps) steps, \(summary.failed == 0 ? "all as expected" : "\(summary.failed) FAILED"), "

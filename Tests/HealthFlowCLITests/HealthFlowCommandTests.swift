@@ -43,7 +43,10 @@ import Testing
     @Test func demoRunsEveryWorkflowOnAGeneratedYearAndSucceeds() throws {
         let run = try Self.healthflow("demo")
         #expect(run.status == 0)
-        for step in ["generate a year", "authorize", "check status", "write", "fetch", "statistics", "activity rings"] {
+        for step in [
+            "generate a year", "authorize", "check status", "write", "fetch", "statistics", "activity rings",
+            "operation graph", "Trace of \"yearly report\"",
+        ] {
             #expect(run.output.contains(step), "missing step: \(step)")
         }
         #expect(run.output.contains("[callback]") && run.output.contains("[promise]") && run.output.contains("[async]"))
