@@ -8,7 +8,7 @@ let strict: [SwiftSetting] = [
 ]
 
 /// The example modules: `Examples/<Name>/` becomes the target `<Name>Example`.
-let exampleNames = ["WriteHeight", "ReadHeights", "SafeWrites", "ObserveAndUpload", "ActivityRings"]
+let exampleNames = ["WriteHeight", "ReadHeights", "OperationChains", "SafeWrites", "ObserveAndUpload", "ActivityRings"]
 let examples: [Target.Dependency] = exampleNames.map { .target(name: "\($0)Example") }
 
 func example(_ name: String) -> Target {

@@ -2,6 +2,7 @@ import ActivityRingsExample
 import ExampleSupport
 import Foundation
 import ObserveAndUploadExample
+import OperationChainsExample
 import ReadHeightsExample
 import SafeWritesExample
 import WriteHeightExample
@@ -9,7 +10,7 @@ import WriteHeightExample
 /// `healthflow example NAME [--style …]`: runs a ported seed example on a fresh embedded store.
 enum ExampleCommand {
     static let examples: [any HealthExample.Type] = [
-        WriteHeightExample.self, ReadHeightsExample.self, SafeWritesExample.self, ObserveAndUploadExample.self,
+        WriteHeightExample.self, ReadHeightsExample.self, OperationChainsExample.self, SafeWritesExample.self, ObserveAndUploadExample.self,
         ActivityRingsExample.self,
     ]
 

@@ -3,6 +3,7 @@ import ExampleSupport
 import FlowKit
 import Foundation
 import ObserveAndUploadExample
+import OperationChainsExample
 import ReadHeightsExample
 import SafeWritesExample
 import WriteHeightExample

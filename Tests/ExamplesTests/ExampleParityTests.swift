@@ -3,6 +3,7 @@ import ExampleSupport
 import FlowKit
 import HealthFlow
 import ObserveAndUploadExample
+import OperationChainsExample
 import ReadHeightsExample
 import SafeWritesExample
 import Foundation
@@ -13,7 +14,7 @@ import WriteHeightExample
 /// (prepared once) and compare the outcomes, values and errors alike.
 @Suite struct ExampleParityTests {
     static let examples: [any HealthExample.Type] = [
-        WriteHeightExample.self, ReadHeightsExample.self, SafeWritesExample.self, ObserveAndUploadExample.self,
+        WriteHeightExample.self, ReadHeightsExample.self, OperationChainsExample.self, SafeWritesExample.self, ObserveAndUploadExample.self,
         ActivityRingsExample.self,
     ]
 
@@ -32,14 +33,14 @@ import WriteHeightExample
         return outcomes
     }
 
-    @Test(arguments: 0..<5)
+    @Test(arguments: 0..<6)
     func threeStylesAgreeWhenEverythingIsAllowed(example index: Int) async {
         let outcomes = await Self.outcomes(Self.examples[index], policy: .grantAll)
         #expect(outcomes[.callback] == outcomes[.promise])
         #expect(outcomes[.promise] == outcomes[.async])
     }
 
-    @Test(arguments: 0..<5)
+    @Test(arguments: 0..<6)
     func threeStylesAgreeWhenEverythingIsDenied(example index: Int) async {
         let outcomes = await Self.outcomes(Self.examples[index], policy: .denyAll)
         #expect(outcomes[.callback] == outcomes[.promise])
@@ -159,5 +160,17 @@ import WriteHeightExample
         let context = ExampleContext.embedded(policy: .denyAll)
         try await ActivityRingsExample.prepare(context)
         #expect(await ActivityRingsExample.run(.callback, in: context) == .lines([]))
+    }
+}
+
+@Suite struct OperationChainsExampleTests {
+    /// The seed's own tests, in every style, repeated to give a wrong order a chance to show.
+    @Test func chainsRunInOrderAndTheFanOutStartsWithOneAndEndsWithFour() async {
+        for _ in 0..<20 {
+            for style in ExampleStyle.allCases {
+                let outcome = await OperationChainsExample.run(style, in: .embedded())
+                #expect(outcome == .lines(["then chain: 1 → 2 → 3", "fan-out: 1 → {2, 3} → 4"]), "\(style)")
+            }
+        }
     }
 }
