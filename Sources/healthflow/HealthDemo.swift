@@ -10,6 +10,7 @@ import WriteHeightExample
 /// step printed with its style, how long it took and what it found, then a short summary.
 struct HealthDemo: Sendable {
     let output: any DemoOutput
+    let location: DataLocation
 
     /// The demo's "now" (2026-11-20 09:00 UTC): the generated year ends here, so every run prints the same.
     static let now = ExampleContext.fixedNow
@@ -21,25 +22,66 @@ struct HealthDemo: Sendable {
     static let seed: UInt64 = 2026
 
     func run() async -> Bool {
-        output.line("HealthFlow demo — the embedded in-memory store, a generated year of data, no server, no setup\n")
         let trace = DemoTrace(output: output)
-        let store = InMemoryHealthStore(configuration: ExampleContext.app)
+        let opened: any HealthStore
+        let durable: FileHealthStore?
+        var openingTime = Duration.zero
+        switch location {
+        case .inMemory:
+            output.line("HealthFlow demo — the embedded in-memory store, a generated year of data, no server, no setup\n")
+            opened = InMemoryHealthStore(configuration: ExampleContext.app)
+            durable = nil
+        case .directory(let directory):
+            output.line("HealthFlow demo — the embedded durable store in \(directory.path), no server, no setup\n")
+            do {
+                let clock = ContinuousClock()
+                let started = clock.now
+                let file = try FileHealthStore(directory: directory, configuration: ExampleContext.app)
+                openingTime = clock.now - started
+                opened = file
+                durable = file
+            } catch {
+                output.line("error: cannot open the store in \(directory.path): \(error)")
+                return false
+            }
+        }
+        let store = opened
+        defer { durable?.close() }
         let context = ExampleContext(store: store, source: ExampleContext.app.source, now: Self.now)
         let today = Self.calendar.startOfDay(for: Self.now)
         let data = Mutex<GeneratedHealthData?>(nil)
+        let isFresh = durable.map { $0.recovery.snapshotGeneration == nil && $0.recovery.replayedRecords == 0 } ?? true
 
-        await trace.step("setup", "generate a year of data for one person (seed \(Self.seed), hourly steps)") {
-            let start = Self.calendar.date(byAdding: .day, value: -365, to: today) ?? today
-            let generated = try HealthDataGenerator(
-                configuration: GeneratorConfiguration(days: 365, seed: Self.seed, startDate: start, calendar: Self.calendar)
-            ).generate()
-            data.withLock { $0 = generated }
-            return "\(grouped(generated.sampleCount)) samples of \(generated.quantitySamples.count + generated.categorySamples.count) types"
+        if let durable {
+            let opening = openingTime
+            await trace.step("setup", "open the durable store (journal + snapshots)") {
+                let recovery = durable.recovery
+                if isFresh { return "a new store, opened in \(DemoTrace.format(opening))" }
+                var found = "reopened: snapshot \(recovery.snapshotGeneration.map(String.init) ?? "none"), "
+                    + "\(recovery.replayedRecords) journal records replayed, in \(DemoTrace.format(opening))"
+                if let torn = recovery.tornTail { found += ", a torn last record dropped (\(torn.length) bytes)" }
+                return found
+            }
         }
-        await trace.step("setup", "ingest it into the store, as if recorded by the phone and the watch") {
-            guard let generated = data.withLock({ $0 }) else { throw DemoFailure.noData }
-            try store.ingest(generated)
-            return "\(grouped(generated.sampleCount)) samples stored"
+        if isFresh {
+            await trace.step("setup", "generate a year of data for one person (seed \(Self.seed), hourly steps)") {
+                let start = Self.calendar.date(byAdding: .day, value: -365, to: today) ?? today
+                let generated = try HealthDataGenerator(
+                    configuration: GeneratorConfiguration(days: 365, seed: Self.seed, startDate: start, calendar: Self.calendar)
+                ).generate()
+                data.withLock { $0 = generated }
+                return "\(grouped(generated.sampleCount)) samples of \(generated.quantitySamples.count + generated.categorySamples.count) types"
+            }
+            await trace.step("setup", "ingest it into the store, as if recorded by the phone and the watch") {
+                guard let generated = data.withLock({ $0 }) else { throw DemoFailure.noData }
+                if let durable {
+                    try durable.ingest(generated.allSamples())
+                    try durable.snapshot()
+                } else if let memory = store as? InMemoryHealthStore {
+                    try memory.ingest(generated)
+                }
+                return "\(grouped(generated.sampleCount)) samples stored"
+            }
         }
         await trace.step("callback", "authorize: share height and body mass; read steps, heart rate, sleep, activity") {
             try await withCheckedThrowingContinuation { continuation in

@@ -18,9 +18,13 @@ struct HealthFlowCommand {
         USAGE: healthflow <command>
 
         COMMANDS:
-          demo        Run every health workflow end to end on the embedded store over a generated year of data:
+          demo [--data DIR | --in-memory]
+                      Run every health workflow end to end on the embedded store over a generated year of data:
                       authorize → status → write → fetch → statistics → activity rings → parallel steps, each
-                      step printed with its style and duration. Needs no setup, no server.
+                      step printed with its style and duration. Needs no setup, no server. The store is durable
+                      and lives in a per-user folder ($HEALTHFLOW_DATA, else ~/.local/share/healthflow, or
+                      ~/Library/Application Support/HealthFlow on Apple platforms); the first run generates the
+                      year, later runs reopen it. --data DIR picks the folder; --in-memory keeps nothing.
           tour        The FlowKit tour: one health task as nested callbacks, as a promise chain and with
                       async/await, then fan-out, retries, timeouts and cancellation.
           example NAME [--style callback|promise|async|all]
@@ -34,9 +38,15 @@ struct HealthFlowCommand {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         switch arguments.first {
-        case "demo" where arguments.count == 1:
-            let succeeded = await HealthDemo(output: StandardOutput()).run()
-            exit(succeeded ? 0 : 1)
+        case "demo":
+            switch DataLocation.parse(Array(arguments.dropFirst())) {
+            case .success(let location):
+                let succeeded = await HealthDemo(output: StandardOutput(), location: location).run()
+                exit(succeeded ? 0 : 1)
+            case .failure(let error):
+                FileHandle.standardError.write(Data("healthflow demo: \(error); see 'healthflow --help'\n".utf8))
+                exit(2)
+            }
         case "tour" where arguments.count == 1:
             let succeeded = await FlowKitTour(output: StandardOutput()).run()
             exit(succeeded ? 0 : 1)

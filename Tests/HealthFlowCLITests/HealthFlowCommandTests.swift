@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func demoRunsEveryWorkflowOnAGeneratedYearAndSucceeds() throws {
-        let run = try Self.healthflow("demo")
+        let run = try Self.healthflow("demo", "--in-memory")
         #expect(run.status == 0)
         for step in [
             "generate a year", "authorize", "check status", "write", "fetch", "statistics", "activity rings",
@@ -54,6 +54,24 @@ import Testing
         #expect(run.output.contains("saved 1.72 m"))
         #expect(run.output.contains("all as expected"))
         #expect(!run.output.contains("ERROR"))
+    }
+
+    @Test func demoKeepsItsDataInTheChosenFolderAndReopensIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthflow-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try Self.healthflow("demo", "--data", folder.path)
+        #expect(first.status == 0)
+        #expect(first.output.contains("a new store") && first.output.contains("generate a year"))
+        let second = try Self.healthflow("demo", "--data", folder.path)
+        #expect(second.status == 0)
+        #expect(second.output.contains("reopened") && !second.output.contains("generate a year"))
+        #expect(second.output.contains("all as expected"))
+    }
+
+    @Test func demoRejectsUnknownOptionsWithStatusTwo() throws {
+        let run = try Self.healthflow("demo", "--data")
+        #expect(run.status == 2)
+        #expect(run.errors.split(separator: "\n").count == 1)
     }
 
     @Test func tourShowsTheFlowKitPatterns() throws {
@@ -83,6 +101,7 @@ import Testing
 
     @Test func extraArgumentsToDemoAreRejected() throws {
         #expect(try Self.healthflow("demo", "--fast").status == 2)
+        #expect(try Self.healthflow("tour", "--fast").status == 2)
     }
 
     @Test func examplesAreListedAndRunInEveryStyle() throws {
