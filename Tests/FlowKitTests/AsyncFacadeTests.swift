@@ -42,7 +42,7 @@ import Testing
         let task = Task {
             try await timeout(.seconds(2), on: scheduler) { () async throws -> Int in
                 do {
-                    try await scheduler.sleep(for: .seconds(100))
+                    try await after(.seconds(100), on: scheduler)
                 } catch {
                     operationCancelled.increment()
                     throw error
@@ -112,7 +112,7 @@ import Testing
             try await when(fulfilled: [
                 { @Sendable () async throws -> Int in throw TestError.boom },
                 { @Sendable () async throws -> Int in
-                    do { try await scheduler.sleep(for: .seconds(60)) } catch {
+                    do { try await after(.seconds(60), on: scheduler) } catch {
                         cancelled.increment()
                         throw error
                     }
@@ -135,7 +135,7 @@ import Testing
         let cancelled = Counter()
         let winner = try await race([
             { @Sendable () async throws -> Int in
-                do { try await scheduler.sleep(for: .seconds(60)) } catch {
+                do { try await after(.seconds(60), on: scheduler) } catch {
                     cancelled.increment()
                     throw error
                 }

@@ -142,7 +142,7 @@ import Testing
         let promise = Promise<Int> {
             enteredResolver.fulfill()
             do {
-                try await ManualScheduler().sleep(for: .seconds(60))
+                try await after(.seconds(60), on: ManualScheduler())
             } catch is CancellationError {
                 sawCancellation.increment()
                 throw CancellationError()

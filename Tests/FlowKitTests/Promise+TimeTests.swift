@@ -253,7 +253,7 @@ import Testing
 
     @Test func waitForPendingWorkResumesOnceATaskSleeps() async throws {
         let scheduler = ManualScheduler()
-        let task = Task { try await scheduler.sleep(for: .seconds(3)) }
+        let task = Task { try await after(.seconds(3), on: scheduler) }
         await scheduler.waitForPendingWork()
         #expect(scheduler.nextDeadline == .seconds(3))
         scheduler.advance(by: .seconds(3))
