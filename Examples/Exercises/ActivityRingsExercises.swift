@@ -14,6 +14,10 @@ import HealthFlow
 /// ```
 public protocol ActivityFetch: Sendable {
     /// Stops the fetch; its completion is then never called.
+    ///
+    /// ```swift
+    /// fetch.cancel()
+    /// ```
     func cancel()
 }
 

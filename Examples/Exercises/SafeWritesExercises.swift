@@ -40,8 +40,16 @@ public func bodyTemperaturePitfall(_ value: Double, _ unit: String, in context: 
 /// ```
 public struct TourStep: Sendable {
     /// What the line says.
+    ///
+    /// ```swift
+    /// step.title   // "save water"
+    /// ```
     public let title: String
-    /// Starts the step's work.
+    /// Starts the step's work; called only when the step's turn comes.
+    ///
+    /// ```swift
+    /// step.start().done { print("✓ \(step.title)") }
+    /// ```
     public let start: @Sendable () -> Promise<Void>
 
     /// A step from its title and work.
