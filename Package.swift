@@ -14,7 +14,7 @@ let examples: [Target.Dependency] = exampleNames.map { .target(name: "\($0)Examp
 func example(_ name: String) -> Target {
     .target(
         name: "\(name)Example", dependencies: ["FlowKit", "HealthFlow", "ExampleSupport"], path: "Examples/\(name)",
-        exclude: ["README.md"], swiftSettings: strict)
+        exclude: ["README.md", "LESSON.md"], swiftSettings: strict)
 }
 
 let package = Package(
@@ -39,6 +39,10 @@ let package = Package(
         .target(
             name: "ExampleSupport", dependencies: ["FlowKit", "HealthFlow"], path: "Examples/Support",
             swiftSettings: strict),
+        // Examples/Exercises: the learners' exercises, shipped with worked solutions (see each LESSON.md).
+        .target(
+            name: "Exercises", dependencies: ["ExampleSupport", "HealthFlow", "FlowKit", "FlowKitTesting"] + examples,
+            path: "Examples/Exercises", swiftSettings: strict),
     ] + exampleNames.map(example) + [
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting"], swiftSettings: strict),
         .testTarget(name: "HealthFlowTests", dependencies: ["HealthFlow", "FlowKitTesting"], swiftSettings: strict),
@@ -52,6 +56,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ExamplesTests", dependencies: ["ExampleSupport", "HealthFlow", "FlowKit"] + examples,
+            swiftSettings: strict),
+        .testTarget(
+            name: "ExercisesTests",
+            dependencies: ["Exercises", "ExampleSupport", "HealthFlow", "FlowKit", "FlowKitTesting"] + examples,
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

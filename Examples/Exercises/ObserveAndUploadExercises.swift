@@ -1,0 +1,72 @@
+import ExampleSupport
+import FlowKit
+import HealthFlow
+import ObserveAndUploadExample
+
+// Lesson: Examples/ObserveAndUpload/LESSON.md — fan-out / fan-in, with a limit, resuming from anchors.
+
+// Exercise 1 — worked solution; delete the body and write your own, then run: swift test --filter ExerciseObserveAndUpload
+/// Exercise 1: gather every type's changes with `fetch`, but never more than `limit` fetches at once (at least
+/// one), and return them in the order of `types` — whatever order they finish in. The first error is thrown and
+/// cancels the fetches still running.
+///
+/// ```swift
+/// let gathered = try await gatherChanges(of: types, limit: 2) { type in try await fetchChanges(of: type) }
+/// ```
+/// - Parameters:
+///   - types: The types, in the order the result lists them.
+///   - limit: The most fetches running at once.
+///   - fetch: Gathers one type's changes.
+/// - Returns: One entry per type, in `types` order.
+/// - Throws: The first fetch error.
+public func gatherChanges(
+    of types: [HealthObjectType], limit: Int,
+    fetch: @escaping @Sendable (HealthObjectType) async throws -> GatheredChanges
+) async throws -> [GatheredChanges] {
+    try await withThrowingTaskGroup(of: (Int, GatheredChanges).self) { group in
+        var next = 0
+        func startNext() {
+            guard next < types.count else { return }
+            let (index, type) = (next, types[next])
+            group.addTask { (index, try await fetch(type)) }
+            next += 1
+        }
+        for _ in 0..<max(1, limit) { startNext() }
+        var gathered = [GatheredChanges?](repeating: nil, count: types.count)
+        while let (index, changes) = try await group.next() {
+            gathered[index] = changes
+            startNext()
+        }
+        return gathered.compactMap { $0 }
+    }
+}
+
+// Exercise 2 — worked solution; delete the body and write your own, then run: swift test --filter ExerciseObserveAndUpload
+/// Exercise 2: gather what changed for each type since its saved anchor (from the beginning for a type with no
+/// anchor), all types at once, in `types` order. Feed each result's `newAnchor` back in and a second run gathers
+/// nothing — until something new is saved.
+///
+/// ```swift
+/// let first = try await gatherChanges(of: types, in: store, since: [:])
+/// let anchors = Dictionary(uniqueKeysWithValues: first.compactMap { c in c.newAnchor.map { (c.type, $0) } })
+/// let second = try await gatherChanges(of: types, in: store, since: anchors)   // every count 0
+/// ```
+/// - Parameters:
+///   - types: The types, in the order the result lists them.
+///   - store: The store.
+///   - anchors: Where each type's last sync stopped.
+/// - Returns: One entry per type, in `types` order.
+/// - Throws: The first query's error.
+public func gatherChanges(
+    of types: [HealthObjectType], in store: any HealthStore, since anchors: [HealthObjectType: HealthQueryAnchor]
+) async throws -> [GatheredChanges] {
+    try await when(
+        fulfilled: types.map { type in
+            { @Sendable in
+                let changes = try await store.changes(of: type, since: anchors[type])
+                return GatheredChanges(
+                    type: type, samples: changes.samples, deletedObjects: changes.deletedObjects,
+                    newAnchor: changes.newAnchor)
+            }
+        })
+}
