@@ -35,9 +35,29 @@ struct HealthFlowCommand {
         Exit status: 0 on success, 1 when the demo fails, 2 for an unknown command or bad arguments.
         """
 
+    static let demoUsage = """
+        USAGE: healthflow demo [--data DIR | --in-memory]
+
+        Runs every health workflow end to end over a generated year of one person's data: authorize → check
+        status → write → fetch → statistics → activity rings → an operation graph of parallel steps. Each step
+        prints its style (callback, promise, async, graph), its duration and its result.
+
+        The store is durable and lives in a per-user folder: $HEALTHFLOW_DATA if set, else
+        $XDG_DATA_HOME/healthflow (~/.local/share/healthflow), or ~/Library/Application Support/HealthFlow on
+        Apple platforms. The first run generates and stores the year; later runs reopen it.
+
+        OPTIONS:
+          --data DIR    keep the store in DIR instead
+          --in-memory   keep everything in memory for this run only
+        """
+
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         switch arguments.first {
+        case "demo" where arguments.dropFirst().first == "--help" || arguments.dropFirst().first == "-h":
+            print(demoUsage)
+        case "tour" where arguments.dropFirst().first == "--help" || arguments.dropFirst().first == "-h":
+            print("USAGE: healthflow tour\n\nThe FlowKit tour: one health task as nested callbacks, as a promise chain and with\nasync/await, then fan-out, retries with back-off, timeouts and cancellation.")
         case "demo":
             switch DataLocation.parse(Array(arguments.dropFirst())) {
             case .success(let location):

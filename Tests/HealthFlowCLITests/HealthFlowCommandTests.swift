@@ -86,6 +86,14 @@ import Testing
         for command in ["demo", "tour", "example", "help"] { #expect(run.output.contains(command)) }
     }
 
+    @Test func everyCommandHasItsOwnHelp() throws {
+        for command in ["demo", "tour", "example"] {
+            let run = try Self.healthflow(command, "--help")
+            #expect(run.status == 0, "\(command)")
+            #expect(run.output.contains("USAGE: healthflow \(command)"), "\(command)")
+        }
+    }
+
     @Test func anUnknownCommandIsAOneLineErrorWithStatusTwo() throws {
         let run = try Self.healthflow("frobnicate")
         #expect(run.status == 2)
