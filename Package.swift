@@ -25,12 +25,16 @@ let package = Package(
         .library(name: "FlowKit", targets: ["FlowKit"]),
         .library(name: "FlowKitTesting", targets: ["FlowKitTesting"]),
         .library(name: "HealthFlow", targets: ["HealthFlow"]),
+        .library(name: "HealthSync", targets: ["HealthSync"]),
         .executable(name: "healthflow", targets: ["healthflow"]),
     ],
     targets: [
         .target(name: "FlowKit", swiftSettings: strict),
         .target(name: "FlowKitTesting", dependencies: ["FlowKit"], swiftSettings: strict),
         .target(name: "HealthFlow", dependencies: ["FlowKit"], swiftSettings: strict),
+        // zlib from the system (Debian/Ubuntu: zlib1g-dev; macOS ships it).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .target(name: "HealthSync", dependencies: ["FlowKit", "HealthFlow", "CZlib"], swiftSettings: strict),
         .executableTarget(
             name: "healthflow", dependencies: ["FlowKit", "HealthFlow", "ExampleSupport"] + examples,
             swiftSettings: strict),
@@ -46,6 +50,9 @@ let package = Package(
     ] + exampleNames.map(example) + [
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting"], swiftSettings: strict),
         .testTarget(name: "HealthFlowTests", dependencies: ["HealthFlow", "FlowKitTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "HealthSyncTests", dependencies: ["HealthSync", "HealthFlow", "FlowKit", "FlowKitTesting"],
+            swiftSettings: strict),
         .testTarget(name: "HealthFlowCLITests", dependencies: ["healthflow"], swiftSettings: strict),
         // A child process for the kill -9 test of the durable store (a test helper, not a product).
         .executableTarget(

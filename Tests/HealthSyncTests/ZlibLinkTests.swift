@@ -1,0 +1,6 @@
+import HealthSync
+import Testing
+
+@Test func linksAgainstZlibOneDotSomething() {
+    #expect(HealthSync.zlibVersion.hasPrefix("1."))
+}
