@@ -23,7 +23,16 @@ let package = Package(
             ],
             path: "Benchmarks/PromiseBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        )
+        ),
+        .executableTarget(
+            name: "GraphBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "FlowKit", package: "HealthFlow"),
+            ],
+            path: "Benchmarks/GraphBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
