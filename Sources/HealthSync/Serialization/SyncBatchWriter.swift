@@ -19,11 +19,11 @@ import HealthFlow
 ///   "createdAt": "2026-11-20T10:00:00+00:00",
 ///   "sections": [
 ///     {
-///       "type": "HKQuantityTypeIdentifierHeartRate",
+///       "type": "heartRate",
 ///       "samples": [
 ///         {
 ///           "uuid": "0B7C6D2E-1F3A-4B5C-8D9E-0A1B2C3D4E5F",
-///           "type": "HKQuantityTypeIdentifierHeartRate",
+///           "type": "heartRate",
 ///           "kind": "quantity",
 ///           "start": "2026-11-20T09:00:00+00:00",
 ///           "end": "2026-11-20T09:00:00+00:00",
@@ -36,21 +36,21 @@ import HealthFlow
 ///       "deleted": [ { "uuid": "9A8B7C6D-5E4F-4321-8765-0FEDCBA98765", "metadata": {} } ]
 ///     },
 ///     {
-///       "type": "HKCategoryTypeIdentifierSleepAnalysis",
-///       "samples": [ { "uuid": "…", "type": "HKCategoryTypeIdentifierSleepAnalysis", "kind": "category",
+///       "type": "sleepAnalysis",
+///       "samples": [ { "uuid": "…", "type": "sleepAnalysis", "kind": "category",
 ///                      "start": "…", "end": "…", "source": { … }, "value": 1, "metadata": {} } ],
 ///       "deleted": []
 ///     },
 ///     {
-///       "type": "HKCorrelationTypeIdentifierBloodPressure",
-///       "samples": [ { "uuid": "…", "type": "HKCorrelationTypeIdentifierBloodPressure", "kind": "correlation",
+///       "type": "bloodPressure",
+///       "samples": [ { "uuid": "…", "type": "bloodPressure", "kind": "correlation",
 ///                      "start": "…", "end": "…", "source": { … },
 ///                      "members": [ { …a quantity sample… }, { …a quantity sample… } ], "metadata": {} } ],
 ///       "deleted": []
 ///     },
 ///     {
-///       "type": "HKDataTypeIdentifierElectrocardiogram",
-///       "samples": [ { "uuid": "…", "type": "HKDataTypeIdentifierElectrocardiogram", "kind": "electrocardiogram",
+///       "type": "electrocardiogram",
+///       "samples": [ { "uuid": "…", "type": "electrocardiogram", "kind": "electrocardiogram",
 ///                      "start": "…", "end": "…", "source": { … },
 ///                      "classification": "sinusRhythm", "symptomsStatus": "none",
 ///                      "averageHeartRate": { "value": 1.1, "unit": "count/s" },
