@@ -15,12 +15,28 @@ public struct SyncBatchHeader: Hashable, Sendable {
     public static let currentSchemaVersion = 1
 
     /// The version of the schema (``currentSchemaVersion`` unless set explicitly).
+    ///
+    /// ```swift
+    /// header.schemaVersion   // 1
+    /// ```
     public let schemaVersion: Int
     /// Identifies the batch; also the idempotency key: a retried batch keeps its ID.
+    ///
+    /// ```swift
+    /// urlRequest.setValue(header.batchID.uuidString, forHTTPHeaderField: "Idempotency-Key")
+    /// ```
     public let batchID: UUID
     /// An opaque identifier of the sending device (never a person's name).
+    ///
+    /// ```swift
+    /// header.deviceID   // "device-1"
+    /// ```
     public let deviceID: String
     /// When the batch was first prepared (kept across retries).
+    ///
+    /// ```swift
+    /// let age = Date().timeIntervalSince(header.createdAt)
+    /// ```
     public let createdAt: Date
 
     /// Creates a header.

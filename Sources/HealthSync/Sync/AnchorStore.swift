@@ -22,6 +22,10 @@ import Foundation
 ///   write a whole file; the last rename wins.
 public struct AnchorStore: Sendable {
     /// The state file.
+    ///
+    /// ```swift
+    /// anchorStore.fileURL.lastPathComponent   // "sync-state.json"
+    /// ```
     public let fileURL: URL
 
     /// Creates a store for the state file at `fileURL` (its folder must exist).

@@ -17,8 +17,16 @@ import HealthFlow
 /// ```
 public struct SyncState: Hashable, Sendable {
     /// Anchors by type identifier (``HealthObjectType/identifier``).
+    ///
+    /// ```swift
+    /// state.anchors["heartRate"]   // the heart-rate anchor, if any
+    /// ```
     public var anchors: [String: HealthQueryAnchor]
     /// The batch prepared and possibly sent but not yet acknowledged; `nil` when nothing is in flight.
+    ///
+    /// ```swift
+    /// let batchID = state.pendingBatchID ?? UUID()   // reuse the key of an unacknowledged batch
+    /// ```
     public var pendingBatchID: UUID?
 
     /// Creates a state; a fresh one has no anchors and no pending batch.

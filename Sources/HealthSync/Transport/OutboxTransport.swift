@@ -20,6 +20,10 @@ import Foundation
 /// - Note: `Sendable`: it holds a URL and a queue; each upload works on its own temp file.
 public struct OutboxTransport: UploadTransport {
     /// The outbox directory.
+    ///
+    /// ```swift
+    /// outbox.directory.path   // "/tmp/healthflow-outbox"
+    /// ```
     public let directory: URL
     private let queue: DispatchQueue
 
