@@ -1,0 +1,419 @@
+import Foundation
+import HealthFlow
+
+/// Streams a sync batch as JSON to a sink, chunk by chunk, with a stable field order.
+///
+/// The writer is a hand-written emitter: it keeps one buffer of at most `chunkSize` bytes and hands it to the
+/// sink whenever it fills, so a batch of any size is written in bounded memory — pass samples one at a time
+/// (or as a lazy sequence) and nothing else is retained. The same input always produces the same bytes:
+/// fields are written in the order below, metadata keys sorted, correlation members sorted by type then UUID.
+///
+/// The document (schema version 1, specified in `SyncBatchSchema.md` beside this file), pretty-printed here;
+/// the writer emits it compact, on one line:
+///
+/// ```json
+/// {
+///   "schemaVersion": 1,
+///   "batchID": "6F1E3C1A-8B0D-4C55-9D5B-2C1F0E7A9B10",
+///   "deviceID": "device-1",
+///   "createdAt": "2026-11-20T10:00:00+00:00",
+///   "sections": [
+///     {
+///       "type": "heartRate",
+///       "samples": [
+///         {
+///           "uuid": "0B7C6D2E-1F3A-4B5C-8D9E-0A1B2C3D4E5F",
+///           "type": "heartRate",
+///           "kind": "quantity",
+///           "start": "2026-11-20T09:00:00+00:00",
+///           "end": "2026-11-20T09:00:00+00:00",
+///           "source": { "bundleIdentifier": "com.example.watch", "name": "Watch" },
+///           "value": 72,
+///           "unit": "count/min",
+///           "metadata": { "HKWasUserEntered": { "number": 1 } }
+///         }
+///       ],
+///       "deleted": [ { "uuid": "9A8B7C6D-5E4F-4321-8765-0FEDCBA98765", "metadata": {} } ]
+///     },
+///     {
+///       "type": "sleepAnalysis",
+///       "samples": [ { "uuid": "…", "type": "sleepAnalysis", "kind": "category",
+///                      "start": "…", "end": "…", "source": { … }, "value": 1, "metadata": {} } ],
+///       "deleted": []
+///     },
+///     {
+///       "type": "bloodPressure",
+///       "samples": [ { "uuid": "…", "type": "bloodPressure", "kind": "correlation",
+///                      "start": "…", "end": "…", "source": { … },
+///                      "members": [ { …a quantity sample… }, { …a quantity sample… } ], "metadata": {} } ],
+///       "deleted": []
+///     },
+///     {
+///       "type": "electrocardiogram",
+///       "samples": [ { "uuid": "…", "type": "electrocardiogram", "kind": "electrocardiogram",
+///                      "start": "…", "end": "…", "source": { … },
+///                      "classification": "sinusRhythm", "symptomsStatus": "none",
+///                      "averageHeartRate": { "value": 1.1, "unit": "count/s" },
+///                      "samplingFrequency": { "value": 512, "unit": "Hz" },
+///                      "numberOfVoltageMeasurements": 15360, "metadata": {} } ],
+///       "deleted": []
+///     }
+///   ]
+/// }
+/// ```
+///
+/// Metadata values are typed: `{"string": "…"}`, `{"number": 1}`, `{"date": "2026-…+00:00"}`,
+/// `{"quantity": {"value": 5, "unit": "mg/dL"}}`. Numbers must be finite (a NaN or infinity throws
+/// ``SyncSerializationError/nonFiniteNumber(field:)``).
+///
+/// ```swift
+/// var body = Data()
+/// var writer = SyncBatchWriter(header: header, chunkSize: 16_384) { chunk in body.append(contentsOf: chunk) }
+/// try writer.beginSection(.heartRate)
+/// for sample in changes.samples { try writer.writeSample(sample) }
+/// for deleted in changes.deletedObjects { try writer.writeDeleted(deleted) }
+/// let length = try writer.finish()   // the exact number of bytes the sink received
+/// ```
+///
+/// - Note: The sink is called synchronously on the caller's thread; the chunk it receives is only valid
+///   during the call. The writer is not `Sendable`: use it from one thread.
+public struct SyncBatchWriter {
+    /// The chunk size used unless another is given: 16 KiB.
+    ///
+    /// ```swift
+    /// SyncBatchWriter.defaultChunkSize   // 16_384
+    /// ```
+    public static let defaultChunkSize = 16_384
+
+    private enum State {
+        case headerPending
+        case betweenSections(written: Int)
+        case samples(HealthObjectType, written: Int)
+        case deleted(HealthObjectType, written: Int)
+        case finished
+    }
+
+    private var emitter: JSONEmitter
+    private var state = State.headerPending
+    private let header: SyncBatchHeader
+    private let timeZone: TimeZone
+    private var sectionsWritten = 0
+
+    /// Creates a writer that sends the batch to `sink` in chunks of at most `chunkSize` bytes.
+    ///
+    /// ```swift
+    /// var writer = SyncBatchWriter(header: header) { chunk in try file.write(contentsOf: chunk) }
+    /// ```
+    /// - Parameters:
+    ///   - header: The batch ID, device and creation date.
+    ///   - chunkSize: The most bytes the writer buffers before calling the sink (at least 64).
+    ///   - timeZone: The offset timestamps are written in; UTC (`+00:00`) by default.
+    ///   - sink: Receives each chunk; an error it throws ends the write and reaches the caller unchanged.
+    public init(
+        header: SyncBatchHeader, chunkSize: Int = SyncBatchWriter.defaultChunkSize, timeZone: TimeZone = .gmt,
+        sink: @escaping (UnsafeRawBufferPointer) throws -> Void
+    ) {
+        self.header = header
+        self.timeZone = timeZone
+        self.emitter = JSONEmitter(chunkSize: chunkSize, sink: sink)
+    }
+
+    /// The number of bytes written so far (handed to the sink or still buffered).
+    ///
+    /// ```swift
+    /// let length = writer.byteCount
+    /// ```
+    public var byteCount: Int64 { emitter.byteCount }
+
+    /// Opens the section for `type`, closing the previous one.
+    ///
+    /// ```swift
+    /// try writer.beginSection(.stepCount)
+    /// ```
+    /// - Parameter type: The section's type; every sample written next must have it.
+    /// - Throws: ``SyncSerializationError/misuse(_:)`` after ``finish()``, or the sink's error.
+    public mutating func beginSection(_ type: HealthObjectType) throws {
+        let written: Int
+        switch state {
+        case .headerPending:
+            try writeHeader()
+            written = 0
+        case .betweenSections(let count):
+            written = count
+        case .samples, .deleted:
+            try endSection()
+            guard case .betweenSections(let count) = state else { return }
+            written = count
+        case .finished:
+            throw SyncSerializationError.misuse("beginSection after finish")
+        }
+        if written > 0 { try emitter.byte(UInt8(ascii: ",")) }
+        try emitter.raw("{\"type\":")
+        try emitter.string(type.identifier)
+        try emitter.raw(",\"samples\":[")
+        state = .samples(type, written: 0)
+    }
+
+    /// Writes one sample into the open section.
+    ///
+    /// ```swift
+    /// for sample in changes.samples { try writer.writeSample(sample) }
+    /// ```
+    /// - Parameter sample: A sample of the section's type.
+    /// - Throws: ``SyncSerializationError`` when no section is open, deletions were already written, the type
+    ///   differs or a value is not finite; or the sink's error.
+    public mutating func writeSample(_ sample: HealthSample) throws {
+        guard case .samples(let type, let written) = state else {
+            throw SyncSerializationError.misuse("writeSample needs an open section with no deletions written yet")
+        }
+        guard sample.type == type else {
+            throw SyncSerializationError.sectionTypeMismatch(
+                section: type.identifier, sample: sample.type.identifier)
+        }
+        if written > 0 { try emitter.byte(UInt8(ascii: ",")) }
+        try emitSample(sample)
+        state = .samples(type, written: written + 1)
+    }
+
+    /// Writes one deletion into the open section (after its samples).
+    ///
+    /// ```swift
+    /// for deleted in changes.deletedObjects { try writer.writeDeleted(deleted) }
+    /// ```
+    /// - Parameter deleted: The deleted object: its UUID and kept metadata.
+    /// - Throws: ``SyncSerializationError/misuse(_:)`` when no section is open, or the sink's error.
+    public mutating func writeDeleted(_ deleted: HealthDeletedObject) throws {
+        let type: HealthObjectType
+        let written: Int
+        switch state {
+        case .samples(let sectionType, _):
+            try emitter.raw("],\"deleted\":[")
+            (type, written) = (sectionType, 0)
+        case .deleted(let sectionType, let count):
+            (type, written) = (sectionType, count)
+        case .headerPending, .betweenSections, .finished:
+            throw SyncSerializationError.misuse("writeDeleted needs an open section")
+        }
+        if written > 0 { try emitter.byte(UInt8(ascii: ",")) }
+        try emitter.raw("{\"uuid\":")
+        try emitter.string(deleted.uuid.uuidString)
+        try emitter.raw(",\"metadata\":")
+        try emitMetadata(deleted.metadata, field: "deleted[].metadata")
+        try emitter.byte(UInt8(ascii: "}"))
+        state = .deleted(type, written: written + 1)
+    }
+
+    /// Writes a whole section: `changes`' samples, then its deletions.
+    ///
+    /// ```swift
+    /// try writer.writeSection(.heartRate, changes: try await store.changes(of: .heartRate, since: anchor))
+    /// ```
+    /// - Parameters:
+    ///   - type: The section's type.
+    ///   - changes: What changed since the type's anchor.
+    /// - Throws: As ``writeSample(_:)`` and ``writeDeleted(_:)``.
+    public mutating func writeSection(_ type: HealthObjectType, changes: HealthAnchoredChanges) throws {
+        try beginSection(type)
+        for sample in changes.samples { try writeSample(sample) }
+        for deleted in changes.deletedObjects { try writeDeleted(deleted) }
+        try endSection()
+    }
+
+    /// Closes the open section (``beginSection(_:)`` and ``finish()`` do this too).
+    ///
+    /// ```swift
+    /// try writer.endSection()
+    /// ```
+    /// - Throws: ``SyncSerializationError/misuse(_:)`` when no section is open, or the sink's error.
+    public mutating func endSection() throws {
+        switch state {
+        case .samples:
+            try emitter.raw("],\"deleted\":[]}")
+        case .deleted:
+            try emitter.raw("]}")
+        case .headerPending, .betweenSections, .finished:
+            throw SyncSerializationError.misuse("endSection needs an open section")
+        }
+        sectionsWritten += 1
+        state = .betweenSections(written: sectionsWritten)
+    }
+
+    /// Closes the document, hands the last chunk to the sink and returns the total length in bytes.
+    ///
+    /// ```swift
+    /// let contentLength = try writer.finish()
+    /// ```
+    /// - Returns: The exact number of bytes the sink received.
+    /// - Throws: ``SyncSerializationError/misuse(_:)`` when called twice, or the sink's error.
+    @discardableResult
+    public mutating func finish() throws -> Int64 {
+        switch state {
+        case .headerPending: try writeHeader()
+        case .samples, .deleted: try endSection()
+        case .betweenSections: break
+        case .finished: throw SyncSerializationError.misuse("finish called twice")
+        }
+        try emitter.raw("]}")
+        try emitter.flush()
+        state = .finished
+        return emitter.byteCount
+    }
+
+    // MARK: - Emitting
+
+    private mutating func writeHeader() throws {
+        try emitter.raw("{\"schemaVersion\":")
+        try emitter.integer(header.schemaVersion)
+        try emitter.raw(",\"batchID\":")
+        try emitter.string(header.batchID.uuidString)
+        try emitter.raw(",\"deviceID\":")
+        try emitter.string(header.deviceID)
+        try emitter.raw(",\"createdAt\":")
+        try emitDate(header.createdAt, field: "createdAt")
+        try emitter.raw(",\"sections\":[")
+        state = .betweenSections(written: 0)
+    }
+
+    private mutating func emitDate(_ date: Date, field: String) throws {
+        guard let text = ISO8601Timestamp.string(for: date, in: timeZone) else {
+            throw SyncSerializationError.invalidDate(field: field)
+        }
+        try emitter.byte(UInt8(ascii: "\""))
+        try emitter.raw(text)
+        try emitter.byte(UInt8(ascii: "\""))
+    }
+
+    private mutating func emitCommon(
+        uuid: UUID, type: HealthObjectType, kind: String, start: Date, end: Date, source: HealthSource
+    ) throws {
+        try emitter.raw("{\"uuid\":")
+        try emitter.string(uuid.uuidString)
+        try emitter.raw(",\"type\":")
+        try emitter.string(type.identifier)
+        try emitter.raw(",\"kind\":\"")
+        try emitter.raw(kind)
+        try emitter.raw("\",\"start\":")
+        try emitDate(start, field: "samples[].start")
+        try emitter.raw(",\"end\":")
+        try emitDate(end, field: "samples[].end")
+        try emitter.raw(",\"source\":{\"bundleIdentifier\":")
+        try emitter.string(source.bundleIdentifier)
+        try emitter.raw(",\"name\":")
+        try emitter.string(source.name)
+        try emitter.byte(UInt8(ascii: "}"))
+    }
+
+    private mutating func emitQuantityFields(_ quantity: HealthQuantity, field: String) throws {
+        try emitter.raw("\"value\":")
+        try emitter.number(quantity.value, field: field + ".value")
+        try emitter.raw(",\"unit\":")
+        try emitter.string(quantity.unit.unitString)
+    }
+
+    private mutating func emitOptionalQuantity(_ quantity: HealthQuantity?, field: String) throws {
+        guard let quantity else { return try emitter.raw("null") }
+        try emitter.byte(UInt8(ascii: "{"))
+        try emitQuantityFields(quantity, field: field)
+        try emitter.byte(UInt8(ascii: "}"))
+    }
+
+    private mutating func emitQuantitySample(_ sample: HealthQuantitySample) throws {
+        try emitCommon(
+            uuid: sample.uuid, type: sample.type, kind: "quantity", start: sample.startDate, end: sample.endDate,
+            source: sample.source)
+        try emitter.byte(UInt8(ascii: ","))
+        try emitQuantityFields(sample.quantity, field: "samples[]")
+        try emitter.raw(",\"metadata\":")
+        try emitMetadata(sample.metadata, field: "samples[].metadata")
+        try emitter.byte(UInt8(ascii: "}"))
+    }
+
+    private mutating func emitSample(_ sample: HealthSample) throws {
+        switch sample {
+        case .quantity(let quantity):
+            return try emitQuantitySample(quantity)
+        case .category(let category):
+            try emitCommon(
+                uuid: category.uuid, type: category.type, kind: "category", start: category.startDate,
+                end: category.endDate, source: category.source)
+            try emitter.raw(",\"value\":")
+            try emitter.integer(category.value)
+        case .correlation(let correlation):
+            try emitCommon(
+                uuid: correlation.uuid, type: correlation.type, kind: "correlation", start: correlation.startDate,
+                end: correlation.endDate, source: correlation.source)
+            try emitter.raw(",\"members\":[")
+            let members = correlation.objects.sorted {
+                ($0.type.identifier, $0.uuid.uuidString) < ($1.type.identifier, $1.uuid.uuidString)
+            }
+            for (index, member) in members.enumerated() {
+                if index > 0 { try emitter.byte(UInt8(ascii: ",")) }
+                try emitQuantitySample(member)
+            }
+            try emitter.byte(UInt8(ascii: "]"))
+        case .electrocardiogram(let ecg):
+            try emitCommon(
+                uuid: ecg.uuid, type: ecg.type, kind: "electrocardiogram", start: ecg.startDate, end: ecg.endDate,
+                source: ecg.source)
+            try emitter.raw(",\"classification\":\"")
+            try emitter.raw(Self.name(of: ecg.classification))
+            try emitter.raw("\",\"symptomsStatus\":\"")
+            try emitter.raw(Self.name(of: ecg.symptomsStatus))
+            try emitter.raw("\",\"averageHeartRate\":")
+            try emitOptionalQuantity(ecg.averageHeartRate, field: "samples[].averageHeartRate")
+            try emitter.raw(",\"samplingFrequency\":")
+            try emitOptionalQuantity(ecg.samplingFrequency, field: "samples[].samplingFrequency")
+            try emitter.raw(",\"numberOfVoltageMeasurements\":")
+            try emitter.integer(ecg.numberOfVoltageMeasurements)
+        }
+        try emitter.raw(",\"metadata\":")
+        try emitMetadata(sample.metadata, field: "samples[].metadata")
+        try emitter.byte(UInt8(ascii: "}"))
+    }
+
+    private mutating func emitMetadata(_ metadata: [MetadataKey: MetadataValue], field: String) throws {
+        try emitter.byte(UInt8(ascii: "{"))
+        for (index, (key, value)) in metadata.sorted(by: { $0.key.rawValue < $1.key.rawValue }).enumerated() {
+            if index > 0 { try emitter.byte(UInt8(ascii: ",")) }
+            try emitter.string(key.rawValue)
+            switch value {
+            case .string(let string):
+                try emitter.raw(":{\"string\":")
+                try emitter.string(string)
+            case .number(let number):
+                try emitter.raw(":{\"number\":")
+                try emitter.number(number, field: "\(field).\(key.rawValue)")
+            case .date(let date):
+                try emitter.raw(":{\"date\":")
+                try emitDate(date, field: "\(field).\(key.rawValue)")
+            case .quantity(let quantity):
+                try emitter.raw(":{\"quantity\":{")
+                try emitQuantityFields(quantity, field: "\(field).\(key.rawValue)")
+                try emitter.byte(UInt8(ascii: "}"))
+            }
+            try emitter.byte(UInt8(ascii: "}"))
+        }
+        try emitter.byte(UInt8(ascii: "}"))
+    }
+
+    private static func name(of classification: HealthElectrocardiogram.Classification) -> String {
+        switch classification {
+        case .notSet: "notSet"
+        case .sinusRhythm: "sinusRhythm"
+        case .atrialFibrillation: "atrialFibrillation"
+        case .inconclusiveLowHeartRate: "inconclusiveLowHeartRate"
+        case .inconclusiveHighHeartRate: "inconclusiveHighHeartRate"
+        case .inconclusivePoorReading: "inconclusivePoorReading"
+        case .inconclusiveOther: "inconclusiveOther"
+        case .unrecognized: "unrecognized"
+        }
+    }
+
+    private static func name(of status: HealthElectrocardiogram.SymptomsStatus) -> String {
+        switch status {
+        case .notSet: "notSet"
+        case .none: "none"
+        case .present: "present"
+        }
+    }
+}

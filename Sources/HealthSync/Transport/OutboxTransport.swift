@@ -1,0 +1,131 @@
+import Dispatch
+import FlowKit
+import Foundation
+
+/// An ``UploadTransport`` that delivers each batch into a directory as `<batchID>.<ext>` — the embedded
+/// default the demo syncs to, and a stand-in server for tests.
+///
+/// Each body is streamed into a temp file (mode 0600) in the directory, checked against the announced
+/// length, `fsync`ed and then linked to its final name, and the directory is `fsync`ed: a file under its
+/// final name is always complete. A second upload with the same batch ID changes nothing and reports
+/// ``UploadReceipt/Disposition/duplicate`` — the outbox, like a server honouring the idempotency key, holds
+/// each batch once.
+///
+/// ```swift
+/// let outbox = try OutboxTransport(directory: URL(fileURLWithPath: "/tmp/healthflow-outbox"))
+/// let receipt = try await outbox.upload(request)
+/// receipt.disposition                // .stored (the first time), .duplicate after
+/// try outbox.storedBatchIDs()        // [request.batchID]
+/// ```
+/// - Note: `Sendable`: it holds a URL and a queue; each upload works on its own temp file.
+public struct OutboxTransport: UploadTransport {
+    /// The outbox directory.
+    ///
+    /// ```swift
+    /// outbox.directory.path   // "/tmp/healthflow-outbox"
+    /// ```
+    public let directory: URL
+    private let queue: DispatchQueue
+
+    /// Creates an outbox in `directory`, creating the directory (mode 0700) when missing.
+    ///
+    /// ```swift
+    /// let outbox = try OutboxTransport(directory: outboxURL)
+    /// ```
+    /// - Parameters:
+    ///   - directory: Where batches are delivered.
+    ///   - queue: Where the file work runs; a utility-priority global queue by default.
+    /// - Throws: ``UploadError/io(operation:path:code:)`` when the directory cannot be created.
+    public init(directory: URL, queue: DispatchQueue = .global(qos: .utility)) throws {
+        do {
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw UploadError.io(operation: "mkdir", path: directory.path, code: 0)
+        }
+        self.directory = directory
+        self.queue = queue
+    }
+
+    /// The file a batch is delivered to: `<directory>/<BATCH-ID>.<ext>`.
+    ///
+    /// ```swift
+    /// let url = outbox.fileURL(for: request)
+    /// ```
+    /// - Parameter request: The upload.
+    /// - Returns: The destination.
+    public func fileURL(for request: UploadRequest) -> URL {
+        directory.appendingPathComponent(request.batchID.uuidString + "." + request.fileExtension)
+    }
+
+    /// Delivers the batch into the outbox (once per batch ID), on the outbox's queue.
+    ///
+    /// ```swift
+    /// outbox.upload(request).done { receipt in log("batch \(receipt.batchID): \(receipt.disposition)") }
+    /// ```
+    /// - Parameter request: The upload.
+    /// - Returns: The receipt: ``UploadReceipt/Disposition/stored`` with the bytes written, or
+    ///   ``UploadReceipt/Disposition/duplicate`` when the batch was already there.
+    /// - Note: Rejects with ``UploadError`` (length mismatch, invalid extension, I/O); nothing is left behind.
+    public func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
+        let (promise, resolver) = Promise<UploadReceipt>.pending()
+        queue.async {
+            resolver.resolve(Result { try deliver(request) })
+        }
+        return promise
+    }
+
+    /// The IDs of the batches in the outbox, sorted.
+    ///
+    /// ```swift
+    /// try outbox.storedBatchIDs().count   // batches delivered, each counted once
+    /// ```
+    /// - Returns: The batch IDs.
+    /// - Throws: ``UploadError/io(operation:path:code:)`` when the directory cannot be listed.
+    public func storedBatchIDs() throws -> [UUID] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw UploadError.io(operation: "list", path: directory.path, code: 0)
+        }
+        let ids = names.compactMap { name -> UUID? in
+            guard !name.hasPrefix("."), let dot = name.firstIndex(of: ".") else { return nil }
+            return UUID(uuidString: String(name[..<dot]))
+        }
+        return Set(ids).sorted { $0.uuidString < $1.uuidString }
+    }
+
+    private func deliver(_ request: UploadRequest) throws -> UploadReceipt {
+        let ext = request.fileExtension
+        guard !ext.isEmpty, !ext.hasPrefix("."), !ext.contains("/"), !ext.contains("\0") else {
+            throw UploadError.invalidFileExtension(ext)
+        }
+        let destination = fileURL(for: request)
+        if FileManager.default.fileExists(atPath: destination.path) {
+            return UploadReceipt(
+                batchID: request.batchID, disposition: .duplicate, bytesSent: 0, location: destination.path)
+        }
+        var written: Int64 = 0
+        let outcome: AtomicFile.Outcome
+        do {
+            outcome = try AtomicFile.write(to: destination, replaceExisting: false) { sink in
+                try request.body.forEachChunk { chunk in
+                    written += Int64(chunk.count)
+                    guard written <= request.contentLength else {
+                        throw UploadError.lengthMismatch(expected: request.contentLength, actual: written)
+                    }
+                    try sink(chunk)
+                }
+                guard written == request.contentLength else {
+                    throw UploadError.lengthMismatch(expected: request.contentLength, actual: written)
+                }
+            }
+        } catch let failure as AtomicFileFailure {
+            throw UploadError.io(operation: failure.operation, path: failure.path, code: failure.code)
+        }
+        return UploadReceipt(
+            batchID: request.batchID, disposition: outcome == .written ? .stored : .duplicate, bytesSent: written,
+            location: destination.path)
+    }
+}

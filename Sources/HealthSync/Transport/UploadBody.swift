@@ -1,0 +1,131 @@
+import Foundation
+
+/// Where an upload's bytes come from: a source that makes a fresh `InputStream` (or `Data`) for every attempt.
+///
+/// A stream is consumed by one attempt, so a transport asks for a new one each time it tries. On Linux the
+/// HTTP transport sends from a stream or `Data`, never from a file URL (FoundationNetworking's
+/// `upload(fromFile:)` crashes the process when the server drops the connection mid-body).
+///
+/// ```swift
+/// let body = UploadBody.file(at: preparedBodyURL)     // a fresh InputStream on the file per attempt
+/// let stream = try body.makeInputStream()
+/// let small = UploadBody.data(Data("{}".utf8))
+/// ```
+public struct UploadBody: Sendable {
+    private enum Source: Sendable {
+        case data(Data)
+        case file(URL)
+        case stream(@Sendable () throws -> InputStream)
+    }
+
+    private let source: Source
+
+    /// A body held in memory (for small batches).
+    ///
+    /// ```swift
+    /// let body = UploadBody.data(json)
+    /// ```
+    /// - Parameter data: The bytes.
+    /// - Returns: The body.
+    public static func data(_ data: Data) -> UploadBody {
+        UploadBody(source: .data(data))
+    }
+
+    /// A body read from a prepared file, through a new `InputStream` per attempt.
+    ///
+    /// ```swift
+    /// let body = UploadBody.file(at: tempBodyURL)
+    /// ```
+    /// - Parameter url: The file holding the body.
+    /// - Returns: The body.
+    public static func file(at url: URL) -> UploadBody {
+        UploadBody(source: .file(url))
+    }
+
+    /// A body from a closure that makes a new, unopened stream each time it is called.
+    ///
+    /// ```swift
+    /// let body = UploadBody.stream { InputStream(data: encoded) }
+    /// ```
+    /// - Parameter makeStream: Makes a fresh stream positioned at the start of the body.
+    /// - Returns: The body.
+    public static func stream(_ makeStream: @escaping @Sendable () throws -> InputStream) -> UploadBody {
+        UploadBody(source: .stream(makeStream))
+    }
+
+    /// A new, unopened stream over the whole body, for one attempt.
+    ///
+    /// ```swift
+    /// request.httpBodyStream = try body.makeInputStream()
+    /// ```
+    /// - Returns: The stream.
+    /// - Throws: ``UploadError/bodyUnavailable(_:)`` when the file cannot be opened, or the closure's error.
+    public func makeInputStream() throws -> InputStream {
+        switch source {
+        case .data(let data):
+            return InputStream(data: data)
+        case .file(let url):
+            guard let stream = InputStream(url: url) else {
+                throw UploadError.bodyUnavailable("cannot open \(url.path)")
+            }
+            return stream
+        case .stream(let makeStream):
+            return try makeStream()
+        }
+    }
+
+    /// The whole body in memory, for transports that send `Data` (small bodies only).
+    ///
+    /// ```swift
+    /// let bytes = try body.makeData()
+    /// ```
+    /// - Returns: The bytes.
+    /// - Throws: ``UploadError/bodyUnavailable(_:)`` when the body cannot be read.
+    public func makeData() throws -> Data {
+        switch source {
+        case .data(let data):
+            return data
+        case .file(let url):
+            do {
+                return try Data(contentsOf: url)
+            } catch {
+                throw UploadError.bodyUnavailable("cannot read \(url.path)")
+            }
+        case .stream:
+            var data = Data()
+            try forEachChunk { data.append(contentsOf: $0) }
+            return data
+        }
+    }
+
+    /// Reads the body through a fresh stream in chunks of at most `chunkSize` bytes.
+    ///
+    /// ```swift
+    /// try body.forEachChunk { chunk in try file.write(contentsOf: chunk) }
+    /// ```
+    /// - Parameters:
+    ///   - chunkSize: The largest chunk handed to `body`.
+    ///   - consume: Receives each chunk, valid only during the call.
+    /// - Throws: ``UploadError/bodyUnavailable(_:)`` when the stream fails, or `consume`'s error.
+    public func forEachChunk(
+        chunkSize: Int = 65_536, _ consume: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        if case .data(let data) = source {
+            return try data.withUnsafeBytes { try consume($0) }
+        }
+        let stream = try makeInputStream()
+        stream.open()
+        defer { stream.close() }
+        var buffer = [UInt8](repeating: 0, count: max(chunkSize, 1))
+        while true {
+            let count = buffer.withUnsafeMutableBufferPointer { pointer in
+                pointer.baseAddress.map { stream.read($0, maxLength: pointer.count) } ?? -1
+            }
+            if count < 0 {
+                throw UploadError.bodyUnavailable("stream read failed: \(stream.streamError.map { "\($0)" } ?? "?")")
+            }
+            if count == 0 { return }
+            try buffer.withUnsafeBytes { try consume(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// Why an upload failed. Messages name the batch or file, never a health value.
+///
+/// ```swift
+/// transport.upload(request).catch { error in
+///     if case UploadError.lengthMismatch = error { /* the prepared body changed: rebuild it */ }
+/// }
+/// ```
+public enum UploadError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The body could not be opened or read.
+    case bodyUnavailable(String)
+    /// The body's length differs from the request's `contentLength`; nothing was stored.
+    case lengthMismatch(expected: Int64, actual: Int64)
+    /// The file extension is empty or holds a `/`, a NUL or a leading dot.
+    case invalidFileExtension(String)
+    /// A system call failed: the operation, the path and `errno`.
+    case io(operation: String, path: String, code: Int32)
+
+    /// A readable message.
+    ///
+    /// ```swift
+    /// UploadError.lengthMismatch(expected: 10, actual: 9).description
+    /// // "body is 9 bytes, the request announced 10"
+    /// ```
+    public var description: String {
+        switch self {
+        case .bodyUnavailable(let reason): "upload body unavailable: \(reason)"
+        case .lengthMismatch(let expected, let actual): "body is \(actual) bytes, the request announced \(expected)"
+        case .invalidFileExtension(let ext): "invalid outbox file extension \"\(ext)\""
+        case .io(let operation, let path, let code): "\(operation) failed for \(path) (errno \(code))"
+        }
+    }
+}

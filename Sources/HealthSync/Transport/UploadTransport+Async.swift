@@ -1,0 +1,16 @@
+import FlowKit
+
+extension UploadTransport {
+    /// The async twin of ``UploadTransport/upload(_:)``: the same upload, awaited.
+    ///
+    /// ```swift
+    /// let receipt = try await transport.upload(request)
+    /// ```
+    /// - Parameter request: The batch ID, content type, length and body.
+    /// - Returns: The receipt once the receiver holds the batch.
+    /// - Throws: The transport's error.
+    public func upload(_ request: UploadRequest) async throws -> UploadReceipt {
+        let promise: Promise<UploadReceipt> = upload(request)
+        return try await promise.value
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import HealthFlow
+import HealthSync
+import Testing
+
+@Suite struct OutboxTransportTests {
+    static func request(_ body: Data, id: UUID = SyncFixtures.batchID, ext: String = "json", length: Int64? = nil)
+        -> UploadRequest
+    {
+        UploadRequest(
+            batchID: id, contentType: "application/json", contentLength: length ?? Int64(body.count),
+            fileExtension: ext, body: .stream { InputStream(data: body) })
+    }
+
+    @Test func writesTheBodyToBatchIDDotExtension() async throws {
+        let folder = try SyncTempFolder()
+        defer { folder.remove() }
+        let outbox = try OutboxTransport(directory: folder.url)
+        let body = try SyncFixtures.encode([(.heartRate, [try SyncFixtures.heartRate(64)], [])])
+        let receipt = try await outbox.upload(Self.request(body))
+        let file = folder.url.appendingPathComponent(SyncFixtures.batchID.uuidString + ".json")
+        #expect(receipt == UploadReceipt(
+            batchID: SyncFixtures.batchID, disposition: .stored, bytesSent: Int64(body.count), location: file.path))
+        #expect(try Data(contentsOf: file) == body)
+        #expect(try folder.names() == [file.lastPathComponent])
+        #expect(try outbox.storedBatchIDs() == [SyncFixtures.batchID])
+    }
+
+    @Test func storesTheBodyWithMode0600() async throws {
+        let folder = try SyncTempFolder()
+        defer { folder.remove() }
+        let outbox = try OutboxTransport(directory: folder.url)
+        let request = Self.request(Data("{}".utf8), ext: "json.gz")
+        _ = try await outbox.upload(request)
+        #expect(try folder.permissions(of: outbox.fileURL(for: request)) == 0o600)
+    }
+
+    @Test func countsARetriedBatchOnceAndReportsTheDuplicate() async throws {
+        let folder = try SyncTempFolder()
+        defer { folder.remove() }
+        let outbox = try OutboxTransport(directory: folder.url)
+        let first = try await outbox.upload(Self.request(Data("first".utf8)))
+        let retry = try await outbox.upload(Self.request(Data("retry".utf8)))
+        #expect(first.disposition == .stored)
+        #expect(retry.disposition == .duplicate)
+        #expect(retry.bytesSent == 0)
+        #expect(try Data(contentsOf: outbox.fileURL(for: Self.request(Data())))  == Data("first".utf8))
+        #expect(try outbox.storedBatchIDs() == [SyncFixtures.batchID])
+        #expect(try folder.names().count == 1)
+    }
+
+    @Test func concurrentUploadsOfOneBatchStoreItOnce() async throws {
+        let folder = try SyncTempFolder()
+        defer { folder.remove() }
+        let outbox = try OutboxTransport(directory: folder.url)
+        let body = Data(repeating: 0x41, count: 200_000)
+        let receipts = try await withThrowingTaskGroup(of: UploadReceipt.self) { group in
+            for _ in 0..<8 { group.addTask { try await outbox.upload(Self.request(body)) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(receipts.filter { $0.disposition == .stored }.count == 1)
+        #expect(receipts.filter { $0.disposition == .duplicate }.count == 7)
+        #expect(try folder.names() == [SyncFixtures.batchID.uuidString + ".json"])
+        #expect(try Data(contentsOf: outbox.fileURL(for: Self.request(body))) == body)
+    }
+
+    @Test func rejectsABodyWhoseLengthDiffersAndLeavesNothing() async throws {
+        let folder = try SyncTempFolder()
+        defer { folder.remove() }
+        let outbox = try OutboxTransport(directory: folder.url)
+        for announced in [Int64(4), 6] {
+            await #expect(throws: UploadError.self) {
+                try await outbox.upload(Self.request(Data("12345".utf8), length: announced))
+            }
+        }
+        #expect(try folder.names().isEmpty)
+    }
+
+    @Test func rejectsAnExtensionThatWouldEscapeTheFolder() async throws {
+        let folder = try SyncTempFolder()
+        defer { folder.remove() }
+        let outbox = try OutboxTransport(directory: folder.url)
+        for ext in ["", "../x", ".hidden"] {
+            await #expect(throws: UploadError.invalidFileExtension(ext)) {
+                try await outbox.upload(Self.request(Data("x".utf8), ext: ext))
+            }
+        }
+    }
+
+    @Test func readsAFileBodyAfreshForEveryAttempt() async throws {
+        let folder = try SyncTempFolder()
+        defer { folder.remove() }
+        let bodyURL = folder.url.appendingPathComponent("body.json")
+        try Data("{\"a\":1}".utf8).write(to: bodyURL)
+        let body = UploadBody.file(at: bodyURL)
+        #expect(try body.makeData() == Data("{\"a\":1}".utf8))
+        #expect(try body.makeData() == Data("{\"a\":1}".utf8))
+        let outbox = try OutboxTransport(directory: folder.url.appendingPathComponent("outbox"))
+        let request = UploadRequest(
+            batchID: SyncFixtures.uuid(3), contentType: "application/json", contentLength: 7, body: body)
+        #expect(try await outbox.upload(request).disposition == .stored)
+        #expect(try Data(contentsOf: outbox.fileURL(for: request)) == Data("{\"a\":1}".utf8))
+        #expect(request.idempotencyKey == SyncFixtures.uuid(3).uuidString)
+    }
+}
