@@ -97,10 +97,7 @@ final class MultipartInputStream: InputStream {
             var count = 0
             if wanted > 0 {
                 count = input.read(buffer, maxLength: wanted)
-                if count < 0 {
-                    let reason = input.streamError.map { "\($0)" } ?? "read returned -1"
-                    throw .sourceFailed(field: field, reason: reason)
-                }
+                if count < 0 { throw .sourceFailed(field: field, reason: Self.describeFailure(of: input)) }
                 if count == 0 { throw .sourceLengthMismatch(field: field, declared: length, delivered: offset) }
                 offset += Int64(count)
             }
@@ -127,11 +124,17 @@ final class MultipartInputStream: InputStream {
         }
         input.open()
         if input.streamStatus == .error {
-            let reason = input.streamError.map { "\($0)" } ?? "open failed"
-            throw .sourceFailed(field: field, reason: reason)
+            throw .sourceFailed(field: field, reason: Self.describeFailure(of: input))
         }
         source = input
         return input
+    }
+
+    /// Why a source failed. `streamError` is read only in the `error` state: on swift-corelibs-foundation an
+    /// `InputStream` subclass that does not override it traps when it is read.
+    private static func describeFailure(of input: InputStream) -> String {
+        guard input.streamStatus == .error else { return "read returned -1 in state \(input.streamStatus)" }
+        return input.streamError.map { "\($0)" } ?? "the stream reported an error without a description"
     }
 
     private func advance() {

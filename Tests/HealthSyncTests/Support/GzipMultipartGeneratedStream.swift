@@ -21,11 +21,13 @@ final class GzipMultipartGeneratedStream: InputStream {
     }
 
     override var streamStatus: Stream.Status { status }
+    override var streamError: (any Error)? { nil }
     override var hasBytesAvailable: Bool { status == .open && position < length }
     override func open() { status = .open }
     override func close() { status = .closed }
 
     override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
+        if status == .atEnd { return 0 }
         guard status == .open else { return -1 }
         var filled = 0
         Self.doubledPattern.withUnsafeBufferPointer { pattern in
