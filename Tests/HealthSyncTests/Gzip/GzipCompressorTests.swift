@@ -70,10 +70,11 @@ import Testing
     @Test func rawBufferChunksMatchTheOneShotOutput() throws {
         let input = gzipMultipartJSONLike(byteCount: 100_000)
         let gzip = try GzipCompressor(level: 9)
-        let streamed = try input.withUnsafeBytes { bytes throws(GzipError) in
-            try gzip.compress(UnsafeRawBufferPointer(rebasing: bytes[..<50_000]))
-                + gzip.compress(UnsafeRawBufferPointer(rebasing: bytes[50_000...]))
-        } + gzip.finish()
+        let streamed =
+            try input.withUnsafeBytes { bytes throws(GzipError) in
+                try gzip.compress(UnsafeRawBufferPointer(rebasing: bytes[..<50_000]))
+                    + gzip.compress(UnsafeRawBufferPointer(rebasing: bytes[50_000...]))
+            } + gzip.finish()
         #expect(try GzipMultipartZlib.gunzip(streamed) == input)
         #expect(streamed == (try input.gzipped(level: 9)))
     }

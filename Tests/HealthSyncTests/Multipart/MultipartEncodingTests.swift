@@ -70,7 +70,8 @@ import Testing
         let body = try MultipartBody(
             parts: [
                 try MultipartPart(name: "note", data: Data("hello".utf8)),
-                try MultipartPart(name: "f", filename: "a\"b\r\nc.txt", contentType: "text/plain", data: Data("x".utf8)),
+                try MultipartPart(
+                    name: "f", filename: "a\"b\r\nc.txt", contentType: "text/plain", data: Data("x".utf8)),
             ], boundary: boundary)
         let expected =
             "--B0undary-42\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhello\r\n"
@@ -153,7 +154,8 @@ import Testing
     }
 
     @Test func shortLongAndMissingSourcesFailWithTypedErrors() throws {
-        let short = try MultipartPart(name: "short", length: 100, makeStream: { GzipMultipartGeneratedStream(length: 42) })
+        let short = try MultipartPart(
+            name: "short", length: 100, makeStream: { GzipMultipartGeneratedStream(length: 42) })
         #expect(throws: MultipartError.sourceLengthMismatch(field: "short", declared: 100, delivered: 42)) {
             try MultipartBody(parts: [short]).data()
         }
@@ -167,7 +169,8 @@ import Testing
         var buffer = [UInt8](repeating: 0, count: 1024)
         #expect(stream.read(&buffer, maxLength: buffer.count) == -1)
         #expect(stream.streamStatus == .error && !stream.hasBytesAvailable)
-        #expect(stream.streamError as? MultipartError == .sourceFailed(field: "gone", reason: "makeStream returned nil"))
+        #expect(
+            stream.streamError as? MultipartError == .sourceFailed(field: "gone", reason: "makeStream returned nil"))
     }
 
     /// Resident set size in bytes, from /proc/self/status.

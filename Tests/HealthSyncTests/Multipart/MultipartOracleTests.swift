@@ -133,13 +133,18 @@ import Testing
             try MultipartPart(name: "last", data: Data("end".utf8)),
         ])
         let streamContent = try MultipartBody(
-            parts: [try MultipartPart(name: "s", length: 300_007, makeStream: { GzipMultipartGeneratedStream(length: 300_007) })],
+            parts: [
+                try MultipartPart(
+                    name: "s", length: 300_007, makeStream: { GzipMultipartGeneratedStream(length: 300_007) })
+            ],
             boundary: MultipartBoundary("x")
         ).data().dropFirst(Data("--x\r\nContent-Disposition: form-data; name=\"s\"\r\n\r\n".utf8).count).prefix(300_007)
         let seen = try #require(try parse(body))
         let expected = [
             Entry(name: "last", content: Data("end".utf8)),
-            Entry(name: "stream", filename: "stream.bin", contentType: "application/octet-stream", content: streamContent),
+            Entry(
+                name: "stream", filename: "stream.bin", contentType: "application/octet-stream",
+                content: streamContent),
             Entry(name: "tricky", filename: "tricky.txt", contentType: "text/plain", content: tricky),
         ]
         #expect(sorted(seen.werkzeug) == expected)
