@@ -45,18 +45,46 @@ public enum GzipError: Error, Equatable, Sendable, CustomStringConvertible {
     /// ```
     public enum ZlibCode: Equatable, Sendable, CustomStringConvertible {
         /// `Z_ERRNO` (-1): a file-system error (not used by in-memory deflate).
+        ///
+        /// ```swift
+        /// GzipError.ZlibCode(rawValue: -1) == .errno   // true
+        /// ```
         case errno
         /// `Z_STREAM_ERROR` (-2): the stream state or a parameter was inconsistent.
+        ///
+        /// ```swift
+        /// GzipError.ZlibCode(rawValue: -2) == .streamError   // true
+        /// ```
         case streamError
         /// `Z_DATA_ERROR` (-3): the input data was corrupted.
+        ///
+        /// ```swift
+        /// GzipError.ZlibCode(rawValue: -3) == .dataError   // true
+        /// ```
         case dataError
         /// `Z_MEM_ERROR` (-4): zlib could not allocate memory.
+        ///
+        /// ```swift
+        /// GzipError.ZlibCode(rawValue: -4) == .memoryError   // true
+        /// ```
         case memoryError
         /// `Z_BUF_ERROR` (-5): no progress was possible.
+        ///
+        /// ```swift
+        /// GzipError.ZlibCode(rawValue: -5) == .bufferError   // true
+        /// ```
         case bufferError
         /// `Z_VERSION_ERROR` (-6): the zlib library is incompatible with the header compiled against.
+        ///
+        /// ```swift
+        /// GzipError.ZlibCode(rawValue: -6) == .versionError   // true
+        /// ```
         case versionError
         /// Any other code.
+        ///
+        /// ```swift
+        /// GzipError.ZlibCode(rawValue: 2) == .other(2)   // Z_NEED_DICT, never returned by deflate
+        /// ```
         case other(Int32)
 
         /// Names a raw zlib return code.

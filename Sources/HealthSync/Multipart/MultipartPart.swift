@@ -28,9 +28,17 @@ public struct MultipartPart: Sendable {
     /// ```
     public enum Content: Sendable {
         /// Bytes in memory.
+        ///
+        /// ```swift
+        /// MultipartPart.Content.data(Data("hello".utf8))
+        /// ```
         case data(Data)
         /// A stream of exactly `length` bytes; `makeStream` is called once per body stream, so every upload
         /// attempt reads a fresh stream. Returning `nil` (a file that vanished) fails that read.
+        ///
+        /// ```swift
+        /// MultipartPart.Content.stream(length: 1024, makeStream: { InputStream(fileAtPath: path) })
+        /// ```
         case stream(length: Int64, makeStream: @Sendable () -> InputStream?)
     }
 
