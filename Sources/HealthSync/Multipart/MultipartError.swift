@@ -1,0 +1,88 @@
+/// What can go wrong while building or streaming a multipart/form-data body.
+///
+/// Every case names the offending field, so a rejected header is easy to trace back to its source.
+///
+/// ```swift
+/// do {
+///     _ = try MultipartPart(name: "bad\r\nname", data: Data())
+/// } catch {
+///     print(error)   // "multipart field name "bad\r\nname" contains a CR, LF, quote or control character"
+/// }
+/// ```
+public enum MultipartError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A boundary that is empty, longer than 70 characters, or contains anything outside `[A-Za-z0-9-]`.
+    ///
+    /// ```swift
+    /// #expect(throws: MultipartError.invalidBoundary("a b")) { try MultipartBoundary("a b") }
+    /// ```
+    case invalidBoundary(String)
+
+    /// A field name that is empty or contains CR, LF, `"` or another control character.
+    ///
+    /// ```swift
+    /// #expect(throws: MultipartError.invalidFieldName("a\"b")) { try MultipartPart(name: "a\"b", data: Data()) }
+    /// ```
+    case invalidFieldName(String)
+
+    /// A MIME type that is empty or contains CR, LF, `"`, another control character or a non-ASCII character.
+    ///
+    /// ```swift
+    /// // MultipartError.invalidContentType("text/plain; charset=\"utf-8\"", field: "note")
+    /// ```
+    case invalidContentType(String, field: String)
+
+    /// A streamed part declared a negative length.
+    ///
+    /// ```swift
+    /// // MultipartError.invalidLength(-1, field: "upload")
+    /// ```
+    case invalidLength(Int64, field: String)
+
+    /// An explicitly chosen boundary occurs in the content of a `Data` part.
+    ///
+    /// ```swift
+    /// // MultipartError.boundaryInContent(boundary: "abc", field: "file")
+    /// ```
+    case boundaryInContent(boundary: String, field: String)
+
+    /// A streamed part's source ended before delivering its declared length, or delivered more.
+    ///
+    /// ```swift
+    /// // MultipartError.sourceLengthMismatch(field: "upload", declared: 100, delivered: 42)
+    /// ```
+    case sourceLengthMismatch(field: String, declared: Int64, delivered: Int64)
+
+    /// A streamed part's source `InputStream` reported an error.
+    ///
+    /// ```swift
+    /// // MultipartError.sourceFailed(field: "upload", reason: "No such file or directory")
+    /// ```
+    case sourceFailed(field: String, reason: String)
+
+    /// A readable explanation naming the field and the problem.
+    ///
+    /// ```swift
+    /// MultipartError.invalidFieldName("").description   // "multipart field name \"\" is empty ..."
+    /// ```
+    public var description: String {
+        switch self {
+        case .invalidBoundary(let boundary):
+            "multipart boundary \(boundary.debugDescription) must be 1 to 70 characters of [A-Za-z0-9-]"
+        case .invalidFieldName(let name):
+            "multipart field name \(name.debugDescription) is empty or contains a CR, LF, quote or control character"
+        case .invalidContentType(let type, let field):
+            "content type \(type.debugDescription) of multipart field \(field.debugDescription) is empty or contains"
+                + " a CR, LF, quote, control or non-ASCII character"
+        case .invalidLength(let length, let field):
+            "multipart field \(field.debugDescription) declares a negative length \(length)"
+        case .boundaryInContent(let boundary, let field):
+            "the chosen boundary \(boundary.debugDescription) occurs in the content of multipart field"
+                + " \(field.debugDescription); choose another or let MultipartBody pick a random one"
+        case .sourceLengthMismatch(let field, let declared, let delivered):
+            "the source of multipart field \(field.debugDescription) declared \(declared) bytes but delivered"
+                + " \(delivered)"
+        case .sourceFailed(let field, let reason):
+            "the source of multipart field \(field.debugDescription) failed: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+
+/// One field of a multipart/form-data body (RFC 7578): a name, an optional filename and content type, and a
+/// body given as `Data` or as a stream of known length.
+///
+/// Header values are checked when the part is made, so a bad part never reaches the encoder:
+/// - the field name and the MIME type must not contain CR, LF, `"` or any other control character
+///   (MIME types must also be ASCII), otherwise ``MultipartError`` names the field;
+/// - a filename is kept as raw UTF-8 with only `"`, CR and LF percent-encoded (`%22`, `%0D`, `%0A`), as browsers
+///   do (RFC 7578 §4.2, WHATWG); `filename*` is never written.
+///
+/// ```swift
+/// let note = try MultipartPart(name: "note", data: Data("hello".utf8))
+/// let batch = try MultipartPart(
+///     name: "batch", filename: "batch.json.gz", contentType: "application/gzip", data: gzipped)
+/// let big = try MultipartPart(
+///     name: "export", filename: "export.bin", contentType: "application/octet-stream",
+///     length: fileSize, makeStream: { InputStream(url: exportURL) })
+/// ```
+public struct MultipartPart: Sendable {
+    /// Where a part's content comes from.
+    ///
+    /// ```swift
+    /// switch part.content {
+    /// case .data(let bytes): print(bytes.count)
+    /// case .stream(let length, _): print(length)
+    /// }
+    /// ```
+    public enum Content: Sendable {
+        /// Bytes in memory.
+        ///
+        /// ```swift
+        /// MultipartPart.Content.data(Data("hello".utf8))
+        /// ```
+        case data(Data)
+        /// A stream of exactly `length` bytes; `makeStream` is called once per body stream, so every upload
+        /// attempt reads a fresh stream. Returning `nil` (a file that vanished) fails that read.
+        ///
+        /// ```swift
+        /// MultipartPart.Content.stream(length: 1024, makeStream: { InputStream(fileAtPath: path) })
+        /// ```
+        case stream(length: Int64, makeStream: @Sendable () -> InputStream?)
+    }
+
+    /// The field name, as given (validated).
+    ///
+    /// ```swift
+    /// try MultipartPart(name: "note", data: Data()).name   // "note"
+    /// ```
+    public let name: String
+
+    /// The filename, as given (before percent-encoding), or `nil` for a plain field.
+    ///
+    /// ```swift
+    /// try MultipartPart(name: "f", filename: "a.txt", data: Data()).filename   // "a.txt"
+    /// ```
+    public let filename: String?
+
+    /// The MIME type written in the part's `Content-Type` header, or `nil` for none.
+    ///
+    /// A file part without an explicit type gets `application/octet-stream` (RFC 7578 §4.4); a plain field
+    /// without one gets no `Content-Type` header (it is `text/plain`).
+    ///
+    /// ```swift
+    /// try MultipartPart(name: "f", filename: "a", data: Data()).contentType   // "application/octet-stream"
+    /// ```
+    public let contentType: String?
+
+    /// The part's content.
+    ///
+    /// ```swift
+    /// if case .data(let bytes) = part.content { print(bytes.count) }
+    /// ```
+    public let content: Content
+
+    /// The number of content bytes (without headers).
+    ///
+    /// ```swift
+    /// try MultipartPart(name: "n", data: Data("abc".utf8)).contentLength   // 3
+    /// ```
+    public var contentLength: Int64 {
+        switch content {
+        case .data(let data): Int64(data.count)
+        case .stream(let length, _): length
+        }
+    }
+
+    /// Makes a part whose content is in memory.
+    ///
+    /// ```swift
+    /// let field = try MultipartPart(name: "device", data: Data("watch".utf8))
+    /// ```
+    /// - Parameters:
+    ///   - name: the field name; no CR, LF, `"` or control characters.
+    ///   - filename: a filename (makes this a file part), or `nil`.
+    ///   - contentType: the MIME type; no CR, LF, `"`, control or non-ASCII characters.
+    ///   - data: the content.
+    /// - Throws: ``MultipartError/invalidFieldName(_:)`` or ``MultipartError/invalidContentType(_:field:)``.
+    public init(name: String, filename: String? = nil, contentType: String? = nil, data: Data)
+        throws(MultipartError)
+    {
+        try self.init(name: name, filename: filename, contentType: contentType, content: .data(data))
+    }
+
+    /// Makes a part whose content is streamed, so it never needs to fit in memory.
+    ///
+    /// ```swift
+    /// let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64 ?? 0
+    /// let part = try MultipartPart(
+    ///     name: "export", filename: "export.json.gz", contentType: "application/gzip",
+    ///     length: size, makeStream: { InputStream(fileAtPath: path) })
+    /// ```
+    /// - Parameters:
+    ///   - name: the field name; no CR, LF, `"` or control characters.
+    ///   - filename: a filename (makes this a file part), or `nil`.
+    ///   - contentType: the MIME type; no CR, LF, `"`, control or non-ASCII characters.
+    ///   - length: the exact number of bytes every stream made by `makeStream` delivers.
+    ///   - makeStream: makes a fresh, unopened stream of the content; called once per body stream.
+    /// - Throws: ``MultipartError/invalidFieldName(_:)``, ``MultipartError/invalidContentType(_:field:)`` or
+    ///   ``MultipartError/invalidLength(_:field:)``.
+    /// - Note: `makeStream` must be `Sendable`: bodies are built on one task and read on URLSession's threads.
+    ///   Streamed content is not scanned for the boundary; a random boundary makes a collision negligible.
+    public init(
+        name: String, filename: String? = nil, contentType: String? = nil, length: Int64,
+        makeStream: @escaping @Sendable () -> InputStream?
+    ) throws(MultipartError) {
+        guard length >= 0 else { throw .invalidLength(length, field: name) }
+        try self.init(
+            name: name, filename: filename, contentType: contentType,
+            content: .stream(length: length, makeStream: makeStream))
+    }
+
+    private init(name: String, filename: String?, contentType: String?, content: Content) throws(MultipartError) {
+        guard !name.isEmpty, !name.unicodeScalars.contains(where: Self.isForbiddenInHeader) else {
+            throw .invalidFieldName(name)
+        }
+        if let contentType {
+            guard !contentType.isEmpty,
+                !contentType.unicodeScalars.contains(where: { Self.isForbiddenInHeader($0) || !$0.isASCII })
+            else { throw .invalidContentType(contentType, field: name) }
+        }
+        self.name = name
+        self.filename = filename
+        self.contentType = contentType ?? (filename == nil ? nil : "application/octet-stream")
+        self.content = content
+    }
+
+    /// CR, LF, `"` and every other C0 control character and DEL.
+    private static func isForbiddenInHeader(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\""
+    }
+
+    /// `"`, CR and LF percent-encoded; everything else, including raw UTF-8, kept.
+    ///
+    /// ```swift
+    /// MultipartPart.encodeFilename("a\"b\r\n.txt")   // "a%22b%0D%0A.txt"
+    /// ```
+    /// - Parameter filename: a filename as the user sees it.
+    /// - Returns: the value written between the quotes of `filename="…"`.
+    public static func encodeFilename(_ filename: String) -> String {
+        var encoded = ""
+        encoded.unicodeScalars.reserveCapacity(filename.unicodeScalars.count)
+        for scalar in filename.unicodeScalars {
+            switch scalar {
+            case "\"": encoded += "%22"
+            case "\r": encoded += "%0D"
+            case "\n": encoded += "%0A"
+            default: encoded.unicodeScalars.append(scalar)
+            }
+        }
+        return encoded
+    }
+
+    /// The part's header block, each line ending in CRLF, followed by the blank line.
+    var headerBytes: Data {
+        var header = "Content-Disposition: form-data; name=\"\(name)\""
+        if let filename { header += "; filename=\"\(Self.encodeFilename(filename))\"" }
+        header += "\r\n"
+        if let contentType { header += "Content-Type: \(contentType)\r\n" }
+        header += "\r\n"
+        return Data(header.utf8)
+    }
+}

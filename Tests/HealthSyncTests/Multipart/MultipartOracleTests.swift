@@ -1,0 +1,175 @@
+import Foundation
+import HealthSync
+import Testing
+
+/// Encodes bodies and has two real parsers, Werkzeug and python-multipart, read them back
+/// (see `GzipMultipartOracleScript`). Needs `python3` with `werkzeug` and `python-multipart`.
+@Suite struct MultipartOracleTests {
+    struct Entry: Decodable, Equatable, CustomStringConvertible {
+        var name: String
+        var filename: String?
+        var contentType: String?
+        var size: Int
+        var sha256: String
+
+        enum CodingKeys: String, CodingKey {
+            case name, filename, size, sha256
+            case contentType = "content_type"
+        }
+
+        init(name: String, filename: String? = nil, contentType: String? = nil, content: Data) {
+            self.name = name
+            self.filename = filename
+            self.contentType = contentType
+            self.size = content.count
+            self.sha256 = GzipMultipartSHA256.hex(content)
+        }
+
+        var description: String { "\(name) \(filename ?? "-") \(contentType ?? "-") \(size) \(sha256.prefix(12))" }
+    }
+
+    struct Seen: Decodable {
+        var werkzeug: [Entry]
+        var pythonMultipart: [Entry]
+
+        enum CodingKeys: String, CodingKey {
+            case werkzeug
+            case pythonMultipart = "python_multipart"
+        }
+    }
+
+    /// Runs the oracle on `body`; records an issue (failing the test) when a parser is missing.
+    private func parse(_ body: MultipartBody) throws -> Seen? {
+        let directory = try GzipMultipartSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = directory.appendingPathComponent(GzipMultipartOracleScript.fileName)
+        try Data(GzipMultipartOracleScript.source.utf8).write(to: script)
+        let bodyFile = directory.appendingPathComponent("body.bin")
+        try body.data().write(to: bodyFile)
+        let result = try GzipMultipartSupport.run(
+            "python3", [script.path, bodyFile.path, body.boundary.value], in: directory)
+        switch result.status {
+        case 0:
+            return try JSONDecoder().decode(Seen.self, from: result.stdout)
+        case 3:
+            Issue.record(
+                "python-multipart is not installed, so the multipart oracle cannot run: pip install python-multipart")
+        case 4:
+            Issue.record("Werkzeug is not installed, so the multipart oracle cannot run: pip install werkzeug")
+        case 127:
+            Issue.record("python3 was not found on PATH; the multipart oracle needs python3")
+        default:
+            Issue.record("the multipart oracle failed (exit \(result.status)): \(result.stderr)")
+        }
+        return nil
+    }
+
+    private func sorted(_ entries: [Entry]) -> [Entry] {
+        entries.sorted { ($0.name, $0.filename ?? "") < ($1.name, $1.filename ?? "") }
+    }
+
+    @Test func bothParsersSeeAPlainField() throws {
+        let value = Data("Apple Watch ⌚️, série 10".utf8)
+        let body = try MultipartBody(parts: [try MultipartPart(name: "device", data: value)])
+        let seen = try #require(try parse(body))
+        let expected = [Entry(name: "device", content: value)]
+        #expect(seen.werkzeug == expected)
+        #expect(seen.pythonMultipart == expected)
+    }
+
+    @Test func bothParsersSeeAFileWithARawUTF8Filename() throws {
+        let content = gzipMultipartJSONLike(byteCount: 4096)
+        let filename = "Grüße 🩺 Blutzucker 2026-11.json"
+        let body = try MultipartBody(parts: [
+            try MultipartPart(name: "export", filename: filename, contentType: "application/json", data: content)
+        ])
+        #expect(!String(decoding: try body.data(), as: UTF8.self).contains("filename*"))
+        let seen = try #require(try parse(body))
+        let expected = [Entry(name: "export", filename: filename, contentType: "application/json", content: content)]
+        #expect(seen.werkzeug == expected)
+        #expect(seen.pythonMultipart == expected)
+    }
+
+    @Test func quoteCRAndLFInAFilenameArePercentEncodedAndCannotInjectHeaders() throws {
+        let content = Data("payload".utf8)
+        let filename = "say \"hi\"\r\nContent-Type: text/html\r\n\r\nx.txt"
+        let body = try MultipartBody(parts: [
+            try MultipartPart(name: "file", filename: filename, contentType: "text/plain", data: content),
+            try MultipartPart(name: "after", data: Data("still here".utf8)),
+        ])
+        let seen = try #require(try parse(body))
+        let encoded = "say %22hi%22%0D%0AContent-Type: text/html%0D%0A%0D%0Ax.txt"
+        // python-multipart reports the filename as sent; Werkzeug turns %22 back into a quote (and only that).
+        #expect(
+            sorted(seen.pythonMultipart) == [
+                Entry(name: "after", content: Data("still here".utf8)),
+                Entry(name: "file", filename: encoded, contentType: "text/plain", content: content),
+            ])
+        #expect(
+            sorted(seen.werkzeug) == [
+                Entry(name: "after", content: Data("still here".utf8)),
+                Entry(
+                    name: "file", filename: encoded.replacingOccurrences(of: "%22", with: "\""),
+                    contentType: "text/plain", content: content),
+            ])
+        // Both agree once Werkzeug's %22 decoding is accounted for: same parts, same content, no injected header.
+        let normalised = seen.pythonMultipart.map { entry in
+            var entry = entry
+            entry.filename = entry.filename?.replacingOccurrences(of: "%22", with: "\"")
+            return entry
+        }
+        #expect(sorted(normalised) == sorted(seen.werkzeug))
+    }
+
+    @Test func contentThatLooksLikeABoundaryIsParsedAsContent() throws {
+        let tricky = Data(
+            ("first line\r\n--HealthFlow-notTheRealBoundary\r\nContent-Disposition: form-data; name=\"evil\"\r\n\r\n"
+                + "evil\r\n--HealthFlow-notTheRealBoundary--\r\n--\r\n--").utf8)
+        let body = try MultipartBody(parts: [
+            try MultipartPart(name: "tricky", filename: "tricky.txt", contentType: "text/plain", data: tricky),
+            try MultipartPart(
+                name: "stream", filename: "stream.bin", contentType: "application/octet-stream", length: 300_007,
+                makeStream: { GzipMultipartGeneratedStream(length: 300_007) }),
+            try MultipartPart(name: "last", data: Data("end".utf8)),
+        ])
+        let streamContent = try MultipartBody(
+            parts: [
+                try MultipartPart(
+                    name: "s", length: 300_007, makeStream: { GzipMultipartGeneratedStream(length: 300_007) })
+            ],
+            boundary: MultipartBoundary("x")
+        ).data().dropFirst(Data("--x\r\nContent-Disposition: form-data; name=\"s\"\r\n\r\n".utf8).count).prefix(300_007)
+        let seen = try #require(try parse(body))
+        let expected = [
+            Entry(name: "last", content: Data("end".utf8)),
+            Entry(
+                name: "stream", filename: "stream.bin", contentType: "application/octet-stream",
+                content: streamContent),
+            Entry(name: "tricky", filename: "tricky.txt", contentType: "text/plain", content: tricky),
+        ]
+        #expect(sorted(seen.werkzeug) == expected)
+        #expect(sorted(seen.pythonMultipart) == expected)
+    }
+
+    @Test func fieldNameWithCRLFIsRejectedBeforeEncoding() {
+        #expect(throws: MultipartError.invalidFieldName("name\r\nX-Injected: 1")) {
+            try MultipartPart(name: "name\r\nX-Injected: 1", data: Data("v".utf8))
+        }
+    }
+
+    @Test func mimeTypeWithAQuoteIsRejectedNamingTheField() {
+        let type = "text/plain; charset=\"utf-8\""
+        #expect(throws: MultipartError.invalidContentType(type, field: "notes")) {
+            try MultipartPart(name: "notes", filename: "notes.txt", contentType: type, data: Data())
+        }
+    }
+
+    @Test func sha256MatchesTheStandardVector() {
+        #expect(
+            GzipMultipartSHA256.hex(Data("abc".utf8))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            GzipMultipartSHA256.hex(Data())
+                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+}
