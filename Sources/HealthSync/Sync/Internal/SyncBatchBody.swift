@@ -1,0 +1,163 @@
+import Foundation
+import HealthFlow
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One type's share of a batch: its changes since its anchor, and the anchor to commit once acknowledged.
+struct SyncPlanSection: Sendable {
+    let type: HealthObjectType
+    let changes: HealthAnchoredChanges
+
+    var count: Int { changes.samples.count + changes.deletedObjects.count }
+}
+
+/// A batch ready to upload: the request, and the temp file holding the gzip part when it was spilled to disk.
+struct PreparedSyncBatch: Sendable {
+    let request: UploadRequest
+    let tempFile: URL?
+
+    /// Removes the temp file (if any); safe to call more than once.
+    func remove() {
+        if let tempFile { _ = unlink(tempFile.path) }
+    }
+}
+
+/// Builds the multipart body of a batch: JSON (``SyncBatchWriter``) → gzip → one `application/gzip` part, held in
+/// memory while small and spilled to a 0600 temp file in the private folder once larger than `inMemoryLimit`.
+enum SyncBatchBody {
+    static func prepare(
+        header: SyncBatchHeader, sections: [SyncPlanSection], tempFolder: URL, inMemoryLimit: Int
+    ) throws -> PreparedSyncBatch {
+        let spool = GzipSpool(
+            tempURL: tempFolder.appendingPathComponent(".batch-\(header.batchID.uuidString)-\(UUID().uuidString).gz"),
+            inMemoryLimit: inMemoryLimit)
+        do {
+            let gzip = try GzipCompressor()
+            var writer = SyncBatchWriter(header: header) { chunk in
+                try spool.append(gzip.compress(chunk))
+            }
+            for section in sections where section.count > 0 {
+                try writer.writeSection(section.type, changes: section.changes)
+            }
+            try writer.finish()
+            try spool.append(gzip.finish())
+            try spool.closeFile()
+            let filename = "batch-\(header.batchID.uuidString).json.gz"
+            let part: MultipartPart
+            if let url = spool.fileURL {
+                part = try MultipartPart(
+                    name: "batch", filename: filename, contentType: "application/gzip", length: spool.length,
+                    makeStream: { InputStream(url: url) })
+            } else {
+                part = try MultipartPart(
+                    name: "batch", filename: filename, contentType: "application/gzip", data: spool.data)
+            }
+            let body = try MultipartBody(parts: [part])
+            let uploadBody: UploadBody =
+                spool.fileURL == nil ? .data(try body.data()) : .stream { body.makeInputStream() }
+            let request = UploadRequest(
+                batchID: header.batchID, contentType: body.contentType, contentLength: body.contentLength,
+                fileExtension: "multipart", body: uploadBody)
+            return PreparedSyncBatch(request: request, tempFile: spool.fileURL)
+        } catch {
+            spool.discard()
+            throw error
+        }
+    }
+
+    /// Makes `folder` a private folder: created 0700 when missing; an existing one must be a real directory owned
+    /// by this user and is set to 0700.
+    static func ensurePrivateFolder(_ folder: URL) throws(SyncEngineError) {
+        let path = folder.path
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw .tempFolder(path: path, reason: "cannot be created")
+            }
+        }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw .tempFolder(path: path, reason: "cannot be inspected") }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .tempFolder(path: path, reason: "not a directory") }
+        guard info.st_uid == geteuid() else { throw .tempFolder(path: path, reason: "owned by another user") }
+        guard chmod(path, 0o700) == 0 else { throw .tempFolder(path: path, reason: "cannot be made private") }
+    }
+}
+
+/// Collects gzip output in memory, moving it to a temp file (created 0600, exclusively) past a size limit.
+private final class GzipSpool {
+    private let tempURL: URL
+    private let inMemoryLimit: Int
+    private var descriptor: Int32 = -1
+    private(set) var data = Data()
+    private(set) var length: Int64 = 0
+    private(set) var fileURL: URL?
+
+    init(tempURL: URL, inMemoryLimit: Int) {
+        self.tempURL = tempURL
+        self.inMemoryLimit = inMemoryLimit
+    }
+
+    func append(_ bytes: Data) throws(SyncEngineError) {
+        guard !bytes.isEmpty else { return }
+        length += Int64(bytes.count)
+        if fileURL == nil {
+            data.append(bytes)
+            guard data.count > inMemoryLimit else { return }
+            try openFile()
+            let pending = data
+            data = Data()
+            try writeAll(pending)
+        } else {
+            try writeAll(bytes)
+        }
+    }
+
+    func closeFile() throws(SyncEngineError) {
+        guard descriptor >= 0 else { return }
+        let result = close(descriptor)
+        descriptor = -1
+        if result != 0 { throw .tempFile(operation: "close", path: tempURL.path, code: errno) }
+    }
+
+    func discard() {
+        if descriptor >= 0 { _ = close(descriptor) }
+        descriptor = -1
+        if fileURL != nil { _ = unlink(tempURL.path) }
+        fileURL = nil
+    }
+
+    private func openFile() throws(SyncEngineError) {
+        let fd = open(tempURL.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .tempFile(operation: "open", path: tempURL.path, code: errno) }
+        descriptor = fd
+        fileURL = tempURL
+        guard fchmod(fd, 0o600) == 0 else { throw .tempFile(operation: "fchmod", path: tempURL.path, code: errno) }
+    }
+
+    private func writeAll(_ bytes: Data) throws(SyncEngineError) {
+        let fd = descriptor
+        let path = tempURL.path
+        let failure: Int32? = bytes.withUnsafeBytes { buffer -> Int32? in
+            var offset = 0
+            while offset < buffer.count {
+                guard let base = buffer.baseAddress else { return nil }
+                let written = write(fd, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure { throw .tempFile(operation: "write", path: path, code: failure) }
+    }
+}
+

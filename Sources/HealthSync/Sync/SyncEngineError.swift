@@ -1,0 +1,29 @@
+/// Why a sync run could not prepare a batch. Messages name files and settings, never a health value.
+///
+/// Store, transport and state-file failures reach the caller as their own errors (``UploadError``,
+/// ``SyncStateError``, `HealthStoreError`); this type covers the engine's own work.
+///
+/// ```swift
+/// do { _ = try await engine.sync() } catch let error as SyncEngineError { log("\(error)") }
+/// ```
+public enum SyncEngineError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The batch size limit is not positive.
+    case invalidBatchSize(Int)
+    /// The private temp folder could not be created or is not a private (0700) folder of this user.
+    case tempFolder(path: String, reason: String)
+    /// A temp body file could not be created or written: the operation, the path and `errno`.
+    case tempFile(operation: String, path: String, code: Int32)
+
+    /// A readable message.
+    ///
+    /// ```swift
+    /// SyncEngineError.invalidBatchSize(0).description   // "batch size must be at least 1 (got 0)"
+    /// ```
+    public var description: String {
+        switch self {
+        case .invalidBatchSize(let size): "batch size must be at least 1 (got \(size))"
+        case .tempFolder(let path, let reason): "temp folder \(path) unusable: \(reason)"
+        case .tempFile(let operation, let path, let code): "\(operation) failed for \(path) (errno \(code))"
+        }
+    }
+}
