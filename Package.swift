@@ -36,7 +36,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "HealthSync", dependencies: ["FlowKit", "HealthFlow", "CZlib"], swiftSettings: strict),
         .executableTarget(
-            name: "healthflow", dependencies: ["FlowKit", "HealthFlow", "ExampleSupport"] + examples,
+            name: "healthflow", dependencies: ["FlowKit", "HealthFlow", "HealthSync", "ExampleSupport"] + examples,
             swiftSettings: strict),
 
         // Examples/: the seed programs ported to promises and async/await, one folder (and module) each.

@@ -30,9 +30,14 @@ struct HealthFlowCommand {
           example NAME [--style callback|promise|async|all]
                       Run a ported seed example on the embedded store (default style: all, which also checks
                       that the three styles agree). 'healthflow example --list' lists them.
+          sync --to DIR [--data DIR | --in-memory]
+                      Send every sample and deletion recorded since the last sync to the outbox directory DIR,
+                      as gzip'd JSON batches in multipart bodies (first run: everything; later runs: what is new,
+                      or "nothing to send"). Uses the demo's store; anchors are kept in sync-state.json beside it.
+                      HTTP(S) URLs are refused (exit 2) until the HTTP transport arrives with the uploader.
           help        Show this help (also --help, -h).
 
-        Exit status: 0 on success, 1 when the demo fails, 2 for an unknown command or bad arguments.
+        Exit status: 0 on success, 1 when the demo or a sync fails, 2 for an unknown command or bad arguments.
         """
 
     static let demoUsage = """
@@ -72,6 +77,8 @@ struct HealthFlowCommand {
             exit(succeeded ? 0 : 1)
         case "example":
             exit(await ExampleCommand.run(Array(arguments.dropFirst())))
+        case "sync":
+            exit(await SyncCommand.run(Array(arguments.dropFirst())))
         case "help", "--help", "-h":
             print(usage)
         case nil:

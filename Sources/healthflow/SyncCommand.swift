@@ -1,0 +1,176 @@
+import ExampleSupport
+import FlowKit
+import Foundation
+import HealthFlow
+import HealthSync
+
+/// `healthflow sync --to DIR [--data DIR | --in-memory]`: sends what changed in the demo's store since the last
+/// acknowledged batch to an outbox directory, through ``SyncEngine``.
+///
+/// The store is the one the demo uses (``DataLocation``); a new store gets the demo's generated year first. The
+/// anchors live beside it in `sync-state.json`, temp bodies in a private `sync-tmp` folder, the device ID in
+/// `sync-device-id`. HTTP(S) destinations are refused with exit status 2 until the HTTP transport lands with the
+/// retrying uploader.
+enum SyncCommand {
+    static let usage = """
+        USAGE: healthflow sync --to DIR [--data DIR | --in-memory]
+
+        Sends every sample and deletion recorded since the last sync, as gzip'd JSON batches in multipart bodies,
+        to the outbox directory DIR (one file per batch, named by its batch ID; a re-sent batch is stored once).
+        The store is the demo's (see 'healthflow demo --help'); a new store gets the demo's generated year first.
+        The sync state (per-type anchors, the batch in flight) is kept in sync-state.json in the data folder, so
+        a second run sends only what is new ("nothing to send" when nothing is). A batch interrupted by a crash is
+        re-sent with the same batch ID by the next run.
+
+        OPTIONS:
+          --to DIR      the outbox directory (created 0700 when missing). HTTP(S) URLs are not supported yet:
+                        the HTTP transport arrives with the retrying uploader.
+          --data DIR    keep the store in DIR instead of the per-user folder
+          --in-memory   sync a fresh in-memory store (its state is discarded after the run)
+
+        Exit status: 0 on success, 1 when the sync fails, 2 for bad arguments.
+        """
+
+    /// The types synced: every sample type in the catalog the batch format carries.
+    static let types = HealthObjectType.allTypes.filter {
+        [.quantity, .category, .correlation, .electrocardiogram].contains($0.kind)
+    }
+
+    static func run(_ arguments: [String]) async -> Int32 {
+        if arguments.first == "--help" || arguments.first == "-h" {
+            print(usage)
+            return 0
+        }
+        let outbox: URL
+        let location: DataLocation
+        switch parse(arguments) {
+        case .success(let parsed): (outbox, location) = parsed
+        case .failure(let error):
+            fail("\(error); see 'healthflow sync --help'")
+            return 2
+        }
+        do {
+            let report = try await sync(to: outbox, location: location)
+            if report.isEmpty {
+                print("nothing to send: \(outbox.path) is up to date")
+            } else {
+                print(
+                    "sent \(grouped(report.totalSamples)) samples and \(grouped(report.totalDeletions)) deletions "
+                        + "of \(Set(report.samples.keys).union(report.deletions.keys).count) types in "
+                        + "\(report.batches) batch\(report.batches == 1 ? "" : "es") (\(grouped(Int(report.bytes))) bytes) "
+                        + "to \(outbox.path)"
+                        + (report.duplicates > 0 ? "; \(report.duplicates) already delivered" : ""))
+            }
+            return 0
+        } catch {
+            fail("error: \(error)")
+            return 1
+        }
+    }
+
+    /// `--to VALUE` plus the demo's data options; HTTP(S) and other URLs, empty values and files are refused.
+    static func parse(_ arguments: [String]) -> Result<(URL, DataLocation), ArgumentError> {
+        var rest: [String] = []
+        var destination: String?
+        var index = 0
+        while index < arguments.count {
+            if arguments[index] == "--to" {
+                guard destination == nil, index + 1 < arguments.count else {
+                    return .failure(ArgumentError("--to needs exactly one directory"))
+                }
+                destination = arguments[index + 1]
+                index += 2
+            } else {
+                rest.append(arguments[index])
+                index += 1
+            }
+        }
+        guard let destination, !destination.isEmpty else {
+            return .failure(ArgumentError("missing --to DIR"))
+        }
+        let lowered = destination.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            return .failure(
+                ArgumentError(
+                    "cannot sync to \(destination): the HTTP transport arrives with the uploader; use --to DIR for now"))
+        }
+        if destination.contains("://") {
+            return .failure(ArgumentError("--to takes a directory, not the URL \(destination)"))
+        }
+        let url = URL(fileURLWithPath: destination, isDirectory: true)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            return .failure(ArgumentError("--to \(destination) is a file, not a directory"))
+        }
+        return DataLocation.parse(rest).map { (url, $0) }
+    }
+
+    static func sync(to outboxURL: URL, location: DataLocation) async throws -> SyncReport {
+        let transport = try OutboxTransport(directory: outboxURL)
+        let store: any HealthStore
+        let durable: FileHealthStore?
+        let stateFolder: URL
+        switch location {
+        case .inMemory:
+            let memory = InMemoryHealthStore(configuration: ExampleContext.app)
+            try memory.ingest(try generatedYear())
+            store = memory
+            durable = nil
+            stateFolder = FileManager.default.temporaryDirectory
+                .appendingPathComponent("healthflow-sync-\(UUID().uuidString)", isDirectory: true)
+        case .directory(let directory):
+            let file = try FileHealthStore(directory: directory, configuration: ExampleContext.app)
+            if file.recovery.snapshotGeneration == nil && file.recovery.replayedRecords == 0 {
+                try file.ingest(try generatedYear().allSamples())
+                try file.snapshot()
+            }
+            store = file
+            durable = file
+            stateFolder = directory
+        }
+        defer {
+            durable?.close()
+            if case .inMemory = location { try? FileManager.default.removeItem(at: stateFolder) }
+        }
+        try FileManager.default.createDirectory(
+            at: stateFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // Correlations are read through their member types' authorization (HealthKit's rule).
+        try await store.requestAuthorization(toShare: [], read: Set(types.filter { $0.kind != .correlation }))
+        let engine = try SyncEngine(
+            store: store, types: types,
+            anchorStore: AnchorStore(fileURL: stateFolder.appendingPathComponent("sync-state.json")),
+            transport: transport, deviceID: try deviceID(in: stateFolder),
+            tempFolder: stateFolder.appendingPathComponent("sync-tmp", isDirectory: true))
+        return try await engine.sync()
+    }
+
+    /// The demo's generated year (same seed, same dates).
+    static func generatedYear() throws -> GeneratedHealthData {
+        let today = HealthDemo.calendar.startOfDay(for: HealthDemo.now)
+        let start = HealthDemo.calendar.date(byAdding: .day, value: -365, to: today) ?? today
+        return try HealthDataGenerator(
+            configuration: GeneratorConfiguration(
+                days: 365, seed: HealthDemo.seed, startDate: start, calendar: HealthDemo.calendar)
+        ).generate()
+    }
+
+    /// An opaque, random device ID kept in `sync-device-id` in the data folder (made on first use).
+    static func deviceID(in folder: URL) throws -> String {
+        let url = folder.appendingPathComponent("sync-device-id")
+        if let stored = try? String(contentsOf: url, encoding: .utf8),
+            let id = UUID(uuidString: stored.trimmingCharacters(in: .whitespacesAndNewlines))
+        {
+            return id.uuidString
+        }
+        let id = UUID().uuidString
+        guard
+            FileManager.default.createFile(
+                atPath: url.path, contents: Data((id + "\n").utf8), attributes: [.posixPermissions: 0o600])
+        else { throw ArgumentError("cannot write the device ID file \(url.path)") }
+        return id
+    }
+
+    static func fail(_ message: String) {
+        FileHandle.standardError.write(Data("healthflow sync: \(message)\n".utf8))
+    }
+}

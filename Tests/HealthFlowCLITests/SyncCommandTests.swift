@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+/// `healthflow sync`, run as a subprocess.
+@Suite struct SyncCommandTests {
+    @Test func syncSendsEverythingOnceThenNothing() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthflow-sync-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outbox = folder.appendingPathComponent("outbox").path
+        let data = folder.appendingPathComponent("data").path
+
+        let first = try HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data)
+        #expect(first.status == 0, "\(first.errors)")
+        #expect(first.output.contains("sent "))
+        let batches = try FileManager.default.contentsOfDirectory(atPath: outbox).filter { $0.hasSuffix(".multipart") }
+        #expect(!batches.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/sync-state.json").path))
+
+        let second = try HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data)
+        #expect(second.status == 0, "\(second.errors)")
+        #expect(second.output.contains("nothing to send"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outbox).filter { $0.hasSuffix(".multipart") }.count == batches.count)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("data/sync-tmp").path).isEmpty)
+    }
+
+    @Test(arguments: [["--to", "https://example.com/upload"], ["--to", "ftp://example.com"], ["--to", ""], []])
+    func aBadDestinationExitsWithStatus2(arguments: [String]) throws {
+        let run = try HealthFlowCommandTests.healthflow(arguments: ["sync"] + arguments + ["--in-memory"])
+        #expect(run.status == 2)
+        #expect(run.output.isEmpty)
+        #expect(run.errors.split(separator: "\n").count == 1)
+        #expect(run.errors.hasPrefix("healthflow sync: "))
+    }
+
+    @Test func httpDestinationsSayTheTransportIsComing() throws {
+        let run = try HealthFlowCommandTests.healthflow("sync", "--to", "http://localhost:9/upload")
+        #expect(run.status == 2)
+        #expect(run.errors.contains("HTTP transport arrives with the uploader"))
+    }
+
+    @Test func helpListsSync() throws {
+        #expect(try HealthFlowCommandTests.healthflow("--help").output.contains("sync --to DIR"))
+        let help = try HealthFlowCommandTests.healthflow("sync", "--help")
+        #expect(help.status == 0)
+        #expect(help.output.contains("USAGE: healthflow sync --to DIR"))
+    }
+}
