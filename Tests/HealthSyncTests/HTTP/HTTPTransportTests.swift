@@ -34,6 +34,7 @@ struct HTTPTransportTests {
             #expect(stats.stored)
             #expect(stats.bytes == expected.count)
             #expect(stats.sha256 == GzipMultipartSHA256.hex(expected))
+            #expect(stats.chunked == streamed)  // streamed: no Content-Length header, chunked
         }
     }
 
@@ -121,6 +122,17 @@ struct HTTPTransportTests {
                 return
             }
             #expect(UploadRetryPolicy.retryableURLErrorCodes.contains(code))
+        }
+    }
+
+    @Test func cancellingTheUploadCancelsTheRequest() async throws {
+        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
+            let transport = HTTPTransport(url: server.url("hang"), timeout: .seconds(20))
+            let upload: Promise<UploadReceipt> = transport.upload(httpStreamedRequest(Data("x".utf8)))
+
+            upload.cancel()
+
+            await #expect(throws: CancellationError.self) { try await upload.value }
         }
     }
 }

@@ -89,6 +89,7 @@ struct HTTPTestServerStats: Decodable {
     var stored: Bool
     var sha256: String?
     var bytes: Int?
+    var chunked: Bool?
 }
 
 enum HTTPTestServerError: Error {
@@ -160,6 +161,9 @@ enum HTTPTestServerScript {
             def do_POST(self):
                 key = self.headers.get("Idempotency-Key", "")
                 parts = self.path.strip("/").split("/")
+                if parts[0] == "hang":
+                    threading.Event().wait(30)
+                    return
                 if parts[0] == "drop":
                     self.rfile.read(1024)
                     self.close_connection = True
@@ -172,7 +176,8 @@ enum HTTPTestServerScript {
                     with lock:
                         duplicate = key in stored
                         if not duplicate:
-                            stored[key] = {"sha256": hashlib.sha256(body).hexdigest(), "bytes": len(body)}
+                            stored[key] = {"sha256": hashlib.sha256(body).hexdigest(), "bytes": len(body),
+                                           "chunked": "Content-Length" not in self.headers}
                         received = len(stored)
                     self.reply(200, {"received": received, "duplicate": duplicate})
                 elif parts[0] == "status" and len(parts) == 2:
