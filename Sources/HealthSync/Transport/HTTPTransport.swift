@@ -1,0 +1,161 @@
+import FlowKit
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An ``UploadTransport`` that POSTs each batch to a URL with `URLSession` (FoundationNetworking on Linux).
+///
+/// Every attempt sends the request's content type and ``UploadRequest/idempotencyKey`` as `Idempotency-Key`,
+/// and reads the body afresh: bodies up to ``dataThreshold`` bytes go as `Data` with a `Content-Length`;
+/// larger ones as a new `httpBodyStream` with no `Content-Length` header (chunked). Never from a file: on
+/// Linux `uploadTask(fromFile:)` crashes the process when the server drops the connection.
+///
+/// A 2xx fulfills with a receipt (``UploadReceipt/Disposition/duplicate`` when the reply carries
+/// `Idempotent-Replayed: true` or a JSON body with `"duplicate": true`). Any other status rejects with
+/// ``HTTPUploadError/http(status:retryAfter:message:)``, a `URLError` with ``HTTPUploadError/connection(code:)``.
+/// Cancelling the promise cancels the URL task. Retries belong to ``Uploader``.
+///
+/// ```swift
+/// let transport = HTTPTransport(url: URL(string: "https://sync.example.com/upload")!)
+/// let receipt = try await transport.upload(request)
+/// ```
+/// - Note: `Sendable`: it holds immutable values and a `URLSession`, which is thread-safe.
+public struct HTTPTransport: UploadTransport {
+    /// Where batches are POSTed.
+    ///
+    /// ```swift
+    /// transport.url.absoluteString   // "https://sync.example.com/upload"
+    /// ```
+    public let url: URL
+    /// The per-request timeout (`URLRequest.timeoutInterval`: the longest idle wait, `URLError` −1001).
+    ///
+    /// ```swift
+    /// transport.timeout   // .seconds(60)
+    /// ```
+    public let timeout: Duration
+    /// The largest body sent as `Data` (with `Content-Length`); larger bodies are streamed.
+    ///
+    /// ```swift
+    /// transport.dataThreshold   // 1_048_576
+    /// ```
+    public let dataThreshold: Int64
+    private let session: URLSession
+
+    /// Creates a transport.
+    ///
+    /// ```swift
+    /// let transport = HTTPTransport(url: serverURL, timeout: .seconds(30), dataThreshold: 64 * 1024)
+    /// ```
+    /// - Parameters:
+    ///   - url: Where to POST.
+    ///   - timeout: The per-request timeout (60 s).
+    ///   - dataThreshold: The largest body sent from memory (1 MiB).
+    ///   - session: The session (`URLSession.shared`); never a background configuration (none on Linux).
+    public init(
+        url: URL, timeout: Duration = .seconds(60), dataThreshold: Int64 = 1 << 20, session: URLSession = .shared
+    ) {
+        self.url = url
+        self.timeout = timeout
+        self.dataThreshold = dataThreshold
+        self.session = session
+    }
+
+    /// POSTs `request` once.
+    ///
+    /// ```swift
+    /// transport.upload(request).done { receipt in log("batch \(receipt.batchID) \(receipt.disposition)") }
+    /// ```
+    /// - Parameter request: The upload.
+    /// - Returns: The receipt on a 2xx; rejects with ``HTTPUploadError`` or ``UploadError`` (body unreadable,
+    ///   length mismatch) otherwise.
+    public func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = "POST"
+        let (seconds, attoseconds) = timeout.components
+        urlRequest.timeoutInterval = max(Double(seconds) + Double(attoseconds) / 1e18, 0.001)
+        urlRequest.setValue(request.contentType, forHTTPHeaderField: "Content-Type")
+        urlRequest.setValue(request.idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
+
+        let (promise, resolver) = Promise<UploadReceipt>.pending()
+        let url = self.url
+        let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
+            resolver.resolve(
+                Result {
+                    try Self.receipt(for: request, url: url, data: data, response: response, error: error)
+                })
+        }
+        let task: URLSessionTask
+        do {
+            if request.contentLength <= dataThreshold {
+                let data = try request.body.makeData()
+                guard Int64(data.count) == request.contentLength else {
+                    throw UploadError.lengthMismatch(expected: request.contentLength, actual: Int64(data.count))
+                }
+                urlRequest.setValue(String(data.count), forHTTPHeaderField: "Content-Length")
+                task = session.uploadTask(with: urlRequest, from: data, completionHandler: handler)
+            } else {
+                urlRequest.httpBodyStream = try request.body.makeInputStream()
+                task = session.dataTask(with: urlRequest, completionHandler: handler)
+            }
+        } catch {
+            return Promise(error: error)
+        }
+        resolver.onCancel { task.cancel() }
+        task.resume()
+        return promise
+    }
+
+    /// Maps a completed task to a receipt or a typed error.
+    static func receipt(
+        for request: UploadRequest, url: URL, data: Data?, response: URLResponse?, error: (any Error)?
+    ) throws -> UploadReceipt {
+        if let error {
+            if let urlError = error as? URLError { throw HTTPUploadError.connection(code: urlError.errorCode) }
+            let nsError = error as NSError
+            if nsError.domain == NSURLErrorDomain { throw HTTPUploadError.connection(code: nsError.code) }
+            throw error
+        }
+        guard let http = response as? HTTPURLResponse else { throw HTTPUploadError.invalidResponse }
+        guard (200..<300).contains(http.statusCode) else {
+            throw HTTPUploadError.http(
+                status: http.statusCode, retryAfter: retryAfter(header(http, "Retry-After")),
+                message: data.flatMap(message))
+        }
+        let replayed = header(http, "Idempotent-Replayed")?.lowercased() == "true"
+        let disposition: UploadReceipt.Disposition = replayed || isDuplicateJSON(data) ? .duplicate : .stored
+        return UploadReceipt(
+            batchID: request.batchID, disposition: disposition, bytesSent: request.contentLength,
+            location: url.absoluteString)
+    }
+
+    /// `Retry-After` in its delta-seconds form; the HTTP-date form is ignored (the back-off applies).
+    static func retryAfter(_ value: String?) -> Duration? {
+        guard let value, let seconds = Int64(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
+            return nil
+        }
+        return .seconds(seconds)
+    }
+
+    private static func header(_ response: HTTPURLResponse, _ name: String) -> String? {
+        for (key, value) in response.allHeaderFields {
+            if let key = key as? String, key.caseInsensitiveCompare(name) == .orderedSame {
+                return value as? String
+            }
+        }
+        return nil
+    }
+
+    private static func message(_ data: Data) -> String? {
+        guard !data.isEmpty else { return nil }
+        return String(String(decoding: data.prefix(800), as: UTF8.self).prefix(200))
+    }
+
+    private static func isDuplicateJSON(_ data: Data?) -> Bool {
+        guard let data, !data.isEmpty, data.count < 65_536,
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return false }
+        return object["duplicate"] as? Bool == true
+    }
+}

@@ -1,0 +1,56 @@
+/// Why one HTTP upload attempt failed: the server's status, or the connection's `URLError` code.
+///
+/// A separate enum rather than new ``UploadError`` cases, so transport-independent code that switches over
+/// ``UploadError`` is unaffected. Messages never contain the request body.
+///
+/// ```swift
+/// transport.upload(request).catch { error in
+///     if case HTTPUploadError.http(503, let retryAfter?, _) = error { log("server busy, retry in \(retryAfter)") }
+/// }
+/// ```
+public enum HTTPUploadError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The server answered with a non-2xx status; `retryAfter` is its `Retry-After` (delta-seconds form only),
+    /// `message` the start of its response body (at most 200 characters), when it sent one.
+    ///
+    /// ```swift
+    /// HTTPUploadError.http(status: 429, retryAfter: .seconds(7), message: nil)
+    /// ```
+    case http(status: Int, retryAfter: Duration?, message: String?)
+    /// The request failed below HTTP: `code` is the `URLError` code (−1 connection closed mid-body,
+    /// −1005 connection lost/reset, −1001 timed out, −1004 cannot connect, …).
+    ///
+    /// ```swift
+    /// HTTPUploadError.connection(code: -1005)
+    /// ```
+    case connection(code: Int)
+    /// The reply was not an HTTP response.
+    ///
+    /// ```swift
+    /// HTTPUploadError.invalidResponse.description   // "the reply was not an HTTP response"
+    /// ```
+    case invalidResponse
+
+    /// The server's `Retry-After`, if this is an HTTP status error that carried one.
+    ///
+    /// ```swift
+    /// HTTPUploadError.http(status: 503, retryAfter: .seconds(7), message: nil).retryAfter   // .seconds(7)
+    /// ```
+    public var retryAfter: Duration? {
+        if case .http(_, let retryAfter, _) = self { return retryAfter }
+        return nil
+    }
+
+    /// A readable message.
+    ///
+    /// ```swift
+    /// HTTPUploadError.connection(code: -1005).description   // "connection failed (URLError -1005)"
+    /// ```
+    public var description: String {
+        switch self {
+        case .http(let status, let retryAfter, let message):
+            "HTTP \(status)" + (retryAfter.map { ", retry after \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
+        case .connection(let code): "connection failed (URLError \(code))"
+        case .invalidResponse: "the reply was not an HTTP response"
+        }
+    }
+}

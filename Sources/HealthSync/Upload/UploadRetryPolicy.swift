@@ -1,0 +1,111 @@
+import FlowKit
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// When and how an ``Uploader`` retries: the attempt count, the back-off with jitter, and which failures are
+/// worth another attempt.
+///
+/// Retried: connection failures (``HTTPUploadError/connection(code:)`` or a `URLError` with a code in
+/// ``retryableURLErrorCodes``), and HTTP 408, 429 and 5xx — after the server's `Retry-After` when it sent one
+/// (capped at ``maximumRetryAfter``), after the back-off otherwise. Never retried: other statuses (4xx),
+/// body errors, cancellation, anything else.
+///
+/// ```swift
+/// let policy = UploadRetryPolicy(attempts: 6, backoff: .exponential(initial: .seconds(1), maximum: .seconds(60)))
+/// policy.decision(for: HTTPUploadError.http(status: 503, retryAfter: .seconds(7), message: nil))
+/// // .retryAfter(.seconds(7))
+/// ```
+public struct UploadRetryPolicy: Sendable {
+    /// The most attempts, the first included.
+    ///
+    /// ```swift
+    /// UploadRetryPolicy().attempts   // 5
+    /// ```
+    public var attempts: Int
+    /// The waits between attempts (exponential with full jitter by default).
+    ///
+    /// ```swift
+    /// policy.backoff = .exponential(initial: .milliseconds(500))
+    /// ```
+    public var backoff: Backoff
+    /// The jitter's random numbers (seed it in tests).
+    ///
+    /// ```swift
+    /// policy.jitterSource = .seeded(42)
+    /// ```
+    public var jitterSource: JitterSource
+    /// The longest `Retry-After` honoured; longer ones are shortened to this.
+    ///
+    /// ```swift
+    /// policy.maximumRetryAfter   // .seconds(300)
+    /// ```
+    public var maximumRetryAfter: Duration
+
+    /// The `URLError` codes treated as a lost or failed connection: −1 (closed mid-body), −1001 (timed out),
+    /// −1003 (host not found), −1004 (cannot connect), −1005 (connection lost), −1009 (offline).
+    ///
+    /// ```swift
+    /// UploadRetryPolicy.retryableURLErrorCodes.contains(-1005)   // true
+    /// ```
+    public static let retryableURLErrorCodes: Set<Int> = [-1, -1001, -1003, -1004, -1005, -1009]
+
+    /// Creates a policy.
+    ///
+    /// ```swift
+    /// let policy = UploadRetryPolicy(attempts: 3, backoff: .constant(.seconds(2)))
+    /// ```
+    /// - Parameters:
+    ///   - attempts: The most attempts (5).
+    ///   - backoff: The back-off (exponential from 500 ms, × 2, at most 60 s, full jitter).
+    ///   - jitterSource: The random numbers (the system's).
+    ///   - maximumRetryAfter: The cap on `Retry-After` (300 s).
+    public init(
+        attempts: Int = 5,
+        backoff: Backoff = .exponential(initial: .milliseconds(500), maximum: .seconds(60)),
+        jitterSource: JitterSource = .system,
+        maximumRetryAfter: Duration = .seconds(300)
+    ) {
+        self.attempts = attempts
+        self.backoff = backoff
+        self.jitterSource = jitterSource
+        self.maximumRetryAfter = maximumRetryAfter
+    }
+
+    /// Whether an HTTP status is worth retrying: 408, 429 and 5xx.
+    ///
+    /// ```swift
+    /// UploadRetryPolicy.isRetryable(status: 503)   // true
+    /// UploadRetryPolicy.isRetryable(status: 400)   // false
+    /// ```
+    /// - Parameter status: The status code.
+    /// - Returns: `true` to retry.
+    public static func isRetryable(status: Int) -> Bool {
+        status == 408 || status == 429 || (500..<600).contains(status)
+    }
+
+    /// What to do after a failed attempt.
+    ///
+    /// ```swift
+    /// policy.decision(for: HTTPUploadError.connection(code: -1005))                        // .retry
+    /// policy.decision(for: HTTPUploadError.http(status: 400, retryAfter: nil, message: nil))   // .stop
+    /// ```
+    /// - Parameter error: The attempt's error.
+    /// - Returns: ``RetryDecision/retry``, ``RetryDecision/retryAfter(_:)`` or ``RetryDecision/stop``.
+    public func decision(for error: any Error) -> RetryDecision {
+        switch error {
+        case HTTPUploadError.http(let status, let retryAfter, _):
+            guard Self.isRetryable(status: status) else { return .stop }
+            guard let retryAfter else { return .retry }
+            return .retryAfter(min(max(retryAfter, .zero), maximumRetryAfter))
+        case HTTPUploadError.connection(let code):
+            return Self.retryableURLErrorCodes.contains(code) ? .retry : .stop
+        case let urlError as URLError:
+            return Self.retryableURLErrorCodes.contains(urlError.errorCode) ? .retry : .stop
+        default:
+            return .stop
+        }
+    }
+}

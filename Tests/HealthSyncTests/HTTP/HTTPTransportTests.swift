@@ -1,0 +1,138 @@
+import FlowKit
+import Foundation
+import HealthSync
+import Testing
+
+/// The HTTP transport and uploader against a real local server (Python, 127.0.0.1, OS-assigned port).
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct HTTPTransportTests {
+    private static func multipart(payloadBytes: Int) throws -> MultipartBody {
+        let payload = gzipMultipartJSONLike(byteCount: payloadBytes)
+        return try MultipartBody(parts: [
+            MultipartPart(name: "header", contentType: "application/json", data: Data(#"{"version":1}"#.utf8)),
+            MultipartPart(name: "batch", filename: "batch.json", contentType: "application/json", data: payload),
+        ])
+    }
+
+    @Test(arguments: [false, true])
+    func multipartUploadArrivesIntact(streamed: Bool) async throws {
+        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
+            let body = try Self.multipart(payloadBytes: streamed ? 600_000 : 20_000)
+            let expected = try body.data()
+            let request = UploadRequest(
+                batchID: UUID(), contentType: body.contentType, contentLength: body.contentLength,
+                fileExtension: "multipart",
+                body: streamed ? .stream { body.makeInputStream() } : .data(expected))
+            let transport = HTTPTransport(
+                url: server.url("upload"), timeout: .seconds(20), dataThreshold: streamed ? 0 : 1 << 20)
+
+            let receipt = try await transport.upload(request)
+
+            #expect(receipt.disposition == .stored)
+            #expect(receipt.batchID == request.batchID)
+            let stats = try await server.stats(key: request.idempotencyKey)
+            #expect(stats.stored)
+            #expect(stats.bytes == expected.count)
+            #expect(stats.sha256 == GzipMultipartSHA256.hex(expected))
+            #expect(stats.chunked == streamed)  // streamed: no Content-Length header, chunked
+        }
+    }
+
+    @Test func retriedBatchIsCountedOnce() async throws {
+        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
+            let transport = HTTPTransport(url: server.url("upload"), timeout: .seconds(20))
+            let request = httpStreamedRequest(Data("batch body".utf8))
+
+            let first = try await transport.upload(request)
+            let second = try await transport.upload(request)
+
+            #expect(first.disposition == .stored)
+            #expect(second.disposition == .duplicate)
+            let stats = try await server.stats(key: request.idempotencyKey)
+            #expect(stats.requests == 2)
+            #expect(stats.bytes == 10)
+        }
+    }
+
+    @Test func serviceUnavailableThenOKSucceedsThroughTheUploader() async throws {
+        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
+            let transport = HTTPTransport(url: server.url("fail-then-ok/2"), timeout: .seconds(20), dataThreshold: 0)
+            let uploader = Uploader(
+                transport: transport,
+                policy: UploadRetryPolicy(attempts: 4, backoff: .exponential(initial: .milliseconds(5))),
+                scheduler: DispatchScheduler())
+            let counter = HTTPCounter()
+            let request = httpStreamedRequest(Data(repeating: 7, count: 50_000), counter: counter)
+
+            let receipt = try await uploader.upload(request)
+
+            #expect(receipt.disposition == .stored)
+            #expect(counter.count == 3)  // a fresh stream for each of the three attempts
+            #expect(try await server.stats(key: request.idempotencyKey).requests == 3)
+        }
+    }
+
+    @Test func badRequestIsNotRetried() async throws {
+        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
+            let uploader = Uploader(
+                transport: HTTPTransport(url: server.url("status/400"), timeout: .seconds(20)),
+                policy: UploadRetryPolicy(attempts: 4, backoff: .constant(.milliseconds(5))),
+                scheduler: DispatchScheduler())
+            let request = httpStreamedRequest(Data("x".utf8))
+
+            let error = await #expect(throws: HTTPUploadError.self) { try await uploader.upload(request) }
+
+            guard case .http(400, nil, let message?) = error else {
+                Issue.record("unexpected \(String(describing: error))")
+                return
+            }
+            #expect(message.contains("400"))
+            #expect(try await server.stats(key: request.idempotencyKey).requests == 1)
+        }
+    }
+
+    @Test func serviceUnavailableCarriesRetryAfter() async throws {
+        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
+            let transport = HTTPTransport(url: server.url("status/503"), timeout: .seconds(20))
+
+            let error = await #expect(throws: HTTPUploadError.self) {
+                try await transport.upload(httpStreamedRequest(Data("x".utf8)))
+            }
+
+            #expect(error?.retryAfter == .seconds(1))
+            guard case .http(503, _, _) = error else {
+                Issue.record("unexpected \(String(describing: error))")
+                return
+            }
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func droppedConnectionYieldsATypedError(streamed: Bool) async throws {
+        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
+            let transport = HTTPTransport(
+                url: server.url("drop"), timeout: .seconds(20), dataThreshold: streamed ? 0 : Int64.max)
+
+            let error = await #expect(throws: HTTPUploadError.self) {
+                try await transport.upload(httpStreamedRequest(Data(repeating: 1, count: 4 << 20)))
+            }
+
+            guard case .connection(let code) = error else {
+                Issue.record("unexpected \(String(describing: error))")
+                return
+            }
+            #expect(UploadRetryPolicy.retryableURLErrorCodes.contains(code))
+        }
+    }
+
+    @Test func cancellingTheUploadCancelsTheRequest() async throws {
+        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
+            let transport = HTTPTransport(url: server.url("hang"), timeout: .seconds(20))
+            let upload: Promise<UploadReceipt> = transport.upload(httpStreamedRequest(Data("x".utf8)))
+
+            upload.cancel()
+
+            await #expect(throws: CancellationError.self) { try await upload.value }
+        }
+    }
+}
