@@ -30,11 +30,11 @@ struct HealthFlowCommand {
           example NAME [--style callback|promise|async|all]
                       Run a ported seed example on the embedded store (default style: all, which also checks
                       that the three styles agree). 'healthflow example --list' lists them.
-          sync --to DIR [--data DIR | --in-memory]
-                      Send every sample and deletion recorded since the last sync to the outbox directory DIR,
-                      as gzip'd JSON batches in multipart bodies (first run: everything; later runs: what is new,
-                      or "nothing to send"). Uses the demo's store; anchors are kept in sync-state.json beside it.
-                      HTTP(S) URLs are refused (exit 2) until the HTTP transport arrives with the uploader.
+          sync --to URL|DIR [--data DIR | --in-memory]
+                      Send every sample and deletion recorded since the last sync, as gzip'd JSON in multipart
+                      bodies, to an HTTP(S) endpoint (retried with back-off, one Idempotency-Key per batch) or to
+                      an outbox directory DIR; a second run sends only what is new ("nothing to send"). Uses the
+                      demo's store; anchors are kept in sync-state.json beside it.
           help        Show this help (also --help, -h).
 
         Exit status: 0 on success, 1 when the demo or a sync fails, 2 for an unknown command or bad arguments.

@@ -4,27 +4,42 @@ import Foundation
 import HealthFlow
 import HealthSync
 
-/// `healthflow sync --to DIR [--data DIR | --in-memory]`: sends what changed in the demo's store since the last
-/// acknowledged batch to an outbox directory, through ``SyncEngine``.
+/// `healthflow sync --to URL|DIR [--data DIR | --in-memory]`: sends what changed in the demo's store since the
+/// last acknowledged batch to a server (HTTP, through the retrying ``Uploader``) or an outbox directory, through
+/// ``SyncEngine``.
 ///
 /// The store is the one the demo uses (``DataLocation``); a new store gets the demo's generated year first. The
 /// anchors live beside it in `sync-state.json`, temp bodies in a private `sync-tmp` folder, the device ID in
-/// `sync-device-id`. HTTP(S) destinations are refused with exit status 2 until the HTTP transport lands with the
-/// retrying uploader.
+/// `sync-device-id`.
 enum SyncCommand {
+    /// Where batches go.
+    enum Destination: CustomStringConvertible {
+        case server(URL)
+        case outbox(URL)
+
+        var description: String {
+            switch self {
+            case .server(let url): url.absoluteString
+            case .outbox(let url): url.path
+            }
+        }
+    }
+
     static let usage = """
-        USAGE: healthflow sync --to DIR [--data DIR | --in-memory]
+        USAGE: healthflow sync --to URL|DIR [--data DIR | --in-memory]
 
         Sends every sample and deletion recorded since the last sync, as gzip'd JSON batches in multipart bodies,
-        to the outbox directory DIR (one file per batch, named by its batch ID; a re-sent batch is stored once).
+        to an HTTP(S) URL (POST, an Idempotency-Key per batch, retries with back-off on connection loss, 408, 429
+        and 5xx, honouring Retry-After) or to the outbox directory DIR (one file per batch, named by its batch
+        ID; a re-sent batch is stored once).
         The store is the demo's (see 'healthflow demo --help'); a new store gets the demo's generated year first.
         The sync state (per-type anchors, the batch in flight) is kept in sync-state.json in the data folder, so
         a second run sends only what is new ("nothing to send" when nothing is). A batch interrupted by a crash is
         re-sent with the same batch ID by the next run.
 
         OPTIONS:
-          --to DIR      the outbox directory (created 0700 when missing). HTTP(S) URLs are not supported yet:
-                        the HTTP transport arrives with the retrying uploader.
+          --to URL      an http:// or https:// endpoint that accepts multipart/form-data POSTs
+          --to DIR      the outbox directory (created 0700 when missing)
           --data DIR    keep the store in DIR instead of the per-user folder
           --in-memory   sync a fresh in-memory store (its state is discarded after the run)
 
@@ -41,7 +56,7 @@ enum SyncCommand {
             print(usage)
             return 0
         }
-        let outbox: URL
+        let outbox: Destination
         let location: DataLocation
         switch parse(arguments) {
         case .success(let parsed): (outbox, location) = parsed
@@ -52,13 +67,13 @@ enum SyncCommand {
         do {
             let report = try await sync(to: outbox, location: location)
             if report.isEmpty {
-                print("nothing to send: \(outbox.path) is up to date")
+                print("nothing to send: \(outbox) is up to date")
             } else {
                 print(
                     "sent \(grouped(report.totalSamples)) samples and \(grouped(report.totalDeletions)) deletions "
                         + "of \(Set(report.samples.keys).union(report.deletions.keys).count) types in "
                         + "\(report.batches) batch\(report.batches == 1 ? "" : "es") (\(grouped(Int(report.bytes))) bytes) "
-                        + "to \(outbox.path)"
+                        + "to \(outbox)"
                         + (report.duplicates > 0 ? "; \(report.duplicates) already delivered" : ""))
             }
             return 0
@@ -68,15 +83,15 @@ enum SyncCommand {
         }
     }
 
-    /// `--to VALUE` plus the demo's data options; HTTP(S) and other URLs, empty values and files are refused.
-    static func parse(_ arguments: [String]) -> Result<(URL, DataLocation), ArgumentError> {
+    /// `--to VALUE` plus the demo's data options; other URL schemes, empty values and files are refused.
+    static func parse(_ arguments: [String]) -> Result<(Destination, DataLocation), ArgumentError> {
         var rest: [String] = []
         var destination: String?
         var index = 0
         while index < arguments.count {
             if arguments[index] == "--to" {
                 guard destination == nil, index + 1 < arguments.count else {
-                    return .failure(ArgumentError("--to needs exactly one directory"))
+                    return .failure(ArgumentError("--to needs exactly one URL or directory"))
                 }
                 destination = arguments[index + 1]
                 index += 2
@@ -86,27 +101,34 @@ enum SyncCommand {
             }
         }
         guard let destination, !destination.isEmpty else {
-            return .failure(ArgumentError("missing --to DIR"))
+            return .failure(ArgumentError("missing --to URL|DIR"))
         }
         let lowered = destination.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
-            return .failure(
-                ArgumentError(
-                    "cannot sync to \(destination): the HTTP transport arrives with the uploader; use --to DIR for now"))
+            guard let url = URL(string: destination), url.host != nil else {
+                return .failure(ArgumentError("--to \(destination) is not a valid URL"))
+            }
+            return DataLocation.parse(rest).map { (.server(url), $0) }
         }
         if destination.contains("://") {
-            return .failure(ArgumentError("--to takes a directory, not the URL \(destination)"))
+            return .failure(ArgumentError("--to takes an http(s) URL or a directory, not \(destination)"))
         }
         let url = URL(fileURLWithPath: destination, isDirectory: true)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
             return .failure(ArgumentError("--to \(destination) is a file, not a directory"))
         }
-        return DataLocation.parse(rest).map { (url, $0) }
+        return DataLocation.parse(rest).map { (.outbox(url), $0) }
     }
 
-    static func sync(to outboxURL: URL, location: DataLocation) async throws -> SyncReport {
-        let transport = try OutboxTransport(directory: outboxURL)
+    static func sync(to destination: Destination, location: DataLocation) async throws -> SyncReport {
+        let transport: any UploadTransport
+        switch destination {
+        case .server(let url):
+            transport = Uploader(transport: HTTPTransport(url: url), scheduler: DispatchScheduler())
+        case .outbox(let directory):
+            transport = try OutboxTransport(directory: directory)
+        }
         let store: any HealthStore
         let durable: FileHealthStore?
         let stateFolder: URL
