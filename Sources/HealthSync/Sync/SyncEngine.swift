@@ -7,22 +7,28 @@ import HealthFlow
 ///
 /// One run (``sync()-(_)``, or its async twin) loads the ``SyncState`` and loops until nothing is left:
 ///
-/// 1. If the state records a `pendingBatchID` (an earlier run prepared a batch and did not see it
-///    acknowledged), the batch is rebuilt from the stored anchors and re-sent under the **same** ID, the
-///    idempotency key. Otherwise a new ID is drawn.
+/// 1. If the state records a ``SyncState/pending`` batch (an earlier run prepared it and did not see it
+///    acknowledged), its durable body file is re-sent **byte for byte** under the **same** ID, the idempotency
+///    key. After any 2xx — ``UploadReceipt/Disposition/stored`` or ``UploadReceipt/Disposition/duplicate`` — its
+///    end anchors are committed and the pending batch cleared in one atomic ``AnchorStore/save(_:)``, then the
+///    body file is deleted. A missing or wrong-length body file throws
+///    ``SyncEngineError/pendingBatchMissing(path:)`` / ``SyncEngineError/pendingBatchCorrupt(path:reason:)``:
+///    the batch is never silently skipped.
 /// 2. The changes since each type's anchor are gathered for all types concurrently (`when(fulfilled:)`), at most
 ///    `batchSize` samples plus deletions per batch (types in configuration order fill the batch).
 /// 3. The batch is written with ``SyncBatchWriter``, gzipped (``GzipCompressor``) and framed as one multipart part
 ///    (`application/gzip`, filename `batch-<ID>.json.gz`): in memory while small, else in a temp file created
 ///    0600 in the private (0700) temp folder, removed on every path.
-/// 4. `pendingBatchID` is saved durably **before** the upload.
-/// 5. After the upload succeeded, the new anchors and the cleared `pendingBatchID` are saved in one atomic
-///    ``AnchorStore/save(_:)``. A failed upload leaves the anchors as they were and the pending ID recorded.
+/// 4. **Before** the upload, the whole body is written durably to
+///    `<stateFolder>/<state file name>.pending-<ID>.multipart` (0600, `fsync`ed, renamed into place) and the
+///    batch — ID, file, length, content type and the anchors it advances to — is saved as the pending batch.
+/// 5. After the upload succeeded, step 1's commit runs. A failed upload leaves the anchors as they were and the
+///    batch pending, to be re-sent as it is by the next run.
 ///
-/// A re-sent batch the receiver reports as ``UploadReceipt/Disposition/duplicate`` may hold other content than the
-/// copy it stored (the store may have changed since the crash), so its anchors are **not** advanced: the pending
-/// ID is cleared and the same changes go out again in a fresh batch. Nothing is ever lost; a change may be
-/// delivered twice (receivers deduplicate samples by UUID).
+/// A crash at any point loses nothing and duplicates nothing: changes saved after the crash go out in a later
+/// batch. (A state file from an older version that recorded only `pendingBatchID` is recovered the old way: the
+/// batch is rebuilt from the anchors under that ID; if the receiver reports it a duplicate, the changes are sent
+/// again under a new ID, so nothing is lost.)
 ///
 /// ```swift
 /// let engine = try SyncEngine(
@@ -61,7 +67,7 @@ public struct SyncEngine: Sendable {
     /// engine.types   // [.stepCount, .heartRate]
     /// ```
     public let types: [HealthObjectType]
-    /// Where the anchors and the pending batch ID are kept.
+    /// Where the anchors and the pending batch are kept.
     ///
     /// ```swift
     /// engine.anchorStore.fileURL.lastPathComponent   // "sync-state.json"
@@ -91,6 +97,12 @@ public struct SyncEngine: Sendable {
     /// engine.tempFolder.lastPathComponent   // "sync-tmp"
     /// ```
     public let tempFolder: URL
+    /// The folder pending batch bodies are kept in until acknowledged (by default the temp folder's parent).
+    ///
+    /// ```swift
+    /// engine.stateFolder.path   // "/var/lib/healthflow"
+    /// ```
+    public let stateFolder: URL
     /// Gzip payloads up to this many bytes are uploaded from memory; larger ones go through a temp file.
     ///
     /// ```swift
@@ -116,13 +128,14 @@ public struct SyncEngine: Sendable {
     ///   - batchSize: The most samples plus deletions per batch (at least 1).
     ///   - tempFolder: A private folder for temp bodies; created 0700 when missing.
     ///   - inMemoryLimit: The largest gzip payload uploaded from memory.
+    ///   - stateFolder: Where pending batch bodies are kept durably; `nil` for `tempFolder`'s parent.
     ///   - makeBatchID: Draws the ID of a new batch (random by default; tests pass a fixed sequence).
     ///   - now: The clock for batch headers' `createdAt`.
     /// - Throws: ``SyncEngineError/invalidBatchSize(_:)`` when `batchSize` is below 1.
     public init(
         store: any HealthStore, types: [HealthObjectType], anchorStore: AnchorStore, transport: any UploadTransport,
         deviceID: String, batchSize: Int = SyncEngine.defaultBatchSize, tempFolder: URL,
-        inMemoryLimit: Int = SyncEngine.defaultInMemoryLimit,
+        inMemoryLimit: Int = SyncEngine.defaultInMemoryLimit, stateFolder: URL? = nil,
         makeBatchID: @escaping @Sendable () -> UUID = { UUID() }, now: @escaping @Sendable () -> Date = { Date() }
     ) throws(SyncEngineError) {
         guard batchSize >= 1 else { throw .invalidBatchSize(batchSize) }
@@ -135,6 +148,7 @@ public struct SyncEngine: Sendable {
         self.batchSize = batchSize
         self.tempFolder = tempFolder
         self.inMemoryLimit = max(0, inMemoryLimit)
+        self.stateFolder = stateFolder ?? tempFolder.deletingLastPathComponent()
         self.makeBatchID = makeBatchID
         self.now = now
     }
@@ -163,16 +177,30 @@ public struct SyncEngine: Sendable {
 
     private func run() async throws -> SyncReport {
         try SyncBatchBody.ensurePrivateFolder(tempFolder)
+        try ensureStateFolder()
         var state = try anchorStore.load()
         var report = SyncReport()
+        // Bodies of batches that never became pending (a crash before the state was saved) or whose commit
+        // finished (a crash before the file was deleted).
+        let prefix = anchorStore.fileURL.lastPathComponent + ".pending-"
+        SyncBatchBody.removeFiles(
+            in: stateFolder, prefixes: [prefix, "." + prefix], keeping: state.pending?.bodyFileName)
+        if let pending = state.pending {
+            try Task.checkCancellation()
+            let url = try pendingFileURL(pending.bodyFileName)
+            try SyncBatchBody.checkPendingFile(at: url, length: pending.bodyLength)
+            let receipt = try await transport.upload(request(for: pending, at: url))
+            try commit(pending, receipt: receipt, at: url, state: &state, report: &report)
+        }
+        // An older state file recorded only the ID: that batch is rebuilt from the anchors under the same key.
+        var legacyID = state.pendingBatchID
         while true {
             try Task.checkCancellation()
-            let recovering = state.pendingBatchID != nil
-            let batchID = state.pendingBatchID ?? makeBatchID()
+            let batchID = legacyID ?? makeBatchID()
             let sections = try await gather(since: state)
             let count = sections.reduce(0) { $0 + $1.count }
             if count == 0 {
-                if recovering {
+                if legacyID != nil {
                     state.pendingBatchID = nil
                     try anchorStore.save(state)
                 }
@@ -181,36 +209,103 @@ public struct SyncEngine: Sendable {
             let header = SyncBatchHeader(batchID: batchID, deviceID: deviceID, createdAt: now())
             let prepared = try SyncBatchBody.prepare(
                 header: header, sections: sections, tempFolder: tempFolder, inMemoryLimit: inMemoryLimit)
+            let pending: PendingBatch
+            let url: URL
             let receipt: UploadReceipt
             do {
                 defer { prepared.remove() }
-                if !recovering {
-                    state.pendingBatchID = batchID
-                    try anchorStore.save(state)
-                }
-                receipt = try await transport.upload(prepared.request)
+                pending = Self.pendingBatch(
+                    batchID: batchID, fileName: prefix + batchID.uuidString + ".multipart",
+                    request: prepared.request, sections: sections)
+                url = try pendingFileURL(pending.bodyFileName)
+                try SyncBatchBody.persist(prepared.request, to: url)
+                state.pending = pending
+                state.pendingBatchID = batchID
+                try anchorStore.save(state)
+                receipt = try await transport.upload(request(for: pending, at: url))
             }
-            report.batches += 1
-            report.batchIDs.append(batchID)
-            report.bytes += prepared.request.contentLength
-            if receipt.disposition == .duplicate {
+            if legacyID != nil && receipt.disposition == .duplicate {
+                // The receiver kept the older version's copy, whose content is unknown: send these changes again.
+                report.batches += 1
+                report.batchIDs.append(batchID)
+                report.bytes += pending.bodyLength
                 report.duplicates += 1
-                if recovering {
-                    // The receiver kept an earlier copy whose content is unknown: send these changes again.
-                    state.pendingBatchID = nil
-                    try anchorStore.save(state)
-                    continue
-                }
+                state.pending = nil
+                state.pendingBatchID = nil
+                try anchorStore.save(state)
+                try SyncBatchBody.removePendingFile(at: url)
+                legacyID = nil
+                continue
             }
-            for section in sections {
-                state.setAnchor(section.changes.newAnchor, for: section.type)
-                let (added, deleted) = (section.changes.samples.count, section.changes.deletedObjects.count)
-                if added > 0 { report.samples[section.type.identifier, default: 0] += added }
-                if deleted > 0 { report.deletions[section.type.identifier, default: 0] += deleted }
-            }
-            state.pendingBatchID = nil
-            try anchorStore.save(state)
+            legacyID = nil
+            try commit(pending, receipt: receipt, at: url, state: &state, report: &report)
             if count < batchSize { return report }
+        }
+    }
+
+    /// Commits an acknowledged pending batch: end anchors in and pending out in one atomic save, then the body
+    /// file is deleted; the report counts the batch.
+    private func commit(
+        _ pending: PendingBatch, receipt: UploadReceipt, at url: URL, state: inout SyncState,
+        report: inout SyncReport
+    ) throws {
+        state.commitPending()
+        try anchorStore.save(state)
+        report.batches += 1
+        report.batchIDs.append(pending.batchID)
+        report.bytes += pending.bodyLength
+        if receipt.disposition == .duplicate { report.duplicates += 1 }
+        report.samples.merge(pending.samples, uniquingKeysWith: +)
+        report.deletions.merge(pending.deletions, uniquingKeysWith: +)
+        try SyncBatchBody.removePendingFile(at: url)
+    }
+
+    /// The upload of a pending batch: its durable body file, read afresh for every attempt.
+    private func request(for pending: PendingBatch, at url: URL) -> UploadRequest {
+        UploadRequest(
+            batchID: pending.batchID, contentType: pending.contentType, contentLength: pending.bodyLength,
+            fileExtension: "multipart", body: .file(at: url))
+    }
+
+    /// The record of a batch about to be sent: its body, and the anchors and counts its sections carry.
+    private static func pendingBatch(
+        batchID: UUID, fileName: String, request: UploadRequest, sections: [SyncPlanSection]
+    ) -> PendingBatch {
+        var pending = PendingBatch(
+            batchID: batchID, bodyFileName: fileName, bodyLength: request.contentLength,
+            contentType: request.contentType, endAnchors: [:])
+        for section in sections {
+            let identifier = section.type.identifier
+            pending.endAnchors[identifier] = section.changes.newAnchor
+            let (added, deleted) = (section.changes.samples.count, section.changes.deletedObjects.count)
+            if added > 0 { pending.samples[identifier, default: 0] += added }
+            if deleted > 0 { pending.deletions[identifier, default: 0] += deleted }
+        }
+        return pending
+    }
+
+    /// The pending body file's URL; the recorded name must be a bare file name inside the state folder.
+    private func pendingFileURL(_ name: String) throws(SyncEngineError) -> URL {
+        guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
+            throw .pendingBatchCorrupt(path: stateFolder.appendingPathComponent(name).path, reason: "not a file name")
+        }
+        return stateFolder.appendingPathComponent(name)
+    }
+
+    /// Creates the state folder (0700) when missing.
+    private func ensureStateFolder() throws(SyncEngineError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: stateFolder.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw .tempFolder(path: stateFolder.path, reason: "not a directory")
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(
+                at: stateFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .tempFolder(path: stateFolder.path, reason: "cannot be created")
         }
     }
 

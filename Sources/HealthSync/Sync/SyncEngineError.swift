@@ -13,6 +13,13 @@ public enum SyncEngineError: Error, Hashable, Sendable, CustomStringConvertible 
     case tempFolder(path: String, reason: String)
     /// A temp body file could not be created or written: the operation, the path and `errno`.
     case tempFile(operation: String, path: String, code: Int32)
+    /// The state records a pending batch but its body file is missing: the batch cannot be re-sent as it was.
+    case pendingBatchMissing(path: String)
+    /// The state records a pending batch but its body file is not the recorded body (wrong length, unreadable,
+    /// or a name that is not a bare file name).
+    case pendingBatchCorrupt(path: String, reason: String)
+    /// The pending body file could not be written or removed: the operation, the path and `errno`.
+    case pendingFile(operation: String, path: String, code: Int32)
 
     /// A readable message.
     ///
@@ -24,6 +31,9 @@ public enum SyncEngineError: Error, Hashable, Sendable, CustomStringConvertible 
         case .invalidBatchSize(let size): "batch size must be at least 1 (got \(size))"
         case .tempFolder(let path, let reason): "temp folder \(path) unusable: \(reason)"
         case .tempFile(let operation, let path, let code): "\(operation) failed for \(path) (errno \(code))"
+        case .pendingBatchMissing(let path): "pending batch body \(path) is missing"
+        case .pendingBatchCorrupt(let path, let reason): "pending batch body \(path) is corrupt: \(reason)"
+        case .pendingFile(let operation, let path, let code): "\(operation) failed for \(path) (errno \(code))"
         }
     }
 }

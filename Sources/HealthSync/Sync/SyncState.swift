@@ -2,17 +2,21 @@ import Foundation
 import HealthFlow
 
 /// What a sync run must remember between launches: each type's anchor (how far its changes were sent) and the
-/// ID of the batch prepared but not yet acknowledged.
+/// batch prepared but not yet acknowledged.
 ///
 /// Anchors advance only after the server acknowledged the batch that carried the changes; until then
-/// `pendingBatchID` keeps the batch's idempotency key, so a retry after a crash re-sends the same key.
+/// ``pending`` describes the exact batch (its body file, idempotency key and the anchors it advances to), so a
+/// retry after a crash re-sends the same bytes under the same key. `pendingBatchID` mirrors `pending?.batchID`
+/// (older files hold only the ID).
 ///
 /// ```swift
 /// var state = SyncState()
-/// state.pendingBatchID = UUID()
-/// // … upload succeeded:
-/// state.setAnchor(changes.newAnchor, for: .heartRate)
-/// state.pendingBatchID = nil
+/// state.pending = PendingBatch(
+///     batchID: id, bodyFileName: "sync-state.json.pending-\(id).multipart", bodyLength: 4_096,
+///     contentType: "multipart/form-data; boundary=b", endAnchors: ["heartRate": anchor])
+/// state.pendingBatchID = id
+/// // … upload acknowledged:
+/// state.commitPending()
 /// try anchorStore.save(state)
 /// ```
 public struct SyncState: Hashable, Sendable {
@@ -28,6 +32,13 @@ public struct SyncState: Hashable, Sendable {
     /// let batchID = state.pendingBatchID ?? UUID()   // reuse the key of an unacknowledged batch
     /// ```
     public var pendingBatchID: UUID?
+    /// The exact batch prepared and possibly sent but not yet acknowledged: its durable body file and the anchors
+    /// it advances to; `nil` when nothing is in flight (or when an older file recorded only `pendingBatchID`).
+    ///
+    /// ```swift
+    /// if let pending = state.pending { resend(pending.bodyFileName, key: pending.batchID) }
+    /// ```
+    public var pending: PendingBatch?
 
     /// Creates a state; a fresh one has no anchors and no pending batch.
     ///
@@ -36,10 +47,28 @@ public struct SyncState: Hashable, Sendable {
     /// ```
     /// - Parameters:
     ///   - anchors: Anchors by type identifier.
-    ///   - pendingBatchID: The unacknowledged batch, if any.
-    public init(anchors: [String: HealthQueryAnchor] = [:], pendingBatchID: UUID? = nil) {
+    ///   - pendingBatchID: The unacknowledged batch, if any (defaults to `pending?.batchID`).
+    ///   - pending: The unacknowledged batch's body and end anchors, if any.
+    public init(
+        anchors: [String: HealthQueryAnchor] = [:], pendingBatchID: UUID? = nil, pending: PendingBatch? = nil
+    ) {
         self.anchors = anchors
-        self.pendingBatchID = pendingBatchID
+        self.pendingBatchID = pendingBatchID ?? pending?.batchID
+        self.pending = pending
+    }
+
+    /// Commits the pending batch: its end anchors replace the stored ones and nothing is pending any more.
+    ///
+    /// ```swift
+    /// state.commitPending()          // after the receiver acknowledged (stored or duplicate)
+    /// try anchorStore.save(state)    // one atomic save
+    /// ```
+    public mutating func commitPending() {
+        if let pending {
+            anchors.merge(pending.endAnchors) { _, end in end }
+        }
+        pending = nil
+        pendingBatchID = nil
     }
 
     /// The anchor stored for `type`, or `nil` when its changes were never sent (query from the beginning).
@@ -68,13 +97,15 @@ public struct SyncState: Hashable, Sendable {
 
 extension SyncState: Codable {
     private enum CodingKeys: String, CodingKey {
-        case formatVersion, anchors, pendingBatchID
+        case formatVersion, anchors, pendingBatchID, pending
     }
 
     /// The state-file format version this library writes.
     static let formatVersion = 1
 
-    /// Decodes the state-file form: `{"anchors":{"heartRate":42},"formatVersion":1,"pendingBatchID":"…"}`.
+    /// Decodes the state-file form:
+    /// `{"anchors":{"heartRate":42},"formatVersion":1,"pending":{…},"pendingBatchID":"…"}` (`pending` is optional:
+    /// files written before it existed still load).
     ///
     /// ```swift
     /// let state = try JSONDecoder().decode(SyncState.self, from: data)
@@ -87,7 +118,8 @@ extension SyncState: Codable {
                 forKey: .formatVersion, in: container, debugDescription: "unsupported version \(version)")
         }
         anchors = try container.decode([String: HealthQueryAnchor].self, forKey: .anchors)
-        pendingBatchID = try container.decodeIfPresent(UUID.self, forKey: .pendingBatchID)
+        pending = try container.decodeIfPresent(PendingBatch.self, forKey: .pending)
+        pendingBatchID = try container.decodeIfPresent(UUID.self, forKey: .pendingBatchID) ?? pending?.batchID
     }
 
     /// Encodes the state-file form (see ``init(from:)``).
@@ -100,5 +132,110 @@ extension SyncState: Codable {
         try container.encode(Self.formatVersion, forKey: .formatVersion)
         try container.encode(anchors, forKey: .anchors)
         try container.encodeIfPresent(pendingBatchID, forKey: .pendingBatchID)
+        try container.encodeIfPresent(pending, forKey: .pending)
+    }
+}
+
+/// A batch written durably before its upload: the body file (in the engine's state folder), its exact length and
+/// content type, the idempotency key, the per-type anchors it advances to, and what it carries (for reports).
+///
+/// A run that finds one re-sends exactly those bytes under the same ID and, on any 2xx (stored or duplicate),
+/// commits ``endAnchors`` (``SyncState/commitPending()``) in one atomic save.
+///
+/// ```swift
+/// let pending = PendingBatch(
+///     batchID: id, bodyFileName: "sync-state.json.pending-\(id).multipart", bodyLength: 4_096,
+///     contentType: "multipart/form-data; boundary=b", endAnchors: ["heartRate": anchor],
+///     samples: ["heartRate": 12])
+/// ```
+public struct PendingBatch: Hashable, Sendable, Codable {
+    /// The batch ID, the idempotency key.
+    ///
+    /// ```swift
+    /// pending.batchID   // the same key on every re-send
+    /// ```
+    public var batchID: UUID
+    /// The body file's name inside the engine's state folder (a bare name, never a path).
+    ///
+    /// ```swift
+    /// pending.bodyFileName   // "sync-state.json.pending-6F1E….multipart"
+    /// ```
+    public var bodyFileName: String
+    /// The body's exact length in bytes; a file of another length is reported as corrupt.
+    ///
+    /// ```swift
+    /// pending.bodyLength   // 4_096
+    /// ```
+    public var bodyLength: Int64
+    /// The body's media type (the multipart boundary included).
+    ///
+    /// ```swift
+    /// pending.contentType   // "multipart/form-data; boundary=…"
+    /// ```
+    public var contentType: String
+    /// The anchors, by type identifier, that the batch advances to once acknowledged.
+    ///
+    /// ```swift
+    /// pending.endAnchors["heartRate"]   // the heart-rate anchor after this batch
+    /// ```
+    public var endAnchors: [String: HealthQueryAnchor]
+    /// Samples the batch carries, by type identifier.
+    ///
+    /// ```swift
+    /// pending.samples["heartRate"]   // 12
+    /// ```
+    public var samples: [String: Int]
+    /// Deletions the batch carries, by type identifier.
+    ///
+    /// ```swift
+    /// pending.deletions["stepCount"]   // 2
+    /// ```
+    public var deletions: [String: Int]
+
+    /// Creates a pending-batch record.
+    ///
+    /// ```swift
+    /// let pending = PendingBatch(
+    ///     batchID: id, bodyFileName: name, bodyLength: length, contentType: type, endAnchors: anchors)
+    /// ```
+    /// - Parameters:
+    ///   - batchID: The idempotency key.
+    ///   - bodyFileName: The body file's name in the state folder.
+    ///   - bodyLength: The exact body length.
+    ///   - contentType: The body's media type.
+    ///   - endAnchors: The anchors committed once acknowledged.
+    ///   - samples: Samples carried, by type identifier.
+    ///   - deletions: Deletions carried, by type identifier.
+    public init(
+        batchID: UUID, bodyFileName: String, bodyLength: Int64, contentType: String,
+        endAnchors: [String: HealthQueryAnchor], samples: [String: Int] = [:], deletions: [String: Int] = [:]
+    ) {
+        self.batchID = batchID
+        self.bodyFileName = bodyFileName
+        self.bodyLength = bodyLength
+        self.contentType = contentType
+        self.endAnchors = endAnchors
+        self.samples = samples
+        self.deletions = deletions
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case batchID, bodyFileName, bodyLength, contentType, endAnchors, samples, deletions
+    }
+
+    /// Decodes the record; `samples` and `deletions` may be absent.
+    ///
+    /// ```swift
+    /// let pending = try JSONDecoder().decode(PendingBatch.self, from: data)
+    /// ```
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        batchID = try container.decode(UUID.self, forKey: .batchID)
+        bodyFileName = try container.decode(String.self, forKey: .bodyFileName)
+        bodyLength = try container.decode(Int64.self, forKey: .bodyLength)
+        contentType = try container.decode(String.self, forKey: .contentType)
+        endAnchors = try container.decode([String: HealthQueryAnchor].self, forKey: .endAnchors)
+        samples = try container.decodeIfPresent([String: Int].self, forKey: .samples) ?? [:]
+        deletions = try container.decodeIfPresent([String: Int].self, forKey: .deletions) ?? [:]
     }
 }

@@ -128,22 +128,38 @@ struct SyncEngineDecodedBatch {
     }
 }
 
-/// A transport that rejects every upload, recording each request's batch ID and what the temp folder held.
+/// A transport that rejects every upload, recording each request's batch ID, body and what the temp folder held.
 final class SyncEngineRejectingTransport: UploadTransport {
     struct Rejected: Error {}
     let tempFolder: URL?
-    private let seen = Mutex<[(batchID: UUID, tempFiles: [String])]>([])
+    private let seen = Mutex<[(batchID: UUID, tempFiles: [String], body: Data?)]>([])
 
     init(tempFolder: URL? = nil) {
         self.tempFolder = tempFolder
     }
 
-    var attempts: [(batchID: UUID, tempFiles: [String])] { seen.withLock { $0 } }
+    var attempts: [(batchID: UUID, tempFiles: [String], body: Data?)] { seen.withLock { $0 } }
 
     func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
         let files = tempFolder.flatMap { try? FileManager.default.contentsOfDirectory(atPath: $0.path) } ?? []
-        seen.withLock { $0.append((request.batchID, files)) }
+        let body = try? request.body.makeData()
+        seen.withLock { $0.append((request.batchID, files, body)) }
         return Promise(error: Rejected())
+    }
+}
+
+/// A transport whose receiver stores the batch but whose acknowledgement is lost: it forwards to another, then
+/// rejects.
+final class SyncEngineLostAckTransport: UploadTransport {
+    struct LostAck: Error {}
+    let inner: any UploadTransport
+
+    init(inner: any UploadTransport) {
+        self.inner = inner
+    }
+
+    func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
+        inner.upload(request).then { _ -> Promise<UploadReceipt> in Promise(error: LostAck()) }
     }
 }
 

@@ -36,6 +36,28 @@ import Testing
         #expect(try folder.names() == ["sync-state.json"])
     }
 
+    @Test func roundTripsAPendingBatchAndReadsOlderFilesWithoutOne() throws {
+        let folder = try SyncTempFolder()
+        defer { folder.remove() }
+        let url = folder.url.appendingPathComponent("sync-state.json")
+        let store = AnchorStore(fileURL: url)
+        let pending = PendingBatch(
+            batchID: SyncFixtures.batchID, bodyFileName: "sync-state.json.pending-x.multipart", bodyLength: 12,
+            contentType: "multipart/form-data; boundary=b", endAnchors: ["heartRate": try Self.anchor(9)],
+            samples: ["heartRate": 3])
+        var state = SyncState(anchors: ["heartRate": try Self.anchor(4)], pending: pending)
+        #expect(state.pendingBatchID == SyncFixtures.batchID)
+        try store.save(state)
+        #expect(try store.load() == state)
+        state.commitPending()
+        #expect(state == SyncState(anchors: ["heartRate": try Self.anchor(9)]))
+
+        let id = UUID()
+        try Data(#"{"anchors":{"heartRate":5},"formatVersion":1,"pendingBatchID":"\#(id.uuidString)"}"#.utf8)
+            .write(to: url)
+        #expect(try store.load() == SyncState(anchors: ["heartRate": try Self.anchor(5)], pendingBatchID: id))
+    }
+
     @Test func createsTheStateFileWithMode0600() throws {
         let folder = try SyncTempFolder()
         defer { folder.remove() }

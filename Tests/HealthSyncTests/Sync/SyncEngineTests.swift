@@ -89,41 +89,139 @@ struct SyncEngineTests {
         #expect(after.pendingBatchID == rejecting.attempts.first?.batchID)
     }
 
-    @Test func aBatchPreparedBeforeACrashIsResentWithTheSameIDAndCountedOnce() async throws {
+    @Test func aBatchPreparedBeforeACrashIsResentByteForByteWithTheSameIDAndCountedOnce() async throws {
         let bench = try await SyncEngineBench.make()
         defer { bench.remove() }
         let hearts = try SyncEngineBench.heartRates(6)
         try bench.store.ingest(hearts)
 
-        // The "crash": the pending batch ID is recorded, then the upload never arrives.
+        // The "crash": the pending batch is recorded, then the upload never arrives.
         let rejecting = SyncEngineRejectingTransport()
         await #expect(throws: SyncEngineRejectingTransport.Rejected.self) {
             try await bench.engine(transport: rejecting).sync()
         }
         let crashedID = try #require(rejecting.attempts.first?.batchID)
-        #expect(try bench.anchors.load().pendingBatchID == crashedID)
+        let crashedBody = try #require(rejecting.attempts.first?.body)
+        let crashed = try bench.anchors.load()
+        let pending = try #require(crashed.pending)
+        #expect(crashed.pendingBatchID == crashedID)
+        #expect(pending.batchID == crashedID)
+        #expect(pending.bodyLength == Int64(crashedBody.count))
+        #expect(crashed.anchors.isEmpty)
+        let pendingURL = bench.folder.url.appendingPathComponent(pending.bodyFileName)
+        #expect(try Data(contentsOf: pendingURL) == crashedBody)
+        #expect(try bench.folder.permissions(of: pendingURL) == 0o600)
 
         let report = try await bench.engine().sync()
         #expect(report.batchIDs == [crashedID])
         #expect(report.duplicates == 0)
+        #expect(report.samples == ["heartRate": 6])
         #expect(try bench.outbox.storedBatchIDs() == [crashedID])
+        let stored = bench.outbox.directory.appendingPathComponent(crashedID.uuidString + ".multipart")
+        #expect(try Data(contentsOf: stored) == crashedBody)
         #expect(try bench.deliveredBatches()[crashedID]?.sampleUUIDs == hearts.map(\.uuid))
-        #expect(try bench.anchors.load().pendingBatchID == nil)
+        let after = try bench.anchors.load()
+        #expect(after.pendingBatchID == nil)
+        #expect(after.pending == nil)
+        #expect(after.anchors == pending.endAnchors)
+        #expect(!FileManager.default.fileExists(atPath: pendingURL.path))
         #expect(try await bench.engine().sync().isEmpty)
         #expect(try bench.outbox.storedBatchIDs() == [crashedID])
     }
 
-    @Test func aResentBatchTheReceiverAlreadyHadIsSentAgainUnderANewID() async throws {
+    @Test func aResentBatchTheReceiverAlreadyHadAdvancesTheAnchorsAndIsNotSentAgain() async throws {
         let bench = try await SyncEngineBench.make()
         defer { bench.remove() }
         let hearts = try SyncEngineBench.heartRates(2)
         try bench.store.ingest(hearts)
-        // The receiver stored the batch, then the process died before committing the anchors.
+        // The receiver stored the batch, then the acknowledgement was lost (or the process died before the commit).
+        await #expect(throws: SyncEngineLostAckTransport.LostAck.self) {
+            try await bench.engine(transport: SyncEngineLostAckTransport(inner: bench.outbox)).sync()
+        }
+        let pending = try #require(try bench.anchors.load().pending)
+        #expect(try bench.outbox.storedBatchIDs() == [pending.batchID])
+
+        let report = try await bench.engine().sync()
+        #expect(report.batchIDs == [pending.batchID])
+        #expect(report.duplicates == 1)
+        #expect(report.samples == ["heartRate": 2])
+        let after = try bench.anchors.load()
+        #expect(after.pending == nil)
+        #expect(after.pendingBatchID == nil)
+        #expect(after.anchors == pending.endAnchors)
+        #expect(try bench.outbox.storedBatchIDs() == [pending.batchID])
+        #expect(try bench.deliveredUUIDs().samples == hearts.map(\.uuid))
+        #expect(try await bench.engine().sync().isEmpty)
+        #expect(try bench.outbox.storedBatchIDs() == [pending.batchID])
+    }
+
+    @Test func aSaveBetweenTheCrashAndTheRerunGoesOutOnceInALaterBatch() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        let hearts = try SyncEngineBench.heartRates(3)
+        try bench.store.ingest(hearts)
+        let rejecting = SyncEngineRejectingTransport()
+        await #expect(throws: SyncEngineRejectingTransport.Rejected.self) {
+            try await bench.engine(transport: rejecting).sync()
+        }
+        let crashedID = try #require(rejecting.attempts.first?.batchID)
+
+        let late = try SyncEngineBench.heartRates(1, first: 500)[0]
+        try await bench.store.save(late)
+        let report = try await bench.engine().sync()
+        #expect(report.batchIDs.count == 2)
+        #expect(report.batchIDs.first == crashedID)
+        #expect(report.samples == ["heartRate": 4])
+        let batches = try bench.deliveredBatches()
+        #expect(batches[crashedID]?.sampleUUIDs == hearts.map(\.uuid))
+        let laterID = try #require(report.batchIDs.last)
+        #expect(batches[laterID]?.sampleUUIDs == [late.uuid])
+        let delivered = try bench.deliveredUUIDs().samples
+        #expect(delivered.count == 4)
+        #expect(Set(delivered) == Set((hearts + [late]).map(\.uuid)))
+        #expect(try await bench.engine().sync().isEmpty)
+        #expect(try bench.outbox.storedBatchIDs().count == 2)
+    }
+
+    @Test func aMissingOrCorruptPendingBodyIsReportedNotSkipped() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(3))
+        await #expect(throws: SyncEngineRejectingTransport.Rejected.self) {
+            try await bench.engine(transport: SyncEngineRejectingTransport()).sync()
+        }
+        let crashed = try bench.anchors.load()
+        let pending = try #require(crashed.pending)
+        let url = bench.folder.url.appendingPathComponent(pending.bodyFileName)
+
+        try Data("short".utf8).write(to: url)
+        await #expect {
+            try await bench.engine().sync()
+        } throws: { error in
+            guard case .pendingBatchCorrupt(let path, _) = error as? SyncEngineError else { return false }
+            return path == url.path
+        }
+        try FileManager.default.removeItem(at: url)
+        await #expect(throws: SyncEngineError.pendingBatchMissing(path: url.path)) {
+            try await bench.engine().sync()
+        }
+        #expect(try bench.anchors.load() == crashed)
+        #expect(try bench.outbox.storedBatchIDs().isEmpty)
+    }
+
+    @Test func anOlderStateWithOnlyAPendingIDIsRebuiltAndNeverLost() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        let hearts = try SyncEngineBench.heartRates(2)
+        try bench.store.ingest(hearts)
+        // A state file from before pending bodies were kept: only the ID, and the receiver holds some copy.
         let pending = UUID()
-        try bench.anchors.save(SyncState(pendingBatchID: pending))
+        try Data(#"{"anchors":{},"formatVersion":1,"pendingBatchID":"\#(pending.uuidString)"}"#.utf8)
+            .write(to: bench.stateURL)
         let engine = try bench.engine()
         _ = try await bench.outbox.upload(
-            UploadRequest(batchID: pending, contentType: "x", contentLength: 0, fileExtension: "multipart", body: .data(Data())))
+            UploadRequest(
+                batchID: pending, contentType: "x", contentLength: 0, fileExtension: "multipart", body: .data(Data())))
 
         let report = try await engine.sync()
         #expect(report.duplicates == 1)
@@ -132,5 +230,7 @@ struct SyncEngineTests {
         #expect(report.samples == ["heartRate": 2])
         let resent = try #require(report.batchIDs.last)
         #expect(try bench.deliveredBatch(resent).sampleUUIDs == hearts.map(\.uuid))
+        #expect(try bench.anchors.load().pendingBatchID == nil)
+        #expect(try await bench.engine().sync().isEmpty)
     }
 }

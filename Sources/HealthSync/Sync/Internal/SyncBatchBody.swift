@@ -71,6 +71,56 @@ enum SyncBatchBody {
         }
     }
 
+    /// Writes the whole body of `request` durably to `destination`: a 0600 temp file beside it, the bytes,
+    /// `fsync`, rename into place, `fsync` of the folder.
+    static func persist(_ request: UploadRequest, to destination: URL) throws {
+        do {
+            _ = try AtomicFile.write(to: destination, replaceExisting: true) { sink in
+                var written: Int64 = 0
+                try request.body.forEachChunk { chunk in
+                    written += Int64(chunk.count)
+                    try sink(chunk)
+                }
+                guard written == request.contentLength else {
+                    throw SyncEngineError.pendingBatchCorrupt(
+                        path: destination.path, reason: "wrote \(written) bytes, expected \(request.contentLength)")
+                }
+            }
+        } catch let failure as AtomicFileFailure {
+            throw SyncEngineError.pendingFile(operation: failure.operation, path: failure.path, code: failure.code)
+        }
+    }
+
+    /// Checks that the pending body file at `url` is a regular file of exactly `length` bytes.
+    static func checkPendingFile(at url: URL, length: Int64) throws(SyncEngineError) {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else {
+            if errno == ENOENT { throw .pendingBatchMissing(path: url.path) }
+            throw .pendingBatchCorrupt(path: url.path, reason: "cannot be inspected (errno \(errno))")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw .pendingBatchCorrupt(path: url.path, reason: "not a file")
+        }
+        guard Int64(info.st_size) == length else {
+            throw .pendingBatchCorrupt(path: url.path, reason: "\(info.st_size) bytes, expected \(length)")
+        }
+    }
+
+    /// Removes the file at `url`; a missing file is fine.
+    static func removePendingFile(at url: URL) throws(SyncEngineError) {
+        if unlink(url.path) != 0 && errno != ENOENT {
+            throw .pendingFile(operation: "unlink", path: url.path, code: errno)
+        }
+    }
+
+    /// Removes files in `folder` whose names start with one of `prefixes`, except `keeping`.
+    static func removeFiles(in folder: URL, prefixes: [String], keeping: String?) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names where name != keeping && prefixes.contains(where: { name.hasPrefix($0) }) {
+            _ = unlink(folder.appendingPathComponent(name).path)
+        }
+    }
+
     /// Makes `folder` a private folder: created 0700 when missing; an existing one must be a real directory owned
     /// by this user and is set to 0700.
     static func ensurePrivateFolder(_ folder: URL) throws(SyncEngineError) {
