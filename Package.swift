@@ -58,7 +58,9 @@ let package = Package(
             name: "HealthSyncTests",
             dependencies: ["HealthSync", "HealthFlow", "FlowKit", "FlowKitTesting", "ReceiverSupport", "SyncProbe"],
             swiftSettings: strict),
-        .testTarget(name: "HealthFlowCLITests", dependencies: ["healthflow", "ReceiverSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "HealthFlowCLITests", dependencies: ["healthflow", "HealthFlow", "ExampleSupport", "ReceiverSupport"],
+            swiftSettings: strict),
         // Starts Tests/Receiver/healthsync_receiver.py (Werkzeug, python-multipart, jsonschema) for the tests that
         // need a real server. Tests/Receiver itself is no target: it holds the Python receiver and its JSON schema.
         .target(name: "ReceiverSupport", path: "Tests/Support/ReceiverSupport", swiftSettings: strict),

@@ -11,9 +11,10 @@ POST /upload (any path other than the GET ones below)
     A multipart/form-data body, with or without Content-Length (chunked bodies are read to their end), and an
     Idempotency-Key header. The body is parsed by two independent parsers, Werkzeug's sans-IO multipart decoder
     and python-multipart; if they disagree on the parts, names, filenames, content types or bytes the answer is
-    400. The one part named "batch" (application/gzip) is gunzipped and validated against sync-batch.schema.json
-    (the documented schema, Sources/HealthSync/Serialization/SyncBatchSchema.docc); its batchID must equal the
-    Idempotency-Key and every sample must have its section's type. A key seen before answers 200 with
+    400. The one part named "batch" (application/gzip) is gunzipped and checked against the documented schema
+    (batch_schema.py, after Sources/HealthSync/Serialization/SyncBatchSchema.docc: every field, its type, order,
+    timestamps with a numeric offset, tombstones, each sample of its section's type); its batchID must equal the
+    Idempotency-Key. A key seen before answers 200 with
     "duplicate": true and counts nothing again. A stored batch answers 201 with the receipt:
     {"batchID", "duplicate", "samples": {type: n}, "deletions": {type: n}, "sampleUUIDs", "deletedUUIDs"}.
     Every refusal is 400 (415 for a body that is not multipart) with {"error": message}.
@@ -36,13 +37,13 @@ import sys
 import threading
 import zlib
 
-from jsonschema import Draft202012Validator
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+
+import batch_schema  # noqa: E402 - beside this file
 from python_multipart.multipart import MultipartParser, parse_options_header
 from werkzeug.sansio.multipart import Data, Epilogue, Field, File, MultipartDecoder, NeedData
 from werkzeug.serving import make_server
 from werkzeug.wrappers import Request, Response
-
-SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sync-batch.schema.json")
 
 
 class Refusal(Exception):
@@ -175,8 +176,6 @@ class Receiver:
     """Everything stored, behind one lock."""
 
     def __init__(self):
-        with open(SCHEMA_PATH, "rb") as schema_file:
-            self.validator = Draft202012Validator(json.load(schema_file))
         self.lock = threading.Lock()
         self.receipts = {}      # batch ID -> receipt of the stored batch
         self.counts = {}        # sample UUID -> times counted
@@ -204,17 +203,11 @@ class Receiver:
             document = json.loads(text.decode("utf-8"), parse_constant=reject_constant)
         except (UnicodeDecodeError, ValueError) as error:
             raise Refusal("the batch is not JSON: %s" % error)
-        errors = sorted(self.validator.iter_errors(document), key=lambda e: list(e.absolute_path))
-        if errors:
-            error = errors[0]
-            where = "/".join(str(step) for step in error.absolute_path) or "(root)"
-            raise Refusal("schema: at %s: %s" % (where, error.message[:300]))
+        problem = batch_schema.problem(document)
+        if problem:
+            raise Refusal("schema: " + problem[:300])
         if document["batchID"] != key.upper():
             raise Refusal("batchID %s differs from the Idempotency-Key %s" % (document["batchID"], key))
-        for section in document["sections"]:
-            for sample in section["samples"]:
-                if sample["type"] != section["type"]:
-                    raise Refusal("a %s sample in the %s section" % (sample["type"], section["type"]))
         return document
 
     def upload(self, request):
