@@ -49,7 +49,8 @@ let package = Package(
             swiftSettings: strict),
         // Examples/Exercises: the learners' exercises, shipped with worked solutions (see each LESSON.md).
         .target(
-            name: "Exercises", dependencies: ["ExampleSupport", "HealthFlow", "FlowKit", "FlowKitTesting"] + examples,
+            name: "Exercises",
+            dependencies: ["ExampleSupport", "HealthFlow", "HealthSync", "FlowKit", "FlowKitTesting"] + examples,
             path: "Examples/Exercises", swiftSettings: strict),
     ] + exampleNames.map(example) + [
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting"], swiftSettings: strict),
@@ -81,7 +82,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ExercisesTests",
-            dependencies: ["Exercises", "ExampleSupport", "HealthFlow", "FlowKit", "FlowKitTesting"] + examples,
+            dependencies: ["Exercises", "ExampleSupport", "HealthFlow", "HealthSync", "FlowKit", "FlowKitTesting"]
+                + examples,
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
