@@ -21,7 +21,8 @@ import HealthFlow
 ///    0600 in the private (0700) temp folder, removed on every path.
 /// 4. **Before** the upload, the whole body is written durably to
 ///    `<stateFolder>/<state file name>.pending-<ID>.multipart` (0600, `fsync`ed, renamed into place) and the
-///    batch — ID, file, length, content type and the anchors it advances to — is saved as the pending batch.
+///    batch — ID, file, length, CRC-32, content type and the anchors it advances to — is saved as the pending
+///    batch.
 /// 5. After the upload succeeded, step 1's commit runs. A failed upload leaves the anchors as they were and the
 ///    batch pending, to be re-sent as it is by the next run.
 ///
