@@ -11,10 +11,14 @@ let strict: [SwiftSetting] = [
 let exampleNames = ["WriteHeight", "ReadHeights", "OperationChains", "SafeWrites", "ObserveAndUpload", "ActivityRings"]
 let examples: [Target.Dependency] = exampleNames.map { .target(name: "\($0)Example") }
 
+/// Examples that end in a real upload also depend on HealthSync.
+let uploadingExamples: Set<String> = ["ObserveAndUpload"]
+
 func example(_ name: String) -> Target {
-    .target(
-        name: "\(name)Example", dependencies: ["FlowKit", "HealthFlow", "ExampleSupport"], path: "Examples/\(name)",
-        exclude: ["README.md", "LESSON.md"], swiftSettings: strict)
+    let sync: [Target.Dependency] = uploadingExamples.contains(name) ? ["HealthSync"] : []
+    return .target(
+        name: "\(name)Example", dependencies: ["FlowKit", "HealthFlow", "ExampleSupport"] + sync,
+        path: "Examples/\(name)", exclude: ["README.md", "LESSON.md"], swiftSettings: strict)
 }
 
 let package = Package(
@@ -45,15 +49,26 @@ let package = Package(
             swiftSettings: strict),
         // Examples/Exercises: the learners' exercises, shipped with worked solutions (see each LESSON.md).
         .target(
-            name: "Exercises", dependencies: ["ExampleSupport", "HealthFlow", "FlowKit", "FlowKitTesting"] + examples,
+            name: "Exercises",
+            dependencies: ["ExampleSupport", "HealthFlow", "HealthSync", "FlowKit", "FlowKitTesting"] + examples,
             path: "Examples/Exercises", swiftSettings: strict),
     ] + exampleNames.map(example) + [
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting"], swiftSettings: strict),
         .testTarget(name: "HealthFlowTests", dependencies: ["HealthFlow", "FlowKitTesting"], swiftSettings: strict),
         .testTarget(
-            name: "HealthSyncTests", dependencies: ["HealthSync", "HealthFlow", "FlowKit", "FlowKitTesting"],
+            name: "HealthSyncTests",
+            dependencies: ["HealthSync", "HealthFlow", "FlowKit", "FlowKitTesting", "ReceiverSupport", "SyncProbe"],
             swiftSettings: strict),
-        .testTarget(name: "HealthFlowCLITests", dependencies: ["healthflow"], swiftSettings: strict),
+        .testTarget(
+            name: "HealthFlowCLITests", dependencies: ["healthflow", "HealthFlow", "ExampleSupport", "ReceiverSupport"],
+            swiftSettings: strict),
+        // Starts Tests/Receiver/healthsync_receiver.py (Werkzeug, python-multipart, jsonschema) for the tests that
+        // need a real server. Tests/Receiver itself is no target: it holds the Python receiver and its JSON schema.
+        .target(name: "ReceiverSupport", path: "Tests/Support/ReceiverSupport", swiftSettings: strict),
+        // A child process for the crash tests of the sync engine: one sync run that can stop dead at a chosen step.
+        .executableTarget(
+            name: "SyncProbe", dependencies: ["FlowKit", "HealthFlow", "HealthSync"], path: "Tests/Support/SyncProbe",
+            swiftSettings: strict),
         // A child process for the kill -9 test of the durable store (a test helper, not a product).
         .executableTarget(
             name: "DurableStoreProbe", dependencies: ["FlowKit", "HealthFlow"], path: "Tests/Support/DurableStoreProbe",
@@ -62,11 +77,13 @@ let package = Package(
             name: "DurableStoreKillTests", dependencies: ["DurableStoreProbe", "HealthFlow", "FlowKit"],
             swiftSettings: strict),
         .testTarget(
-            name: "ExamplesTests", dependencies: ["ExampleSupport", "HealthFlow", "FlowKit"] + examples,
+            name: "ExamplesTests",
+            dependencies: ["ExampleSupport", "HealthFlow", "HealthSync", "FlowKit", "ReceiverSupport"] + examples,
             swiftSettings: strict),
         .testTarget(
             name: "ExercisesTests",
-            dependencies: ["Exercises", "ExampleSupport", "HealthFlow", "FlowKit", "FlowKitTesting"] + examples,
+            dependencies: ["Exercises", "ExampleSupport", "HealthFlow", "HealthSync", "FlowKit", "FlowKitTesting"]
+                + examples,
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import ExampleSupport
 import FlowKit
 import HealthFlow
+import HealthSync
 import ObserveAndUploadExample
 
 // Lesson: Examples/ObserveAndUpload/LESSON.md — fan-out / fan-in, with a limit, resuming from anchors.
@@ -69,4 +70,34 @@ public func gatherChanges(
                     newAnchor: changes.newAnchor)
             }
         })
+}
+
+// Exercise 3 — worked solution; delete the body and write your own, then run: swift test --filter ExerciseObserveAndUpload
+/// Exercise 3: upload the gathered changes, trying up to `attempts` times (at least once). Build the request
+/// **once**: every attempt re-sends the same batch under the same ID, the idempotency key, so a server that stored
+/// an attempt whose answer was lost stores the batch once. The last attempt's error is thrown.
+///
+/// ```swift
+/// let receipt = try await uploadGathered(gathered, in: context, to: transport, attempts: 3)
+/// ```
+/// - Parameters:
+///   - gathered: Every type's changes.
+///   - context: The clock for the batch header.
+///   - transport: Where the batch goes.
+///   - attempts: The most uploads tried.
+/// - Returns: The receipt of the attempt that succeeded.
+/// - Throws: The batch's error, or the last attempt's.
+public func uploadGathered(
+    _ gathered: [GatheredChanges], in context: ExampleContext, to transport: any UploadTransport, attempts: Int
+) async throws -> UploadReceipt {
+    let request = try makeUploadRequest(gathered, in: context)
+    var attempt = 1
+    while true {
+        do {
+            return try await transport.upload(request)
+        } catch {
+            guard attempt < attempts else { throw error }
+            attempt += 1
+        }
+    }
 }

@@ -1,16 +1,22 @@
 import ExampleSupport
 import HealthFlow
+import HealthSync
 
 /// A task group: one child task per type, results collected as they finish, the first error cancelling the
-/// rest (structured concurrency does what the group and the lock did by hand).
+/// rest (structured concurrency does what the group and the lock did by hand); then the upload is awaited like any
+/// other call.
 ///
 /// ```swift
-/// print(try await observeAndUploadAsync(in: context))
+/// print(try await observeAndUploadAsync(in: context, to: HTTPTransport(url: serverURL)))
 /// ```
-/// - Parameter context: The store and the outbox folder.
+/// - Parameters:
+///   - context: The store.
+///   - transport: Where the batch goes.
 /// - Returns: The printed lines.
-/// - Throws: The first query's error, or the outbox's.
-public func observeAndUploadAsync(in context: ExampleContext) async throws -> [String] {
+/// - Throws: The first query's error, or the batch's or the transport's.
+public func observeAndUploadAsync(in context: ExampleContext, to transport: any UploadTransport) async throws
+    -> [String]
+{
     let gathered = try await withThrowingTaskGroup(of: GatheredChanges.self) { group in
         for type in ObserveAndUploadExample.observedTypes {
             group.addTask {
@@ -24,5 +30,6 @@ public func observeAndUploadAsync(in context: ExampleContext) async throws -> [S
         for try await changes in group { all.append(changes) }
         return all
     }
-    return try writeToOutbox(gathered, in: context)
+    let receipt = try await transport.upload(try makeUploadRequest(gathered, in: context))
+    return describeUpload(gathered, receipt: receipt)
 }

@@ -1,19 +1,23 @@
 import Dispatch
 import ExampleSupport
 import HealthFlow
+import HealthSync
 import Synchronization
 
 /// The seed's version: one anchored query per type, a `DispatchGroup` to wait for them all, a lock around the
-/// shared results, and `notify` to run the upload step — with the first error remembered by hand.
+/// shared results, and `notify` to run the upload step — with the first error remembered by hand, and the
+/// upload's outcome handed to `completion` on each path (success, the batch failing, the transport failing).
 ///
 /// ```swift
-/// observeAndUploadWithCallbacks(in: context) { result in print(result) }
+/// observeAndUploadWithCallbacks(in: context, to: transport) { result in print(result) }
 /// ```
 /// - Parameters:
-///   - context: The store and the outbox folder.
+///   - context: The store.
+///   - transport: Where the batch goes.
 ///   - completion: Called once with the printed lines or the first error.
 public func observeAndUploadWithCallbacks(
-    in context: ExampleContext, completion: @escaping @Sendable (Result<[String], any Error>) -> Void
+    in context: ExampleContext, to transport: any UploadTransport,
+    completion: @escaping @Sendable (Result<[String], any Error>) -> Void
 ) {
     let group = DispatchGroup()
     let collected = Mutex<(changes: [GatheredChanges], firstError: (any Error)?)>(([], nil))
@@ -39,6 +43,16 @@ public func observeAndUploadWithCallbacks(
             completion(.failure(firstError))
             return
         }
-        completion(Result { try writeToOutbox(changes, in: context) })
+        let request: UploadRequest
+        do {
+            request = try makeUploadRequest(changes, in: context)
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        // The transport answers with a promise; callback code subscribes to both outcomes.
+        transport.upload(request)
+            .done { receipt in completion(.success(describeUpload(changes, receipt: receipt))) }
+            .catch { error in completion(.failure(error)) }
     }
 }

@@ -1,16 +1,22 @@
 import ExampleSupport
 import FlowKit
 import HealthFlow
+import HealthSync
 
 /// `when(fulfilled:)` replaces the group, the lock and the hand-kept first error: it waits for every type,
-/// keeps their order, and fails fast (cancelling the other queries) on the first error.
+/// keeps their order, and fails fast (cancelling the other queries) on the first error. The upload is one more
+/// `then`: the chain's single `catch` sees a query's error and the upload's alike.
 ///
 /// ```swift
-/// observeAndUploadWithPromises(in: context).done { print($0) }.catch { print($0) }
+/// observeAndUploadWithPromises(in: context, to: transport).done { print($0) }.catch { print($0) }
 /// ```
-/// - Parameter context: The store and the outbox folder.
+/// - Parameters:
+///   - context: The store.
+///   - transport: Where the batch goes.
 /// - Returns: A promise of the printed lines.
-public func observeAndUploadWithPromises(in context: ExampleContext) -> Promise<[String]> {
+public func observeAndUploadWithPromises(in context: ExampleContext, to transport: any UploadTransport)
+    -> Promise<[String]>
+{
     when(
         fulfilled: ObserveAndUploadExample.observedTypes.map { type in
             context.store.changes(of: type, since: nil).map { changes in
@@ -19,7 +25,9 @@ public func observeAndUploadWithPromises(in context: ExampleContext) -> Promise<
                     newAnchor: changes.newAnchor)
             }
         }
-    ).map { gathered in
-        try writeToOutbox(gathered, in: context)
+    ).then { gathered in
+        transport.upload(try makeUploadRequest(gathered, in: context)).map { receipt in
+            describeUpload(gathered, receipt: receipt)
+        }
     }
 }

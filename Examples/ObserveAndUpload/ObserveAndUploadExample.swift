@@ -1,23 +1,29 @@
 import ExampleSupport
 import Foundation
 import HealthFlow
+import HealthSync
 
 /// Seeds 002 and 004, "observe and upload": for each observed type, gather what changed since the last sync
 /// (quantities, sleep stages, ECGs), all types at once, then hand the batch to the upload step. The seed did
 /// the fan-out with a `DispatchGroup`; here that version stands beside `when(fulfilled:)` and a task group.
-/// Until the sync issue brings the real uploader, the upload step writes the batch to an outbox folder.
+/// The upload step is HealthSync's: the batch is written in the documented JSON schema, gzipped, framed as
+/// multipart/form-data and handed to an ``HealthSync/UploadTransport`` — an HTTP server
+/// (``HealthSync/HTTPTransport``) or, by default, an outbox folder (``HealthSync/OutboxTransport``).
 ///
 /// ```swift
 /// try await ObserveAndUploadExample.prepare(context)
 /// print(await ObserveAndUploadExample.run(.async, in: context))
 /// // gathered stepCount: 24, heartRate: 48, sleepAnalysis: 4, electrocardiogram: 1
-/// // outbox: batch-3f2a….json (…)
+/// // uploaded 1 batch: 77 samples, 0 deletions (stored)
+/// let server = HTTPTransport(url: URL(string: "http://127.0.0.1:8080/upload")!)
+/// print(await ObserveAndUploadExample.run(.promise, in: context, to: server))
 /// ```
 public enum ObserveAndUploadExample: HealthExample {
     /// `observe-and-upload`.
     public static let name = "observe-and-upload"
     /// What it shows.
-    public static let summary = "changes since the last sync for every type at once (DispatchGroup · when · task group) → outbox"
+    public static let summary =
+        "changes since the last sync for every type at once (DispatchGroup · when · task group) → upload"
 
     /// The observed types, in the order the batch lists them.
     public static let observedTypes: [HealthObjectType] = [.stepCount, .heartRate, .sleepAnalysis, .electrocardiogram]
@@ -55,13 +61,48 @@ public enum ObserveAndUploadExample: HealthExample {
         }
     }
 
-    /// Runs one style, gathering from the start (no saved anchors).
+    /// The device ID written into the example's batch headers.
+    public static let deviceID = "observe-and-upload-example"
+
+    /// Runs one style, gathering from the start (no saved anchors), and uploads to the embedded default: an outbox
+    /// folder, `<workDirectory>/outbox`.
+    ///
+    /// ```swift
+    /// let outcome = await ObserveAndUploadExample.run(.callback, in: context)
+    /// ```
     public static func run(_ style: ExampleStyle, in context: ExampleContext) async -> ExampleOutcome {
-        switch style {
-        case .callback: await awaitCallback { observeAndUploadWithCallbacks(in: context, completion: $0) }
-        case .promise: await awaitPromise(observeAndUploadWithPromises(in: context))
-        case .async: await awaitAsync { try await observeAndUploadAsync(in: context) }
+        let outbox: OutboxTransport
+        do {
+            outbox = try OutboxTransport(directory: outboxDirectory(of: context))
+        } catch {
+            return ExampleOutcome(.failure(error))
         }
+        return await run(style, in: context, to: outbox)
+    }
+
+    /// Runs one style, uploading through `transport` (an ``HealthSync/HTTPTransport`` for a real server).
+    ///
+    /// ```swift
+    /// let outcome = await ObserveAndUploadExample.run(.async, in: context, to: HTTPTransport(url: serverURL))
+    /// ```
+    public static func run(
+        _ style: ExampleStyle, in context: ExampleContext, to transport: any UploadTransport
+    ) async -> ExampleOutcome {
+        switch style {
+        case .callback:
+            await awaitCallback { observeAndUploadWithCallbacks(in: context, to: transport, completion: $0) }
+        case .promise: await awaitPromise(observeAndUploadWithPromises(in: context, to: transport))
+        case .async: await awaitAsync { try await observeAndUploadAsync(in: context, to: transport) }
+        }
+    }
+
+    /// The outbox folder of the embedded default, `<workDirectory>/outbox`.
+    ///
+    /// ```swift
+    /// let files = try FileManager.default.contentsOfDirectory(atPath: outboxDirectory(of: context).path)
+    /// ```
+    public static func outboxDirectory(of context: ExampleContext) -> URL {
+        context.workDirectory.appendingPathComponent("outbox", isDirectory: true)
     }
 }
 
@@ -94,63 +135,5 @@ public struct GatheredChanges: Sendable {
         self.samples = samples
         self.deletedObjects = deletedObjects
         self.newAnchor = newAnchor
-    }
-}
-
-/// The upload step, for now: write the batch as JSON into `<workDirectory>/outbox/` under a name derived
-/// from its content (so the same changes always make the same file), and describe what was written.
-///
-/// ```swift
-/// let lines = try writeToOutbox(gathered, in: context)
-/// ```
-/// - Parameters:
-///   - gathered: Every type's changes, in ``ObserveAndUploadExample/observedTypes`` order.
-///   - context: Where the outbox lives.
-/// - Returns: The printed lines: counts per type, then the file.
-/// - Throws: Encoding or file-system errors.
-public func writeToOutbox(_ gathered: [GatheredChanges], in context: ExampleContext) throws -> [String] {
-    let ordered = ObserveAndUploadExample.observedTypes.compactMap { type in gathered.first { $0.type == type } }
-    let batch = OutboxBatch(
-        types: ordered.map {
-            OutboxBatch.Section(
-                type: $0.type.identifier, samples: $0.samples.sorted { $0.uuid.uuidString < $1.uuid.uuidString },
-                deleted: $0.deletedObjects.map(\.uuid).sorted { $0.uuidString < $1.uuidString })
-        })
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    encoder.dateEncodingStrategy = .iso8601
-    let data = try encoder.encode(batch)
-    let outbox = context.workDirectory.appendingPathComponent("outbox", isDirectory: true)
-    try FileManager.default.createDirectory(
-        at: outbox, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let file = outbox.appendingPathComponent("batch-\(fnv1a(data)).json")
-    try data.write(to: file, options: .atomic)
-    let counts = ordered.map { "\($0.type.identifier): \($0.samples.count)" }.joined(separator: ", ")
-    return ["gathered \(counts)", "outbox: \(file.lastPathComponent) (\(data.count) bytes)"]
-}
-
-private struct OutboxBatch: Encodable {
-    struct Section: Encodable {
-        let type: String
-        let samples: [HealthSample]
-        let deleted: [UUID]
-    }
-
-    let types: [Section]
-}
-
-/// A 64-bit FNV-1a digest as 16 hex digits: a stable name for identical content.
-private func fnv1a(_ data: Data) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in data {
-        hash ^= UInt64(byte)
-        hash = hash &* 0x0000_0100_0000_01B3
-    }
-    return String(hash, radix: 16).leftPadded(to: 16)
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -113,36 +113,6 @@ import WriteHeightExample
     }
 }
 
-@Suite struct ObserveAndUploadExampleTests {
-    @Test func gathersEveryTypeAndWritesOneOutboxFile() async throws {
-        let context = ExampleContext.embedded()
-        try await ObserveAndUploadExample.prepare(context)
-        let outcome = await ObserveAndUploadExample.run(.promise, in: context)
-        guard case .lines(let lines) = outcome else {
-            Issue.record("expected lines, got \(outcome)")
-            return
-        }
-        #expect(lines.first == "gathered stepCount: 24, heartRate: 48, sleepAnalysis: 4, electrocardiogram: 1")
-        let outbox = context.workDirectory.appendingPathComponent("outbox")
-        let files = try FileManager.default.contentsOfDirectory(atPath: outbox.path)
-        #expect(files.count == 1)
-        let data = try Data(contentsOf: outbox.appendingPathComponent(files[0]))
-        let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        let sections = json?["types"] as? [[String: Any]]
-        #expect(sections?.map { $0["type"] as? String } == ["stepCount", "heartRate", "sleepAnalysis", "electrocardiogram"])
-        try? FileManager.default.removeItem(at: context.workDirectory)
-    }
-
-    @Test func reportsTheFirstQueryErrorWhenHealthDataIsUnavailable() async {
-        let store = InMemoryHealthStore(configuration: ExampleContext.app, isHealthDataAvailable: false)
-        let context = ExampleContext(store: store, source: ExampleContext.app.source, now: ExampleContext.fixedNow)
-        var outcomes: [ExampleOutcome] = []
-        for style in ExampleStyle.allCases { outcomes.append(await ObserveAndUploadExample.run(style, in: context)) }
-        #expect(outcomes.allSatisfy { if case .failure = $0 { true } else { false } })
-        #expect(Set(outcomes).count == 1)
-    }
-}
-
 @Suite struct ActivityRingsExampleTests {
     @Test func printsOneLineOfRingsPerDayOfTheLastWeek() async throws {
         let context = ExampleContext.embedded()

@@ -1,7 +1,9 @@
 import ExampleSupport
 import Exercises
 import FlowKit
+import Foundation
 import HealthFlow
+import HealthSync
 import ObserveAndUploadExample
 import Synchronization
 import Testing
@@ -123,5 +125,63 @@ import Testing
         anchors[.heartRate] = nil
         let again = try await gatherChanges(of: Self.types, in: context.store, since: anchors)
         #expect(again.map(\.samples.count) == [0, 48, 0, 0])
+    }
+}
+
+/// Fails the first `failures` uploads (after the inner transport stored the first one: a lost answer), then
+/// forwards; records every attempt's batch ID.
+private final class LosingTransport: UploadTransport {
+    struct Lost: Error, Equatable {}
+    let inner: any UploadTransport
+    let failures: Int
+    private let ids = Mutex<[UUID]>([])
+
+    init(inner: any UploadTransport, failures: Int) {
+        self.inner = inner
+        self.failures = failures
+    }
+
+    var attempts: [UUID] { ids.withLock { $0 } }
+
+    func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
+        let attempt = ids.withLock { ids in
+            ids.append(request.batchID)
+            return ids.count
+        }
+        guard attempt > failures else {
+            return inner.upload(request).then { _ -> Promise<UploadReceipt> in Promise(error: Lost()) }
+        }
+        return inner.upload(request)
+    }
+}
+
+@Suite struct ExerciseObserveAndUploadRetryTests {
+    static func gathered(_ context: ExampleContext) async throws -> [GatheredChanges] {
+        try await ObserveAndUploadExample.prepare(context)
+        return try await gatherChanges(of: ObserveAndUploadExample.observedTypes, in: context.store, since: [:])
+    }
+
+    @Test func everyAttemptResendsTheSameBatchAndTheOutboxKeepsItOnce() async throws {
+        let context = ExampleContext.embedded()
+        defer { try? FileManager.default.removeItem(at: context.workDirectory) }
+        let outbox = try OutboxTransport(directory: context.workDirectory.appendingPathComponent("retry-outbox"))
+        let losing = LosingTransport(inner: outbox, failures: 2)
+        let receipt = try await uploadGathered(try await Self.gathered(context), in: context, to: losing, attempts: 3)
+        #expect(losing.attempts.count == 3)
+        #expect(Set(losing.attempts).count == 1, "one batch ID for every attempt")
+        #expect(receipt.disposition == .duplicate, "the first attempt had been stored")
+        #expect(try outbox.storedBatchIDs() == [receipt.batchID])
+    }
+
+    @Test func theLastAttemptsErrorIsThrown() async throws {
+        let context = ExampleContext.embedded()
+        defer { try? FileManager.default.removeItem(at: context.workDirectory) }
+        let outbox = try OutboxTransport(directory: context.workDirectory.appendingPathComponent("retry-outbox"))
+        let losing = LosingTransport(inner: outbox, failures: 5)
+        let gathered = try await Self.gathered(context)
+        await #expect(throws: LosingTransport.Lost()) {
+            try await uploadGathered(gathered, in: context, to: losing, attempts: 2)
+        }
+        #expect(losing.attempts.count == 2)
     }
 }

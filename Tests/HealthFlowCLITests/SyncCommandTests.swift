@@ -1,4 +1,7 @@
+import ExampleSupport
 import Foundation
+import HealthFlow
+import ReceiverSupport
 import Testing
 
 /// `healthflow sync`, run as a subprocess.
@@ -21,6 +24,48 @@ import Testing
         #expect(second.output.contains("nothing to send"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: outbox).filter { $0.hasSuffix(".multipart") }.count == batches.count)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("data/sync-tmp").path).isEmpty)
+    }
+
+    /// The real receiver (Werkzeug and python-multipart agree on every body, each batch matches the documented
+    /// schema): the first run uploads the whole generated year, the second finds nothing new, and what the receiver
+    /// counted is exactly what the store holds, each sample once.
+    @Test func syncToTheReceiverUploadsTheStoreOnceThenNothing() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthflow-sync-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try await withTestReceiver { receiver in
+            let url = receiver.uploadURL.absoluteString
+            let first = try HealthFlowCommandTests.healthflow("sync", "--to", url, "--data", data.path)
+            #expect(first.status == 0, "\(first.errors)")
+            let stats = try await receiver.stats()
+            #expect(stats.rejected == 0 && stats.duplicates == 0, "\(receiver.log)")
+            #expect(stats.batches > 1)
+            #expect(stats.maxCountPerSample == 1)
+            #expect(stats.distinctSamples == stats.samples)
+            let sent = stats.samples.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+            #expect(first.output.hasPrefix("sent \(sent) samples"), "\(first.output)")
+
+            let second = try HealthFlowCommandTests.healthflow("sync", "--to", url, "--data", data.path)
+            #expect(second.status == 0, "\(second.errors)")
+            #expect(second.output.contains("nothing to send"))
+            #expect(try await receiver.stats() == stats)
+
+            // What the store holds, type by type, is what the receiver counted.
+            let store = try FileHealthStore(directory: data, configuration: ExampleContext.app)
+            defer { store.close() }
+            let types = try stats.samplesByType.keys.map { try #require(HealthObjectType(identifier: $0)) }
+            try await store.requestAuthorization(toShare: [], read: Set(types.filter { $0.kind != .correlation }))
+            var stored: [String: Int] = [:]
+            var uuids = Set<UUID>()
+            for type in types {
+                let samples = try await store.samples(of: type)
+                stored[type.identifier] = samples.count
+                uuids.formUnion(samples.map(\.uuid))
+            }
+            #expect(stored == stats.samplesByType)
+            #expect(Set(try await receiver.sampleCounts().keys) == uuids)
+        }
     }
 
     @Test(arguments: [["--to", "https://"], ["--to", "ftp://example.com"], ["--to", ""], []])

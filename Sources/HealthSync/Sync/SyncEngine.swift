@@ -11,7 +11,7 @@ import HealthFlow
 ///    acknowledged), its durable body file is re-sent **byte for byte** under the **same** ID, the idempotency
 ///    key. After any 2xx — ``UploadReceipt/Disposition/stored`` or ``UploadReceipt/Disposition/duplicate`` — its
 ///    end anchors are committed and the pending batch cleared in one atomic ``AnchorStore/save(_:)``, then the
-///    body file is deleted. A missing or wrong-length body file throws
+///    body file is deleted. A missing body file, or one whose length or CRC-32 differs from the record, throws
 ///    ``SyncEngineError/pendingBatchMissing(path:)`` / ``SyncEngineError/pendingBatchCorrupt(path:reason:)``:
 ///    the batch is never silently skipped.
 /// 2. The changes since each type's anchor are gathered for all types concurrently (`when(fulfilled:)`), at most
@@ -21,7 +21,8 @@ import HealthFlow
 ///    0600 in the private (0700) temp folder, removed on every path.
 /// 4. **Before** the upload, the whole body is written durably to
 ///    `<stateFolder>/<state file name>.pending-<ID>.multipart` (0600, `fsync`ed, renamed into place) and the
-///    batch — ID, file, length, content type and the anchors it advances to — is saved as the pending batch.
+///    batch — ID, file, length, CRC-32, content type and the anchors it advances to — is saved as the pending
+///    batch.
 /// 5. After the upload succeeded, step 1's commit runs. A failed upload leaves the anchors as they were and the
 ///    batch pending, to be re-sent as it is by the next run.
 ///
@@ -111,6 +112,8 @@ public struct SyncEngine: Sendable {
     public let inMemoryLimit: Int
     private let makeBatchID: @Sendable () -> UUID
     private let now: @Sendable () -> Date
+    /// Told when a run passes each ``SyncCheckpoint`` (crash tests only; see ``reportingCheckpoints(_:)``).
+    var checkpointHook: (@Sendable (SyncCheckpoint) -> Void)?
 
     /// Creates an engine.
     ///
@@ -188,9 +191,11 @@ public struct SyncEngine: Sendable {
         if let pending = state.pending {
             try Task.checkCancellation()
             let url = try pendingFileURL(pending.bodyFileName)
-            try SyncBatchBody.checkPendingFile(at: url, length: pending.bodyLength)
+            try SyncBatchBody.checkPendingFile(at: url, length: pending.bodyLength, crc32: pending.bodyCRC32)
             let receipt = try await transport.upload(request(for: pending, at: url))
+            checkpointHook?(.acknowledged(pending.batchID))
             try commit(pending, receipt: receipt, at: url, state: &state, report: &report)
+            checkpointHook?(.committed(pending.batchID))
         }
         // An older state file recorded only the ID: that batch is rebuilt from the anchors under the same key.
         var legacyID = state.pendingBatchID
@@ -206,6 +211,7 @@ public struct SyncEngine: Sendable {
                 }
                 return report
             }
+            checkpointHook?(.gathered(batchID))
             let header = SyncBatchHeader(batchID: batchID, deviceID: deviceID, createdAt: now())
             let prepared = try SyncBatchBody.prepare(
                 header: header, sections: sections, tempFolder: tempFolder, inMemoryLimit: inMemoryLimit)
@@ -214,15 +220,18 @@ public struct SyncEngine: Sendable {
             let receipt: UploadReceipt
             do {
                 defer { prepared.remove() }
-                pending = Self.pendingBatch(
+                var record = Self.pendingBatch(
                     batchID: batchID, fileName: prefix + batchID.uuidString + ".multipart",
                     request: prepared.request, sections: sections)
-                url = try pendingFileURL(pending.bodyFileName)
-                try SyncBatchBody.persist(prepared.request, to: url)
+                url = try pendingFileURL(record.bodyFileName)
+                record.bodyCRC32 = try SyncBatchBody.persist(prepared.request, to: url)
+                pending = record
                 state.pending = pending
                 state.pendingBatchID = batchID
                 try anchorStore.save(state)
+                checkpointHook?(.persisted(batchID))
                 receipt = try await transport.upload(request(for: pending, at: url))
+                checkpointHook?(.acknowledged(batchID))
             }
             if legacyID != nil && receipt.disposition == .duplicate {
                 // The receiver kept the older version's copy, whose content is unknown: send these changes again.
@@ -239,6 +248,7 @@ public struct SyncEngine: Sendable {
             }
             legacyID = nil
             try commit(pending, receipt: receipt, at: url, state: &state, report: &report)
+            checkpointHook?(.committed(batchID))
             if count < batchSize { return report }
         }
     }

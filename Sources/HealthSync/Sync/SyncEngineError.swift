@@ -15,8 +15,8 @@ public enum SyncEngineError: Error, Hashable, Sendable, CustomStringConvertible 
     case tempFile(operation: String, path: String, code: Int32)
     /// The state records a pending batch but its body file is missing: the batch cannot be re-sent as it was.
     case pendingBatchMissing(path: String)
-    /// The state records a pending batch but its body file is not the recorded body (wrong length, unreadable,
-    /// or a name that is not a bare file name).
+    /// The state records a pending batch but its body file is not the recorded body (wrong length or CRC-32,
+    /// unreadable, or a name that is not a bare file name).
     case pendingBatchCorrupt(path: String, reason: String)
     /// The pending body file could not be written or removed: the operation, the path and `errno`.
     case pendingFile(operation: String, path: String, code: Int32)

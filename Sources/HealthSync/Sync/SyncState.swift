@@ -167,6 +167,13 @@ public struct PendingBatch: Hashable, Sendable, Codable {
     /// pending.bodyLength   // 4_096
     /// ```
     public var bodyLength: Int64
+    /// The CRC-32 (zlib) of the body, checked before a re-send; `nil` in records written before checksums were
+    /// kept (those bodies are checked by length only).
+    ///
+    /// ```swift
+    /// pending.bodyCRC32   // 0x1C29_1CA3
+    /// ```
+    public var bodyCRC32: UInt32?
     /// The body's media type (the multipart boundary included).
     ///
     /// ```swift
@@ -206,13 +213,16 @@ public struct PendingBatch: Hashable, Sendable, Codable {
     ///   - endAnchors: The anchors committed once acknowledged.
     ///   - samples: Samples carried, by type identifier.
     ///   - deletions: Deletions carried, by type identifier.
+    ///   - bodyCRC32: The body's CRC-32, or `nil` to check the body by length only.
     public init(
         batchID: UUID, bodyFileName: String, bodyLength: Int64, contentType: String,
-        endAnchors: [String: HealthQueryAnchor], samples: [String: Int] = [:], deletions: [String: Int] = [:]
+        endAnchors: [String: HealthQueryAnchor], samples: [String: Int] = [:], deletions: [String: Int] = [:],
+        bodyCRC32: UInt32? = nil
     ) {
         self.batchID = batchID
         self.bodyFileName = bodyFileName
         self.bodyLength = bodyLength
+        self.bodyCRC32 = bodyCRC32
         self.contentType = contentType
         self.endAnchors = endAnchors
         self.samples = samples
@@ -220,10 +230,10 @@ public struct PendingBatch: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case batchID, bodyFileName, bodyLength, contentType, endAnchors, samples, deletions
+        case batchID, bodyFileName, bodyLength, bodyCRC32, contentType, endAnchors, samples, deletions
     }
 
-    /// Decodes the record; `samples` and `deletions` may be absent.
+    /// Decodes the record; `samples`, `deletions` and `bodyCRC32` may be absent (older files).
     ///
     /// ```swift
     /// let pending = try JSONDecoder().decode(PendingBatch.self, from: data)
@@ -233,6 +243,7 @@ public struct PendingBatch: Hashable, Sendable, Codable {
         batchID = try container.decode(UUID.self, forKey: .batchID)
         bodyFileName = try container.decode(String.self, forKey: .bodyFileName)
         bodyLength = try container.decode(Int64.self, forKey: .bodyLength)
+        bodyCRC32 = try container.decodeIfPresent(UInt32.self, forKey: .bodyCRC32)
         contentType = try container.decode(String.self, forKey: .contentType)
         endAnchors = try container.decode([String: HealthQueryAnchor].self, forKey: .endAnchors)
         samples = try container.decodeIfPresent([String: Int].self, forKey: .samples) ?? [:]

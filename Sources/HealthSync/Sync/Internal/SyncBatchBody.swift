@@ -1,6 +1,8 @@
 import Foundation
 import HealthFlow
 
+import CZlib
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -73,12 +75,15 @@ enum SyncBatchBody {
 
     /// Writes the whole body of `request` durably to `destination`: a 0600 temp file beside it, the bytes,
     /// `fsync`, rename into place, `fsync` of the folder.
-    static func persist(_ request: UploadRequest, to destination: URL) throws {
+    /// - Returns: The CRC-32 of the bytes written, kept in the pending record and checked before a re-send.
+    static func persist(_ request: UploadRequest, to destination: URL) throws -> UInt32 {
+        var checksum = PendingBodyChecksum()
         do {
             _ = try AtomicFile.write(to: destination, replaceExisting: true) { sink in
                 var written: Int64 = 0
                 try request.body.forEachChunk { chunk in
                     written += Int64(chunk.count)
+                    checksum.update(chunk)
                     try sink(chunk)
                 }
                 guard written == request.contentLength else {
@@ -89,10 +94,23 @@ enum SyncBatchBody {
         } catch let failure as AtomicFileFailure {
             throw SyncEngineError.pendingFile(operation: failure.operation, path: failure.path, code: failure.code)
         }
+        return checksum.value
+    }
+
+    /// Checks that the pending body file at `url` is a regular file of exactly `length` bytes and, when the record
+    /// has one (files written before checksums existed do not), that its bytes have the CRC-32 `crc32`.
+    static func checkPendingFile(at url: URL, length: Int64, crc32 expected: UInt32?) throws(SyncEngineError) {
+        try checkPendingFile(at: url, length: length)
+        guard let expected else { return }
+        let actual = try PendingBodyChecksum.ofFile(at: url)
+        guard actual == expected else {
+            throw .pendingBatchCorrupt(
+                path: url.path, reason: "CRC-32 \(PendingBodyChecksum.hex(actual)), expected \(PendingBodyChecksum.hex(expected))")
+        }
     }
 
     /// Checks that the pending body file at `url` is a regular file of exactly `length` bytes.
-    static func checkPendingFile(at url: URL, length: Int64) throws(SyncEngineError) {
+    private static func checkPendingFile(at url: URL, length: Int64) throws(SyncEngineError) {
         var info = stat()
         guard lstat(url.path, &info) == 0 else {
             if errno == ENOENT { throw .pendingBatchMissing(path: url.path) }

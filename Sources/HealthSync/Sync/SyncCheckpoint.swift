@@ -1,0 +1,76 @@
+import Foundation
+
+/// The points a ``SyncEngine`` run passes for each batch, in order, for crash tests: a test process kills a
+/// child at one of them and checks that the next run loses and duplicates nothing.
+///
+/// Not part of the supported API: `@_spi(Testing) import HealthSync` to use it.
+///
+/// ```swift
+/// @_spi(Testing) import HealthSync
+///
+/// let probe = engine.reportingCheckpoints { point in
+///     if case .acknowledged = point { crashHere() }   // the receiver has it; the anchors are not yet committed
+/// }
+/// ```
+@_spi(Testing)
+public enum SyncCheckpoint: Hashable, Sendable, CustomStringConvertible {
+    /// The batch's changes were gathered; nothing is written yet.
+    case gathered(UUID)
+    /// The batch's body and the pending record are durable; the upload has not started.
+    case persisted(UUID)
+    /// The receiver answered 2xx; the anchors are not yet committed.
+    case acknowledged(UUID)
+    /// The anchors are committed and the body file removed.
+    case committed(UUID)
+
+    /// The point's name: `gathered`, `persisted`, `acknowledged` or `committed`.
+    ///
+    /// ```swift
+    /// SyncCheckpoint.persisted(id).name   // "persisted"
+    /// ```
+    public var name: String {
+        switch self {
+        case .gathered: "gathered"
+        case .persisted: "persisted"
+        case .acknowledged: "acknowledged"
+        case .committed: "committed"
+        }
+    }
+
+    /// The batch ID the point is about.
+    ///
+    /// ```swift
+    /// SyncCheckpoint.committed(id).batchID == id   // true
+    /// ```
+    public var batchID: UUID {
+        switch self {
+        case .gathered(let id), .persisted(let id), .acknowledged(let id), .committed(let id): id
+        }
+    }
+
+    /// `name batchID`, e.g. `persisted 6F1E…`.
+    ///
+    /// ```swift
+    /// print(point)   // "acknowledged 6F1E3C1A-…"
+    /// ```
+    public var description: String { "\(name) \(batchID.uuidString)" }
+}
+
+extension SyncEngine {
+    /// A copy of this engine that calls `hook` synchronously, on the run's task, as each batch passes each
+    /// ``SyncCheckpoint``. The hook must not throw or call back into the engine; a crash test blocks in it (or
+    /// exits) to stop the run exactly there.
+    ///
+    /// ```swift
+    /// let watched = engine.reportingCheckpoints { print($0) }
+    /// _ = try await watched.sync()
+    /// ```
+    /// - Parameter hook: Called with each point.
+    /// - Returns: The engine with the hook installed.
+    @_spi(Testing)
+    public func reportingCheckpoints(_ hook: @escaping @Sendable (SyncCheckpoint) -> Void) -> SyncEngine {
+        var copy = self
+        copy.checkpointHook = hook
+        return copy
+    }
+}

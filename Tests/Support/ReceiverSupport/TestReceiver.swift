@@ -1,0 +1,163 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The HealthSync test receiver (`Tests/Receiver/healthsync_receiver.py`, Werkzeug + python-multipart +
+/// jsonschema) started as a child process on 127.0.0.1 with an OS-chosen port, for tests that need a real server.
+///
+/// `start()` reads the port from the receiver's first stdout line (no sleeps); `stop()` SIGKILLs it. The receiver
+/// also exits by itself when its stdin closes (this process died) or after `lifetime` seconds.
+///
+/// ```swift
+/// try await withTestReceiver { receiver in
+///     let transport = HTTPTransport(url: receiver.uploadURL)
+///     // … sync …
+///     let stats = try await receiver.stats()
+///     #expect(stats.maxCountPerSample == 1)
+/// }
+/// ```
+/// - Note: `Sendable`: every stored property is immutable; `Process` and `FileHandle` are thread-safe here
+///   (only `kill`, `waitUntilExit` and `close` are called after start).
+public final class TestReceiver: Sendable {
+    /// The port the receiver listens on.
+    public let port: Int
+    private let process: Process
+    private let stdinWriter: FileHandle
+    private let directory: URL
+
+    private init(port: Int, process: Process, stdinWriter: FileHandle, directory: URL) {
+        self.port = port
+        self.process = process
+        self.stdinWriter = stdinWriter
+        self.directory = directory
+    }
+
+    /// `Tests/Receiver/healthsync_receiver.py`, found from this source file's place in the checkout.
+    public static let scriptURL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Receiver/healthsync_receiver.py")
+
+    /// The upload endpoint, `http://127.0.0.1:<port>/upload`.
+    public var uploadURL: URL { url("upload") }
+
+    /// A URL on the receiver, e.g. `url("stats")`.
+    public func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)/\(path)")!
+    }
+
+    /// The receiver's stderr so far (Python tracebacks, when something went wrong).
+    public var log: String {
+        (try? String(contentsOf: directory.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
+    }
+
+    /// Launches the receiver and waits for its port line.
+    /// - Parameter lifetime: Seconds after which the receiver exits by itself.
+    /// - Throws: ``TestReceiverError/noPort(_:)`` when the first line is not a port (e.g. a Python module is
+    ///   missing: `python3 -m pip install "Werkzeug>=3" python-multipart jsonschema`).
+    public static func start(lifetime: Int = 600) throws -> TestReceiver {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("healthsync-receiver-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let errorURL = directory.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        let output = Pipe()
+        let input = Pipe()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", scriptURL.path, "--lifetime", String(lifetime)]
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: errorURL)
+        process.standardInput = input
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            line.append(byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let port = Int(text) else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let log = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
+            try? FileManager.default.removeItem(at: directory)
+            throw TestReceiverError.noPort(text + log)
+        }
+        return TestReceiver(
+            port: port, process: process, stdinWriter: input.fileHandleForWriting, directory: directory)
+    }
+
+    /// SIGKILLs the receiver, waits for it and removes its temp folder; safe to call more than once.
+    public func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try? stdinWriter.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The totals over every stored batch.
+    public func stats() async throws -> ReceiverStats {
+        try JSONDecoder().decode(ReceiverStats.self, from: try await ReceiverHTTP.get(url("stats")))
+    }
+
+    /// How many times each sample UUID was counted.
+    public func sampleCounts() async throws -> [UUID: Int] {
+        let raw = try JSONDecoder().decode([String: Int].self, from: try await ReceiverHTTP.get(url("samples")))
+        var counts: [UUID: Int] = [:]
+        for (key, count) in raw {
+            guard let uuid = UUID(uuidString: key) else { throw TestReceiverError.badAnswer("sample key \(key)") }
+            counts[uuid] = count
+        }
+        return counts
+    }
+
+    /// The receipt the receiver keeps for a stored batch.
+    public func receipt(for batchID: UUID) async throws -> ReceiverReceipt {
+        try JSONDecoder().decode(
+            ReceiverReceipt.self, from: try await ReceiverHTTP.get(url("batches/\(batchID.uuidString)")))
+    }
+
+    /// POSTs a raw body to `/upload` and returns the status and the decoded JSON answer.
+    public func post(_ body: Data, contentType: String, idempotencyKey: String) async throws -> ReceiverAnswer {
+        try await ReceiverHTTP.post(body, to: uploadURL, contentType: contentType, idempotencyKey: idempotencyKey)
+    }
+}
+
+/// Why the test receiver could not be used.
+public enum TestReceiverError: Error, CustomStringConvertible {
+    /// The receiver's first line was not a port (the text, and its stderr).
+    case noPort(String)
+    /// An answer that was not what the receiver documents.
+    case badAnswer(String)
+
+    /// A readable message.
+    public var description: String {
+        switch self {
+        case .noPort(let text): "the receiver printed no port: \(text)"
+        case .badAnswer(let text): "unexpected receiver answer: \(text)"
+        }
+    }
+}
+
+/// Runs `body` with a fresh receiver, SIGKILLing it afterwards on every path.
+///
+/// ```swift
+/// let stats = try await withTestReceiver { receiver in try await receiver.stats() }
+/// ```
+public func withTestReceiver<T>(_ body: (TestReceiver) async throws -> T) async throws -> T {
+    let receiver = try TestReceiver.start()
+    do {
+        let value = try await body(receiver)
+        receiver.stop()
+        return value
+    } catch {
+        receiver.stop()
+        throw error
+    }
+}

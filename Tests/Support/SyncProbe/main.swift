@@ -1,0 +1,148 @@
+// A test helper, not a product: one `SyncEngine` run over a `FileHealthStore`, uploading to a real HTTP receiver,
+// that can stop dead at a chosen step so the crash tests can SIGKILL it exactly there.
+//
+//     SyncProbe DATA_DIR URL [--batch-size N] [--stop-at gathered|persisted|mid-body|acknowledged]
+//
+// The store lives in DATA_DIR/store, the sync state in DATA_DIR/sync-state.json, temp bodies in DATA_DIR/sync-tmp.
+// Bodies are always streamed (chunked, no Content-Length), as large batches are in production. With --stop-at the
+// probe prints `checkpoint NAME BATCH-ID` when it reaches that step of the first batch and then blocks forever;
+// `mid-body` stops inside the upload after half of the body was handed to the HTTP stack. Without it the run
+// ends with one line, `report batches=B samples=S duplicates=D`, and exit status 0.
+
+@_spi(Testing) import HealthSync
+import FlowKit
+import Foundation
+import HealthFlow
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 2, let url = URL(string: arguments[1]) else {
+    SyncProbe.fail("usage: SyncProbe DATA_DIR URL [--batch-size N] [--stop-at STEP]", status: 2)
+}
+let directory = URL(fileURLWithPath: arguments[0], isDirectory: true)
+var batchSize = 40
+var stopAt: String?
+var rest = arguments.dropFirst(2)
+while let option = rest.popFirst() {
+    switch (option, rest.popFirst()) {
+    case ("--batch-size", let value?): batchSize = Int(value) ?? 0
+    case ("--stop-at", let value?) where SyncProbe.steps.contains(value): stopAt = value
+    default: SyncProbe.fail("unknown option \(option)", status: 2)
+    }
+}
+
+do {
+    let store = try FileHealthStore(
+        directory: directory.appendingPathComponent("store", isDirectory: true), configuration: SyncProbe.app)
+    defer { store.close() }
+    let authorized: Promise<Void> = store.requestAuthorization(toShare: [], read: Set(SyncProbe.types))
+    try await authorized.value
+    let http = HTTPTransport(url: url, timeout: .seconds(30), dataThreshold: 0)
+    let transport: any UploadTransport = stopAt == "mid-body" ? HaltingTransport(inner: http) : http
+    var engine = try SyncEngine(
+        store: store, types: SyncProbe.types,
+        anchorStore: AnchorStore(fileURL: directory.appendingPathComponent("sync-state.json")),
+        transport: transport, deviceID: "sync-probe", batchSize: batchSize,
+        tempFolder: directory.appendingPathComponent("sync-tmp", isDirectory: true))
+    if let stopAt, stopAt != "mid-body" {
+        engine = engine.reportingCheckpoints { point in
+            if point.name == stopAt { SyncProbe.halt("checkpoint \(point)") }
+        }
+    }
+    let report: SyncReport = try await engine.sync().value
+    print("report batches=\(report.batches) samples=\(report.totalSamples) duplicates=\(report.duplicates)")
+} catch {
+    SyncProbe.fail("sync failed: \(error)", status: 1)
+}
+
+enum SyncProbe {
+    static let steps: Set<String> = ["gathered", "persisted", "mid-body", "acknowledged"]
+    static let types: [HealthObjectType] = [.heartRate, .stepCount]
+    static let app = HealthAppConfiguration(
+        bundleIdentifier: "dev.healthflow.sync-probe", name: "Sync probe", healthShareUsageDescription: "reads",
+        healthUpdateUsageDescription: "writes")
+
+    /// Prints `line` (unbuffered) and blocks this thread for good: the test SIGKILLs the process here.
+    static func halt(_ line: String) -> Never {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        while true { pause() }
+    }
+
+    static func fail(_ message: String, status: Int32) -> Never {
+        FileHandle.standardError.write(Data("SyncProbe: \(message)\n".utf8))
+        exit(status)
+    }
+}
+
+/// Uploads through `inner`, but the body stream stops dead halfway: `checkpoint mid-body ID` is printed and the
+/// read never returns.
+struct HaltingTransport: UploadTransport {
+    let inner: any UploadTransport
+
+    func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
+        let body = request.body
+        let halting = UploadRequest(
+            batchID: request.batchID, contentType: request.contentType, contentLength: request.contentLength,
+            fileExtension: request.fileExtension,
+            body: .stream {
+                HaltingInputStream(
+                    data: try body.makeData(), haltAt: Int(request.contentLength / 2),
+                    line: "checkpoint mid-body \(request.batchID.uuidString)")
+            })
+        return inner.upload(halting)
+    }
+}
+
+/// Serves `data` up to `haltAt`, then halts the process's progress (see ``SyncProbe/halt(_:)``) on the next read.
+final class HaltingInputStream: InputStream {
+    private let data: Data
+    private let haltAt: Int
+    private let line: String
+    private var offset = 0
+    private var status: Stream.Status = .notOpen
+
+    init(data: Data, haltAt: Int, line: String) {
+        self.data = data
+        self.haltAt = max(1, min(haltAt, data.count - 1))
+        self.line = line
+        super.init(data: Data())
+    }
+
+    override var streamStatus: Stream.Status { status }
+    override var streamError: (any Error)? { nil }
+    override var hasBytesAvailable: Bool { status == .open }
+
+    override func open() {
+        if status == .notOpen { status = .open }
+    }
+
+    override func close() {
+        status = .closed
+    }
+
+    override func getBuffer(
+        _ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, length len: UnsafeMutablePointer<Int>
+    ) -> Bool {
+        false
+    }
+
+    override func property(forKey key: Stream.PropertyKey) -> AnyObject? { nil }
+
+    override func setProperty(_ property: AnyObject?, forKey key: Stream.PropertyKey) -> Bool { false }
+
+    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
+        guard status == .open else { return status == .atEnd ? 0 : -1 }
+        if offset >= haltAt { SyncProbe.halt(line) }
+        let count = min(len, haltAt - offset)
+        _ = data.withUnsafeBytes { raw in
+            raw.copyBytes(to: UnsafeMutableRawBufferPointer(start: buffer, count: count), from: offset..<(offset + count))
+        }
+        offset += count
+        return count
+    }
+}
