@@ -71,6 +71,22 @@ public struct HTTPTransport: UploadTransport {
     /// - Returns: The receipt on a 2xx; rejects with ``HTTPUploadError`` or ``UploadError`` (body unreadable,
     ///   length mismatch) otherwise.
     public func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
+        upload(request, reporter: .unobserved())
+    }
+
+    /// POSTs `request` once, reporting to `reporter`: the attempt, a streamed body's bytes as URLSession reads
+    /// them, a `Data` body's bytes all at once when the server answered 2xx (FoundationNetworking reports no
+    /// body progress to completion-handler tasks; see the measurements in the HealthSync guide).
+    ///
+    /// ```swift
+    /// let upload = transport.observedUpload(request)   // calls this with the handle's reporter
+    /// ```
+    /// - Parameters:
+    ///   - request: The upload.
+    ///   - reporter: Where the attempt and its bytes are reported.
+    /// - Returns: As ``upload(_:)``.
+    public func upload(_ request: UploadRequest, reporter: UploadReporter) -> Promise<UploadReceipt> {
+        reporter.attemptStarted(batchID: request.batchID, totalBytes: request.contentLength)
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = "POST"
         let (seconds, attoseconds) = timeout.components
@@ -81,10 +97,11 @@ public struct HTTPTransport: UploadTransport {
         let (promise, resolver) = Promise<UploadReceipt>.pending()
         let url = self.url
         let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
-            resolver.resolve(
-                Result {
-                    try Self.receipt(for: request, url: url, data: data, response: response, error: error)
-                })
+            let result = Result {
+                try Self.receipt(for: request, url: url, data: data, response: response, error: error)
+            }
+            if case .success = result { reporter.bodySent() }
+            resolver.resolve(result)
         }
         let task: URLSessionTask
         do {
@@ -96,7 +113,7 @@ public struct HTTPTransport: UploadTransport {
                 urlRequest.setValue(String(data.count), forHTTPHeaderField: "Content-Length")
                 task = session.uploadTask(with: urlRequest, from: data, completionHandler: handler)
             } else {
-                urlRequest.httpBodyStream = try request.body.makeInputStream()
+                urlRequest.httpBodyStream = CountingInputStream(try request.body.makeInputStream(), reporter: reporter)
                 task = session.dataTask(with: urlRequest, completionHandler: handler)
             }
         } catch {

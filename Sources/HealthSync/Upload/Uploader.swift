@@ -52,11 +52,36 @@ public struct Uploader: UploadTransport {
     /// - Parameter request: The upload.
     /// - Returns: The first successful attempt's receipt, or the last attempt's error.
     public func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
+        upload(request, reporter: .unobserved())
+    }
+
+    /// Uploads `request`, retrying as the policy says, and reports every attempt (through the transport) and
+    /// every retry with its wait and reason to `reporter`.
+    ///
+    /// ```swift
+    /// let upload = uploader.observedUpload(request)   // calls this with the handle's reporter
+    /// ```
+    /// - Parameters:
+    ///   - request: The upload.
+    ///   - reporter: Where attempts, bytes and retries are reported.
+    /// - Returns: The first successful attempt's receipt, or the last attempt's error.
+    public func upload(_ request: UploadRequest, reporter: UploadReporter) -> Promise<UploadReceipt> {
         let transport = self.transport
         let policy = self.policy
         return retry(
             attempts: policy.attempts, backoff: policy.backoff, jitterSource: policy.jitterSource, on: scheduler,
-            { transport.upload(request) },
-            while: { error, _ in policy.decision(for: error) })
+            { transport.upload(request, reporter: reporter) },
+            while: { error, attempt in
+                // The wait is decided here (not by `retry`) so that the event carries the exact delay.
+                let delay: Duration
+                switch policy.decision(for: error) {
+                case .stop: return .stop
+                case .retryAfter(let wait): delay = wait
+                case .retry:
+                    delay = policy.backoff.delay(beforeRetry: attempt, randomUnit: policy.jitterSource.nextUnit())
+                }
+                reporter.retryScheduled(attempt: attempt, delay: delay, reason: error)
+                return .retryAfter(delay)
+            })
     }
 }
