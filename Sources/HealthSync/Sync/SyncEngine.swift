@@ -175,7 +175,12 @@ public struct SyncEngine: Sendable {
         try await run()
     }
 
-    private func run() async throws -> SyncReport {
+    /// The run of ``observedSync()``: ``sync()-(_)`` reporting to `reporter`.
+    func sync(reporter: SyncReporter) async throws -> SyncReport {
+        try await run(reporter: reporter)
+    }
+
+    private func run(reporter: SyncReporter? = nil) async throws -> SyncReport {
         try SyncBatchBody.ensurePrivateFolder(tempFolder)
         try ensureStateFolder()
         var state = try anchorStore.load()
@@ -189,8 +194,9 @@ public struct SyncEngine: Sendable {
             try Task.checkCancellation()
             let url = try pendingFileURL(pending.bodyFileName)
             try SyncBatchBody.checkPendingFile(at: url, length: pending.bodyLength)
-            let receipt = try await transport.upload(request(for: pending, at: url))
+            let receipt = try await upload(pending, at: url, reporter: reporter)
             try commit(pending, receipt: receipt, at: url, state: &state, report: &report)
+            reporter?.batchCommitted(pending, receipt: receipt)
         }
         // An older state file recorded only the ID: that batch is rebuilt from the anchors under the same key.
         var legacyID = state.pendingBatchID
@@ -222,7 +228,7 @@ public struct SyncEngine: Sendable {
                 state.pending = pending
                 state.pendingBatchID = batchID
                 try anchorStore.save(state)
-                receipt = try await transport.upload(request(for: pending, at: url))
+                receipt = try await upload(pending, at: url, reporter: reporter)
             }
             if legacyID != nil && receipt.disposition == .duplicate {
                 // The receiver kept the older version's copy, whose content is unknown: send these changes again.
@@ -234,11 +240,13 @@ public struct SyncEngine: Sendable {
                 state.pendingBatchID = nil
                 try anchorStore.save(state)
                 try SyncBatchBody.removePendingFile(at: url)
+                reporter?.batchCommitted(pending, receipt: receipt)
                 legacyID = nil
                 continue
             }
             legacyID = nil
             try commit(pending, receipt: receipt, at: url, state: &state, report: &report)
+            reporter?.batchCommitted(pending, receipt: receipt)
             if count < batchSize { return report }
         }
     }
@@ -258,6 +266,13 @@ public struct SyncEngine: Sendable {
         report.samples.merge(pending.samples, uniquingKeysWith: +)
         report.deletions.merge(pending.deletions, uniquingKeysWith: +)
         try SyncBatchBody.removePendingFile(at: url)
+    }
+
+    /// Uploads a pending batch, reporting its start and its upload's events when the run is observed.
+    private func upload(_ pending: PendingBatch, at url: URL, reporter: SyncReporter?) async throws -> UploadReceipt {
+        let request = request(for: pending, at: url)
+        guard let reporter else { return try await transport.upload(request) }
+        return try await transport.upload(request, reporter: reporter.batchStarted(pending)).value
     }
 
     /// The upload of a pending batch: its durable body file, read afresh for every attempt.

@@ -29,7 +29,9 @@ public struct HTTPTransport: UploadTransport {
     /// transport.url.absoluteString   // "https://sync.example.com/upload"
     /// ```
     public let url: URL
-    /// The per-request timeout (`URLRequest.timeoutInterval`: the longest idle wait, `URLError` −1001).
+    /// The per-request timeout (`URLRequest.timeoutInterval`, `URLError` −1001). On Linux FoundationNetworking
+    /// counts it from the start of the request and never re-arms it while bytes flow (a deadline for the whole
+    /// exchange, not an idle timeout), and takes whole seconds only: it is rounded up, at least 1 s.
     ///
     /// ```swift
     /// transport.timeout   // .seconds(60)
@@ -89,8 +91,7 @@ public struct HTTPTransport: UploadTransport {
         reporter.attemptStarted(batchID: request.batchID, totalBytes: request.contentLength)
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = "POST"
-        let (seconds, attoseconds) = timeout.components
-        urlRequest.timeoutInterval = max(Double(seconds) + Double(attoseconds) / 1e18, 0.001)
+        urlRequest.timeoutInterval = Self.timeoutInterval(timeout)
         urlRequest.setValue(request.contentType, forHTTPHeaderField: "Content-Type")
         urlRequest.setValue(request.idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
 
@@ -122,6 +123,19 @@ public struct HTTPTransport: UploadTransport {
         resolver.onCancel { task.cancel() }
         task.resume()
         return promise
+    }
+
+    /// The `URLRequest.timeoutInterval` for `timeout`. FoundationNetworking arms its timer with
+    /// `Int(timeoutInterval) * 1000` milliseconds, so a fraction of a second would be cut (0.7 s became an
+    /// immediate −1001 here): on Linux the interval is rounded up to whole seconds, at least 1.
+    static func timeoutInterval(_ timeout: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = timeout.components
+        let interval = max(Double(seconds) + Double(attoseconds) / 1e18, 0.001)
+        #if canImport(FoundationNetworking)
+            return max(interval.rounded(.up), 1)
+        #else
+            return interval
+        #endif
     }
 
     /// Maps a completed task to a receipt or a typed error.
