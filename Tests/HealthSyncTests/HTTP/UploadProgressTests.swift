@@ -132,20 +132,3 @@ struct UploadProgressTests {
         #expect(upload.progress.completedUnitCount == 300_000)
     }
 }
-
-/// Reads an upload's events to the end as short strings: `start N ID BYTES`, `sent S/T`,
-/// `retry after N in DELAY: REASON`, `finished DISPOSITION`, `failed: ERROR`.
-func uploadEventSummaries(_ events: AsyncStream<UploadEvent>) async -> [String] {
-    var summaries: [String] = []
-    for await event in events {
-        switch event {
-        case .attemptStarted(let attempt, let batchID, let total): summaries.append("start \(attempt) \(batchID) \(total)")
-        case .bytesSent(let sent, let total): summaries.append("sent \(sent)/\(total)")
-        case .retryScheduled(let attempt, let delay, let reason):
-            summaries.append("retry after \(attempt) in \(delay): \(reason)")
-        case .finished(let receipt): summaries.append("finished \(receipt.disposition.rawValue)")
-        case .failed(let error): summaries.append("failed: \(error)")
-        }
-    }
-    return summaries
-}
