@@ -134,19 +134,23 @@ struct HTTPFaultTests {
 
     // MARK: slow answer, stalled reader
 
-    /// The server reads the body and answers after 3 s; the timeout is 1 s. Two attempts, then the typed error.
-    @Test func slowResponsePastTheTimeoutIsRetriedThenFailsTyped() async throws {
+    /// Answers that fail every attempt and are retried until the last, which fails with the typed error:
+    /// `slow/3` reads the body and answers after 3 s, past the 1 s timeout (URLError −1001); `truncated` sends a
+    /// 200 whose body stops short of its Content-Length, then closes (URLError −1; the batch may or may not have
+    /// been stored, the idempotency key makes the retry safe).
+    @Test(arguments: [("slow/3", -1001), ("truncated", -1)])
+    func failingAnswerIsRetriedThenFailsTyped(path: String, code: Int) async throws {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
             let scheduler = ManualScheduler()
             let request = httpStreamedRequest(Self.body(Self.small))
-            let upload = Self.uploader(server, "slow/3", streamed: false, attempts: 2, scheduler: scheduler)
+            let upload = Self.uploader(server, path, streamed: false, attempts: 2, scheduler: scheduler)
                 .observedUpload(request)
 
             let (events, delays) = await driveUpload(upload, on: scheduler)
 
             let error = await #expect(throws: HTTPUploadError.self) { try await upload.value }
-            #expect(error == .connection(code: -1001))
-            #expect(uploadFailures(events) == [.connection(code: -1001), .connection(code: -1001)])
+            #expect(error == .connection(code: code))
+            #expect(uploadFailures(events) == [.connection(code: code), .connection(code: code)])
             #expect(delays == [.seconds(1)])
             #expect(try await server.stats(key: request.idempotencyKey).requests == 2)
         }
@@ -186,24 +190,6 @@ struct HTTPFaultTests {
             #expect(error == .connection(code: -1002))
             #expect(uploadFailures(events) == [.connection(code: -1002)])
             #expect(try await server.stats(key: request.idempotencyKey).requests == 1)
-        }
-    }
-
-    /// A 200 whose body stops short of its Content-Length, then a close: URLError −1, retried (the batch may
-    /// or may not be stored; the idempotency key makes the retry safe).
-    @Test func truncatedResponseIsRetriedThenFailsTyped() async throws {
-        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
-            let scheduler = ManualScheduler()
-            let request = httpStreamedRequest(Self.body(Self.small))
-            let upload = Self.uploader(server, "truncated", streamed: false, attempts: 2, scheduler: scheduler)
-                .observedUpload(request)
-
-            let (events, _) = await driveUpload(upload, on: scheduler)
-
-            let error = await #expect(throws: HTTPUploadError.self) { try await upload.value }
-            #expect(error == .connection(code: -1))
-            #expect(uploadFailures(events) == [.connection(code: -1), .connection(code: -1)])
-            #expect(try await server.stats(key: request.idempotencyKey).requests == 2)
         }
     }
 
