@@ -131,4 +131,31 @@ struct UploadProgressTests {
         #expect(events.last == "finished stored")
         #expect(upload.progress.completedUnitCount == 300_000)
     }
+
+    /// Against the real server: a streamed body's bytes are counted as URLSession reads them (coalesced to at
+    /// most ~100 events, increasing, ending at the body length); a `Data` body is reported whole on the 2xx.
+    @Test(arguments: [false, true])
+    func httpUploadProgressEndsAtTheBodyLength(streamed: Bool) async throws {
+        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
+            let body = Data(repeating: 0x42, count: streamed ? 3_000_000 : 200_000)
+            let request = httpStreamedRequest(body)
+            let transport = HTTPTransport(
+                url: server.url("upload"), timeout: .seconds(20), dataThreshold: streamed ? 0 : 1 << 20)
+
+            let upload = transport.observedUpload(request)
+            _ = try await upload.value
+            let sent = await uploadEventSummaries(upload.events).compactMap { summary -> Int? in
+                guard summary.hasPrefix("sent ") else { return nil }
+                return Int(summary.dropFirst(5).prefix { $0 != "/" })
+            }
+
+            #expect(upload.progress.totalUnitCount == Int64(body.count))
+            #expect(upload.progress.completedUnitCount == Int64(body.count))
+            #expect(upload.progress.fractionCompleted == 1.0)
+            #expect(sent.last == body.count)
+            #expect(zip(sent, sent.dropFirst()).allSatisfy { $0 < $1 })
+            #expect(streamed ? (sent.count > 10 && sent.count <= 101) : sent.count == 1)
+            #expect(try await server.stats(key: request.idempotencyKey).bytes == body.count)
+        }
+    }
 }
