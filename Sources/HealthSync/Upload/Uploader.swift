@@ -23,7 +23,7 @@ import FlowKit
 /// | 413 sent before the body is read, then close or drain (2 kB `Data` and 4 MB streamed) | `.http(413, nil, message)` | no |
 /// | other 4xx (400, 401, 403, 404, 409, 422, …) | `.http(status, retryAfter, message)` | no |
 /// | 408, 429, 5xx | `.http(status, retryAfter, message)` | yes, after `Retry-After` when sent, else the back-off |
-/// | drop after N body bytes, clean close (FIN) | `.connection(code: -1)` | yes |
+/// | drop after N body bytes, clean close (FIN) | `.connection(code: -1)`; −1011 when the whole body was already in the socket | yes |
 /// | drop after N body bytes, reset (RST) | `.connection(code: -1005)` | yes |
 /// | whole body read, then close without a reply | `.connection(code: -1011)` | yes |
 /// | answer later than the timeout | `.connection(code: -1001)` | yes |

@@ -93,8 +93,10 @@ struct HTTPFaultTests {
 
     // MARK: drop after N bytes
 
-    /// A drop after 1,000 body bytes, once; the retry succeeds. Measured here: a clean close (FIN) surfaces as
-    /// URLError −1, a reset (RST, SO_LINGER 0) as −1005, for 900 kB `Data` and 4 MB streamed bodies alike.
+    /// A drop after 1,000 body bytes, once; the retry succeeds. Measured here (25 runs each): a reset (RST,
+    /// SO_LINGER 0) is URLError −1005 for 900 kB `Data` and 4 MB streamed bodies alike; a clean close (FIN) is
+    /// −1 for the 4 MB stream (25/25) but for the 900 kB `Data` body −1 (21/25) or −1011 (4/25), when libcurl
+    /// had already handed the whole body to the socket and then read an empty reply. All are retried.
     @Test(arguments: [false, true], [false, true])
     func droppedConnectionIsRetriedAsConnectionLoss(reset: Bool, streamed: Bool) async throws {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
@@ -107,7 +109,14 @@ struct HTTPFaultTests {
             let (events, delays) = await driveUpload(upload, on: scheduler)
 
             #expect(try await upload.value.disposition == .stored)
-            #expect(uploadFailures(events) == [.connection(code: reset ? -1005 : -1)])
+            let expected: Set<Int> = reset ? [-1005] : streamed ? [-1] : [-1, -1011]
+            let failures = uploadFailures(events)
+            #expect(failures.count == 1)
+            if case .connection(let code)? = failures.first {
+                #expect(expected.contains(code))
+            } else {
+                Issue.record("expected a connection error, got \(failures)")
+            }
             #expect(delays == [.seconds(1)])
             let stats = try await server.stats(key: request.idempotencyKey)
             #expect(stats.requests == 2)
