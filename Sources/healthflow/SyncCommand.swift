@@ -35,7 +35,8 @@ enum SyncCommand {
         The store is the demo's (see 'healthflow demo --help'); a new store gets the demo's generated year first.
         The sync state (per-type anchors, the batch in flight) is kept in sync-state.json in the data folder, so
         a second run sends only what is new ("nothing to send" when nothing is). A batch interrupted by a crash is
-        re-sent with the same batch ID by the next run.
+        re-sent with the same batch ID by the next run. One line is printed per batch as it is acknowledged
+        (its number, sample count and size), then a summary.
 
         OPTIONS:
           --to URL      an http:// or https:// endpoint that accepts multipart/form-data POSTs
@@ -163,7 +164,20 @@ enum SyncCommand {
             anchorStore: AnchorStore(fileURL: stateFolder.appendingPathComponent("sync-state.json")),
             transport: transport, deviceID: try deviceID(in: stateFolder),
             tempFolder: stateFolder.appendingPathComponent("sync-tmp", isDirectory: true))
-        return try await engine.sync()
+        let run = engine.observedSync()
+        var bytes: Int64 = 0
+        for await event in run.events {
+            switch event {
+            case .batchStarted(_, _, _, let size): bytes = size
+            case .batchCommitted(let number, _, let samples, let disposition):
+                // One line per batch: counts and sizes only, never a health value.
+                print(
+                    "batch \(number): \(grouped(samples)) samples and deletions, \(grouped(Int(bytes))) bytes"
+                        + (disposition == .duplicate ? " (already delivered)" : ""))
+            case .upload, .finished, .failed: break
+            }
+        }
+        return try await run.value
     }
 
     /// The demo's generated year (same seed, same dates).

@@ -178,7 +178,12 @@ public struct SyncEngine: Sendable {
         try await run()
     }
 
-    private func run() async throws -> SyncReport {
+    /// The run of ``observedSync()``: ``sync()-(_)`` reporting to `reporter`.
+    func sync(reporter: SyncReporter) async throws -> SyncReport {
+        try await run(reporter: reporter)
+    }
+
+    private func run(reporter: SyncReporter? = nil) async throws -> SyncReport {
         try SyncBatchBody.ensurePrivateFolder(tempFolder)
         try ensureStateFolder()
         var state = try anchorStore.load()
@@ -192,10 +197,11 @@ public struct SyncEngine: Sendable {
             try Task.checkCancellation()
             let url = try pendingFileURL(pending.bodyFileName)
             try SyncBatchBody.checkPendingFile(at: url, length: pending.bodyLength, crc32: pending.bodyCRC32)
-            let receipt = try await transport.upload(request(for: pending, at: url))
+            let receipt = try await upload(pending, at: url, reporter: reporter)
             checkpointHook?(.acknowledged(pending.batchID))
             try commit(pending, receipt: receipt, at: url, state: &state, report: &report)
             checkpointHook?(.committed(pending.batchID))
+            reporter?.batchCommitted(pending, receipt: receipt)
         }
         // An older state file recorded only the ID: that batch is rebuilt from the anchors under the same key.
         var legacyID = state.pendingBatchID
@@ -230,7 +236,7 @@ public struct SyncEngine: Sendable {
                 state.pendingBatchID = batchID
                 try anchorStore.save(state)
                 checkpointHook?(.persisted(batchID))
-                receipt = try await transport.upload(request(for: pending, at: url))
+                receipt = try await upload(pending, at: url, reporter: reporter)
                 checkpointHook?(.acknowledged(batchID))
             }
             if legacyID != nil && receipt.disposition == .duplicate {
@@ -243,12 +249,14 @@ public struct SyncEngine: Sendable {
                 state.pendingBatchID = nil
                 try anchorStore.save(state)
                 try SyncBatchBody.removePendingFile(at: url)
+                reporter?.batchCommitted(pending, receipt: receipt)
                 legacyID = nil
                 continue
             }
             legacyID = nil
             try commit(pending, receipt: receipt, at: url, state: &state, report: &report)
             checkpointHook?(.committed(batchID))
+            reporter?.batchCommitted(pending, receipt: receipt)
             if count < batchSize { return report }
         }
     }
@@ -268,6 +276,13 @@ public struct SyncEngine: Sendable {
         report.samples.merge(pending.samples, uniquingKeysWith: +)
         report.deletions.merge(pending.deletions, uniquingKeysWith: +)
         try SyncBatchBody.removePendingFile(at: url)
+    }
+
+    /// Uploads a pending batch, reporting its start and its upload's events when the run is observed.
+    private func upload(_ pending: PendingBatch, at url: URL, reporter: SyncReporter?) async throws -> UploadReceipt {
+        let request = request(for: pending, at: url)
+        guard let reporter else { return try await transport.upload(request) }
+        return try await transport.upload(request, reporter: reporter.batchStarted(pending)).value
     }
 
     /// The upload of a pending batch: its durable body file, read afresh for every attempt.

@@ -29,7 +29,9 @@ public struct HTTPTransport: UploadTransport {
     /// transport.url.absoluteString   // "https://sync.example.com/upload"
     /// ```
     public let url: URL
-    /// The per-request timeout (`URLRequest.timeoutInterval`: the longest idle wait, `URLError` −1001).
+    /// The per-request timeout (`URLRequest.timeoutInterval`, `URLError` −1001). On Linux FoundationNetworking
+    /// counts it from the start of the request and never re-arms it while bytes flow (a deadline for the whole
+    /// exchange, not an idle timeout), and takes whole seconds only: it is rounded up, at least 1 s.
     ///
     /// ```swift
     /// transport.timeout   // .seconds(60)
@@ -71,20 +73,41 @@ public struct HTTPTransport: UploadTransport {
     /// - Returns: The receipt on a 2xx; rejects with ``HTTPUploadError`` or ``UploadError`` (body unreadable,
     ///   length mismatch) otherwise.
     public func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
+        upload(request, reporter: .unobserved())
+    }
+
+    /// POSTs `request` once, reporting to `reporter`: the attempt, a streamed body's bytes as URLSession reads
+    /// them, a `Data` body's bytes all at once when the server answered 2xx.
+    ///
+    /// Measured with FoundationNetworking on Linux: `urlSession(_:task:didSendBodyData:…)` is called only for
+    /// delegate-style tasks of a session with a delegate (1 call for a 1 kB body, 46 for 3 MB, `Data` and
+    /// stream alike); tasks with a completion handler get none and their `countOfBytesSent` stays 0, even with a
+    /// session or per-task delegate. This transport uses completion handlers on the caller's session, so it
+    /// counts a streamed body as it is read (ahead of the wire by at most libcurl's and the socket's buffers).
+    ///
+    /// ```swift
+    /// let upload = transport.observedUpload(request)   // calls this with the handle's reporter
+    /// ```
+    /// - Parameters:
+    ///   - request: The upload.
+    ///   - reporter: Where the attempt and its bytes are reported.
+    /// - Returns: As ``upload(_:)``.
+    public func upload(_ request: UploadRequest, reporter: UploadReporter) -> Promise<UploadReceipt> {
+        reporter.attemptStarted(batchID: request.batchID, totalBytes: request.contentLength)
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = "POST"
-        let (seconds, attoseconds) = timeout.components
-        urlRequest.timeoutInterval = max(Double(seconds) + Double(attoseconds) / 1e18, 0.001)
+        urlRequest.timeoutInterval = Self.timeoutInterval(timeout)
         urlRequest.setValue(request.contentType, forHTTPHeaderField: "Content-Type")
         urlRequest.setValue(request.idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
 
         let (promise, resolver) = Promise<UploadReceipt>.pending()
         let url = self.url
         let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
-            resolver.resolve(
-                Result {
-                    try Self.receipt(for: request, url: url, data: data, response: response, error: error)
-                })
+            let result = Result {
+                try Self.receipt(for: request, url: url, data: data, response: response, error: error)
+            }
+            if case .success = result { reporter.bodySent() }
+            resolver.resolve(result)
         }
         let task: URLSessionTask
         do {
@@ -96,7 +119,7 @@ public struct HTTPTransport: UploadTransport {
                 urlRequest.setValue(String(data.count), forHTTPHeaderField: "Content-Length")
                 task = session.uploadTask(with: urlRequest, from: data, completionHandler: handler)
             } else {
-                urlRequest.httpBodyStream = try request.body.makeInputStream()
+                urlRequest.httpBodyStream = CountingInputStream(try request.body.makeInputStream(), reporter: reporter)
                 task = session.dataTask(with: urlRequest, completionHandler: handler)
             }
         } catch {
@@ -105,6 +128,19 @@ public struct HTTPTransport: UploadTransport {
         resolver.onCancel { task.cancel() }
         task.resume()
         return promise
+    }
+
+    /// The `URLRequest.timeoutInterval` for `timeout`. FoundationNetworking arms its timer with
+    /// `Int(timeoutInterval) * 1000` milliseconds, so a fraction of a second would be cut (0.7 s became an
+    /// immediate −1001 here): on Linux the interval is rounded up to whole seconds, at least 1.
+    static func timeoutInterval(_ timeout: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = timeout.components
+        let interval = max(Double(seconds) + Double(attoseconds) / 1e18, 0.001)
+        #if canImport(FoundationNetworking)
+            return max(interval.rounded(.up), 1)
+        #else
+            return interval
+        #endif
     }
 
     /// Maps a completed task to a receipt or a typed error.

@@ -16,8 +16,9 @@ public enum HTTPUploadError: Error, Hashable, Sendable, CustomStringConvertible 
     /// HTTPUploadError.http(status: 429, retryAfter: .seconds(7), message: nil)
     /// ```
     case http(status: Int, retryAfter: Duration?, message: String?)
-    /// The request failed below HTTP: `code` is the `URLError` code (−1 connection closed mid-body,
-    /// −1005 connection lost/reset, −1001 timed out, −1004 cannot connect, …).
+    /// The request failed below HTTP: `code` is the `URLError` code (−1 connection closed mid-body or
+    /// mid-response, −1005 connection lost/reset, −1001 timed out, −1004 cannot connect, −1011 closed without a
+    /// reply, −1002 a reply that is not HTTP, …). ``Uploader`` lists which are retried.
     ///
     /// ```swift
     /// HTTPUploadError.connection(code: -1005)

@@ -68,9 +68,23 @@ public struct OutboxTransport: UploadTransport {
     ///   ``UploadReceipt/Disposition/duplicate`` when the batch was already there.
     /// - Note: Rejects with ``UploadError`` (length mismatch, invalid extension, I/O); nothing is left behind.
     public func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
+        upload(request, reporter: .unobserved())
+    }
+
+    /// Delivers the batch as ``upload(_:)`` does, reporting the attempt and each chunk written to `reporter`.
+    ///
+    /// ```swift
+    /// let upload = outbox.observedUpload(request)   // calls this with the handle's reporter
+    /// ```
+    /// - Parameters:
+    ///   - request: The upload.
+    ///   - reporter: Where the attempt and its bytes are reported (nothing for a duplicate).
+    /// - Returns: The receipt, as ``upload(_:)``.
+    public func upload(_ request: UploadRequest, reporter: UploadReporter) -> Promise<UploadReceipt> {
         let (promise, resolver) = Promise<UploadReceipt>.pending()
         queue.async {
-            resolver.resolve(Result { try deliver(request) })
+            reporter.attemptStarted(batchID: request.batchID, totalBytes: request.contentLength)
+            resolver.resolve(Result { try deliver(request, reporter: reporter) })
         }
         return promise
     }
@@ -96,7 +110,7 @@ public struct OutboxTransport: UploadTransport {
         return Set(ids).sorted { $0.uuidString < $1.uuidString }
     }
 
-    private func deliver(_ request: UploadRequest) throws -> UploadReceipt {
+    private func deliver(_ request: UploadRequest, reporter: UploadReporter) throws -> UploadReceipt {
         let ext = request.fileExtension
         guard !ext.isEmpty, !ext.hasPrefix("."), !ext.contains("/"), !ext.contains("\0") else {
             throw UploadError.invalidFileExtension(ext)
@@ -116,6 +130,7 @@ public struct OutboxTransport: UploadTransport {
                         throw UploadError.lengthMismatch(expected: request.contentLength, actual: written)
                     }
                     try sink(chunk)
+                    reporter.add(sentBytes: Int64(chunk.count))
                 }
                 guard written == request.contentLength else {
                     throw UploadError.lengthMismatch(expected: request.contentLength, actual: written)

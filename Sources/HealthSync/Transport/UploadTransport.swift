@@ -24,4 +24,38 @@ public protocol UploadTransport: Sendable {
     /// - Parameter request: The batch ID, content type, length and body.
     /// - Returns: A promise fulfilled with the receipt once the receiver holds the batch, rejected otherwise.
     func upload(_ request: UploadRequest) -> Promise<UploadReceipt>
+
+    /// Uploads `request`'s body once, reporting to `reporter`: ``UploadReporter/attemptStarted(batchID:totalBytes:)``
+    /// when it starts and ``UploadReporter/add(sentBytes:)`` as bytes go out. It does not settle the reporter.
+    ///
+    /// The default calls ``upload(_:)`` and reports the whole body once the upload succeeded; transports that
+    /// see their bytes go out (``HTTPTransport``, ``OutboxTransport``) report them as they go.
+    ///
+    /// ```swift
+    /// let reporter = UploadReporter { print($0) }
+    /// let receipt = try await transport.upload(request, reporter: reporter).value
+    /// ```
+    /// - Parameters:
+    ///   - request: The batch ID, content type, length and body.
+    ///   - reporter: Where to report the attempt and its bytes.
+    /// - Returns: A promise fulfilled with the receipt once the receiver holds the batch, rejected otherwise.
+    func upload(_ request: UploadRequest, reporter: UploadReporter) -> Promise<UploadReceipt>
+}
+
+extension UploadTransport {
+    /// Reports one attempt around ``upload(_:)``: started, then the whole body once it succeeded.
+    ///
+    /// ```swift
+    /// let receipt = try await recordingTransport.upload(request, reporter: reporter).value
+    /// ```
+    /// - Parameters:
+    ///   - request: The upload.
+    ///   - reporter: Where to report.
+    /// - Returns: ``upload(_:)``'s promise, after reporting.
+    public func upload(_ request: UploadRequest, reporter: UploadReporter) -> Promise<UploadReceipt> {
+        reporter.attemptStarted(batchID: request.batchID, totalBytes: request.contentLength)
+        return upload(request).tap(on: .immediate) { result in
+            if case .success = result { reporter.bodySent() }
+        }
+    }
 }

@@ -44,13 +44,14 @@ public struct UploadRetryPolicy: Sendable {
     /// ```
     public var maximumRetryAfter: Duration
 
-    /// The `URLError` codes treated as a lost or failed connection: −1 (closed mid-body), −1001 (timed out),
-    /// −1003 (host not found), −1004 (cannot connect), −1005 (connection lost), −1009 (offline).
+    /// The `URLError` codes treated as a lost or failed connection: −1 (closed mid-body or mid-response),
+    /// −1001 (timed out), −1003 (host not found), −1004 (cannot connect), −1005 (connection lost or reset),
+    /// −1009 (offline), −1011 (the server closed the connection without a reply: libcurl's "empty reply").
     ///
     /// ```swift
     /// UploadRetryPolicy.retryableURLErrorCodes.contains(-1005)   // true
     /// ```
-    public static let retryableURLErrorCodes: Set<Int> = [-1, -1001, -1003, -1004, -1005, -1009]
+    public static let retryableURLErrorCodes: Set<Int> = [-1, -1001, -1003, -1004, -1005, -1009, -1011]
 
     /// Creates a policy.
     ///

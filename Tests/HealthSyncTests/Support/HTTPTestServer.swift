@@ -90,6 +90,10 @@ struct HTTPTestServerStats: Decodable {
     var sha256: String?
     var bytes: Int?
     var chunked: Bool?
+    /// Batches stored by the server, all keys together.
+    var received: Int
+    /// The `Retry-After` values /retry-after sent for this key, in order.
+    var retryAfter: [String]
 }
 
 enum HTTPTestServerError: Error {
@@ -111,13 +115,14 @@ func withHTTPTestServer<T>(_ body: (HTTPTestServer) async throws -> T) async thr
 
 enum HTTPTestServerScript {
     static let source = #"""
-        import hashlib, json, socket, sys, threading
+        import hashlib, json, socket, struct, sys, threading
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
         lock = threading.Lock()
         requests = {}   # idempotency key -> requests seen (every endpoint)
-        stored = {}     # idempotency key -> {"sha256", "bytes"} (/upload, first time only)
-        failures = {}   # idempotency key -> requests seen by /fail-then-ok
+        stored = {}     # idempotency key -> {"sha256", "bytes"} (/upload and /retry-after, first time only)
+        failures = {}   # idempotency key -> requests seen by /fail-then-ok and /retry-after
+        delays = {}     # idempotency key -> Retry-After values sent, in order
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
@@ -138,6 +143,39 @@ enum HTTPTestServerScript {
                         self.rfile.readline()
                 return self.rfile.read(int(self.headers.get("Content-Length", "0")))
 
+            def read_raw(self, count):
+                # Reads up to `count` bytes of whatever follows the headers (chunk framing included).
+                got = 0
+                while got < count:
+                    data = self.rfile.read1(min(65536, count - got))
+                    if not data:
+                        break
+                    got += len(data)
+                return got
+
+            def store(self, key, body):
+                with lock:
+                    duplicate = key in stored
+                    if not duplicate:
+                        stored[key] = {"sha256": hashlib.sha256(body).hexdigest(), "bytes": len(body),
+                                       "chunked": "Content-Length" not in self.headers}
+                    return duplicate, len(stored)
+
+            def hang_up(self, reset):
+                # FIN: an orderly shutdown. RST: SO_LINGER {on, 0 s} makes close() send a reset.
+                self.close_connection = True
+                if reset:
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                else:
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                self.connection.close()
+
+            def raw_reply(self, data):
+                self.close_connection = True
+                self.wfile.write(data)
+                self.wfile.flush()
+                self.connection.shutdown(socket.SHUT_RDWR)
+
             def reply(self, status, obj, headers=()):
                 data = json.dumps(obj).encode()
                 self.send_response(status)
@@ -152,7 +190,8 @@ enum HTTPTestServerScript {
                 parts = self.path.strip("/").split("/")
                 if len(parts) == 2 and parts[0] == "stats":
                     with lock:
-                        info = {"requests": requests.get(parts[1], 0), "stored": parts[1] in stored}
+                        info = {"requests": requests.get(parts[1], 0), "stored": parts[1] in stored,
+                                "received": len(stored), "retryAfter": delays.get(parts[1], [])}
                         info.update(stored.get(parts[1], {}))
                     self.reply(200, info)
                 else:
@@ -169,17 +208,88 @@ enum HTTPTestServerScript {
                     self.close_connection = True
                     self.connection.shutdown(socket.SHUT_RDWR)
                     return
+                if parts[0] == "reject-early":
+                    # Answers before reading any of the body. "close": closes at once (unread bytes make the
+                    # kernel send RST); "drain": closes its sending side, then reads and discards the body.
+                    with lock:
+                        requests[key] = requests.get(key, 0) + 1
+                    data = json.dumps({"error": "batch too large for this server"}).encode()
+                    self.send_response(int(parts[1]))
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.send_header("Connection", "close")
+                    self.end_headers()
+                    self.wfile.write(data)
+                    self.wfile.flush()
+                    self.close_connection = True
+                    if parts[2] == "drain":
+                        self.connection.shutdown(socket.SHUT_WR)
+                        self.connection.settimeout(10)
+                        try:
+                            while self.connection.recv(65536):
+                                pass
+                        except OSError:
+                            pass
+                    self.connection.close()
+                    return
+                if parts[0] == "drop-after":
+                    # /drop-after/N/fin|rst[/K]: reads N bytes after the headers, then hangs up (FIN or RST);
+                    # with K, only the first K requests of a key, later ones are stored as /upload does.
+                    with lock:
+                        seen = failures.get(key, 0)
+                        failures[key] = seen + 1
+                    if len(parts) < 4 or seen < int(parts[3]):
+                        with lock:
+                            requests[key] = requests.get(key, 0) + 1
+                        self.read_raw(int(parts[1]))
+                        self.hang_up(parts[2] == "rst")
+                        return
+                if parts[0] == "stall":
+                    # Reads N bytes after the headers, then stops reading (up to 20 s) and hangs up.
+                    with lock:
+                        requests[key] = requests.get(key, 0) + 1
+                    self.read_raw(int(parts[1]))
+                    threading.Event().wait(20)
+                    self.hang_up(True)
+                    return
                 body = self.read_body()
                 with lock:
                     requests[key] = requests.get(key, 0) + 1
-                if parts[0] == "upload":
-                    with lock:
-                        duplicate = key in stored
-                        if not duplicate:
-                            stored[key] = {"sha256": hashlib.sha256(body).hexdigest(), "bytes": len(body),
-                                           "chunked": "Content-Length" not in self.headers}
-                        received = len(stored)
+                if parts[0] in ("upload", "drop-after"):
+                    duplicate, received = self.store(key, body)
                     self.reply(200, {"received": received, "duplicate": duplicate})
+                elif parts[0] == "retry-after" and len(parts) == 4:
+                    # /retry-after/STATUS/K/SECONDS: STATUS with Retry-After SECONDS K times, then stores.
+                    with lock:
+                        seen = failures.get(key, 0)
+                        failures[key] = seen + 1
+                    if seen < int(parts[2]):
+                        with lock:
+                            delays.setdefault(key, []).append(parts[3])
+                        self.reply(int(parts[1]), {"attempt": seen + 1}, [("Retry-After", parts[3])])
+                    else:
+                        duplicate, received = self.store(key, body)
+                        self.reply(200, {"received": received, "duplicate": duplicate})
+                elif parts[0] == "slow" and len(parts) == 2:
+                    # Reads the body, answers after SECONDS (the client has usually given up by then).
+                    threading.Event().wait(float(parts[1]))
+                    try:
+                        self.reply(200, {"received": 0, "duplicate": False})
+                    except OSError:
+                        self.close_connection = True
+                elif parts[0] == "garbage":
+                    self.raw_reply(b"THIS IS NOT HTTP\r\n\r\n")
+                elif parts[0] == "truncated":
+                    self.raw_reply(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                   b"Content-Length: 1000\r\n\r\n{\"received\": 1")
+                elif parts[0] == "text-ok":
+                    duplicate, received = self.store(key, body)
+                    data = b"OK, thanks"
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/plain")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
                 elif parts[0] == "status" and len(parts) == 2:
                     code = int(parts[1])
                     headers = [("Retry-After", "1")] if code in (429, 503) else []
