@@ -44,7 +44,10 @@ import Testing
             #expect(stats.maxCountPerSample == 1)
             #expect(stats.distinctSamples == stats.samples)
             let sent = stats.samples.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
-            #expect(first.output.hasPrefix("sent \(sent) samples"), "\(first.output)")
+            // One progress line per acknowledged batch, then the summary.
+            let lines = first.output.split(separator: "\n")
+            #expect(lines.dropLast().allSatisfy { $0.hasPrefix("batch ") }, "\(first.output)")
+            #expect(lines.last?.hasPrefix("sent \(sent) samples") == true, "\(first.output)")
 
             let second = try HealthFlowCommandTests.healthflow("sync", "--to", url, "--data", data.path)
             #expect(second.status == 0, "\(second.errors)")
