@@ -13,9 +13,33 @@ let examples: [Target.Dependency] = exampleNames.map { .target(name: "\($0)Examp
 
 func example(_ name: String) -> Target {
     .target(
-        name: "\(name)Example", dependencies: ["FlowKit", "HealthFlow", "ExampleSupport"], path: "Examples/\(name)",
-        exclude: ["README.md", "LESSON.md"], swiftSettings: strict)
+        name: "\(name)Example",
+        dependencies: ["FlowKit", "HealthFlow", "ExampleSupport"] + (healthKitSeeds.contains(name) ? healthKit : []),
+        path: "Examples/\(name)", exclude: ["README.md", "LESSON.md"], swiftSettings: strict)
 }
+
+// MARK: HealthKit (issue 8)
+/// HealthKit where it exists; elsewhere (Linux) the HealthKit-shaped shim over HealthFlow's model. Code that uses
+/// it writes `#if canImport(HealthKit) import HealthKit #else import HealthKitShim #endif`.
+let healthKit: [Target.Dependency] = [.target(name: "HealthKitShim", condition: .when(platforms: [.linux]))]
+/// The examples whose folders also hold the seed code written directly against HealthKit's API.
+let healthKitSeeds: Set<String> = ["WriteHeight", "ReadHeights"]
+let healthKitTargets: [Target] = [
+    // HealthKit's public API (the subset this project uses, names and signatures of the iOS 18 SDK) over
+    // HealthFlow's model; API.txt lists its declarations for review against the SDK headers.
+    .target(name: "HealthKitShim", dependencies: ["HealthFlow"], exclude: ["API.txt"], swiftSettings: strict),
+    // HealthKitStore: HealthFlow's HealthStore over HKHealthStore.
+    .target(
+        name: "HealthFlowHealthKit", dependencies: ["HealthFlow", "FlowKit"] + healthKit, exclude: ["README.md"],
+        swiftSettings: strict),
+    .testTarget(
+        name: "HealthKitBridgeTests",
+        dependencies: [
+            "HealthFlowHealthKit", "HealthKitShim", "HealthFlow", "FlowKit", "FlowKitTesting", "WriteHeightExample",
+            "ReadHeightsExample", "ExampleSupport",
+        ],
+        exclude: ["Scripts"], swiftSettings: strict),
+]
 
 let package = Package(
     name: "HealthFlow",
@@ -26,6 +50,7 @@ let package = Package(
         .library(name: "FlowKitTesting", targets: ["FlowKitTesting"]),
         .library(name: "HealthFlow", targets: ["HealthFlow"]),
         .library(name: "HealthSync", targets: ["HealthSync"]),
+        .library(name: "HealthFlowHealthKit", targets: ["HealthFlowHealthKit"]),
         .executable(name: "healthflow", targets: ["healthflow"]),
     ],
     targets: [
@@ -47,7 +72,7 @@ let package = Package(
         .target(
             name: "Exercises", dependencies: ["ExampleSupport", "HealthFlow", "FlowKit", "FlowKitTesting"] + examples,
             path: "Examples/Exercises", swiftSettings: strict),
-    ] + exampleNames.map(example) + [
+    ] + exampleNames.map(example) + healthKitTargets + [
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting"], swiftSettings: strict),
         .testTarget(name: "HealthFlowTests", dependencies: ["HealthFlow", "FlowKitTesting"], swiftSettings: strict),
         .testTarget(
