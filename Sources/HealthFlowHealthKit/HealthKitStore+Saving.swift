@@ -18,8 +18,9 @@ extension HealthKitStore {
         save([sample], withCompletion: completion)
     }
 
-    /// Validates every sample with HealthFlow's rules (units, dates, required metadata, source, authorization)
-    /// and only then saves them to HealthKit, all or none.
+    /// Validates every sample with HealthFlow's rules (units, dates, required metadata, shareable and
+    /// authorized types, the app as source, UUIDs new to the database — looked up in HealthKit by the UUID the
+    /// bridge saves with each object) and only then saves them to HealthKit, all or none.
     ///
     /// ```swift
     /// store.save([.quantity(a), .quantity(b)]) { success, error in }
@@ -33,28 +34,32 @@ extension HealthKitStore {
         } catch {
             return completion(false, error)
         }
-        let first = samples.first?.type
-        healthStore.save(objects) { success, error in
-            completion(success, error.map { BridgeErrors.healthFlow($0, type: first) })
+        let flat = samples.flatMap(Self.flattened)
+        fetchObjects(uuids: Set(flat.map(\.uuid)), types: Set(flat.map(\.type))) { [self] existing in
+            if let duplicate = flat.first(where: { existing[$0.uuid] != nil }) {
+                return completion(false, HealthStoreError.duplicateUUID(duplicate.uuid))
+            }
+            let first = samples.first?.type
+            healthStore.save(objects) { success, error in
+                completion(success, error.map { BridgeErrors.healthFlow($0, type: first) })
+            }
         }
     }
 
+    /// HealthFlow's save checks, in HealthFlow's order (so both stores report the same first problem).
     private func checkedForSaving(_ samples: [HealthSample]) throws(HealthStoreError) -> [HKObject] {
         guard isHealthDataAvailable else { throw .healthDataUnavailable }
-        let appSource = source
-        var seen = Set<UUID>()
-        var objects: [HKObject] = []
         for sample in samples {
             do {
                 try SampleRules.revalidate(sample)
             } catch {
                 throw .invalidSample(error)
             }
-            guard sample.source.bundleIdentifier == appSource.bundleIdentifier else {
-                throw .sourceMismatch(
-                    sample.uuid, expected: appSource.bundleIdentifier, actual: sample.source.bundleIdentifier)
-            }
-            guard seen.insert(sample.uuid).inserted else { throw .duplicateUUID(sample.uuid) }
+        }
+        let app = source.bundleIdentifier
+        var seen = Set<UUID>()
+        var objects: [HKObject] = []
+        for sample in samples {
             for type in Self.authorizationTypes(of: sample) {
                 guard type.isShareable else { throw .typeNotShareable(type) }
                 switch authorizationStatus(for: type) {
@@ -63,10 +68,24 @@ extension HealthKitStore {
                 case .sharingAuthorized: break
                 }
             }
+            let flat = Self.flattened(sample)
+            for object in flat where object.source.bundleIdentifier != app {
+                throw .sourceMismatch(object.uuid, expected: app, actual: object.source.bundleIdentifier)
+            }
+            for object in flat where !seen.insert(object.uuid).inserted { throw .duplicateUUID(object.uuid) }
             guard let object = BridgeSamples.healthKit(sample) else { throw .typeNotShareable(sample.type) }
             objects.append(object)
         }
         return objects
+    }
+
+    /// A sample followed by its members (a correlation's members are samples of their own).
+    static func flattened(_ sample: HealthSample) -> [HealthSample] {
+        guard case .correlation(let correlation) = sample else { return [sample] }
+        let members = correlation.objects.sorted {
+            ($0.type.identifier, $0.uuid.uuidString) < ($1.type.identifier, $1.uuid.uuidString)
+        }
+        return [sample] + members.map(HealthSample.quantity)
     }
 
     /// The types whose sharing a sample needs: its own, or a correlation's member types; sorted.
@@ -117,12 +136,10 @@ extension HealthKitStore {
         var objects: [HKObject] = []
         for uuid in wanted {
             guard let object = found[uuid] else { throw .objectNotFound(uuid) }
-            let owner = BridgeTypes.source(object.sourceRevision.source)
-            guard owner.bundleIdentifier == appSource else { throw .notSavedByThisApp(uuid, source: owner) }
-            guard seen.insert(uuid).inserted else { throw .duplicateUUID(uuid) }
             if let type = BridgeTypes.healthFlow(object.sampleType) {
-                let types = type.kind == .correlation ? type.correlationMemberTypes.prefix(2).map { $0 } : [type]
-                for type in types {
+                let types = type.kind == .correlation ? Array(type.correlationMemberTypes.prefix(2)) : [type]
+                for type in types.sorted(by: { $0.identifier < $1.identifier }) {
+                    guard type.isShareable else { throw .typeNotShareable(type) }
                     switch authorizationStatus(for: type) {
                     case .notDetermined: throw .authorizationNotDetermined(type)
                     case .sharingDenied: throw .authorizationDenied(type)
@@ -130,6 +147,9 @@ extension HealthKitStore {
                     }
                 }
             }
+            let owner = BridgeTypes.source(object.sourceRevision.source)
+            guard owner.bundleIdentifier == appSource else { throw .notSavedByThisApp(uuid, source: owner) }
+            guard seen.insert(uuid).inserted else { throw .duplicateUUID(uuid) }
             objects.append(object)
         }
         return objects
@@ -141,13 +161,12 @@ extension HealthKitStore {
     ) {
         let group = DispatchGroup()
         let found = Mutex<[UUID: HKSample]>([:])
-        let byMetadata = HKQuery.predicateForObjects(
-            withMetadataKey: BridgeMetadata.uuidKey, allowedValues: uuids.map(\.uuidString))
+        let byUUID = BridgePredicates.healthKit(.uuids(uuids))
         for type in types {
             guard let sampleType = BridgeTypes.healthKitSample(type) else { continue }
             group.enter()
             let query = HKSampleQuery(
-                sampleType: sampleType, predicate: byMetadata, limit: HKObjectQueryNoLimit, sortDescriptors: nil
+                sampleType: sampleType, predicate: byUUID, limit: HKObjectQueryNoLimit, sortDescriptors: nil
             ) { _, samples, _ in
                 found.withLock { found in
                     for sample in samples ?? [] { found[BridgeSamples.uuid(of: sample)] = sample }
