@@ -36,9 +36,13 @@ let healthKitTargets: [Target] = [
         name: "HealthKitBridgeTests",
         dependencies: [
             "HealthFlowHealthKit", "HealthKitShim", "HealthFlow", "FlowKit", "FlowKitTesting", "WriteHeightExample",
-            "ReadHeightsExample", "ExampleSupport",
+            "ReadHeightsExample", "ExampleSupport", "HealthKitShimProbe",
         ],
         exclude: ["Scripts"], swiftSettings: strict),
+    // A child process that makes one HealthKit call that raises, so a test sees the shim stop like HealthKit.
+    .executableTarget(
+        name: "HealthKitShimProbe", dependencies: ["HealthKitShim"], path: "Tests/Support/HealthKitShimProbe",
+        swiftSettings: strict),
 ]
 
 let package = Package(

@@ -59,12 +59,7 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
 public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     // @unchecked: restated from HKQuery; `updateHandler` is set before `execute` (HealthKit forbids changing
     // it afterwards) and read once when the query starts.
-    /// The handler's signature.
-    ///
-    /// ```swift
-    /// let handler: HKAnchoredObjectQuery.Handler = { _, added, deleted, anchor, error in }
-    /// ```
-    public typealias Handler = (HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?)
+    typealias Handler = (HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?)
         -> Void
 
     private let handler: ShimCallback<Handler>
@@ -76,7 +71,8 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     /// ```swift
     /// query.updateHandler = { _, added, deleted, anchor, _ in }
     /// ```
-    public var updateHandler: Handler?
+    public var updateHandler:
+        ((HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?) -> Void)?
 
     /// An anchored object query.
     ///
@@ -85,7 +81,9 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     /// ```
     public init(
         type: HKSampleType, predicate: NSPredicate?, anchor: HKQueryAnchor?, limit: Int,
-        resultsHandler handler: @escaping Handler
+        resultsHandler handler: @escaping (
+            HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?
+        ) -> Void
     ) {
         self.handler = ShimCallback(call: handler)
         self.anchor = anchor
