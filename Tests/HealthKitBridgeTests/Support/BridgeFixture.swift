@@ -11,8 +11,9 @@ struct BridgeFixture {
     let healthStore: HKHealthStore
     let store: HealthKitStore
 
-    init(policy: AuthorizationPolicy = .grantAll) {
-        backend = InMemoryHealthStore(configuration: StoreUnderTest.app, policy: policy)
+    init(policy: AuthorizationPolicy = .grantAll, characteristics: HealthCharacteristics = HealthCharacteristics()) {
+        backend = InMemoryHealthStore(
+            configuration: StoreUnderTest.app, policy: policy, characteristics: characteristics)
         device = HealthKitShimDevice(backend: backend)
         healthStore = HKHealthStore(device: device)
         store = HealthKitStore(healthStore: healthStore, configuration: StoreUnderTest.app)
