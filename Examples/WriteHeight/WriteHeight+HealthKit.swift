@@ -69,12 +69,3 @@ public final class HealthKitHeightWriter: Sendable {
         }
     }
 }
-
-#if !canImport(HealthKit)
-    extension HKError {
-        /// An error with a code and no message (how Apple's `HKError(_:)` reads in Swift).
-        init(_ code: Code) {
-            self.init(code, message: "")
-        }
-    }
-#endif

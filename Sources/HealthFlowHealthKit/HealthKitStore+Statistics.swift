@@ -28,7 +28,7 @@ extension HealthKitStore {
         ) { [self] _, statistics, error in
             guard finished(query) else { return }
             guard let statistics else {
-                return handler(query, nil, BridgeErrors.healthFlow(error ?? HKError(.errorNoData, message: ""), type: type))
+                return handler(query, nil, BridgeErrors.healthFlow(error ?? HKError(.errorNoData), type: type))
             }
             handler(query, BridgeStatistics.healthFlow(statistics, type: type), nil)
         }

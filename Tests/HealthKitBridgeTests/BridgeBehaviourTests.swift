@@ -13,7 +13,7 @@ import Testing
 
     @Test func everyHealthKitErrorCodeMapsToATypedError() {
         for code in HKError.Code.allCases {
-            let mapped = BridgeErrors.healthFlow(HKError(code, message: "from HealthKit"), type: .height)
+            let mapped = BridgeErrors.healthFlow(HKError(code, userInfo: [NSLocalizedDescriptionKey: "from HealthKit"]), type: .height)
             switch code {
             case .errorInvalidArgument, .errorUnknown, .errorAnotherWorkoutSessionStarted,
                 .errorUserExitedWorkoutSession, .errorWorkoutActivityNotAllowed,
@@ -25,9 +25,9 @@ import Testing
             }
         }
         #expect(
-            BridgeErrors.healthFlow(HKError(.errorAuthorizationDenied, message: ""), type: .bodyMass)
+            BridgeErrors.healthFlow(HKError(.errorAuthorizationDenied), type: .bodyMass)
                 == .authorizationDenied(.bodyMass))
-        #expect(BridgeErrors.healthFlow(HKError(.errorNoData, message: ""), type: .dateOfBirth) == .noData(.dateOfBirth))
+        #expect(BridgeErrors.healthFlow(HKError(.errorNoData), type: .dateOfBirth) == .noData(.dateOfBirth))
         #expect(BridgeErrors.healthFlow(HealthStoreError.userCanceled, type: nil) == .userCanceled)
     }
 

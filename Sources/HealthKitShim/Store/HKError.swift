@@ -61,19 +61,19 @@ public struct HKError: Error, Hashable, Sendable, CustomNSError, LocalizedError 
     /// ```
     public let code: Code
 
-    /// The error's message.
-    ///
-    /// ```swift
-    /// print(error.localizedDescription)
-    /// ```
-    public let message: String
+    let message: String
 
-    /// An error with a code and a message.
+    /// An error with a code and, optionally, a message under `NSLocalizedDescriptionKey` (as Apple's
+    /// `HKError(_:userInfo:)`).
     ///
     /// ```swift
-    /// let error = HKError(.errorNoData, message: "No data available")
+    /// let error = HKError(.errorNoData, userInfo: [NSLocalizedDescriptionKey: "No data available"])
     /// ```
-    public init(_ code: Code, message: String) {
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
+        self.init(code, message: userInfo[NSLocalizedDescriptionKey] as? String ?? "")
+    }
+
+    init(_ code: Code, message: String) {
         self.code = code
         self.message = message
     }
