@@ -16,10 +16,38 @@ let uploadingExamples: Set<String> = ["ObserveAndUpload"]
 
 func example(_ name: String) -> Target {
     let sync: [Target.Dependency] = uploadingExamples.contains(name) ? ["HealthSync"] : []
+    let seeds: [Target.Dependency] = healthKitSeeds.contains(name) ? healthKit : []
     return .target(
-        name: "\(name)Example", dependencies: ["FlowKit", "HealthFlow", "ExampleSupport"] + sync,
+        name: "\(name)Example", dependencies: ["FlowKit", "HealthFlow", "ExampleSupport"] + sync + seeds,
         path: "Examples/\(name)", exclude: ["README.md", "LESSON.md"], swiftSettings: strict)
 }
+
+// MARK: HealthKit (issue 8)
+/// HealthKit where it exists; elsewhere (Linux) the HealthKit-shaped shim over HealthFlow's model. Code that uses
+/// it writes `#if canImport(HealthKit) import HealthKit #else import HealthKitShim #endif`.
+let healthKit: [Target.Dependency] = [.target(name: "HealthKitShim", condition: .when(platforms: [.linux]))]
+/// The examples whose folders also hold the seed code written directly against HealthKit's API.
+let healthKitSeeds: Set<String> = ["WriteHeight", "ReadHeights"]
+let healthKitTargets: [Target] = [
+    // HealthKit's public API (the subset this project uses, names and signatures of the iOS 18 SDK) over
+    // HealthFlow's model; API.txt lists its declarations for review against the SDK headers.
+    .target(name: "HealthKitShim", dependencies: ["HealthFlow"], exclude: ["API.txt"], swiftSettings: strict),
+    // HealthKitStore: HealthFlow's HealthStore over HKHealthStore.
+    .target(
+        name: "HealthFlowHealthKit", dependencies: ["HealthFlow", "FlowKit"] + healthKit, exclude: ["README.md"],
+        swiftSettings: strict),
+    .testTarget(
+        name: "HealthKitBridgeTests",
+        dependencies: [
+            "HealthFlowHealthKit", "HealthKitShim", "HealthFlow", "FlowKit", "FlowKitTesting", "WriteHeightExample",
+            "ReadHeightsExample", "ExampleSupport", "HealthKitShimProbe",
+        ],
+        exclude: ["Scripts"], swiftSettings: strict),
+    // A child process that makes one HealthKit call that raises, so a test sees the shim stop like HealthKit.
+    .executableTarget(
+        name: "HealthKitShimProbe", dependencies: ["HealthKitShim"], path: "Tests/Support/HealthKitShimProbe",
+        swiftSettings: strict),
+]
 
 let package = Package(
     name: "HealthFlow",
@@ -30,6 +58,7 @@ let package = Package(
         .library(name: "FlowKitTesting", targets: ["FlowKitTesting"]),
         .library(name: "HealthFlow", targets: ["HealthFlow"]),
         .library(name: "HealthSync", targets: ["HealthSync"]),
+        .library(name: "HealthFlowHealthKit", targets: ["HealthFlowHealthKit"]),
         .executable(name: "healthflow", targets: ["healthflow"]),
     ],
     targets: [
@@ -52,7 +81,7 @@ let package = Package(
             name: "Exercises",
             dependencies: ["ExampleSupport", "HealthFlow", "HealthSync", "FlowKit", "FlowKitTesting"] + examples,
             path: "Examples/Exercises", swiftSettings: strict),
-    ] + exampleNames.map(example) + [
+    ] + exampleNames.map(example) + healthKitTargets + [
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting"], swiftSettings: strict),
         .testTarget(name: "HealthFlowTests", dependencies: ["HealthFlow", "FlowKitTesting"], swiftSettings: strict),
         .testTarget(

@@ -44,7 +44,7 @@ public final class HealthActivitySummaryQuery: HealthQuery, @unchecked Sendable 
     /// query.activitySummaryPredicate?.start.day   // 1
     /// ```
     public let activitySummaryPredicate: ActivitySummaryPredicate?
-    let resultsHandler: ResultsHandler
+    package let resultsHandler: ResultsHandler
 
     /// Makes an activity summary query; run it with ``HealthStore/execute(_:)``.
     ///

@@ -48,8 +48,8 @@ public final class HealthAnchoredObjectQuery: HealthQuery, @unchecked Sendable {
     /// query.limit   // 500
     /// ```
     public let limit: Int
-    let resultsHandler: Handler
-    let updateHandler: Handler?
+    package let resultsHandler: Handler
+    package let updateHandler: Handler?
 
     /// Makes an anchored object query; run it with ``HealthStore/execute(_:)``.
     ///

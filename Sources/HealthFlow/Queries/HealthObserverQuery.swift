@@ -33,7 +33,7 @@ public final class HealthObserverQuery: HealthQuery, @unchecked Sendable {
     /// ```
     public typealias UpdateHandler = @Sendable (HealthObserverQuery, @escaping CompletionHandler, (any Error)?) -> Void
 
-    let updateHandler: UpdateHandler
+    package let updateHandler: UpdateHandler
 
     private struct Counts {
         var delivered = 0
@@ -78,12 +78,16 @@ public final class HealthObserverQuery: HealthQuery, @unchecked Sendable {
         counts.withLock { $0.delivered - $0.acknowledged }
     }
 
-    /// Calls the update handler with a fresh completion handler that counts once, however often it is called.
-    func deliver(error: (any Error)?) {
+    /// Calls the update handler with a fresh completion handler that counts once, however often it is called;
+    /// `acknowledged` runs on that first call (a bridge store passes the underlying store's completion handler).
+    package func deliver(error: (any Error)?, acknowledged: (@Sendable () -> Void)? = nil) {
         counts.withLock { $0.delivered += 1 }
         let once = OnceFlag()
         let completion: CompletionHandler = { [self] in
-            if once.claim() { counts.withLock { $0.acknowledged += 1 } }
+            if once.claim() {
+                counts.withLock { $0.acknowledged += 1 }
+                acknowledged?()
+            }
         }
         updateHandler(self, completion, error)
     }

@@ -73,12 +73,12 @@ public class HealthQuery: @unchecked Sendable {
     }
 
     /// The query's name for messages: `HealthSampleQuery(stepCount)`.
-    var name: String {
+    package var name: String {
         "\(Swift.type(of: self))(\(objectType))"
     }
 
     /// Moves from created to running; `false` when the query was executed before.
-    func begin() -> Bool {
+    package func begin() -> Bool {
         phase.withLock { phase in
             guard phase == .created else { return false }
             phase = .running
@@ -88,7 +88,7 @@ public class HealthQuery: @unchecked Sendable {
 
     /// Moves a running query to stopped; `false` when it was not running.
     @discardableResult
-    func markStopped() -> Bool {
+    package func markStopped() -> Bool {
         phase.withLock { phase in
             guard phase == .running else { return false }
             phase = .stopped
@@ -98,7 +98,7 @@ public class HealthQuery: @unchecked Sendable {
 
     /// Moves a running query to finished and says whether its final handler may run (it may not when the
     /// query was stopped first).
-    func finish() -> Bool {
+    package func finish() -> Bool {
         phase.withLock { phase in
             guard phase == .running else { return false }
             phase = .finished
@@ -107,7 +107,7 @@ public class HealthQuery: @unchecked Sendable {
     }
 
     /// Whether a long-running query's handler may run now.
-    var isRunning: Bool {
+    package var isRunning: Bool {
         phase.withLock { $0 == .running }
     }
 }

@@ -10,9 +10,9 @@
 /// let query = HealthAnchoredObjectQuery(type: .stepCount, anchor: restored) { _, added, deleted, next, _ in … }
 /// ```
 public struct HealthQueryAnchor: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
-    let sequence: UInt64
+    package let sequence: UInt64
 
-    init(sequence: UInt64) {
+    package init(sequence: UInt64) {
         self.sequence = sequence
     }
 

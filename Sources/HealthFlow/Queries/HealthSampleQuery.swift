@@ -35,7 +35,7 @@ public final class HealthSampleQuery: HealthQuery, @unchecked Sendable {
     /// query.sortDescriptors   // [.startDate(ascending: false)]
     /// ```
     public let sortDescriptors: [SampleSortDescriptor]
-    let resultsHandler: ResultsHandler
+    package let resultsHandler: ResultsHandler
 
     /// Makes a sample query; run it with ``HealthStore/execute(_:)``.
     ///

@@ -75,8 +75,8 @@ public final class HealthStatisticsCollectionQuery: HealthQuery, @unchecked Send
     /// query.calendar.timeZone
     /// ```
     public let calendar: Calendar
-    let initialResultsHandler: Handler
-    let statisticsUpdateHandler: Handler?
+    package let initialResultsHandler: Handler
+    package let statisticsUpdateHandler: Handler?
 
     /// The store's internal observation of matching changes while the query runs with an update handler.
     private let changeObserver = Mutex<HealthObserverQuery?>(nil)
@@ -128,7 +128,7 @@ public final class HealthStatisticsCollectionQuery: HealthQuery, @unchecked Send
 
     /// Stops the query and the observer following its changes.
     @discardableResult
-    override func markStopped() -> Bool {
+    override package func markStopped() -> Bool {
         guard super.markStopped() else { return false }
         let observer = changeObserver.withLock { slot in
             defer { slot = nil }

@@ -46,7 +46,7 @@ public final class HealthStatisticsQuery: HealthQuery, @unchecked Sendable {
     /// query.options   // [cumulativeSum, separateBySource]
     /// ```
     public let options: StatisticsOptions
-    let completionHandler: CompletionHandler
+    package let completionHandler: CompletionHandler
 
     /// Makes a statistics query; run it with ``HealthStore/execute(_:)``.
     ///

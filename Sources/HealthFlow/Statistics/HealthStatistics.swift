@@ -63,7 +63,7 @@ public struct HealthStatistics: Hashable, Sendable {
     let overall: StatisticsValues
     let bySource: [HealthSource: StatisticsValues]
 
-    init(
+    package init(
         quantityType: HealthObjectType, unit: HealthUnit, startDate: Date, endDate: Date, overall: StatisticsValues,
         bySource: [HealthSource: StatisticsValues]
     ) {

@@ -139,6 +139,27 @@ public struct StatisticsCollection: Sendable {
         self.values = values
     }
 
+    /// A collection of statistics computed elsewhere (a bridge store passes HealthKit's results through):
+    /// `statistics` are the intervals with data, each placed on the grid by its start date.
+    package init(
+        _ type: HealthObjectType, options: StatisticsOptions, anchorDate: Date, intervalComponents: DateComponents,
+        calendar: Calendar, range: DateInterval, statistics: [HealthStatistics]
+    ) throws(StatisticsError) {
+        let grid = try IntervalGrid(anchor: anchorDate, components: intervalComponents, calendar: calendar)
+        var indices: [Int] = []
+        for value in statistics { indices.append(try grid.index(containing: value.startDate)) }
+        self.quantityType = type
+        self.options = options
+        self.anchorDate = anchorDate
+        self.intervalComponents = intervalComponents
+        self.calendar = calendar
+        self.range = range
+        self.grid = grid
+        self.unit = type.canonicalUnit ?? HealthUnit(factors: [:])
+        self.indices = indices
+        self.values = statistics
+    }
+
     /// Sorted records and interval bounds, swept together: each record enters the active list once, in
     /// order, and leaves after the last interval it overlaps; runs of empty intervals are skipped by binary
     /// search.

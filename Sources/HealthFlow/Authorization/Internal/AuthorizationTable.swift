@@ -1,5 +1,5 @@
 /// HealthKit's authorization rules, checked before any sheet is shown.
-enum AuthorizationRules {
+package enum AuthorizationRules {
     /// Blood pressure's two halves: asking for one asks for both.
     private static let partners: [HealthObjectType: HealthObjectType] = [
         .bloodPressureSystolic: .bloodPressureDiastolic,
@@ -13,7 +13,7 @@ enum AuthorizationRules {
 
     /// Validates a request in a fixed order (so the same input always reports the same error) and returns it
     /// with partner types added.
-    static func validate(
+    package static func validate(
         share: Set<HealthObjectType>, read: Set<HealthObjectType>, configuration: HealthAppConfiguration
     ) throws(HealthStoreError) -> AuthorizationRequest {
         guard !share.isEmpty || !read.isEmpty else { throw .emptyAuthorizationRequest }

@@ -1,15 +1,18 @@
 import Foundation
 
 /// The values of one statistics result (or of one source within it), in the type's canonical unit.
-struct StatisticsValues: Hashable, Sendable {
-    var sum: Double?
-    var average: Double?
-    var minimum: Double?
-    var maximum: Double?
-    var mostRecent: Double?
-    var mostRecentInterval: DateInterval?
+package struct StatisticsValues: Hashable, Sendable {
+    package var sum: Double?
+    package var average: Double?
+    package var minimum: Double?
+    package var maximum: Double?
+    package var mostRecent: Double?
+    package var mostRecentInterval: DateInterval?
     /// Seconds.
-    var duration: Double?
+    package var duration: Double?
+
+    /// No values (an interval without data).
+    package init() {}
 }
 
 /// The arithmetic of statistics over one group of matched records; see `HealthStatistics` for the rules.

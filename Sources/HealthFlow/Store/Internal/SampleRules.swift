@@ -1,8 +1,8 @@
 /// Store-side checks on samples.
-enum SampleRules {
+package enum SampleRules {
     /// Re-runs the sample's own validation (samples are validated when made; a store checks again rather
     /// than trust that every path that made one did).
-    static func revalidate(_ sample: HealthSample) throws(ValidationError) {
+    package static func revalidate(_ sample: HealthSample) throws(ValidationError) {
         switch sample {
         case .quantity(let sample):
             _ = try HealthQuantitySample(

@@ -3,10 +3,10 @@ import Foundation
 /// The store-independent part of running statistics queries: checking a request, reading the window or
 /// range off the predicate, calling the pure engines, and turning their errors into ``HealthStoreError``s.
 /// Stores gather the visible samples under their lock and call these outside it.
-enum StatisticsQueryEvaluation {
+package enum StatisticsQueryEvaluation {
     /// The error that prevents running a statistics query over `type` with `options`, if any: options that do
     /// not suit the type, and — for collections — interval components the calendar cannot step by.
-    static func requestError(
+    package static func requestError(
         type: HealthObjectType, options: StatisticsOptions,
         grid: (anchor: Date, components: DateComponents, calendar: Calendar)? = nil
     ) -> HealthStoreError? {

@@ -1,0 +1,245 @@
+#if canImport(HealthKit)
+    import HealthKit
+#else
+    import HealthKitShim
+#endif
+import Foundation
+import HealthFlow
+import Synchronization
+
+/// HealthFlow's `HealthStore` over HealthKit's `HKHealthStore`: every workflow, example and sync in HealthFlow
+/// runs on an iPhone unchanged. It checks HealthFlow's rules **before** calling HealthKit (so the calls where
+/// HealthKit would raise an exception — a wrong unit, insulin without its reason, sharing a read-only type,
+/// authorizing a correlation type, statistics options the type does not allow, a query run twice — return
+/// typed errors instead), converts samples both ways without loss, and maps HealthKit's error codes to
+/// `HealthStoreError`. On Linux it runs over `HealthKitShim`.
+///
+/// ```swift
+/// let store = HealthKitStore(configuration: .fromMainBundle())
+/// let height = try await store.availableType(.height)
+/// ```
+///
+/// - Note: Sendable: the state it keeps (running queries, anchors, UUIDs seen) is behind a lock.
+public final class HealthKitStore: HealthStore {
+    /// The HealthKit store every call goes to.
+    ///
+    /// ```swift
+    /// store.healthStore.enableBackgroundDelivery(for: type, frequency: .hourly) { _, _ in }
+    /// ```
+    public let healthStore: HKHealthStore
+
+    /// The app's identity and usage descriptions (HealthFlow's authorization rules need them).
+    ///
+    /// ```swift
+    /// store.configuration.bundleIdentifier
+    /// ```
+    public let configuration: HealthAppConfiguration
+
+    let state = Mutex(BridgeState())
+
+    /// A store over `healthStore` for the app described by `configuration`.
+    ///
+    /// ```swift
+    /// let store = HealthKitStore(healthStore: HKHealthStore(), configuration: .fromMainBundle())
+    /// ```
+    public init(healthStore: HKHealthStore = HKHealthStore(), configuration: HealthAppConfiguration) {
+        self.healthStore = healthStore
+        self.configuration = configuration
+    }
+
+    /// Whether HealthKit is available on this device.
+    ///
+    /// ```swift
+    /// guard store.isHealthDataAvailable else { return }
+    /// ```
+    public var isHealthDataAvailable: Bool { HKHealthStore.isHealthDataAvailable() }
+
+    /// The source HealthKit stamps on what this app saves.
+    ///
+    /// ```swift
+    /// try HealthQuantitySample(type: .height, quantity: q, date: now, source: store.source)
+    /// ```
+    public var source: HealthSource { BridgeTypes.source(HKSource.default()) }
+
+    // MARK: Authorization
+
+    /// Validates with HealthFlow's rules (no read-only or correlation types, usage descriptions present), then
+    /// asks HealthKit.
+    ///
+    /// ```swift
+    /// store.requestAuthorization(toShare: [.height], read: [.height]) { success, error in }
+    /// ```
+    public func requestAuthorization(
+        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        let request: AuthorizationRequest
+        do {
+            request = try validatedRequest(share: typesToShare, read: typesToRead)
+        } catch {
+            return completion(false, error)
+        }
+        let share = Set(request.share.compactMap(BridgeTypes.healthKitSample))
+        let read = Set(request.read.compactMap(BridgeTypes.healthKit))
+        let first = (request.share.union(request.read)).min { $0.identifier < $1.identifier }
+        healthStore.requestAuthorization(toShare: share, read: read) { success, error in
+            completion(success, error.map { BridgeErrors.healthFlow($0, type: first) })
+        }
+    }
+
+    /// HealthKit's sharing status for `type`.
+    ///
+    /// ```swift
+    /// store.authorizationStatus(for: .height) == .sharingAuthorized
+    /// ```
+    public func authorizationStatus(for type: HealthObjectType) -> AuthorizationStatus {
+        guard let healthKitType = BridgeTypes.healthKit(type) else { return .notDetermined }
+        return AuthorizationStatus(rawValue: healthStore.authorizationStatus(for: healthKitType).rawValue)
+            ?? .notDetermined
+    }
+
+    /// Validates like `requestAuthorization`, then asks HealthKit whether the sheet would show.
+    ///
+    /// ```swift
+    /// store.getRequestStatusForAuthorization(toShare: [.height], read: []) { status, error in }
+    /// ```
+    public func getRequestStatusForAuthorization(
+        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
+        completion: @escaping @Sendable (AuthorizationRequestStatus, (any Error)?) -> Void
+    ) {
+        let request: AuthorizationRequest
+        do {
+            request = try validatedRequest(share: typesToShare, read: typesToRead)
+        } catch {
+            return completion(.unknown, error)
+        }
+        let share = Set(request.share.compactMap(BridgeTypes.healthKitSample))
+        let read = Set(request.read.compactMap(BridgeTypes.healthKit))
+        healthStore.getRequestStatusForAuthorization(toShare: share, read: read) { status, error in
+            completion(
+                AuthorizationRequestStatus(rawValue: status.rawValue) ?? .unknown,
+                error.map { BridgeErrors.healthFlow($0, type: nil) })
+        }
+    }
+
+    private func validatedRequest(share: Set<HealthObjectType>, read: Set<HealthObjectType>)
+        throws(HealthStoreError) -> AuthorizationRequest
+    {
+        guard isHealthDataAvailable else { throw .healthDataUnavailable }
+        let request = try AuthorizationRules.validate(share: share, read: read, configuration: configuration)
+        for type in request.share.union(request.read) where BridgeTypes.healthKit(type) == nil {
+            throw .unsupportedQueryType(type, query: "HealthKitStore authorization")
+        }
+        return request
+    }
+
+    // MARK: Characteristics
+
+    private func characteristic<Value>(_ type: HealthObjectType, _ read: () throws -> Value)
+        throws(HealthStoreError) -> Value
+    {
+        guard isHealthDataAvailable else { throw .healthDataUnavailable }
+        do {
+            return try read()
+        } catch {
+            throw BridgeErrors.healthFlow(error, type: type)
+        }
+    }
+
+    /// The person's date of birth.
+    ///
+    /// ```swift
+    /// let birthday = try store.dateOfBirthComponents()
+    /// ```
+    public func dateOfBirthComponents() throws(HealthStoreError) -> DateComponents {
+        try characteristic(.dateOfBirth) { try healthStore.dateOfBirthComponents() }
+    }
+
+    /// The person's biological sex.
+    ///
+    /// ```swift
+    /// try store.biologicalSex()
+    /// ```
+    public func biologicalSex() throws(HealthStoreError) -> BiologicalSex {
+        let value = try characteristic(.biologicalSex) { try healthStore.biologicalSex().biologicalSex.rawValue }
+        return BiologicalSex(rawValue: value) ?? .notSet
+    }
+
+    /// The person's blood type.
+    ///
+    /// ```swift
+    /// try store.bloodType()
+    /// ```
+    public func bloodType() throws(HealthStoreError) -> BloodType {
+        let value = try characteristic(.bloodType) { try healthStore.bloodType().bloodType.rawValue }
+        return BloodType(rawValue: value) ?? .notSet
+    }
+
+    /// The person's Fitzpatrick skin type.
+    ///
+    /// ```swift
+    /// try store.fitzpatrickSkinType()
+    /// ```
+    public func fitzpatrickSkinType() throws(HealthStoreError) -> FitzpatrickSkinType {
+        let value = try characteristic(.fitzpatrickSkinType) {
+            try healthStore.fitzpatrickSkinType().skinType.rawValue
+        }
+        return FitzpatrickSkinType(rawValue: value) ?? .notSet
+    }
+
+    /// Whether the person uses a wheelchair.
+    ///
+    /// ```swift
+    /// try store.wheelchairUse()
+    /// ```
+    public func wheelchairUse() throws(HealthStoreError) -> WheelchairUse {
+        let value = try characteristic(.wheelchairUse) { try healthStore.wheelchairUse().wheelchairUse.rawValue }
+        return WheelchairUse(rawValue: value) ?? .notSet
+    }
+
+    /// How the person's move ring is measured.
+    ///
+    /// ```swift
+    /// try store.activityMoveMode()
+    /// ```
+    public func activityMoveMode() throws(HealthStoreError) -> ActivityMoveMode {
+        let value = try characteristic(.activityMoveMode) {
+            try healthStore.activityMoveMode().activityMoveMode.rawValue
+        }
+        return ActivityMoveMode(rawValue: value) ?? .activeEnergy
+    }
+}
+
+/// What the bridge remembers: the HealthKit query running for each HealthFlow query, the HealthKit anchors
+/// it handed out (HealthFlow anchors are numbers; HealthKit's are opaque), and the HealthFlow UUID of each
+/// HealthKit object it has seen (deletion tombstones carry only HealthKit's UUID).
+struct BridgeState {
+    var running: [ObjectIdentifier: HKQuery] = [:]
+    var anchors: [UInt64: HKQueryAnchor] = [:]
+    var nextAnchor: UInt64 = 1
+    var uuids: [UUID: UUID] = [:]
+
+    mutating func register(_ anchor: HKQueryAnchor) -> HealthQueryAnchor {
+        defer { nextAnchor += 1 }
+        anchors[nextAnchor] = anchor
+        return HealthQueryAnchor(sequence: nextAnchor)
+    }
+}
+
+extension HealthAppConfiguration {
+    /// The running app's identity and the two usage descriptions from its Info.plist.
+    ///
+    /// ```swift
+    /// let store = HealthKitStore(configuration: .fromMainBundle())
+    /// ```
+    public static func fromMainBundle() -> HealthAppConfiguration {
+        let bundle = Bundle.main
+        return HealthAppConfiguration(
+            bundleIdentifier: bundle.bundleIdentifier ?? "unknown",
+            name: bundle.object(forInfoDictionaryKey: "CFBundleName") as? String ?? "App",
+            healthShareUsageDescription: bundle.object(forInfoDictionaryKey: "NSHealthShareUsageDescription")
+                as? String,
+            healthUpdateUsageDescription: bundle.object(forInfoDictionaryKey: "NSHealthUpdateUsageDescription")
+                as? String)
+    }
+}

@@ -1,0 +1,60 @@
+#if canImport(HealthKit)
+    import HealthKit
+#else
+    import HealthKitShim
+#endif
+import Foundation
+import HealthFlow
+
+/// HealthFlow's typed metadata ⇄ HealthKit's `[String: Any]`, plus the two private keys that keep what
+/// HealthKit would otherwise lose: the HealthFlow UUID (HealthKit assigns its own) and the unit the quantity
+/// was given in (HealthKit has no public getter for it).
+enum BridgeMetadata {
+    static let uuidKey = "HealthFlowUUID"
+    static let unitKey = "HealthFlowUnit"
+
+    static func healthKit(_ metadata: [MetadataKey: MetadataValue], extra: [String: String]) -> [String: Any] {
+        var result: [String: Any] = [:]
+        for (key, value) in metadata {
+            switch value {
+            case .string(let string): result[key.rawValue] = string
+            case .number(let number): result[key.rawValue] = NSNumber(value: number)
+            case .date(let date): result[key.rawValue] = date
+            case .quantity(let quantity): result[key.rawValue] = BridgeTypes.quantity(quantity)
+            }
+        }
+        for (key, value) in extra { result[key] = value }
+        return result
+    }
+
+    static func value(_ value: Any) -> MetadataValue? {
+        switch value {
+        case let string as String: .string(string)
+        case let number as NSNumber: .number(number.doubleValue)
+        case let double as Double: .number(double)
+        case let int as Int: .number(Double(int))
+        case let bool as Bool: .number(bool ? 1 : 0)
+        case let date as Date: .date(date)
+        case let quantity as HKQuantity:
+            metadataQuantity(quantity).map(MetadataValue.quantity)
+        default: nil
+        }
+    }
+
+    /// HealthKit's quantity in a unit it accepts, tried in HealthFlow's common units.
+    private static func metadataQuantity(_ quantity: HKQuantity) -> HealthQuantity? {
+        for unit in [HealthUnit.count(), .meter(), .gram(), .second(), .kilocalorie(), .degreeCelsius(), .liter()]
+        where quantity.is(compatibleWith: BridgeTypes.unit(unit)) {
+            return HealthQuantity(unit: unit, doubleValue: quantity.doubleValue(for: BridgeTypes.unit(unit)))
+        }
+        return nil
+    }
+
+    static func healthFlow(_ metadata: [String: Any]?) -> [MetadataKey: MetadataValue] {
+        var result: [MetadataKey: MetadataValue] = [:]
+        for (key, value) in metadata ?? [:] where key != uuidKey && key != unitKey {
+            if let converted = Self.value(value) { result[MetadataKey(rawValue: key)] = converted }
+        }
+        return result
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import HealthFlow
+
+/// Samples that belong together: a blood pressure reading (systolic + diastolic) or a food.
+///
+/// ```swift
+/// let reading = HKCorrelation(
+///     type: HKCorrelationType(.bloodPressure), start: now, end: now, objects: [systolic, diastolic])
+/// ```
+public final class HKCorrelation: HKSample, @unchecked Sendable {
+    /// A correlation with metadata; members that are not quantity samples, or a wrong set of members,
+    /// raise as in HealthKit.
+    ///
+    /// ```swift
+    /// let lunch = HKCorrelation(
+    ///     type: HKCorrelationType(.food), start: noon, end: noon, objects: [energy],
+    ///     metadata: [HKMetadataKeyFoodType: "Soup"])
+    /// ```
+    public convenience init(
+        type correlationType: HKCorrelationType, start startDate: Date, end endDate: Date, objects: Set<HKSample>,
+        metadata: [String: Any]?
+    ) {
+        var members = Set<HealthQuantitySample>()
+        for object in objects {
+            guard case .quantity(let member) = object.healthFlowSample else {
+                HKShimException.raise("\(correlationType.identifier) may only contain quantity samples")
+            }
+            members.insert(member)
+        }
+        let metadata = ShimMetadata.healthFlow(metadata)
+        let sample = Self.validated { () throws(ValidationError) in
+            .correlation(
+                try HealthCorrelation(
+                    type: correlationType.healthFlowType, start: startDate, end: endDate, objects: members,
+                    source: ShimPlaceholder.source, metadata: metadata))
+        }
+        self.init(healthFlowSample: sample)
+    }
+
+    /// A correlation without metadata.
+    ///
+    /// ```swift
+    /// let reading = HKCorrelation(
+    ///     type: HKCorrelationType(.bloodPressure), start: now, end: now, objects: [systolic, diastolic])
+    /// ```
+    public convenience init(
+        type correlationType: HKCorrelationType, start startDate: Date, end endDate: Date, objects: Set<HKSample>
+    ) {
+        self.init(type: correlationType, start: startDate, end: endDate, objects: objects, metadata: nil)
+    }
+
+    private var members: Set<HealthQuantitySample> {
+        if case .correlation(let correlation) = healthFlowSample { return correlation.objects }
+        return []
+    }
+
+    /// The member samples.
+    ///
+    /// ```swift
+    /// reading.objects.count   // 2
+    /// ```
+    public var objects: Set<HKSample> { Set(members.map { HKObject.make(.quantity($0)) }) }
+
+    /// The members of one type.
+    ///
+    /// ```swift
+    /// reading.objects(for: HKQuantityType(.bloodPressureSystolic)).first
+    /// ```
+    public func objects(for objectType: HKObjectType) -> Set<HKSample> {
+        Set(members.filter { $0.type == objectType.healthFlowType }.map { HKObject.make(.quantity($0)) })
+    }
+
+    /// The correlation's type.
+    ///
+    /// ```swift
+    /// reading.correlationType == HKCorrelationType(.bloodPressure)
+    /// ```
+    public var correlationType: HKCorrelationType { HKCorrelationType(healthFlowType: healthFlowSample.type) }
+}

@@ -1,0 +1,283 @@
+import Foundation
+import HealthFlow
+import Synchronization
+
+/// The base of HealthKit's queries: a type and a predicate. Each query runs once; executing it again raises,
+/// as in HealthKit.
+///
+/// ```swift
+/// store.execute(query)
+/// store.stop(query)
+/// ```
+///
+/// - Note: Sendable as in the iOS 18 SDK; mutable state is behind a lock.
+public class HKQuery: NSObject, @unchecked Sendable {
+    // @unchecked: the type and predicate are set once in init; the running HealthFlow query lives in a Mutex.
+    let queriedType: HealthObjectType?
+    private let storedPredicate: NSPredicate?
+    private let running = Mutex<(executed: Bool, inner: HealthQuery?)>((false, nil))
+
+    init(type: HealthObjectType?, predicate: NSPredicate?) {
+        self.queriedType = type
+        self.storedPredicate = predicate
+    }
+
+    /// The queried type.
+    ///
+    /// ```swift
+    /// query.objectType?.identifier
+    /// ```
+    public var objectType: HKObjectType? { queriedType.map(HKShimTypes.objectType) }
+
+    /// The queried sample type (`nil` for activity summaries).
+    ///
+    /// ```swift
+    /// query.sampleType
+    /// ```
+    public var sampleType: HKSampleType? { objectType as? HKSampleType }
+
+    /// The query's predicate.
+    ///
+    /// ```swift
+    /// query.predicate
+    /// ```
+    public var predicate: NSPredicate? { storedPredicate }
+
+    var hasBeenExecuted: Bool { running.withLock { $0.executed } }
+
+    /// Marks the query executed; a second time raises.
+    func claimExecution(_ inner: HealthQuery) {
+        let first = running.withLock { state -> Bool in
+            guard !state.executed else { return false }
+            state = (true, inner)
+            return true
+        }
+        if !first { HKShimException.raise(ShimQueryRules.executedTwiceReason(self)) }
+    }
+
+    var runningQuery: HealthQuery? { running.withLock { $0.inner } }
+
+    /// The HealthFlow query that does this query's work (each subclass builds its own).
+    func makeHealthFlowQuery() -> HealthQuery {
+        preconditionFailure("HKQuery is abstract; use one of its subclasses")
+    }
+
+    /// The query's name and type.
+    ///
+    /// ```swift
+    /// print(query)
+    /// ```
+    public override var description: String {
+        "\(Swift.type(of: self))(\(queriedType?.healthKitIdentifier ?? "activity summaries"))"
+    }
+
+    /// The HealthFlow predicate of the query's predicate.
+    var samplePredicate: SamplePredicate? { storedPredicate.map(ShimPredicate.samplePredicate) }
+}
+
+/// A predicate made by `HKQuery.predicateFor…`, carrying its HealthFlow meaning.
+final class ShimPredicate: NSPredicate {
+    enum Payload {
+        case samples(SamplePredicate)
+        case activitySummaries(ActivitySummaryPredicate)
+    }
+
+    let payload: Payload
+
+    init(_ payload: Payload) {
+        self.payload = payload
+        super.init(value: true)
+    }
+
+    required init?(coder: NSCoder) {
+        nil
+    }
+
+    /// The HealthFlow sample predicate of any predicate the shim understands (its own, combined with
+    /// `NSCompoundPredicate`); anything else raises.
+    static func samplePredicate(_ predicate: NSPredicate) -> SamplePredicate {
+        if let shim = predicate as? ShimPredicate, case .samples(let samples) = shim.payload { return samples }
+        if let compound = predicate as? NSCompoundPredicate {
+            let subpredicates: [Any] = compound.subpredicates
+            let parts = subpredicates.map { part -> SamplePredicate in
+                guard let part = part as? NSPredicate else {
+                    HKShimException.raise("Invalid subpredicate \(part)")
+                }
+                return samplePredicate(part)
+            }
+            switch compound.compoundPredicateType {
+            case .and: return .and(parts)
+            case .or: return .or(parts)
+            case .not: return .not(parts.count == 1 ? parts[0] : .and(parts))
+            @unknown default: HKShimException.raise("Unsupported compound predicate")
+            }
+        }
+        HKShimException.raise("The HealthKit shim supports only HKQuery predicates, not \(predicate)")
+    }
+}
+
+extension HKQuery {
+    /// Samples within a date range.
+    ///
+    /// ```swift
+    /// let today = HKQuery.predicateForSamples(withStart: midnight, end: now, options: .strictStartDate)
+    /// ```
+    public class func predicateForSamples(withStart startDate: Date?, end endDate: Date?, options: HKQueryOptions = [])
+        -> NSPredicate
+    {
+        ShimPredicate(
+            .samples(
+                .date(
+                    start: startDate, end: endDate,
+                    options: SamplePredicate.DateOptions(rawValue: Int(options.rawValue)))))
+    }
+
+    /// Objects saved by one source.
+    ///
+    /// ```swift
+    /// let mine = HKQuery.predicateForObjects(from: .default())
+    /// ```
+    public class func predicateForObjects(from source: HKSource) -> NSPredicate {
+        ShimPredicate(.samples(.sources([source.bundleIdentifier])))
+    }
+
+    /// Objects saved by any of these sources.
+    ///
+    /// ```swift
+    /// let some = HKQuery.predicateForObjects(from: sources)
+    /// ```
+    public class func predicateForObjects(from sources: Set<HKSource>) -> NSPredicate {
+        ShimPredicate(.samples(.sources(Set(sources.map(\.bundleIdentifier)))))
+    }
+
+    /// The object with this UUID.
+    ///
+    /// ```swift
+    /// let one = HKQuery.predicateForObject(with: uuid)
+    /// ```
+    public class func predicateForObject(with UUID: UUID) -> NSPredicate {
+        ShimPredicate(.samples(.uuids([UUID])))
+    }
+
+    /// The objects with these UUIDs.
+    ///
+    /// ```swift
+    /// let some = HKQuery.predicateForObjects(with: uuids)
+    /// ```
+    public class func predicateForObjects(with UUIDs: Set<UUID>) -> NSPredicate {
+        ShimPredicate(.samples(.uuids(UUIDs)))
+    }
+
+    /// Objects whose metadata value for `key` is one of `allowedValues`.
+    ///
+    /// ```swift
+    /// let bolus = HKQuery.predicateForObjects(withMetadataKey: HKMetadataKeyInsulinDeliveryReason, allowedValues: [2])
+    /// ```
+    public class func predicateForObjects(withMetadataKey key: String, allowedValues: [Any]) -> NSPredicate {
+        let values = allowedValues.map { value -> SamplePredicate in
+            guard let converted = ShimMetadata.convert(value) else {
+                HKShimException.raise("Invalid class \(type(of: value)) for metadata key: \(key)")
+            }
+            return .metadata(MetadataKey(rawValue: key), equals: converted)
+        }
+        return ShimPredicate(.samples(.or(values)))
+    }
+
+    /// The activity summary of one day.
+    ///
+    /// ```swift
+    /// let today = HKQuery.predicateForActivitySummary(with: calendar.dateComponents([.era, .year, .month, .day], from: now))
+    /// ```
+    public class func predicateForActivitySummary(with dateComponents: DateComponents) -> NSPredicate {
+        do {
+            return ShimPredicate(.activitySummaries(try ActivitySummaryPredicate(day: dateComponents)))
+        } catch {
+            HKShimException.raise("Invalid date components for an activity summary predicate: \(error)")
+        }
+    }
+
+    /// The activity summaries from one day to another, both included.
+    ///
+    /// ```swift
+    /// let week = HKQuery.predicate(forActivitySummariesBetweenStart: weekAgo, end: today)
+    /// ```
+    public class func predicate(
+        forActivitySummariesBetweenStart startDateComponents: DateComponents, end endDateComponents: DateComponents
+    ) -> NSPredicate {
+        do {
+            return ShimPredicate(
+                .activitySummaries(try ActivitySummaryPredicate(start: startDateComponents, end: endDateComponents)))
+        } catch {
+            HKShimException.raise("Invalid date components for an activity summary predicate: \(error)")
+        }
+    }
+}
+
+/// Date-range options for `predicateForSamples(withStart:end:options:)`.
+///
+/// ```swift
+/// HKQuery.predicateForSamples(withStart: start, end: end, options: [.strictStartDate, .strictEndDate])
+/// ```
+public struct HKQueryOptions: OptionSet, Hashable, Sendable {
+    /// The option bits.
+    ///
+    /// ```swift
+    /// HKQueryOptions.strictEndDate.rawValue   // 2
+    /// ```
+    public let rawValue: UInt
+
+    /// Options from bits.
+    ///
+    /// ```swift
+    /// let options = HKQueryOptions(rawValue: 1)
+    /// ```
+    public init(rawValue: UInt) {
+        self.rawValue = rawValue
+    }
+
+    /// Samples must start within the range.
+    ///
+    /// ```swift
+    /// let options: HKQueryOptions = .strictStartDate
+    /// ```
+    public static let strictStartDate = HKQueryOptions(rawValue: 1 << 0)
+    /// Samples must end within the range.
+    ///
+    /// ```swift
+    /// let options: HKQueryOptions = .strictEndDate
+    /// ```
+    public static let strictEndDate = HKQueryOptions(rawValue: 1 << 1)
+}
+
+#if !canImport(ObjectiveC)
+    extension NSSortDescriptor {
+        /// A sort descriptor by HealthKit sort identifier (`HKSampleSortIdentifierStartDate`,
+        /// `HKSampleSortIdentifierEndDate`), as on Apple platforms (swift-corelibs-foundation has no key-value
+        /// coding; the shim maps the two keys to key paths).
+        ///
+        /// ```swift
+        /// let newestFirst = NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: false)
+        /// ```
+        public convenience init(key: String?, ascending: Bool) {
+            switch key {
+            case HKSampleSortIdentifierEndDate: self.init(keyPath: \HKSample.endDate, ascending: ascending)
+            case HKSampleSortIdentifierStartDate: self.init(keyPath: \HKSample.startDate, ascending: ascending)
+            default: HKShimException.raise("Unsupported sort key \(key ?? "nil") (use HKSampleSortIdentifier…)")
+            }
+        }
+    }
+#endif
+
+enum ShimSort {
+    static func healthFlow(_ descriptors: [NSSortDescriptor]?) -> [SampleSortDescriptor] {
+        (descriptors ?? []).map { descriptor in
+            if descriptor.keyPath == \HKSample.endDate {
+                return .endDate(ascending: descriptor.ascending)
+            }
+            if descriptor.keyPath == \HKSample.startDate {
+                return .startDate(ascending: descriptor.ascending)
+            }
+            HKShimException.raise("Unsupported sort descriptor \(descriptor)")
+        }
+    }
+}

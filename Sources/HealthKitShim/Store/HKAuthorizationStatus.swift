@@ -1,0 +1,43 @@
+/// Whether the app may share (save) a type. Read access is never revealed.
+///
+/// ```swift
+/// if store.authorizationStatus(for: HKQuantityType(.height)) == .sharingAuthorized { /* save */ }
+/// ```
+public enum HKAuthorizationStatus: Int, Sendable {
+    /// Never asked.
+    case notDetermined = 0
+    /// The person said no to sharing.
+    case sharingDenied = 1
+    /// The person allowed sharing.
+    case sharingAuthorized = 2
+}
+
+/// Whether asking for authorization would show a sheet.
+///
+/// ```swift
+/// store.getRequestStatusForAuthorization(toShare: share, read: read) { status, _ in status == .shouldRequest }
+/// ```
+public enum HKAuthorizationRequestStatus: Int, Sendable {
+    /// Cannot tell.
+    case unknown = 0
+    /// Some type was never asked about.
+    case shouldRequest = 1
+    /// Every type was asked about.
+    case unnecessary = 2
+}
+
+/// How often background delivery may wake the app.
+///
+/// ```swift
+/// store.enableBackgroundDelivery(for: HKQuantityType(.stepCount), frequency: .hourly) { _, _ in }
+/// ```
+public enum HKUpdateFrequency: Int, Sendable {
+    /// As soon as data arrives.
+    case immediate = 1
+    /// At most hourly.
+    case hourly = 2
+    /// At most daily.
+    case daily = 3
+    /// At most weekly.
+    case weekly = 4
+}

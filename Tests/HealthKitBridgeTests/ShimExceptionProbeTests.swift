@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// The shim stops the process where HealthKit raises: each crash case, run in a child process directly
+/// against the shim, ends the child with a trap and HealthKit's message; the valid call runs to the end.
+@Suite struct ShimExceptionProbeTests {
+    static var productsDirectory: URL {
+        #if os(macOS)
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                return bundle.bundleURL.deletingLastPathComponent()
+            }
+        #endif
+        return Bundle.main.bundleURL
+    }
+
+    /// Runs the probe for one case and returns how it ended and what it wrote to standard error.
+    static func probe(_ name: String) throws -> (trapped: Bool, output: String) {
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("HealthKitShimProbe")
+        process.arguments = [name]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = errors
+        try process.run()
+        // The probe writes a few lines at most, so reading to the end cannot fill the pipe first.
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationReason == .uncaughtSignal, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test(arguments: [
+        ("wrong-unit", "HKQuantityTypeIdentifierHeight requires unit of type"),
+        ("insulin-without-reason", "HKInsulinDeliveryReason is required"),
+        ("share-exercise-time", "Authorization to share the following types is disallowed"),
+        ("authorize-blood-pressure", "HKCorrelationTypeIdentifierBloodPressure"),
+        ("illegal-statistics-option", "is not compatible with discrete data type"),
+        ("execute-twice", "already active or has been stopped"),
+    ])
+    func shimStopsTheProcessWithHealthKitsMessage(name: String, message: String) throws {
+        let outcome = try Self.probe(name)
+        #expect(outcome.trapped)
+        #expect(outcome.output.contains(message))
+        #expect(!outcome.output.contains("no exception"))
+    }
+
+    @Test func validCallRunsToTheEnd() throws {
+        let outcome = try Self.probe("valid")
+        #expect(!outcome.trapped)
+        #expect(outcome.output.contains("saved\nno exception"))
+    }
+}
