@@ -155,6 +155,50 @@ import Testing
         #expect(weakHandlerCapture == nil)
     }
 
+    @Test func aCancelledLinkNeverRunsItsBodyAndReleasesItOnceItsSourceSettles() throws {
+        weak var weakCaptured: Tracked?
+        let ran = Counter()
+        let (source, resolver) = Promise<Int>.pending()
+        let sibling = source.map(on: .immediate) { $0 + 1 }  // keeps the source wanted after the link is cancelled
+        var link: Promise<Int>?
+        do {
+            let captured = Tracked()
+            weakCaptured = captured
+            link = source.map(on: .immediate) { value in
+                _ = withExtendedLifetime(captured) { ran.increment() }
+                return value
+            }
+        }
+        link?.cancel()
+        #expect(source.isPending)
+        resolver.fulfill(1)
+        #expect(weakCaptured == nil)
+        #expect(ran.current == 0)
+        #expect(link?.isRejected == true)
+        #expect(try sibling.result?.get() == 2)
+    }
+
+    @Test func aLinkOnAQueueReleasesItsSourceAndBodyOnceItRan() async throws {
+        weak var weakSource: Promise<Int>?
+        weak var weakCaptured: Tracked?
+        let queue = DispatchQueue(label: "link")
+        let link: Promise<Int>
+        do {
+            let (source, resolver) = Promise<Int>.pending()
+            let captured = Tracked()
+            link = source.map(on: .queue(queue)) { value in
+                withExtendedLifetime(captured) { value * 3 }
+            }
+            weakSource = source
+            weakCaptured = captured
+            resolver.fulfill(5)
+        }
+        #expect(try await link.value == 15)
+        queue.sync {}  // the job that settled `link` has returned (and dropped what it held)
+        #expect(weakSource == nil)
+        #expect(weakCaptured == nil)
+    }
+
     @Test func combinatorsReleaseTheirInputsOnceSettled() throws {
         weak var weakInput: Promise<Int>?
         var all: Promise<[Int]>?

@@ -135,6 +135,7 @@ public class AnyGraphNode: @unchecked Sendable {
     }
 
     /// Adds one dependency (the builders' path: no array for the common case of a single predecessor).
+    @usableFromInline
     func addDependency(on node: AnyGraphNode) {
         edges.withLock { edges in
             if node.graphID == graphID {
@@ -165,8 +166,10 @@ public class AnyGraphNode: @unchecked Sendable {
 public final class GraphNode<Output: Sendable>: AnyGraphNode, @unchecked Sendable {
     // `@unchecked Sendable`: adds one immutable `let` of a Sendable type to a Sendable base class.
 
+    @usableFromInline
     let box: ResultBox<Output>
 
+    @usableFromInline
     init(
         name: String?,
         index: Int,
@@ -207,50 +210,66 @@ public final class GraphNode<Output: Sendable>: AnyGraphNode, @unchecked Sendabl
 
 /// Where a node's value is kept; closures of later nodes capture the box (never the node), so finished chains
 /// hold no references between nodes.
-final class ResultBox<Output: Sendable>: Sendable {
-    private let explicitName: String?
-    private let index: Int
-    private let storage = LockedState<Result<Output, any Error>?>(nil)
+@usableFromInline
+final class ResultBox<Output: Sendable>: @unchecked Sendable {
+    // `@unchecked Sendable`: `stored`, the one mutable property, is only read and written under `lock`.
+    // A value-less lock beside the field (as in `Promise`) rather than a `LockedState<Result<Output, any Error>?>`:
+    // the box's deinit is never specialised, and a `Mutex<…>` field would cost it one more metadata lookup.
+    @usableFromInline
+    let explicitName: String?
+    @usableFromInline
+    let index: Int
+    @usableFromInline
+    let lock = StateLock()
+    @usableFromInline
+    @exclusivity(unchecked)
+    nonisolated(unsafe) var stored: Result<Output, any Error>?
 
+    @inlinable
     init(name: String?, index: Int) {
         self.explicitName = name
         self.index = index
     }
 
+    @usableFromInline
     var name: String {
         nodeName(explicitName, index)
     }
 
+    @inlinable
     var result: Result<Output, any Error>? {
-        storage.withLock { $0 }
+        lock.withLock { stored }
     }
 
+    // The hot path of a chain (a dependent reading its input, a node storing its value) is inlinable, so a
+    // client module runs it specialised for its value type.
+    @inlinable
     func value() throws -> Output {
-        // One generic operation on the hot path (a dependent reading its input): callers in other modules run
-        // this code unspecialized, where every generic operation costs a metadata lookup.
-        let value: Output? = try storage.withLock { result in try result?.get() }
-        guard let value else { throw GraphError.resultUnavailable(node: name) }
-        return value
+        guard let result else { throw GraphError.resultUnavailable(node: name) }
+        return try result.get()
     }
 
     /// Runs `work`, keeps its outcome, and reports success or the error to the engine.
+    @inlinable
     func capture(_ work: () throws -> Output) -> Result<Void, any Error> {
         do {
             let value = try work()
-            storage.withLock { $0 = .success(value) }
+            store(.success(value))
             return .success(())
         } catch {
-            storage.withLock { $0 = .failure(error) }
+            store(.failure(error))
             return .failure(error)
         }
     }
 
+    @inlinable
     func store(_ result: Result<Output, any Error>) {
-        storage.withLock { $0 = result }
+        lock.withLock { stored = result }
     }
 }
 
 /// What a node is for.
+@usableFromInline
 enum NodeRole: Sendable {
     /// Runs work when its inputs fulfilled.
     case work
@@ -262,12 +281,22 @@ enum NodeRole: Sendable {
 }
 
 /// A builder stage: its number (from 1) and whether it was a `when` (drawn as a group in diagrams).
+@usableFromInline
 struct GraphStage: Sendable, Hashable {
+    @usableFromInline
     let number: Int
+    @usableFromInline
     let isWhen: Bool
+
+    @inlinable
+    init(number: Int, isWhen: Bool) {
+        self.number = number
+        self.isWhen = isWhen
+    }
 }
 
 /// A node's name: the one it was given, or `node <index>`.
+@usableFromInline
 func nodeName(_ explicit: String?, _ index: Int) -> String {
     explicit ?? "node \(index)"
 }

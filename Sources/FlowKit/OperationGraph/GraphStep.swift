@@ -18,6 +18,7 @@ import Foundation
 ///
 /// Each step receives the previous stage's value (`Input`) and produces its own (`Output`).
 public struct GraphStep<Input: Sendable, Output: Sendable>: Sendable {
+    @usableFromInline
     enum Work: Sendable {
         case block(@Sendable (Input) throws -> Output)
         case promise(@Sendable (Input) throws -> Promise<Output>)
@@ -25,9 +26,12 @@ public struct GraphStep<Input: Sendable, Output: Sendable>: Sendable {
         case operation(Operation, @Sendable (Operation) throws -> Output)
     }
 
+    @usableFromInline
     let name: String?
+    @usableFromInline
     let work: Work
 
+    @inlinable
     init(name: String?, work: Work) {
         self.name = name
         self.work = work
@@ -42,6 +46,7 @@ public struct GraphStep<Input: Sendable, Output: Sendable>: Sendable {
     ///   - name: The node's name; `nil` names it after its index.
     ///   - body: Receives the previous stage's value; a thrown error fails the step.
     /// - Returns: The step.
+    @inlinable
     public static func block(_ name: String? = nil, _ body: @escaping @Sendable (Input) throws -> Output) -> Self {
         GraphStep(name: name, work: .block(body))
     }
@@ -55,6 +60,7 @@ public struct GraphStep<Input: Sendable, Output: Sendable>: Sendable {
     ///   - name: The node's name; `nil` names it after its index.
     ///   - body: Receives the previous stage's value and returns the promise; a thrown error fails the step.
     /// - Returns: The step.
+    @inlinable
     public static func promise(
         _ name: String? = nil,
         _ body: @escaping @Sendable (Input) throws -> Promise<Output>
@@ -80,6 +86,7 @@ extension GraphStep where Output == Void {
 
 extension OperationGraph {
     /// Adds the node for `step`, reading its input from `input` when it runs.
+    @inlinable
     func makeNode<Input: Sendable, Output: Sendable>(
         _ step: GraphStep<Input, Output>,
         input: StageValue<Input>,
@@ -112,6 +119,7 @@ extension OperationGraph {
 }
 
 /// Where a chain's next stage finds the value of the stage before it.
+@usableFromInline
 enum StageValue<Value: Sendable>: Sendable {
     /// A value known when the chain was built (the start of a chain, an empty `when`).
     case constant(Value)
@@ -120,6 +128,7 @@ enum StageValue<Value: Sendable>: Sendable {
     /// A value gathered from several nodes (a `when` stage).
     case gathered(@Sendable () throws -> Value)
 
+    @inlinable
     func read() throws -> Value {
         switch self {
         case .constant(let value): value
@@ -130,11 +139,13 @@ enum StageValue<Value: Sendable>: Sendable {
 }
 
 /// The nodes of a chain's last stage, without an array for the common case of one.
+@usableFromInline
 enum StageNodes: Sendable {
     case none
     case one(AnyGraphNode)
     case many([AnyGraphNode])
 
+    @usableFromInline
     var count: Int {
         switch self {
         case .none: 0
@@ -144,6 +155,7 @@ enum StageNodes: Sendable {
     }
 
     /// Makes `node` depend on every node of the stage.
+    @usableFromInline
     func precede(_ node: AnyGraphNode) {
         switch self {
         case .none: break

@@ -3,6 +3,7 @@ import Synchronization
 
 /// What a node does when it runs. The closures keep the node's value in its ``ResultBox`` themselves and report
 /// only success or the error, so the engine never needs the value's type.
+@usableFromInline
 enum NodeBody: Sendable {
     /// Work that completes before returning (a block, a recovery, the check after a caller's operation).
     case sync(@Sendable (_ inputError: (any Error)?) -> Result<Void, any Error>)
@@ -15,6 +16,7 @@ enum NodeBody: Sendable {
     )
 
     /// A node running `work` and keeping its value in `box`.
+    @inlinable
     static func value<Output>(into box: ResultBox<Output>, _ work: @escaping @Sendable () throws -> Output) -> NodeBody
     {
         .sync { _ in box.capture(work) }
@@ -22,6 +24,7 @@ enum NodeBody: Sendable {
 
     /// A node following the promise `work` returns; cancelling the node withdraws from that promise (which is
     /// cancelled in turn, and runs its `onCancel` handlers, unless something else still depends on it).
+    @inlinable
     static func promise<Output>(
         into box: ResultBox<Output>,
         _ work: @escaping @Sendable () throws -> Promise<Output>
@@ -46,6 +49,7 @@ enum NodeBody: Sendable {
     }
 
     /// A node running an `async` function in a new `Task`; cancelling the node cancels the task.
+    @inlinable
     static func task<Output>(
         into box: ResultBox<Output>,
         _ work: @escaping @Sendable () async throws -> Output
@@ -55,6 +59,7 @@ enum NodeBody: Sendable {
 
     /// A recovery node: passes `input` through when every input fulfilled; otherwise hands the first input error
     /// to `handler` if `policy` lets it, and rethrows it if not.
+    @inlinable
     static func recovery<Output>(
         into box: ResultBox<Output>,
         policy: CatchPolicy,
@@ -72,6 +77,7 @@ enum NodeBody: Sendable {
 
     /// The check that runs after a caller's operation: cancelled means `CancellationError`, otherwise `extract`
     /// reads the value from the finished operation.
+    @inlinable
     static func observing<Op: Operation, Output>(
         _ operation: Op,
         into box: ResultBox<Output>,
@@ -92,6 +98,7 @@ enum NodeBody: Sendable {
 /// cancelled since it was enqueued: then it finishes without calling user code and the trace says *skipped*),
 /// runs the body with no lock held, reports the outcome, and only then finishes — so by the time its dependents
 /// are enqueued, `OperationQueue` already sees it finished.
+@usableFromInline
 final class NodeOperation: AsyncOperation, @unchecked Sendable {
     // `@unchecked Sendable`: `index` and `isObserver` are immutable; everything mutable is in `run`, a `LockedState`.
 
@@ -109,6 +116,7 @@ final class NodeOperation: AsyncOperation, @unchecked Sendable {
 
     private let run: LockedState<RunState>
 
+    @usableFromInline
     init(index: Int, body: NodeBody, isObserver: Bool) {
         self.index = index
         self.isObserver = isObserver

@@ -42,13 +42,20 @@ public struct OperationChain<Output: Sendable>: Sendable {
     /// ```
     public let graph: OperationGraph
 
+    // The builder is inlinable (down to the node's body and result box), so that a client module specialises
+    // the stage-to-stage value passing for its types instead of running it as unspecialised generic code.
+
     /// The nodes of the last stage, which the next stage depends on.
+    @usableFromInline
     let tail: StageNodes
     /// Where the last stage's value is read once it fulfilled.
+    @usableFromInline
     let value: StageValue<Output>
     /// How many stages the chain has.
+    @usableFromInline
     let stages: Int
 
+    @inlinable
     init(graph: OperationGraph, tail: StageNodes, value: StageValue<Output>, stages: Int) {
         self.graph = graph
         self.tail = tail
@@ -65,6 +72,7 @@ public struct OperationChain<Output: Sendable>: Sendable {
     /// ```
     /// - Parameter step: The step.
     /// - Returns: The chain, now ending with the step's value.
+    @inlinable
     public func then<U: Sendable>(_ step: GraphStep<Output, U>) -> OperationChain<U> {
         let node = graph.makeNode(step, input: value, stage: GraphStage(number: stages + 1, isWhen: false))
         tail.precede(node)
@@ -80,6 +88,7 @@ public struct OperationChain<Output: Sendable>: Sendable {
     ///   - name: The node's name; `nil` names it after its index.
     ///   - body: Receives the previous stage's value; a thrown error fails the chain (up to a `catch`).
     /// - Returns: The chain, now ending with `body`'s value.
+    @inlinable
     public func then<U: Sendable>(
         _ name: String? = nil,
         _ body: @escaping @Sendable (Output) throws -> U
@@ -96,6 +105,7 @@ public struct OperationChain<Output: Sendable>: Sendable {
     ///   - name: The node's name; `nil` names it after its index.
     ///   - body: Receives the previous stage's value and returns the promise to follow.
     /// - Returns: The chain, now ending with the promise's value.
+    @inlinable
     public func then<U: Sendable>(
         _ name: String? = nil,
         promise body: @escaping @Sendable (Output) throws -> Promise<U>
@@ -128,6 +138,7 @@ public struct OperationChain<Output: Sendable>: Sendable {
     /// - Parameter steps: The stage's members.
     /// - Returns: The chain, now ending with the members' values in member order.
     /// - Complexity: O(*k*) dependencies for *k* members (plus one join node after a multi-member stage).
+    @inlinable
     public func when<U: Sendable>(_ steps: [GraphStep<Output, U>]) -> OperationChain<[U]> {
         guard !steps.isEmpty else {
             return OperationChain<[U]>(graph: graph, tail: tail, value: .constant([]), stages: stages)
@@ -213,7 +224,8 @@ public struct OperationChain<Output: Sendable>: Sendable {
 
     /// The nodes a new stage of `members` members should depend on: the last stage, or a join node after it
     /// when both stages have several members.
-    private func joined(before members: Int) -> StageNodes {
+    @usableFromInline
+    func joined(before members: Int) -> StageNodes {
         guard tail.count > 1 && members > 1 else { return tail }
         let join = graph.makeNode(name: "end of stage \(stages)", stage: nil, role: .join) { box in
             (.value(into: box) { () }, nil)
@@ -234,6 +246,7 @@ public struct OperationChain<Output: Sendable>: Sendable {
     /// - Returns: A promise of the last stage's value; rejected with the first unhandled error,
     ///   `CancellationError`, or a ``GraphError`` if the graph cannot start (an empty chain, a reused operation…).
     ///   Cancelling it cancels the chain.
+    @inlinable
     public func start() -> Promise<Output> {
         let value = self.value
         return graph.start().map(on: .immediate) { try value.read() }

@@ -80,6 +80,7 @@ public final class OperationGraph: Sendable {
     public let recordsTrace: Bool
 
     let clock: GraphClock
+    @usableFromInline
     let id: UInt64
     let build = LockedState(BuildState())
 
@@ -270,17 +271,21 @@ public final class OperationGraph: Sendable {
     }
 
     /// Creates and registers a node; `make` receives its result box and returns its body and caller operation.
+    ///
+    /// Inlinable, like the chain builder that calls it, so that a client module specialises the node's body
+    /// and result box for its value type (unspecialised generic code costs a metadata lookup per operation).
+    @inlinable
     func makeNode<Output: Sendable>(
         name: String?,
         stage: GraphStage?,
         role: NodeRole,
         _ make: (ResultBox<Output>) -> (NodeBody, Operation?)
     ) -> GraphNode<Output> {
-        build.withLock { state in
-            let index = state.nodes.count
+        let graphID = id
+        let node = register { index in
             let box = ResultBox<Output>(name: name, index: index)
             let (body, operation) = make(box)
-            let node = GraphNode(
+            return GraphNode(
                 name: name,
                 index: index,
                 box: box,
@@ -288,8 +293,18 @@ public final class OperationGraph: Sendable {
                 userOperation: operation,
                 role: role,
                 stage: stage,
-                graphID: id
+                graphID: graphID
             )
+        }
+        // `register` returns the node `make` built, which is a `GraphNode<Output>`.
+        return unsafeDowncast(node, to: GraphNode<Output>.self)
+    }
+
+    /// Appends the node `make` builds for the next index, under the build lock.
+    @usableFromInline
+    func register(_ make: (_ index: Int) -> AnyGraphNode) -> AnyGraphNode {
+        build.withLock { state in
+            let node = make(state.nodes.count)
             state.nodes.append(node)
             return node
         }

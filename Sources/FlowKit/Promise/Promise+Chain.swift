@@ -60,25 +60,16 @@ extension Promise {
     ///
     /// Results the operator handles run `body` on `executor` (skipped if the child was cancelled meanwhile);
     /// the rest run it on the trampoline, where it only passes the result through. Either way the child is
-    /// settled from a job, never from inside this promise's `settle`, so chains never deepen the stack.
+    /// settled from a job, never from inside this promise's `settle`, so chains never deepen the stack. The
+    /// child is its own continuation (``ChainedPromise``): one allocation per link besides the executor's.
     @inlinable
     func chain<U: Sendable>(
         on executor: FlowExecutor?,
         handles: ChainHandles,
         _ body: ChainBody<Value, U>
     ) -> Promise<U> {
-        let child = Promise<U>(upstream: self)
-        let executor = executor ?? FlowDefaults.executor
-        subscribe { result in
-            if handles.runsBody(for: result) {
-                executor.execute {
-                    if handles.skipsWhenCancelled && !child.isPending { return }
-                    child.resolve(body.step(for: result))
-                }
-            } else {
-                Trampoline.run { child.resolve(body.step(for: result)) }
-            }
-        }
+        let child = ChainedPromise(source: self, executor: executor ?? FlowDefaults.executor, handles: handles, body: body)
+        subscribe { child.sourceSettled(with: $0) }
         return child
     }
 

@@ -34,7 +34,12 @@
 ///
 /// - Note: `Value` must be `Sendable`: it crosses from the thread that settles the promise to the executors
 ///   of its continuations.
-public final class Promise<Value: Sendable>: Sendable {
+public class Promise<Value: Sendable>: @unchecked Sendable {
+    // Safe: the only mutable stored property, `state`, is read and written under `lock` (see `withState`).
+    // The class is not `final` only so that FlowKit's chaining operators can make the derived promise its own
+    // continuation (`ChainedPromise`, one allocation per link); it is not `open`, so no other module subclasses
+    // it, and every member declared here is `final`.
+
     /// A continuation as stored while pending; it must return quickly (it only hops to an executor).
     @usableFromInline
     typealias Callback = @Sendable (Result<Value, any Error>) -> Void
@@ -55,17 +60,17 @@ public final class Promise<Value: Sendable>: Sendable {
     }
 
     @usableFromInline
-    let lock = StateLock()
+    final let lock = StateLock()
 
     // Guarded by `lock`: read and written only inside `withState`, which holds it; so the dynamic
     // exclusivity check (a measurable part of every operation) is redundant and switched off.
     @usableFromInline
     @exclusivity(unchecked)
-    nonisolated(unsafe) var state: State
+    nonisolated(unsafe) final var state: State
 
     /// Runs `body` with exclusive access to the state; never call user code from `body`.
     @inlinable
-    func withState<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
+    final func withState<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
         lock.withLock { body(&state) }
     }
 
@@ -180,7 +185,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// if case .success(let value)? = promise.result { use(value) }
     /// ```
     @inlinable
-    public var result: Result<Value, any Error>? {
+    public final var result: Result<Value, any Error>? {
         withState { $0.result }
     }
 
@@ -190,7 +195,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// #expect(Promise<Int>.pending().promise.isPending)
     /// ```
     @inlinable
-    public var isPending: Bool {
+    public final var isPending: Bool {
         withState { $0.result == nil }
     }
 
@@ -200,7 +205,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// #expect(Promise(value: 1).isFulfilled)
     /// ```
     @inlinable
-    public var isFulfilled: Bool {
+    public final var isFulfilled: Bool {
         if case .success? = result { return true }
         return false
     }
@@ -211,7 +216,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// #expect(Promise<Int>(error: CancellationError()).isRejected)
     /// ```
     @inlinable
-    public var isRejected: Bool {
+    public final var isRejected: Bool {
         if case .failure? = result { return true }
         return false
     }
@@ -226,7 +231,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// let upload = uploader.send(batch).then { confirm($0) }
     /// cancelButton.onTap { upload.cancel() }   // stops the URL task if nothing else waits for it
     /// ```
-    public func cancel() {
+    public final func cancel() {
         Promise.cancelCascade(from: self)
     }
 
@@ -239,7 +244,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// a timeout, a race won, `when` failing fast).
     @inlinable
     @discardableResult
-    func settle(_ result: Result<Value, any Error>, releasingUpstream: Bool = false) -> Bool {
+    final func settle(_ result: Result<Value, any Error>, releasingUpstream: Bool = false) -> Bool {
         let taken: (CallbackList<Value>, UpstreamList)? = withState { state in
             guard state.result == nil else { return nil }
             state.result = result
@@ -264,7 +269,7 @@ public final class Promise<Value: Sendable>: Sendable {
     ///
     /// - Parameter dependent: whether the caller is a derived promise that counts towards cancellation.
     @inlinable
-    func subscribe(dependent: Bool = true, _ callback: @escaping Callback) {
+    final func subscribe(dependent: Bool = true, _ callback: @escaping Callback) {
         let settled: Result<Value, any Error>? = withState { state in
             if let result = state.result { return result }
             if dependent { state.dependents += 1 }
@@ -276,7 +281,7 @@ public final class Promise<Value: Sendable>: Sendable {
 
     /// Settles this promise with whatever `other` settles with, and cancels `other` if this one is cancelled.
     @inlinable
-    func adopt(_ other: Promise<Value>) {
+    final func adopt(_ other: Promise<Value>) {
         if other === self {
             settle(.failure(PromiseError.chainingCycle))
             return
@@ -298,7 +303,7 @@ public final class Promise<Value: Sendable>: Sendable {
 
     /// Registers a handler run when the promise is cancelled while pending; runs it at once if it already was.
     @inlinable
-    func addCancelHandler(_ handler: @escaping @Sendable () -> Void) {
+    final func addCancelHandler(_ handler: @escaping @Sendable () -> Void) {
         let runNow: Bool = withState { state in
             guard let result = state.result else {
                 state.cancelHandlers.append(handler)
