@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Checks the committed malloc counts of FlowKit's promise and graph benchmarks (p90 of mallocCountTotal only;
+# wall time is never gated). Builds the benchmark package (release) if needed and runs only the gated
+# benchmarks, in the quick mode (few iterations), the same way the thresholds were recorded.
+#
+#   Benchmarks/ci-check-allocations.sh            check against Thresholds/swift-<version>/ (what .ci/run calls)
+#   Benchmarks/ci-check-allocations.sh --update   re-record them after an intended change, then commit the folder
+#
+# Exit status: 0 when every count is within the tolerance (AllocationGate.relativeTolerance, 3 % of p90);
+# non-zero on a regression, on an improvement (re-record, so the committed counts keep up with the code),
+# or when no thresholds exist for this Swift version.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+swift_version=$(swift --version 2>&1 | sed -n 's/.*Swift version \([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p' | head -n 1)
+thresholds="Thresholds/swift-${swift_version:-unknown}"
+gated=(--target '^(PromiseBenchmarks|GraphBenchmarks)$' --filter 'FlowKit|OperationGraph|OperationChain'
+    --metric mallocCountTotal --path "$thresholds" --no-progress)
+export HEALTHFLOW_BENCH_QUICK=1
+
+if [[ "${1:-}" == "--update" ]]; then
+    mkdir -p "$thresholds"
+    rm -f "$thresholds"/*.p90.json
+    swift package --disable-sandbox --allow-writing-to-package-directory benchmark thresholds update "${gated[@]}"
+    echo "Recorded $(ls "$thresholds" | wc -l) thresholds in Benchmarks/$thresholds; commit that folder."
+    exit 0
+fi
+
+if ! ls "$thresholds"/*.p90.json >/dev/null 2>&1; then
+    echo "error: no malloc thresholds for Swift $swift_version in Benchmarks/$thresholds" >&2
+    echo "record them with: Benchmarks/ci-check-allocations.sh --update" >&2
+    exit 1
+fi
+
+status=0
+swift package --disable-sandbox benchmark thresholds check "${gated[@]}" || status=$?
+case $status in
+    0) echo "malloc counts match Benchmarks/$thresholds" ;;
+    2) echo "error: malloc counts regressed (see above); fix it, or if intended: Benchmarks/ci-check-allocations.sh --update" >&2 ;;
+    4) echo "error: malloc counts improved (see above); record them: Benchmarks/ci-check-allocations.sh --update" >&2 ;;
+    *) echo "error: the allocation check failed with status $status" >&2 ;;
+esac
+exit $status
