@@ -1,8 +1,19 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// FlowKit's benchmarks, beside their baselines and peers, as a separate package so that the library itself
-/// keeps zero dependencies.
+/// One benchmark executable: `Benchmarks/<name>/`, run by package-benchmark's plugin, with the shared support
+/// library and package-benchmark besides `dependencies`.
+func benchmarkTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: ["BenchmarkSupport", .product(name: "Benchmark", package: "package-benchmark")] + dependencies,
+        path: "Benchmarks/\(name)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+    )
+}
+
+/// HealthFlow's benchmarks (promises, graphs, store, gzip, multipart, sync), each beside its baselines and peers,
+/// as a separate package so that the library itself keeps zero dependencies.
 let package = Package(
     name: "HealthFlowBenchmarks",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -12,27 +23,34 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
-        .executableTarget(
-            name: "PromiseBenchmarks",
+        .target(
+            name: "BenchmarkSupport",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "HealthFlow", package: "HealthFlow"),
+            ]
+        ),
+        benchmarkTarget(
+            "PromiseBenchmarks",
+            [
                 .product(name: "FlowKit", package: "HealthFlow"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
-            ],
-            path: "Benchmarks/PromiseBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        ),
-        .executableTarget(
-            name: "GraphBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
+            ]),
+        benchmarkTarget("GraphBenchmarks", [.product(name: "FlowKit", package: "HealthFlow")]),
+        benchmarkTarget("StoreBenchmarks", [.product(name: "HealthFlow", package: "HealthFlow")]),
+        benchmarkTarget(
+            "GzipBenchmarks",
+            [.product(name: "HealthFlow", package: "HealthFlow"), .product(name: "HealthSync", package: "HealthFlow")]),
+        benchmarkTarget("MultipartBenchmarks", [.product(name: "HealthSync", package: "HealthFlow")]),
+        benchmarkTarget(
+            "SyncBenchmarks",
+            [
                 .product(name: "FlowKit", package: "HealthFlow"),
-            ],
-            path: "Benchmarks/GraphBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        ),
+                .product(name: "HealthFlow", package: "HealthFlow"),
+                .product(name: "HealthSync", package: "HealthFlow"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

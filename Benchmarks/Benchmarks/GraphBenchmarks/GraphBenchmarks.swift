@@ -5,6 +5,7 @@
 // Divide by 10,000 for the per-node cost.
 
 import Benchmark
+import BenchmarkSupport
 import FlowKit
 import Foundation
 
@@ -18,7 +19,9 @@ private func serialQueue() -> OperationQueue {
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .mallocCountTotal], warmupIterations: 1, maxDuration: .seconds(3), maxIterations: 50)
+        metrics: [.wallClock, .mallocCountTotal], warmupIterations: 1,
+        maxDuration: BenchmarkRunMode.current.maxDuration(.seconds(3)),
+        maxIterations: BenchmarkRunMode.current.maxIterations(50), thresholds: AllocationGate.thresholds)
 
     // MARK: 10,000-node chain on a serial queue
 

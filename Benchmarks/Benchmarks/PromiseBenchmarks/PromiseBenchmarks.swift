@@ -4,6 +4,7 @@
 // Ratios in Benchmarks/README.md compare rows of one run; malloc counts are deterministic, wall time is not.
 
 import Benchmark
+import BenchmarkSupport
 import Dispatch
 import FlowKit
 import NIOCore
@@ -25,8 +26,9 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal, .throughput],
         warmupIterations: 3,
-        maxDuration: .seconds(2),
-        maxIterations: 1_000
+        maxDuration: BenchmarkRunMode.current.maxDuration(.seconds(2)),
+        maxIterations: BenchmarkRunMode.current.maxIterations(1_000),
+        thresholds: AllocationGate.thresholds
     )
     let perThousand = Benchmark.Configuration(scalingFactor: .kilo)
 

@@ -1,0 +1,225 @@
+// Store benchmarks: saving a million samples, date-range queries as the store grows, and a year of minute-level
+// steps summed per day — each beside a hand-written baseline over a plain array (or raw file writes), in the
+// same run.
+//
+// Run: swift package --disable-sandbox benchmark --target StoreBenchmarks
+
+import Benchmark
+import BenchmarkSupport
+import Foundation
+import HealthFlow
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+private let saveCount = 1_000_000
+private let saveBatch = 1_000
+private let queryWindow = 1_000
+private let start = Date(timeIntervalSince1970: 1_704_067_200)  // 2024-01-01T00:00:00Z
+
+private var utc: Calendar {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+    return calendar
+}
+
+/// `count` heart-rate samples from the benchmark app, one minute apart from `start`.
+private func heartRates(_ count: Int) -> [HealthSample] {
+    let unit = HealthUnit.count().unitDivided(by: .minute())
+    return (0..<count).map { index in
+        let date = start.addingTimeInterval(Double(index) * 60)
+        // The values are valid by construction: a failure here is a bug in the benchmark.
+        return .quantity(
+            try! HealthQuantitySample(
+                type: .heartRate, quantity: HealthQuantity(unit: unit, doubleValue: 55 + Double(index % 60)),
+                date: date, source: BenchmarkData.source))
+    }
+}
+
+/// An in-memory store holding `samples`, the app allowed to write and read heart rate and steps.
+private func filledStore(_ samples: [HealthSample]) async throws -> InMemoryHealthStore {
+    let store = InMemoryHealthStore(configuration: BenchmarkData.app)
+    try await store.requestAuthorization(toShare: [.heartRate, .stepCount], read: [.heartRate, .stepCount])
+    try store.ingest(samples)
+    return store
+}
+
+/// The 1,000-minute window in the middle of `count` one-minute samples.
+private func middleWindow(of count: Int) -> (start: Date, end: Date) {
+    let first = start.addingTimeInterval(Double(count / 2) * 60)
+    return (first, first.addingTimeInterval(Double(queryWindow) * 60))
+}
+
+/// Appends `bytes` bytes to a new file in `folder` in `writes` writes, each followed by `fsync`: the disk floor
+/// for making the same journal durable in the same number of steps.
+private func rawDurableWrites(bytes: Int, writes: Int, in folder: URL) throws {
+    let path = folder.appendingPathComponent("raw-journal").path
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+    defer { close(descriptor) }
+    let chunk = [UInt8](repeating: 0x5A, count: (bytes + writes - 1) / writes)
+    var left = bytes
+    while left > 0 {
+        let count = min(left, chunk.count)
+        let written = chunk.withUnsafeBytes { write(descriptor, $0.baseAddress, count) }
+        guard written == count, fsync(descriptor) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        left -= count
+    }
+}
+
+/// The total size of the regular files in `folder`.
+private func folderSize(_ folder: URL) -> Int {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.reduce(0) { total, name in
+        let size = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size]
+        return total + ((size as? NSNumber)?.intValue ?? 0)
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let mode = BenchmarkRunMode.current
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident], warmupIterations: 1,
+        maxDuration: mode.maxDuration(.seconds(30)), maxIterations: mode.maxIterations(5, quick: 2))
+
+    // MARK: 5a. Save 1,000,000 samples (batches of 1,000)
+
+    Benchmark("Save1M: InMemoryHealthStore.save, batches of 1,000") { benchmark in
+        let samples = heartRates(saveCount)
+        for _ in benchmark.scaledIterations {
+            let store = InMemoryHealthStore(configuration: BenchmarkData.app)
+            try await store.requestAuthorization(toShare: [.heartRate], read: [.heartRate])
+            benchmark.startMeasurement()
+            for batch in stride(from: 0, to: saveCount, by: saveBatch) {
+                try await store.save(Array(samples[batch..<batch + saveBatch]))
+            }
+            benchmark.stopMeasurement()
+            blackHole(store)
+        }
+    }
+
+    Benchmark("Save1M: baseline — Array.append of the same samples, batches of 1,000") { benchmark in
+        let samples = heartRates(saveCount)
+        for _ in benchmark.scaledIterations {
+            benchmark.startMeasurement()
+            var array: [HealthSample] = []
+            for batch in stride(from: 0, to: saveCount, by: saveBatch) {
+                array.append(contentsOf: samples[batch..<batch + saveBatch])
+            }
+            benchmark.stopMeasurement()
+            blackHole(array)
+        }
+    }
+
+    Benchmark("Save1M: FileHealthStore.save (journal + fsync), batches of 1,000") { benchmark in
+        let samples = heartRates(saveCount)
+        for _ in benchmark.scaledIterations {
+            let folder = try ScratchFolder(prefix: "store")
+            defer { folder.remove() }
+            let store = try FileHealthStore(
+                directory: folder.url.appendingPathComponent("db"), configuration: BenchmarkData.app)
+            defer { store.close() }
+            try await store.requestAuthorization(toShare: [.heartRate], read: [.heartRate])
+            benchmark.startMeasurement()
+            for batch in stride(from: 0, to: saveCount, by: saveBatch) {
+                try await store.save(Array(samples[batch..<batch + saveBatch]))
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
+    Benchmark("Save1M: baseline — raw write + fsync of the same bytes, 1,000 writes") { benchmark in
+        // The byte count is what FileHealthStore wrote for the same samples (journal and snapshots).
+        let samples = heartRates(saveCount)
+        let sizing = try ScratchFolder(prefix: "store-size")
+        let bytes: Int
+        do {
+            defer { sizing.remove() }
+            let directory = sizing.url.appendingPathComponent("db")
+            let store = try FileHealthStore(directory: directory, configuration: BenchmarkData.app)
+            try await store.requestAuthorization(toShare: [.heartRate], read: [.heartRate])
+            for batch in stride(from: 0, to: saveCount, by: saveBatch) {
+                try await store.save(Array(samples[batch..<batch + saveBatch]))
+            }
+            store.close()
+            bytes = folderSize(directory)
+        }
+        for _ in benchmark.scaledIterations {
+            let folder = try ScratchFolder(prefix: "raw")
+            defer { folder.remove() }
+            benchmark.startMeasurement()
+            try rawDurableWrites(bytes: bytes, writes: saveCount / saveBatch, in: folder.url)
+            benchmark.stopMeasurement()
+        }
+    }
+
+    // MARK: 5b. Date-range query: 1,000 samples out of n (flat in n)
+
+    let queryConfiguration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], warmupIterations: 3,
+        maxDuration: mode.maxDuration(.seconds(3)), maxIterations: mode.maxIterations(1_000, quick: 20))
+
+    for size in [10_000, 100_000, 1_000_000] {
+        let label = size == 1_000_000 ? "1M" : "\(size / 1_000)k"
+
+        Benchmark("Query1000of\(label): InMemoryHealthStore samples(matching: date range)", configuration: queryConfiguration) {
+            (benchmark: Benchmark, store: InMemoryHealthStore) in
+            let window = middleWindow(of: size)
+            for _ in benchmark.scaledIterations {
+                let found = try await store.samples(
+                    of: .heartRate, matching: .samples(withStart: window.start, end: window.end))
+                precondition(found.count == queryWindow, "expected \(queryWindow) samples, got \(found.count)")
+                blackHole(found)
+            }
+        } setup: {
+            try await filledStore(heartRates(size))
+        }
+
+        Benchmark("Query1000of\(label): baseline — linear scan of an array", configuration: queryConfiguration) {
+            (benchmark: Benchmark, samples: [HealthSample]) in
+            let window = middleWindow(of: size)
+            for _ in benchmark.scaledIterations {
+                let found = samples.filter { $0.startDate >= window.start && $0.startDate < window.end }
+                precondition(found.count == queryWindow, "expected \(queryWindow) samples, got \(found.count)")
+                blackHole(found)
+            }
+        } setup: {
+            heartRates(size)
+        }
+    }
+
+    // MARK: 5c. A year of minute-level steps → daily sums
+
+    Benchmark("StepsYear: InMemoryHealthStore statisticsCollection, daily cumulativeSum of 525,600 samples") {
+        (benchmark: Benchmark, store: InMemoryHealthStore) in
+        for _ in benchmark.scaledIterations {
+            let collection = try await store.statisticsCollection(
+                of: .stepCount, options: .cumulativeSum, anchorDate: start,
+                intervalComponents: DateComponents(day: 1), calendar: utc)
+            precondition((365...366).contains(collection.statistics().count), "expected a year of days")
+            blackHole(collection)
+        }
+    } setup: {
+        let year = try BenchmarkData.generated(days: 365, resolution: .minute)
+        let steps = year.quantitySamples(of: .stepCount).map(HealthSample.quantity)
+        precondition(steps.count == 525_600, "expected 525,600 minute samples, got \(steps.count)")
+        return try await filledStore(steps)
+    }
+
+    Benchmark("StepsYear: baseline — one pass over a sorted array, summing per day") {
+        (benchmark: Benchmark, steps: [HealthQuantitySample]) in
+        for _ in benchmark.scaledIterations {
+            var sums = [Double](repeating: 0, count: 366)
+            for sample in steps {
+                let day = Int(sample.startDate.timeIntervalSince(start) / 86_400)
+                sums[day] += sample.quantity.value
+            }
+            blackHole(sums)
+        }
+    } setup: {
+        try BenchmarkData.generated(days: 365, resolution: .minute).quantitySamples(of: .stepCount)
+    }
+}
