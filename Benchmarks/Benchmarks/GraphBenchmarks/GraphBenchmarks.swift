@@ -1,5 +1,5 @@
 // Operation-graph benchmarks: FlowKit's OperationGraph and OperationChain beside the same graph built by hand
-// with BlockOperation + addDependency, on the same kind of queue, in the same run.
+// with BlockOperation + addDependency on the same kind of queue, and beside a task group, in the same run.
 //
 // Run: swift package --disable-sandbox benchmark --target GraphBenchmarks
 // Divide by 10,000 for the per-node cost.
@@ -62,6 +62,22 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    Benchmark("GraphChain10k: task group, one child after another") { benchmark in
+        for _ in benchmark.scaledIterations {
+            // Each child starts once the previous one's value arrived: the structured-concurrency chain.
+            let last = await withTaskGroup(of: Int.self) { group in
+                var value = 0
+                for _ in 0..<nodeCount {
+                    let input = value
+                    group.addTask { input &+ 1 }
+                    value = await group.next() ?? value
+                }
+                return value
+            }
+            blackHole(last)
+        }
+    }
+
     // MARK: 10,000-wide fan-out on a serial queue
 
     Benchmark("GraphFanOut10k: hand-built BlockOperation + addDependency") { benchmark in
@@ -90,6 +106,17 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             let steps: [GraphStep<Int, Int>] = (0..<nodeCount).map { index in .block { $0 &+ index } }
             blackHole(try await OperationChain(on: serialQueue(), name: "fan-out").then("root") { 0 }.when(steps).run())
+        }
+    }
+
+    Benchmark("GraphFanOut10k: task group of 10,000 children after a root") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let root = await Task { 0 }.value
+            let sum = await withTaskGroup(of: Int.self) { group in
+                for index in 0..<nodeCount { group.addTask { root &+ index } }
+                return await group.reduce(0, &+)
+            }
+            blackHole(sum)
         }
     }
 }
