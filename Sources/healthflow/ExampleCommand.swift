@@ -16,11 +16,15 @@ enum ExampleCommand {
 
     static let usage = """
         USAGE: healthflow example NAME [--style callback|promise|async|all]
+               healthflow example observe-and-upload [--style …] [--to URL|DIR]
                healthflow example --list
 
         Runs a seed program, ported to promises and async/await, on a fresh embedded store where every
         permission is granted. With --style all (the default) it runs the three styles against the same store
         and reports whether they agree.
+        observe-and-upload uploads its batch to an outbox folder in its scratch directory by default; --to sends
+        it to an HTTP(S) server (POST, retried with back-off) or an outbox directory of your choice, as
+        'healthflow sync' does. Each style uploads its own batch.
         """
 
     /// Runs the command; returns the exit status (0 ok, 1 the styles disagree, 2 bad arguments).
@@ -39,18 +43,15 @@ enum ExampleCommand {
         guard let example = examples.first(where: { $0.name == name }) else {
             return fail("unknown example '\(name)'; run 'healthflow example --list'")
         }
-        let options = Array(arguments.dropFirst())
-        let styles: [ExampleStyle]
-        if options.isEmpty || options == ["--style", "all"] {
-            styles = ExampleStyle.allCases
-        } else if options.count == 2, options[0] == "--style" {
-            guard let style = ExampleStyle(rawValue: options[1]) else {
-                return fail("unknown style '\(options[1])'; use callback, promise, async or all")
-            }
-            styles = [style]
-        } else {
-            return fail("unexpected arguments '\(options.joined(separator: " "))'; see 'healthflow example --help'")
+        let options: Options
+        switch Options.parse(Array(arguments.dropFirst())) {
+        case .success(let parsed): options = parsed
+        case .failure(let error): return fail(error.description)
         }
+        if options.destination != nil && example != ObserveAndUploadExample.self {
+            return fail("--to is for observe-and-upload only; \(name) uploads nothing")
+        }
+        let styles = options.style.map { [$0] } ?? ExampleStyle.allCases
         let context = ExampleContext.embedded()
         defer { try? FileManager.default.removeItem(at: context.workDirectory) }
         do {
@@ -61,7 +62,16 @@ enum ExampleCommand {
         }
         var outcomes: [ExampleOutcome] = []
         for style in styles {
-            let outcome = await example.run(style, in: context)
+            let outcome: ExampleOutcome
+            if let destination = options.destination {
+                do {
+                    outcome = await ObserveAndUploadExample.run(style, in: context, to: try destination.transport())
+                } catch {
+                    return fail("cannot use --to \(destination): \(error)")
+                }
+            } else {
+                outcome = await example.run(style, in: context)
+            }
             outcomes.append(outcome)
             print("── \(example.name) · \(style) ──")
             print(outcome)
@@ -72,6 +82,44 @@ enum ExampleCommand {
             return agree ? 0 : 1
         }
         return 0
+    }
+
+    /// `--style callback|promise|async|all` and `--to URL|DIR`, each at most once, in any order.
+    struct Options {
+        /// One style, or `nil` for all three.
+        var style: ExampleStyle?
+        /// Where observe-and-upload uploads, or `nil` for its scratch outbox.
+        var destination: SyncCommand.Destination?
+
+        static func parse(_ arguments: [String]) -> Result<Options, ArgumentError> {
+            var options = Options()
+            var seen: Set<String> = []
+            var index = 0
+            while index < arguments.count {
+                let flag = arguments[index]
+                guard flag == "--style" || flag == "--to", index + 1 < arguments.count, seen.insert(flag).inserted
+                else {
+                    return .failure(
+                        ArgumentError(
+                            "unexpected arguments '\(arguments.joined(separator: " "))'; see 'healthflow example --help'"))
+                }
+                let value = arguments[index + 1]
+                index += 2
+                if flag == "--style" {
+                    if value == "all" { continue }
+                    guard let style = ExampleStyle(rawValue: value) else {
+                        return .failure(ArgumentError("unknown style '\(value)'; use callback, promise, async or all"))
+                    }
+                    options.style = style
+                } else {
+                    switch SyncCommand.Destination.parse(value) {
+                    case .success(let destination): options.destination = destination
+                    case .failure(let error): return .failure(error)
+                    }
+                }
+            }
+            return .success(options)
+        }
     }
 
     private static func fail(_ message: String) -> Int32 {

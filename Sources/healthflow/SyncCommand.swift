@@ -23,6 +23,38 @@ enum SyncCommand {
             case .outbox(let url): url.path
             }
         }
+
+        /// An http(s) URL (a server) or a directory path (an outbox); other URL schemes, empty values and files
+        /// are refused.
+        static func parse(_ destination: String) -> Result<Destination, ArgumentError> {
+            guard !destination.isEmpty else {
+                return .failure(ArgumentError("missing --to URL|DIR"))
+            }
+            let lowered = destination.lowercased()
+            if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+                guard let url = URL(string: destination), url.host != nil else {
+                    return .failure(ArgumentError("--to \(destination) is not a valid URL"))
+                }
+                return .success(.server(url))
+            }
+            if destination.contains("://") {
+                return .failure(ArgumentError("--to takes an http(s) URL or a directory, not \(destination)"))
+            }
+            let url = URL(fileURLWithPath: destination, isDirectory: true)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return .failure(ArgumentError("--to \(destination) is a file, not a directory"))
+            }
+            return .success(.outbox(url))
+        }
+
+        /// The transport for this destination: the retrying uploader over HTTP, or the outbox folder.
+        func transport() throws -> any UploadTransport {
+            switch self {
+            case .server(let url): Uploader(transport: HTTPTransport(url: url), scheduler: DispatchScheduler())
+            case .outbox(let directory): try OutboxTransport(directory: directory)
+            }
+        }
     }
 
     static let usage = """
@@ -101,35 +133,14 @@ enum SyncCommand {
                 index += 1
             }
         }
-        guard let destination, !destination.isEmpty else {
+        guard let destination else {
             return .failure(ArgumentError("missing --to URL|DIR"))
         }
-        let lowered = destination.lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
-            guard let url = URL(string: destination), url.host != nil else {
-                return .failure(ArgumentError("--to \(destination) is not a valid URL"))
-            }
-            return DataLocation.parse(rest).map { (.server(url), $0) }
-        }
-        if destination.contains("://") {
-            return .failure(ArgumentError("--to takes an http(s) URL or a directory, not \(destination)"))
-        }
-        let url = URL(fileURLWithPath: destination, isDirectory: true)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            return .failure(ArgumentError("--to \(destination) is a file, not a directory"))
-        }
-        return DataLocation.parse(rest).map { (.outbox(url), $0) }
+        return Destination.parse(destination).flatMap { parsed in DataLocation.parse(rest).map { (parsed, $0) } }
     }
 
     static func sync(to destination: Destination, location: DataLocation) async throws -> SyncReport {
-        let transport: any UploadTransport
-        switch destination {
-        case .server(let url):
-            transport = Uploader(transport: HTTPTransport(url: url), scheduler: DispatchScheduler())
-        case .outbox(let directory):
-            transport = try OutboxTransport(directory: directory)
-        }
+        let transport = try destination.transport()
         let store: any HealthStore
         let durable: FileHealthStore?
         let stateFolder: URL

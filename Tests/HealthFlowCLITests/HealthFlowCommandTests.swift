@@ -121,7 +121,15 @@ import Testing
     }
 
     @Test func badExampleArgumentsAreOneLineErrorsWithStatusTwo() throws {
-        for arguments in [["example", "nope"], ["example", "write-height", "--style", "fast"], ["example"]] {
+        let refused = [
+            ["example", "nope"], ["example", "write-height", "--style", "fast"], ["example"],
+            ["example", "write-height", "--to", "/tmp"],  // only observe-and-upload uploads
+            ["example", "observe-and-upload", "--to", "ftp://example.com"],
+            ["example", "observe-and-upload", "--to", "http://127.0.0.1:9/upload", "--to", "/tmp"],
+            ["example", "observe-and-upload", "--style", "async", "--style", "promise"],
+            ["example", "observe-and-upload", "--to"],
+        ]
+        for arguments in refused {
             let process = try Self.healthflow(arguments: arguments)
             #expect(process.status == 2, "\(arguments)")
             #expect(process.errors.split(separator: "\n").count == 1, "\(arguments)")

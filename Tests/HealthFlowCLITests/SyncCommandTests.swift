@@ -88,6 +88,32 @@ import Testing
         #expect(run.errors.split(separator: "\n").count == 1)
     }
 
+    /// `healthflow example observe-and-upload --to URL`: each of the three styles uploads its own batch of the
+    /// example's 77 samples to a real server, and the receiver counts them.
+    @Test func observeAndUploadExampleUploadsEachStyleToTheReceiver() async throws {
+        try await withTestReceiver { receiver in
+            let run = try HealthFlowCommandTests.healthflow(
+                "example", "observe-and-upload", "--to", receiver.uploadURL.absoluteString)
+            #expect(run.status == 0, "\(run.errors)")
+            #expect(run.output.contains("The 3 styles agree."), "\(run.output)")
+            let stats = try await receiver.stats()
+            #expect(stats.rejected == 0 && stats.duplicates == 0, "\(receiver.log)")
+            #expect(stats.batches == 3)
+            // The same 77 samples from each style: each UUID arrives three times, under three batch IDs.
+            #expect(stats.distinctSamples == 77 && stats.samples == 3 * 77 && stats.maxCountPerSample == 3)
+        }
+    }
+
+    /// `--to DIR` writes the three batches to the chosen outbox.
+    @Test func observeAndUploadExampleWritesToAChosenOutbox() throws {
+        let outbox = FileManager.default.temporaryDirectory.appendingPathComponent("healthflow-outbox-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: outbox) }
+        let run = try HealthFlowCommandTests.healthflow("example", "observe-and-upload", "--style", "async", "--to", outbox.path)
+        #expect(run.status == 0, "\(run.errors)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: outbox.path).filter { $0.hasSuffix(".multipart") }
+        #expect(files.count == 1)
+    }
+
     @Test func helpListsSync() throws {
         #expect(try HealthFlowCommandTests.healthflow("--help").output.contains("sync --to URL|DIR"))
         let help = try HealthFlowCommandTests.healthflow("sync", "--help")
