@@ -9,7 +9,7 @@ import Foundation
 /// (then `read` returns -1 and `streamError` is a ``MultipartError``); `close()` → `closed`.
 ///
 /// Not `Sendable`: like every stream, it is read by one thread at a time.
-final class MultipartInputStream: InputStream {
+final class MultipartInputStream: UnbufferedInputStream {
     /// A run of body bytes.
     enum Segment: Sendable {
         case bytes(Data)
@@ -28,7 +28,7 @@ final class MultipartInputStream: InputStream {
 
     init(segments: [Segment]) {
         self.segments = segments
-        super.init(data: Data())
+        super.init()
     }
 
     override var streamStatus: Stream.Status { status }
@@ -47,16 +47,6 @@ final class MultipartInputStream: InputStream {
         source = nil
         if status != .notOpen { status = .closed }
     }
-
-    override func getBuffer(
-        _ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, length len: UnsafeMutablePointer<Int>
-    ) -> Bool {
-        false
-    }
-
-    override func property(forKey key: Stream.PropertyKey) -> AnyObject? { nil }
-
-    override func setProperty(_ property: AnyObject?, forKey key: Stream.PropertyKey) -> Bool { false }
 
     override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
         switch status {

@@ -9,14 +9,14 @@ import Foundation
 /// runs ahead of the wire by at most libcurl's and the socket's buffers.
 ///
 /// Not `Sendable`: like every stream, it is read by one thread at a time.
-final class CountingInputStream: InputStream {
+final class CountingInputStream: UnbufferedInputStream {
     private let base: InputStream
     private let reporter: UploadReporter
 
     init(_ base: InputStream, reporter: UploadReporter) {
         self.base = base
         self.reporter = reporter
-        super.init(data: Data())
+        super.init()
     }
 
     override var streamStatus: Stream.Status { base.streamStatus }
@@ -34,14 +34,4 @@ final class CountingInputStream: InputStream {
         if count > 0 { reporter.add(sentBytes: Int64(count)) }
         return count
     }
-
-    override func getBuffer(
-        _ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, length len: UnsafeMutablePointer<Int>
-    ) -> Bool {
-        false
-    }
-
-    override func property(forKey key: Stream.PropertyKey) -> AnyObject? { nil }
-
-    override func setProperty(_ property: AnyObject?, forKey key: Stream.PropertyKey) -> Bool { false }
 }
