@@ -54,15 +54,36 @@ public struct HTTPTransport: UploadTransport {
     ///   - url: Where to POST.
     ///   - timeout: The per-request timeout (60 s).
     ///   - dataThreshold: The largest body sent from memory (1 MiB).
-    ///   - session: The session (`URLSession.shared`); never a background configuration (none on Linux).
+    ///   - session: The session (``defaultSession``: no URL cache); never a background configuration (none on
+    ///     Linux). A session of your own should have no `urlCache` either — see ``defaultSession``.
     public init(
-        url: URL, timeout: Duration = .seconds(60), dataThreshold: Int64 = 1 << 20, session: URLSession = .shared
+        url: URL, timeout: Duration = .seconds(60), dataThreshold: Int64 = 1 << 20,
+        session: URLSession = HTTPTransport.defaultSession
     ) {
         self.url = url
         self.timeout = timeout
         self.dataThreshold = dataThreshold
         self.session = session
     }
+
+    /// The session transports use unless given another: an ephemeral configuration **without a URL cache**.
+    ///
+    /// Uploads are never cached, and on Linux a cache is a crash risk: FoundationNetworking looks a new task up in
+    /// the session's `URLCache` on a background queue before the task's protocol exists, and a `cancel()` that lands
+    /// in that window reports its failure for a task already gone from the session's registry — a `fatalError`
+    /// ("Trying to access a behaviour for a task that in not in the registry") that takes the whole process down.
+    /// It was seen here when an upload was cancelled right after it started (`URLSession.shared` has a cache);
+    /// without a cache the window does not exist.
+    ///
+    /// ```swift
+    /// HTTPTransport.defaultSession.configuration.urlCache   // nil
+    /// ```
+    public static let defaultSession: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
+    }()
 
     /// POSTs `request` once.
     ///

@@ -30,8 +30,10 @@ struct HTTPFaultTests {
     // MARK: 413 before the body is read
 
     /// The server answers 413 and closes before reading a byte ("close": unread bytes make its kernel send RST;
-    /// "drain": it half-closes and reads the rest). Measured here for 2 kB `Data` and 4 MB streamed bodies:
-    /// libcurl reads the answer before it sees the reset, so the client always gets the 413 with its message.
+    /// "drain": it half-closes and reads the rest). The 413 is never retried and its message reaches the caller.
+    /// Measured here for 2 kB `Data` and 4 MB streamed bodies: libcurl reads the answer before it sees the reset
+    /// — except, under load, for a large streamed body on "close", where the reset sometimes wins; that attempt
+    /// is a connection loss, retried under the same key, and the retry meets the 413.
     @Test(arguments: [false, true], ["close", "drain"])
     func earlyPayloadTooLargeIsNotRetriedAndCarriesTheServerMessage(streamed: Bool, closing: String) async throws {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
@@ -48,11 +50,25 @@ struct HTTPFaultTests {
                 return
             }
             #expect(message.contains("batch too large for this server"))
-            #expect(delays.isEmpty)
-            #expect(events.count { if case .attemptStarted = $0 { true } else { false } } == 1)
+            let attempts = events.count { if case .attemptStarted = $0 { true } else { false } }
+            let retryReasons = events.compactMap { event -> (any Error)? in
+                if case .retryScheduled(_, _, let reason) = event { reason } else { nil }
+            }
+            if streamed && closing == "close" {
+                // A large body still being written when the server closes with it unread: the server's kernel
+                // answers the unread bytes with RST, which can reach libcurl before it read the 413 (seen under
+                // load, about 1 run in 5). That attempt is connection loss and is retried; the 413 ends it.
+                let connectionLosses = retryReasons.filter {
+                    if case HTTPUploadError.connection = $0 { true } else { false }
+                }
+                #expect(connectionLosses.count == retryReasons.count, "\(retryReasons)")
+            } else {
+                #expect(retryReasons.isEmpty)
+            }
+            #expect(delays.count == retryReasons.count && attempts == 1 + retryReasons.count)
             #expect(scheduler.pendingCount == 0)
             let stats = try await server.stats(key: request.idempotencyKey)
-            #expect(stats.requests == 1)
+            #expect(stats.requests == attempts)
             #expect(!stats.stored)
         }
     }

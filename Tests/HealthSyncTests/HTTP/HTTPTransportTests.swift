@@ -135,4 +135,28 @@ struct HTTPTransportTests {
             await #expect(throws: CancellationError.self) { try await upload.value }
         }
     }
+
+    /// FoundationNetworking traps (a `fatalError` that ends the process) when a task is cancelled while its
+    /// URL-cache lookup is still pending; the transport's default session has no cache. Cancelling right after the
+    /// start, 200 times (from memory and streamed), ends every upload with `CancellationError` or, when the
+    /// server was quicker, a receipt — and the process is still here.
+    @Test func cancellingRightAfterTheStartNeverCrashes() async throws {
+        #expect(HTTPTransport.defaultSession.configuration.urlCache == nil)
+        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
+            var cancelled = 0
+            for round in 0..<200 {
+                let transport = HTTPTransport(
+                    url: server.url("upload"), timeout: .seconds(20), dataThreshold: round.isMultiple(of: 2) ? 1 << 20 : 0)
+                let upload: Promise<UploadReceipt> = transport.upload(httpStreamedRequest(Data("x".utf8)))
+                upload.cancel()
+                switch await upload.settled {
+                case .success: break
+                case .failure(let error):
+                    #expect(error is CancellationError, "round \(round): \(error)")
+                    cancelled += 1
+                }
+            }
+            #expect(cancelled > 0)
+        }
+    }
 }
