@@ -39,8 +39,8 @@ let healthKitTargets: [Target] = [
     .testTarget(
         name: "HealthKitBridgeTests",
         dependencies: [
-            "HealthFlowHealthKit", "HealthKitShim", "HealthFlow", "FlowKit", "FlowKitTesting", "WriteHeightExample",
-            "ReadHeightsExample", "ExampleSupport", "HealthKitShimProbe",
+            "HealthFlowHealthKit", "HealthKitShim", "HealthFlow", "HealthSync", "FlowKit", "FlowKitTesting",
+            "WriteHeightExample", "ReadHeightsExample", "ExampleSupport", "HealthKitShimProbe",
         ],
         exclude: ["Scripts"], swiftSettings: strict),
     // A child process that makes one HealthKit call that raises, so a test sees the shim stop like HealthKit.

@@ -112,7 +112,13 @@ extension HealthKitStore {
         let type = query.objectType
         let pushed = query.predicate.flatMap(BridgePredicates.healthKit)
         let filter = pushed == nil ? query.predicate : nil
-        let anchor = query.anchor.flatMap { anchor in state.withLock { $0.anchors[anchor.sequence] } }
+        let anchor: HKQueryAnchor?
+        do throws(HealthStoreError) {
+            anchor = try state.withLock { state throws(HealthStoreError) in try state.anchors.healthKit(query.anchor) }
+        } catch {
+            if query.finish() { handler(query, nil, nil, nil, error) }
+            return
+        }
         let healthKitQuery = HKAnchoredObjectQuery(
             type: BridgeTypes.healthKitSample(type)!, predicate: pushed, anchor: anchor, limit: query.limit
         ) { [self] _, objects, deleted, next, error in
@@ -145,7 +151,7 @@ extension HealthKitStore {
                 HealthDeletedObject(
                     uuid: state.uuids[object.uuid] ?? object.uuid, metadata: BridgeMetadata.healthFlow(object.metadata))
             }
-            return (tombstones, state.register(next))
+            return (tombstones, state.anchors.healthFlow(next))
         }
         handler(query, samples, tombstones, anchor, nil)
     }

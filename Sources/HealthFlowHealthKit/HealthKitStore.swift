@@ -211,19 +211,12 @@ public final class HealthKitStore: HealthStore {
 }
 
 /// What the bridge remembers: the HealthKit query running for each HealthFlow query, the HealthKit anchors
-/// it handed out (HealthFlow anchors are numbers; HealthKit's are opaque), and the HealthFlow UUID of each
-/// HealthKit object it has seen (deletion tombstones carry only HealthKit's UUID).
+/// behind HealthFlow's (HealthFlow anchors are numbers; HealthKit's are opaque), and the HealthFlow UUID of
+/// each HealthKit object it has seen (deletion tombstones carry only HealthKit's UUID).
 struct BridgeState {
     var running: [ObjectIdentifier: HKQuery] = [:]
-    var anchors: [UInt64: HKQueryAnchor] = [:]
-    var nextAnchor: UInt64 = 1
+    var anchors = BridgeAnchors()
     var uuids: [UUID: UUID] = [:]
-
-    mutating func register(_ anchor: HKQueryAnchor) -> HealthQueryAnchor {
-        defer { nextAnchor += 1 }
-        anchors[nextAnchor] = anchor
-        return HealthQueryAnchor(sequence: nextAnchor)
-    }
 }
 
 extension HealthAppConfiguration {

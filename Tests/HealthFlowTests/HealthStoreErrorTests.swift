@@ -35,6 +35,7 @@ struct HealthStoreErrorTests {
             (.incompatibleStatisticsOption(.stepCount, option: "discreteAverage"), .invalidArgument),
             (.invalidStatisticsRequest(.tooManyIntervals(limit: 3)), .invalidArgument),
             (.invalidActivitySummaryRequest(.invalidValue(field: "standHoursGoal", value: -1)), .invalidArgument),
+            (.unreadableAnchor(HealthQueryAnchor(sequence: 3, opaque: Data([1]))), .invalidArgument),
         ]
         for (error, code) in cases { #expect(error.code == code, "\(error)") }
     }
@@ -73,6 +74,9 @@ struct HealthStoreErrorTests {
         #expect(
             HealthStoreError.queryAlreadyExecuted(query: "HealthSampleQuery(height)").description
                 == "HealthSampleQuery(height) has already been executed; a query object runs once")
+        #expect(
+            HealthStoreError.unreadableAnchor(HealthQueryAnchor(sequence: 3, opaque: Data([1]))).description
+                == "anchor(3) holds a store anchor this store cannot read; query from nil instead")
     }
 
     @Test func localizedDescriptionIsTheDescription() {

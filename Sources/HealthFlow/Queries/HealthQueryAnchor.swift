@@ -1,8 +1,14 @@
+import Foundation
+
 /// Where an anchored query left off — the counterpart of `HKQueryAnchor`.
 ///
 /// Opaque apart from its order: every change a store records gets the next number, and an anchor is the
 /// number of the last change a query reported (or looked past). Successive anchors from one store never
 /// decrease. Anchors are `Codable`, so a sync client can persist one and resume after a restart.
+///
+/// A store that bridges to another database (`HealthKitStore` over HealthKit) also keeps that database's own
+/// anchor in the anchor, as opaque bytes, so it can resume from a persisted anchor in a later launch. Such an
+/// anchor encodes as `{"sequence": 42, "opaque": "<base64>"}`; every other anchor as the bare number `42`.
 ///
 /// ```swift
 /// let data = try JSONEncoder().encode(anchor)
@@ -11,9 +17,16 @@
 /// ```
 public struct HealthQueryAnchor: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     package let sequence: UInt64
+    /// A bridge store's own anchor, archived (`nil` for HealthFlow's stores).
+    package let opaque: Data?
 
-    package init(sequence: UInt64) {
+    package init(sequence: UInt64, opaque: Data? = nil) {
         self.sequence = sequence
+        self.opaque = opaque
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case sequence, opaque
     }
 
     /// Whether `lhs` comes before `rhs` (it reports fewer changes).
@@ -30,18 +43,29 @@ public struct HealthQueryAnchor: Hashable, Comparable, Sendable, Codable, Custom
         lhs.sequence < rhs.sequence
     }
 
-    /// Decodes an anchor from a single number.
+    /// Decodes an anchor from a single number, or from a `sequence` and base64 `opaque` pair.
     ///
     /// ```swift
     /// let anchor = try JSONDecoder().decode(HealthQueryAnchor.self, from: Data("42".utf8))
     /// ```
     ///
-    /// - Throws: `DecodingError` unless the value is a non-negative integer.
+    /// - Throws: `DecodingError` unless the value is a non-negative integer, or an object with a non-negative
+    ///   integer `sequence` and a base64 string `opaque`.
     public init(from decoder: any Decoder) throws {
-        sequence = try decoder.singleValueContainer().decode(UInt64.self)
+        guard let container = try? decoder.container(keyedBy: CodingKeys.self) else {
+            self.init(sequence: try decoder.singleValueContainer().decode(UInt64.self))
+            return
+        }
+        let text = try container.decode(String.self, forKey: .opaque)
+        guard let opaque = Data(base64Encoded: text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .opaque, in: container, debugDescription: "opaque is not base64")
+        }
+        self.init(sequence: try container.decode(UInt64.self, forKey: .sequence), opaque: opaque)
     }
 
-    /// Encodes the anchor as a single number.
+    /// Encodes the anchor as a single number, or as a `sequence` and base64 `opaque` pair when a bridge store
+    /// keeps its own anchor in it.
     ///
     /// ```swift
     /// let data = try JSONEncoder().encode(anchor)   // 42
@@ -49,8 +73,13 @@ public struct HealthQueryAnchor: Hashable, Comparable, Sendable, Codable, Custom
     ///
     /// - Throws: Whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(sequence)
+        guard let opaque else {
+            var container = encoder.singleValueContainer()
+            return try container.encode(sequence)
+        }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sequence, forKey: .sequence)
+        try container.encode(opaque.base64EncodedString(), forKey: .opaque)
     }
 
     /// `anchor(42)`.

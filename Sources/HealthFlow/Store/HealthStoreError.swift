@@ -129,6 +129,9 @@ public enum HealthStoreError: Error, Hashable, Sendable, CustomStringConvertible
     /// An activity summary query whose days the summaries cannot be derived for (a range too long to
     /// compute, a day the calendar cannot express).
     case invalidActivitySummaryRequest(ActivitySummaryError)
+    /// An anchor carrying a bridge store's own anchor (see ``HealthQueryAnchor``) that the store cannot read:
+    /// damaged, or from another kind of store. Start again from `nil`.
+    case unreadableAnchor(HealthQueryAnchor)
 
     /// The HealthKit code this error maps to.
     ///
@@ -150,7 +153,8 @@ public enum HealthStoreError: Error, Hashable, Sendable, CustomStringConvertible
         case .invalidSample, .duplicateUUID, .objectNotFound, .notSavedByThisApp, .memberOfCorrelation,
             .sourceMismatch, .emptyAuthorizationRequest, .typeNotShareable, .correlationTypeNotAuthorizable,
             .missingUsageDescription, .unsupportedQueryType, .invalidLimit, .queryAlreadyExecuted,
-            .incompatibleStatisticsOption, .invalidStatisticsRequest, .invalidActivitySummaryRequest:
+            .incompatibleStatisticsOption, .invalidStatisticsRequest, .invalidActivitySummaryRequest,
+            .unreadableAnchor:
             .invalidArgument
         }
     }
@@ -223,6 +227,8 @@ public enum HealthStoreError: Error, Hashable, Sendable, CustomStringConvertible
             return "invalid statistics query: \(error.description)"
         case .invalidActivitySummaryRequest(let error):
             return "invalid activity summary query: \(error.description)"
+        case .unreadableAnchor(let anchor):
+            return "\(anchor) holds a store anchor this store cannot read; query from nil instead"
         }
     }
 }

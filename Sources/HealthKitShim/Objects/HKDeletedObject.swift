@@ -37,8 +37,10 @@ public final class HKDeletedObject: NSObject, @unchecked Sendable {
 /// HKAnchoredObjectQuery(type: type, predicate: nil, anchor: savedAnchor, limit: HKObjectQueryNoLimit) { _, _, _, next, _ in }
 /// ```
 ///
+/// Like HealthKit's, it adopts `NSSecureCoding`, so an app can archive one and resume in a later launch.
+///
 /// - Note: Sendable as in the iOS 18 SDK; every instance is immutable.
-public final class HKQueryAnchor: NSObject, @unchecked Sendable {
+public final class HKQueryAnchor: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
     // @unchecked: immutable after init (one `let` of a Sendable value type).
     let healthFlowAnchor: HealthQueryAnchor
 
@@ -70,4 +72,46 @@ public final class HKQueryAnchor: NSObject, @unchecked Sendable {
     /// let anchors: Set<HKQueryAnchor> = [HKQueryAnchor(fromValue: 3)]
     /// ```
     public override var hash: Int { healthFlowAnchor.hashValue }
+
+    /// Anchors decode only as anchors from a secure archive.
+    ///
+    /// ```swift
+    /// let anchor = try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: data)
+    /// ```
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Archives the anchor's position.
+    ///
+    /// ```swift
+    /// let data = try NSKeyedArchiver.archivedData(withRootObject: anchor, requiringSecureCoding: true)
+    /// ```
+    ///
+    /// - Parameter coder: The archiver.
+    public func encode(with coder: NSCoder) {
+        coder.encode(Int64(bitPattern: healthFlowAnchor.sequence), forKey: Self.positionKey)
+    }
+
+    /// Restores an archived anchor; `nil` when the archive holds no position.
+    ///
+    /// ```swift
+    /// let anchor = try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: data)
+    /// ```
+    ///
+    /// - Parameter coder: The unarchiver.
+    public init?(coder: NSCoder) {
+        guard coder.containsValue(forKey: Self.positionKey) else { return nil }
+        healthFlowAnchor = HealthQueryAnchor(sequence: UInt64(bitPattern: coder.decodeInt64(forKey: Self.positionKey)))
+    }
+
+    /// The anchor itself: anchors are immutable.
+    ///
+    /// ```swift
+    /// let same = anchor.copy() as! HKQueryAnchor
+    /// ```
+    ///
+    /// - Parameter zone: Ignored.
+    /// - Returns: This anchor.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
+
+    private static let positionKey = "position"
 }

@@ -19,6 +19,11 @@ struct BridgeFixture {
         store = HealthKitStore(healthStore: healthStore, configuration: StoreUnderTest.app)
     }
 
+    /// A new bridge store over the same device and database, as the app has after a relaunch.
+    func relaunched() -> HealthKitStore {
+        HealthKitStore(healthStore: HKHealthStore(device: device), configuration: StoreUnderTest.app)
+    }
+
     /// The `HKHealthStore` calls of one kind made so far.
     func calls(_ name: String) -> Int {
         device.healthKitCalls.filter { $0 == name }.count
