@@ -34,7 +34,7 @@ extension HealthKitStore {
         } catch {
             return completion(false, error)
         }
-        let flat = samples.flatMap(Self.flattened)
+        let flat = samples.flatMap(SampleRules.flattened)
         fetchObjects(uuids: Set(flat.map(\.uuid)), types: Set(flat.map(\.type))) { [self] existing in
             if let duplicate = flat.first(where: { existing[$0.uuid] != nil }) {
                 return completion(false, HealthStoreError.duplicateUUID(duplicate.uuid))
@@ -60,7 +60,7 @@ extension HealthKitStore {
         var seen = Set<UUID>()
         var objects: [HKObject] = []
         for sample in samples {
-            for type in Self.authorizationTypes(of: sample) {
+            for type in SampleRules.authorizationTypes(of: sample) {
                 guard type.isShareable else { throw .typeNotShareable(type) }
                 switch authorizationStatus(for: type) {
                 case .notDetermined: throw .authorizationNotDetermined(type)
@@ -68,7 +68,7 @@ extension HealthKitStore {
                 case .sharingAuthorized: break
                 }
             }
-            let flat = Self.flattened(sample)
+            let flat = SampleRules.flattened(sample)
             for object in flat where object.source.bundleIdentifier != app {
                 throw .sourceMismatch(object.uuid, expected: app, actual: object.source.bundleIdentifier)
             }
@@ -77,21 +77,6 @@ extension HealthKitStore {
             objects.append(object)
         }
         return objects
-    }
-
-    /// A sample followed by its members (a correlation's members are samples of their own).
-    static func flattened(_ sample: HealthSample) -> [HealthSample] {
-        guard case .correlation(let correlation) = sample else { return [sample] }
-        let members = correlation.objects.sorted {
-            ($0.type.identifier, $0.uuid.uuidString) < ($1.type.identifier, $1.uuid.uuidString)
-        }
-        return [sample] + members.map(HealthSample.quantity)
-    }
-
-    /// The types whose sharing a sample needs: its own, or a correlation's member types; sorted.
-    static func authorizationTypes(of sample: HealthSample) -> [HealthObjectType] {
-        guard case .correlation(let correlation) = sample else { return [sample.type] }
-        return Set(correlation.objects.map(\.type)).sorted { $0.identifier < $1.identifier }
     }
 
     /// Deletes one sample this app saved.

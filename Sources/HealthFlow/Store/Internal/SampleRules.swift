@@ -29,7 +29,7 @@ package enum SampleRules {
 
     /// The sample followed by its members (a correlation's members are stored and indexed as samples of
     /// their own types), members in a fixed order.
-    static func flattened(_ sample: HealthSample) -> [HealthSample] {
+    package static func flattened(_ sample: HealthSample) -> [HealthSample] {
         guard case .correlation(let correlation) = sample else { return [sample] }
         let members = correlation.objects.sorted {
             ($0.type.identifier, $0.uuid.uuidString) < ($1.type.identifier, $1.uuid.uuidString)
@@ -39,7 +39,7 @@ package enum SampleRules {
 
     /// The types whose sharing authorization saving or deleting `sample` needs: its own type, or for a
     /// correlation (never authorized itself) its members' types; sorted, so errors are deterministic.
-    static func authorizationTypes(of sample: HealthSample) -> [HealthObjectType] {
+    package static func authorizationTypes(of sample: HealthSample) -> [HealthObjectType] {
         let types: Set<HealthObjectType>
         if case .correlation(let correlation) = sample {
             types = Set(correlation.objects.map(\.type))
