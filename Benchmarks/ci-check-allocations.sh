@@ -16,8 +16,13 @@ swift_version=$(swift --version 2>&1 | sed -n 's/.*Swift version \([0-9][0-9]*\.
 thresholds="Thresholds/swift-${swift_version:-unknown}"
 # An absolute path: the check resolves a relative one against the tool's working directory.
 thresholds_path="$PWD/$thresholds"
-# package-benchmark matches --target and --filter against the whole name.
+# package-benchmark matches --target, --filter and --skip against the whole name.
+# Gated: every FlowKit, OperationGraph and OperationChain row whose malloc count does not depend on scheduling.
+# Skipped: the cross-thread awaited round trip, whose count depends on whether its `await` suspends (measured
+# 4,467–7,002 per 1,000 between runs); its deterministic twin on ManualTaskExecutor is gated instead.
+# Benchmarks/README.md ("Allocation thresholds in CI") lists the gated rows and the measured spread.
 gated=(--target 'PromiseBenchmarks|GraphBenchmarks' --filter '.*(FlowKit|OperationGraph|OperationChain).*'
+    --skip '.*try await map\(on: serial queue\)\.value'
     --metric mallocCountTotal --path "$thresholds_path" --no-progress)
 export HEALTHFLOW_BENCH_QUICK=1
 

@@ -101,6 +101,24 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Deterministic twin of the row above, and the one the allocation gate checks: the await always suspends (the
+    // promise is pending when the task reaches it) and is always resumed on the same thread, by the fulfil.
+    Benchmark(
+        "RoundTrip awaited, manual executor: FlowKit try await .value suspends, fulfill resumes it",
+        configuration: perThousand
+    ) { benchmark in
+        let executor = ManualTaskExecutor()
+        for index in benchmark.scaledIterations {
+            let (promise, resolver) = Promise<Int>.pending()
+            let mapped = promise.map(on: .immediate) { $0 &+ 1 }
+            let task = Task(executorPreference: executor) { try await mapped.value }
+            executor.runUntilIdle()
+            resolver.fulfill(index)
+            executor.runUntilIdle()
+            blackHole(try await task.value)
+        }
+    }
+
     Benchmark("RoundTrip awaited: withCheckedContinuation + DispatchQueue.async", configuration: perThousand) {
         benchmark in
         for index in benchmark.scaledIterations {
