@@ -1,9 +1,10 @@
 import Foundation
 import HealthSync
+import ReceiverSupport
 import Testing
 
 /// Encodes bodies and has two real parsers, Werkzeug and python-multipart, read them back
-/// (see `GzipMultipartOracleScript`). Needs `python3` with `werkzeug` and `python-multipart`.
+/// (see `GzipMultipartOracleScript`), on the tests' own Python environment (`TestPython`).
 @Suite struct MultipartOracleTests {
     struct Entry: Decodable, Equatable, CustomStringConvertible {
         var name: String
@@ -46,18 +47,22 @@ import Testing
         try Data(GzipMultipartOracleScript.source.utf8).write(to: script)
         let bodyFile = directory.appendingPathComponent("body.bin")
         try body.data().write(to: bodyFile)
+        let python: URL
+        do {
+            python = try TestPython.interpreter()
+        } catch {
+            Issue.record("\(error)")
+            return nil
+        }
         let result = try GzipMultipartSupport.run(
-            "python3", [script.path, bodyFile.path, body.boundary.value], in: directory)
+            python.path, [script.path, bodyFile.path, body.boundary.value], in: directory)
         switch result.status {
         case 0:
             return try JSONDecoder().decode(Seen.self, from: result.stdout)
         case 3:
-            Issue.record(
-                "python-multipart is not installed, so the multipart oracle cannot run: pip install python-multipart")
+            Issue.record("python-multipart is missing from \(TestPython.environment.path): delete that folder to rebuild it")
         case 4:
-            Issue.record("Werkzeug is not installed, so the multipart oracle cannot run: pip install werkzeug")
-        case 127:
-            Issue.record("python3 was not found on PATH; the multipart oracle needs python3")
+            Issue.record("Werkzeug is missing from \(TestPython.environment.path): delete that folder to rebuild it")
         default:
             Issue.record("the multipart oracle failed (exit \(result.status)): \(result.stderr)")
         }

@@ -10,8 +10,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The HealthSync test receiver (`Tests/Receiver/healthsync_receiver.py`, Werkzeug + python-multipart +
-/// jsonschema) started as a child process on 127.0.0.1 with an OS-chosen port, for tests that need a real server.
+/// The HealthSync test receiver (`Tests/Receiver/healthsync_receiver.py`, Werkzeug + python-multipart, run by
+/// ``TestPython``'s interpreter) started as a child process on 127.0.0.1 with an OS-chosen port, for tests that need a real server.
 ///
 /// `start()` reads the port from the receiver's first stdout line (no sleeps); `stop()` SIGKILLs it. The receiver
 /// also exits by itself when its stdin closes (this process died) or after `lifetime` seconds.
@@ -60,8 +60,8 @@ public final class TestReceiver: Sendable {
 
     /// Launches the receiver and waits for its port line.
     /// - Parameter lifetime: Seconds after which the receiver exits by itself.
-    /// - Throws: ``TestReceiverError/noPort(_:)`` when the first line is not a port (e.g. a Python module is
-    ///   missing: `python3 -m pip install "Werkzeug>=3" python-multipart jsonschema`).
+    /// - Throws: ``TestPythonError`` when the tests' Python environment cannot be prepared;
+    ///   ``TestReceiverError/noPort(_:)`` when the receiver's first line is not a port.
     public static func start(lifetime: Int = 600) throws -> TestReceiver {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("healthsync-receiver-\(UUID().uuidString)", isDirectory: true)
@@ -71,8 +71,9 @@ public final class TestReceiver: Sendable {
         let output = Pipe()
         let input = Pipe()
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", scriptURL.path, "--lifetime", String(lifetime)]
+        process.executableURL = try TestPython.interpreter()
+        process.arguments = [scriptURL.path, "--lifetime", String(lifetime)]
+        process.environment = ProcessInfo.processInfo.environment.merging(["PYTHONNOUSERSITE": "1"]) { $1 }
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errorURL)
         process.standardInput = input
