@@ -30,7 +30,10 @@ enum ExampleCommand {
     /// Runs the command; returns the exit status (0 ok, 1 the styles disagree, 2 bad arguments).
     static func run(_ arguments: [String]) async -> Int32 {
         if arguments == ["--list"] {
-            for example in examples { print("\(example.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(example.summary)") }
+            let width = examples.map { $0.name.count }.max() ?? 0
+            for example in examples {
+                print("\(example.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(example.summary)")
+            }
             return 0
         }
         if arguments == ["--help"] || arguments == ["-h"] {

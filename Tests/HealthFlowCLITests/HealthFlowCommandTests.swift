@@ -120,6 +120,21 @@ import Testing
         #expect(run.output.contains("The 3 styles agree."))
     }
 
+    @Test func everyListedExampleNameIsWholeAndAccepted() throws {
+        let list = try Self.healthflow("example", "--list")
+        let lines = list.output.split(separator: "\n")
+        let names = lines.compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(names.contains("observe-and-upload") && names.contains("operation-chains"))
+        let summaryColumns = Set(
+            zip(names, lines).map { name, line in name.count + line.dropFirst(name.count).prefix { $0 == " " }.count })
+        #expect(summaryColumns.count == 1, "summaries not aligned:\n\(list.output)")
+        for name in names {
+            // A bad style is refused after the name was looked up: an unknown name would be refused first.
+            let run = try Self.healthflow("example", name, "--style", "none")
+            #expect(run.status == 2 && !run.errors.contains("unknown example"), "\(name): \(run.errors)")
+        }
+    }
+
     @Test func badExampleArgumentsAreOneLineErrorsWithStatusTwo() throws {
         let refused = [
             ["example", "nope"], ["example", "write-height", "--style", "fast"], ["example"],
