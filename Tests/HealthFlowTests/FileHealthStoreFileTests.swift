@@ -69,6 +69,33 @@ struct FileHealthStoreFileTests {
         }
     }
 
+    @Test func openingRemovesOnlyTheStoresOwnLeftoversNeverOthersFilesOrDirectories() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            try DurableFixture.open(directory).close()
+            let manager = FileManager.default
+            let othersFile = directory.appendingPathComponent("notes.tmp")
+            let othersDirectory = directory.appendingPathComponent("something.tmp")
+            let unrelatedDotted = directory.appendingPathComponent(".healthflow-readme.tmp")
+            let directoryWithOurName = directory.appendingPathComponent(".healthflow-journal-0000000000000009.hfj.tmp")
+            let ourLeftover = ".healthflow-snapshot-0000000000000001.hfs.tmp"
+            #expect(manager.createFile(atPath: othersFile.path, contents: Data("keep".utf8)))
+            #expect(manager.createFile(atPath: unrelatedDotted.path, contents: Data("keep".utf8)))
+            try manager.createDirectory(at: othersDirectory, withIntermediateDirectories: false)
+            try manager.createDirectory(at: directoryWithOurName, withIntermediateDirectories: false)
+            #expect(manager.createFile(atPath: directory.appendingPathComponent(ourLeftover).path, contents: Data([1])))
+
+            let store = try DurableFixture.open(directory)
+            defer { store.close() }
+            #expect(store.recovery.removedFiles == [ourLeftover])
+            #expect(try Data(contentsOf: othersFile) == Data("keep".utf8))
+            #expect(try Data(contentsOf: unrelatedDotted) == Data("keep".utf8))
+            var isDirectory: ObjCBool = false
+            #expect(manager.fileExists(atPath: othersDirectory.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+            #expect(manager.fileExists(atPath: directoryWithOurName.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+            #expect(!manager.fileExists(atPath: directory.appendingPathComponent(ourLeftover).path))
+        }
+    }
+
     @Test func aDeleteRecordHasTheDocumentedBytes() throws {
         let uuid = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
         let (kind, payload) = MutationCodec.encode(.delete([uuid]))

@@ -2,6 +2,14 @@ import Dispatch
 import FlowKit
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// An ``UploadTransport`` that delivers each batch into a directory as `<batchID>.<ext>` — the embedded
 /// default the demo syncs to, and a stand-in server for tests.
 ///
@@ -37,14 +45,36 @@ public struct OutboxTransport: UploadTransport {
     ///   - queue: Where the file work runs; a utility-priority global queue by default.
     /// - Throws: ``UploadError/io(operation:path:code:)`` when the directory cannot be created.
     public init(directory: URL, queue: DispatchQueue = .global(qos: .utility)) throws {
-        do {
-            try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        do throws(FolderFailure) {
+            try makeFolders(atPath: directory.path, mode: 0o700)
         } catch {
-            throw UploadError.io(operation: "mkdir", path: directory.path, code: 0)
+            throw UploadError.io(operation: error.operation, path: error.path, code: error.code)
         }
         self.directory = directory
         self.queue = queue
+        self.removedLeftovers = Self.removeLeftovers(in: directory)
+    }
+
+    /// The partial batch files a crashed delivery left in the outbox, removed when this outbox was created: only
+    /// names the outbox itself generates (`.<BATCH-ID>.<ext>.tmp-<UUID>`), never another file. The batches they
+    /// held were never delivered (a delivered batch has its final name), so the sync engine sends them again.
+    ///
+    /// ```swift
+    /// outbox.removedLeftovers   // [".9F1C…json.gz.tmp-4B2E…"] after a kill -9 mid-delivery
+    /// ```
+    public let removedLeftovers: [String]
+
+    /// Whether `name` is a temp file this outbox's deliveries create.
+    static func isLeftover(_ name: String) -> Bool {
+        guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards) else { return false }
+        let final = name[name.index(after: name.startIndex)..<marker.lowerBound]
+        guard let dot = final.firstIndex(of: "."), final.index(after: dot) < final.endIndex else { return false }
+        return UUID(uuidString: String(final[..<dot])) != nil && UUID(uuidString: String(name[marker.upperBound...])) != nil
+    }
+
+    private static func removeLeftovers(in directory: URL) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter(isLeftover).sorted().filter { name in unlink(directory.path + "/" + name) == 0 }
     }
 
     /// The file a batch is delivered to: `<directory>/<BATCH-ID>.<ext>`.
@@ -98,10 +128,10 @@ public struct OutboxTransport: UploadTransport {
     /// - Throws: ``UploadError/io(operation:path:code:)`` when the directory cannot be listed.
     public func storedBatchIDs() throws -> [UUID] {
         let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        do throws(FolderFailure) {
+            names = try folderNames(atPath: directory.path)
         } catch {
-            throw UploadError.io(operation: "list", path: directory.path, code: 0)
+            throw UploadError.io(operation: error.operation, path: error.path, code: error.code)
         }
         let ids = names.compactMap { name -> UUID? in
             guard !name.hasPrefix("."), let dot = name.firstIndex(of: ".") else { return nil }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Why an upload failed. Messages name the batch or file, never a health value.
 ///
 /// ```swift
@@ -26,7 +34,8 @@ public enum UploadError: Error, Hashable, Sendable, CustomStringConvertible {
         case .bodyUnavailable(let reason): "upload body unavailable: \(reason)"
         case .lengthMismatch(let expected, let actual): "body is \(actual) bytes, the request announced \(expected)"
         case .invalidFileExtension(let ext): "invalid outbox file extension \"\(ext)\""
-        case .io(let operation, let path, let code): "\(operation) failed for \(path) (errno \(code))"
+        case .io(let operation, let path, let code):
+            "\(operation) failed for \(path): \(String(cString: strerror(code))) (errno \(code))"
         }
     }
 }

@@ -26,6 +26,35 @@ import Testing
         #expect(try outbox.storedBatchIDs() == [SyncFixtures.batchID])
     }
 
+    @Test func aNewOutboxRemovesOnlyItsOwnPartialDeliveriesAndReportsThem() throws {
+        let folder = try SyncTempFolder()
+        defer { folder.remove() }
+        let partial = ".\(UUID().uuidString).json.gz.tmp-\(UUID().uuidString)"
+        let foreign = [".notes.tmp-1", "\(UUID().uuidString).json.tmp-\(UUID().uuidString)", ".\(UUID().uuidString).tmp-x"]
+        for name in [partial] + foreign {
+            #expect(FileManager.default.createFile(atPath: folder.url.appendingPathComponent(name).path, contents: Data([1])))
+        }
+        let outbox = try OutboxTransport(directory: folder.url)
+        #expect(outbox.removedLeftovers == [partial])
+        #expect(try folder.names().sorted() == foreign.sorted())
+    }
+
+    @Test func anOutboxThatCannotBeCreatedNamesTheRealErrno() throws {
+        let folder = try SyncTempFolder()
+        defer { folder.remove() }
+        let file = folder.url.appendingPathComponent("a-file")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: Data()))
+        let error = #expect(throws: UploadError.self) {
+            try OutboxTransport(directory: file.appendingPathComponent("outbox"))
+        }
+        guard case .io("mkdir", _, let code)? = error else {
+            Issue.record("expected a mkdir error, got \(String(describing: error))")
+            return
+        }
+        #expect(code == 20)  // ENOTDIR
+        #expect("\(error!)".contains("Not a directory (errno 20)"))
+    }
+
     @Test func storesTheBodyWithMode0600() async throws {
         let folder = try SyncTempFolder()
         defer { folder.remove() }

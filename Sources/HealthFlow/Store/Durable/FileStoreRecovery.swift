@@ -94,7 +94,7 @@ public struct FileStoreRecovery: Hashable, Sendable {
     /// journals that a newer snapshot covers.
     ///
     /// ```swift
-    /// store.recovery.removedFiles   // ["snapshot-0000000000000003.hfs.tmp"]
+    /// store.recovery.removedFiles   // [".healthflow-snapshot-0000000000000003.hfs.tmp"]
     /// ```
     public let removedFiles: [String]
 

@@ -140,7 +140,7 @@ struct JournalCreator {
     /// - Returns: The file, open for appending, and its length.
     func create(generation: UInt64) throws(FileStoreError) -> (file: any StoreFile, length: Int) {
         let name = StoreLayout.journalName(generation)
-        let temporary = directory + "/" + name + StoreLayout.temporarySuffix
+        let temporary = directory + "/" + StoreLayout.temporaryName(for: name)
         var bytes = StoreLayout.journalMagic
         RecordFrame.append(
             kind: .header,

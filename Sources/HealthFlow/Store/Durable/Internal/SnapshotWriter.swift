@@ -27,7 +27,7 @@ struct SnapshotWriter {
 
     func write(_ image: StoreImage, generation: UInt64) throws(FileStoreError) {
         let name = StoreLayout.snapshotName(generation)
-        let temporary = directory + "/" + name + StoreLayout.temporarySuffix
+        let temporary = directory + "/" + StoreLayout.temporaryName(for: name)
         let file = try fileSystem.createFile(at: temporary)
         do throws(FileStoreError) {
             var output = Output(file: file)

@@ -4,12 +4,20 @@
 /// LOCK                                  flock'd while a store has the directory open (empty)
 /// journal-0000000000000003.hfj          journal generation 3: records made after snapshot 3
 /// snapshot-0000000000000003.hfs         the state before journal 3 (every journal < 3 applied)
-/// *.tmp                                 a file being written; renamed into place once flushed
+/// .healthflow-<journal or snapshot>.tmp  a file being written; renamed into place once flushed
+/// ```
+///
+/// The store removes only files whose names it generated: a leftover `.healthflow-…tmp` whose middle is one of
+/// its own journal or snapshot names, and journals or snapshots a loaded snapshot covers. Anything else in the
+/// folder (another program's `*.tmp`, a directory) is never touched.
+///
+/// ```text
 /// ```
 enum StoreLayout {
     static let lockName = "LOCK"
     static let journalMagic: [UInt8] = Array("HFJRNL01".utf8)
     static let snapshotMagic: [UInt8] = Array("HFSNAP01".utf8)
+    static let temporaryPrefix = ".healthflow-"
     static let temporarySuffix = ".tmp"
 
     /// What a directory entry is.
@@ -28,8 +36,20 @@ enum StoreLayout {
         "snapshot-\(hex(generation)).hfs"
     }
 
+    /// The name a journal or snapshot file has while it is being written.
+    static func temporaryName(for name: String) -> String {
+        temporaryPrefix + name + temporarySuffix
+    }
+
     static func classify(_ name: String) -> Entry {
-        if name.hasSuffix(temporarySuffix) { return .temporary }
+        if name.hasPrefix(temporaryPrefix), name.hasSuffix(temporarySuffix),
+            name.count > temporaryPrefix.count + temporarySuffix.count
+        {
+            switch classify(String(name.dropFirst(temporaryPrefix.count).dropLast(temporarySuffix.count))) {
+            case .journal, .snapshot: return .temporary
+            case .temporary, .other: return .other
+            }
+        }
         if let generation = generation(in: name, prefix: "journal-", suffix: ".hfj") { return .journal(generation) }
         if let generation = generation(in: name, prefix: "snapshot-", suffix: ".hfs") { return .snapshot(generation) }
         return .other

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Opens a store directory: takes its lock, loads the newest snapshot, replays the journals after it,
 /// drops a torn last record, removes leftovers, and hands back the state with the journal to append to.
 ///
@@ -49,6 +57,17 @@ struct StoreOpener {
         directory + "/" + name
     }
 
+    /// Removes a leftover temporary file; a directory that happens to carry such a name is not the store's and
+    /// stays (`unlink` never removes a directory). Returns whether a file was removed.
+    private func removeTemporary(_ name: String) throws(FileStoreError) -> Bool {
+        do throws(FileStoreError) {
+            try fileSystem.removeFile(at: path(name))
+            return true
+        } catch .io(_, _, let code) where code == EISDIR || code == EPERM {
+            return false
+        }
+    }
+
     private func load() throws(FileStoreError) -> Loaded {
         var journals: [UInt64] = []
         var snapshots: [UInt64] = []
@@ -86,11 +105,13 @@ struct StoreOpener {
         }
 
         // Leftovers: unfinished temporary files, and files the loaded snapshot covers.
-        var removed = temporaries
-        removed += journals.filter { $0 < base }.map(StoreLayout.journalName)
-        removed += snapshots.filter { $0 < base }.map(StoreLayout.snapshotName)
-        removed.sort()
-        for name in removed { try fileSystem.removeFile(at: path(name)) }
+        var removed: [String] = []
+        for name in temporaries where try removeTemporary(name) { removed.append(name) }
+        let covered =
+            journals.filter { $0 < base }.map(StoreLayout.journalName)
+            + snapshots.filter { $0 < base }.map(StoreLayout.snapshotName)
+        for name in covered { try fileSystem.removeFile(at: path(name)) }
+        removed = (removed + covered).sorted()
         if !removed.isEmpty { try fileSystem.syncDirectory(at: directory) }
 
         let recovery = FileStoreRecovery(
