@@ -12,6 +12,10 @@ import Foundation
 /// larger ones as a new `httpBodyStream` with no `Content-Length` header (chunked). Never from a file: on
 /// Linux `uploadTask(fromFile:)` crashes the process when the server drops the connection.
 ///
+/// Redirects are the transport's own business (see ``RedirectPolicy``): a 307/308 within the same origin is
+/// followed by sending the whole body again; any other redirect rejects with
+/// ``HTTPUploadError/redirectRefused(status:location:)``. URLSession itself never follows one.
+///
 /// A 2xx fulfills with a receipt (``UploadReceipt/Disposition/duplicate`` when the reply carries
 /// `Idempotent-Replayed: true` or a JSON body with `"duplicate": true`). Any other status rejects with
 /// ``HTTPUploadError/http(status:retryAfter:message:)``, a `URLError` with ``HTTPUploadError/connection(code:)``.
@@ -43,7 +47,12 @@ public struct HTTPTransport: UploadTransport {
     /// transport.dataThreshold   // 1_048_576
     /// ```
     public let dataThreshold: Int64
-    private let session: URLSession
+    /// Which redirects an upload follows (307/308 within the same origin, at most 3 hops, by default).
+    ///
+    /// ```swift
+    /// transport.redirects.maximumHops   // 3
+    /// ```
+    public let redirects: RedirectPolicy
 
     /// Creates a transport.
     ///
@@ -54,19 +63,22 @@ public struct HTTPTransport: UploadTransport {
     ///   - url: Where to POST.
     ///   - timeout: The per-request timeout (60 s).
     ///   - dataThreshold: The largest body sent from memory (1 MiB).
-    ///   - session: The session (``defaultSession``: no URL cache); never a background configuration (none on
-    ///     Linux). A session of your own should have no `urlCache` either — see ``defaultSession``.
+    ///   - redirects: Which redirects to follow (``RedirectPolicy/init(maximumHops:allowsOtherOrigins:)``'s
+    ///     defaults).
     public init(
         url: URL, timeout: Duration = .seconds(60), dataThreshold: Int64 = 1 << 20,
-        session: URLSession = HTTPTransport.defaultSession
+        redirects: RedirectPolicy = RedirectPolicy()
     ) {
         self.url = url
         self.timeout = timeout
         self.dataThreshold = dataThreshold
-        self.session = session
+        self.redirects = redirects
     }
 
-    /// The session transports use unless given another: an ephemeral configuration **without a URL cache**.
+    private static let sessionDelegate = HTTPSessionDelegate()
+
+    /// The session every transport uses: an ephemeral configuration **without a URL cache**, whose delegate
+    /// never lets URLSession follow a redirect (the transport applies its ``RedirectPolicy`` itself).
     ///
     /// Uploads are never cached, and on Linux a cache is a crash risk: FoundationNetworking looks a new task up in
     /// the session's `URLCache` on a background queue before the task's protocol exists, and a `cancel()` that lands
@@ -82,7 +94,7 @@ public struct HTTPTransport: UploadTransport {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration)
+        return URLSession(configuration: configuration, delegate: sessionDelegate, delegateQueue: nil)
     }()
 
     /// POSTs `request` once.
@@ -97,14 +109,9 @@ public struct HTTPTransport: UploadTransport {
         upload(request, reporter: .unobserved())
     }
 
-    /// POSTs `request` once, reporting to `reporter`: the attempt, a streamed body's bytes as URLSession reads
-    /// them, a `Data` body's bytes all at once when the server answered 2xx.
-    ///
-    /// Measured with FoundationNetworking on Linux: `urlSession(_:task:didSendBodyData:…)` is called only for
-    /// delegate-style tasks of a session with a delegate (1 call for a 1 kB body, 46 for 3 MB, `Data` and
-    /// stream alike); tasks with a completion handler get none and their `countOfBytesSent` stays 0, even with a
-    /// session or per-task delegate. This transport uses completion handlers on the caller's session, so it
-    /// counts a streamed body as it is read (ahead of the wire by at most libcurl's and the socket's buffers).
+    /// POSTs `request` once (again from the body's start for each redirect ``redirects`` follows), reporting to
+    /// `reporter`: each send as an attempt, a streamed body's bytes as URLSession reads them (ahead of the wire by
+    /// at most libcurl's and the socket's buffers), a `Data` body's bytes all at once when the server answered 2xx.
     ///
     /// ```swift
     /// let upload = transport.observedUpload(request)   // calls this with the handle's reporter
@@ -114,18 +121,37 @@ public struct HTTPTransport: UploadTransport {
     ///   - reporter: Where the attempt and its bytes are reported.
     /// - Returns: As ``upload(_:)``.
     public func upload(_ request: UploadRequest, reporter: UploadReporter) -> Promise<UploadReceipt> {
+        let (promise, resolver) = Promise<UploadReceipt>.pending()
+        send(request, to: url, hopsLeft: redirects.maximumHops, reporter: reporter, resolver: resolver)
+        return promise
+    }
+
+    /// Sends the whole body to `target`; on a redirect the ``redirects`` policy allows, sends it again, from its
+    /// start, to the new location.
+    private func send(
+        _ request: UploadRequest, to target: URL, hopsLeft: Int, reporter: UploadReporter,
+        resolver: Resolver<UploadReceipt>
+    ) {
+        guard !resolver.isCancelled else { return }
         reporter.attemptStarted(batchID: request.batchID, totalBytes: request.contentLength)
-        var urlRequest = URLRequest(url: url)
+        var urlRequest = URLRequest(url: target)
         urlRequest.httpMethod = "POST"
         urlRequest.timeoutInterval = Self.timeoutInterval(timeout)
         urlRequest.setValue(request.contentType, forHTTPHeaderField: "Content-Type")
         urlRequest.setValue(request.idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
 
-        let (promise, resolver) = Promise<UploadReceipt>.pending()
-        let url = self.url
-        let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
+        let handler: HTTPSessionDelegate.Handler = { data, response, error in
+            if error == nil, let http = response as? HTTPURLResponse, (300..<400).contains(http.statusCode) {
+                let location = Self.header(http, "Location")
+                if let next = redirectTarget(status: http.statusCode, location: location, from: target, hopsLeft: hopsLeft) {
+                    send(request, to: next, hopsLeft: hopsLeft - 1, reporter: reporter, resolver: resolver)
+                } else {
+                    resolver.reject(HTTPUploadError.redirectRefused(status: http.statusCode, location: location))
+                }
+                return
+            }
             let result = Result {
-                try Self.receipt(for: request, url: url, data: data, response: response, error: error)
+                try Self.receipt(for: request, url: target, data: data, response: response, error: error)
             }
             if case .success = result { reporter.bodySent() }
             resolver.resolve(result)
@@ -138,17 +164,37 @@ public struct HTTPTransport: UploadTransport {
                     throw UploadError.lengthMismatch(expected: request.contentLength, actual: Int64(data.count))
                 }
                 urlRequest.setValue(String(data.count), forHTTPHeaderField: "Content-Length")
-                task = session.uploadTask(with: urlRequest, from: data, completionHandler: handler)
+                task = Self.defaultSession.uploadTask(with: urlRequest, from: data)
             } else {
                 urlRequest.httpBodyStream = CountingInputStream(try request.body.makeInputStream(), reporter: reporter)
-                task = session.dataTask(with: urlRequest, completionHandler: handler)
+                task = Self.defaultSession.dataTask(with: urlRequest)
             }
         } catch {
-            return Promise(error: error)
+            resolver.reject(error)
+            return
         }
+        Self.sessionDelegate.register(task, handler: handler)
         resolver.onCancel { task.cancel() }
         task.resume()
-        return promise
+    }
+
+    /// Where a redirect leads, when ``redirects`` allows following it: a 307 or 308 with a `Location` (absolute,
+    /// or relative to `current`) on the same scheme, host and port unless other origins are allowed, and a hop
+    /// left. `nil` refuses it.
+    func redirectTarget(status: Int, location: String?, from current: URL, hopsLeft: Int) -> URL? {
+        guard status == 307 || status == 308, hopsLeft > 0, let location,
+            let next = URL(string: location, relativeTo: current)?.absoluteURL,
+            let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https", next.host != nil
+        else { return nil }
+        if redirects.allowsOtherOrigins { return next }
+        let sameOrigin =
+            scheme == current.scheme?.lowercased() && next.host?.lowercased() == current.host?.lowercased()
+            && Self.port(of: next) == Self.port(of: current)
+        return sameOrigin ? next : nil
+    }
+
+    private static func port(of url: URL) -> Int? {
+        url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
     }
 
     /// The `URLRequest.timeoutInterval` for `timeout`. FoundationNetworking arms its timer with
@@ -195,7 +241,7 @@ public struct HTTPTransport: UploadTransport {
         return .seconds(seconds)
     }
 
-    private static func header(_ response: HTTPURLResponse, _ name: String) -> String? {
+    static func header(_ response: HTTPURLResponse, _ name: String) -> String? {
         for (key, value) in response.allHeaderFields {
             if let key = key as? String, key.caseInsensitiveCompare(name) == .orderedSame {
                 return value as? String

@@ -30,6 +30,13 @@ public enum HTTPUploadError: Error, Hashable, Sendable, CustomStringConvertible 
     /// HTTPUploadError.invalidResponse.description   // "the reply was not an HTTP response"
     /// ```
     case invalidResponse
+    /// The server answered with a redirect the transport does not follow for an upload (see ``RedirectPolicy``):
+    /// its status and `Location`. Nothing was delivered; never retried.
+    ///
+    /// ```swift
+    /// HTTPUploadError.redirectRefused(status: 302, location: "https://elsewhere.example/upload")
+    /// ```
+    case redirectRefused(status: Int, location: String?)
 
     /// The server's `Retry-After`, if this is an HTTP status error that carried one.
     ///
@@ -52,6 +59,9 @@ public enum HTTPUploadError: Error, Hashable, Sendable, CustomStringConvertible 
             "HTTP \(status)" + (retryAfter.map { ", retry after \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
         case .connection(let code): "connection failed (URLError \(code))"
         case .invalidResponse: "the reply was not an HTTP response"
+        case .redirectRefused(let status, let location):
+            "the server redirected the upload (HTTP \(status) to \(location ?? "no Location")), which is not followed "
+                + "(only 307/308 within the same origin are); nothing was delivered"
         }
     }
 }

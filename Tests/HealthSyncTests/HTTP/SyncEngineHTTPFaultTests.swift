@@ -21,7 +21,10 @@ struct SyncEngineHTTPFaultTests {
                 scheduler: scheduler))
     }
 
-    @Test(arguments: [("reject-early/413/close", 1), ("drop-after/1000/rst", 2), ("garbage", 1)])
+    @Test(arguments: [
+        ("reject-early/413/close", 1), ("drop-after/1000/rst", 2), ("garbage", 1), ("redirect/303/upload", 1),
+        ("redirect/302/upload", 1), ("redirect/307/other-origin", 1),
+    ])
     func aFailedUploadLeavesAnchorsUnchangedAndTheBatchPendingUntilTheNextRun(
         path: String, requests: Int
     ) async throws {

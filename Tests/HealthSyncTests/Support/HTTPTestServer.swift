@@ -194,6 +194,12 @@ enum HTTPTestServerScript {
                                 "received": len(stored), "retryAfter": delays.get(parts[1], [])}
                         info.update(stored.get(parts[1], {}))
                     self.reply(200, info)
+                elif parts[0] == "upload":
+                    # A naive receiver: answers 200 to whatever arrives, a body-less GET included.
+                    key = self.headers.get("Idempotency-Key", "")
+                    with lock:
+                        requests[key] = requests.get(key, 0) + 1
+                    self.reply(200, {"received": 0, "duplicate": False})
                 else:
                     self.reply(404, {})
 
@@ -277,6 +283,12 @@ enum HTTPTestServerScript {
                         self.reply(200, {"received": 0, "duplicate": False})
                     except OSError:
                         self.close_connection = True
+                elif parts[0] == "redirect" and len(parts) >= 3:
+                    # /redirect/STATUS/upload: STATUS to /upload; /redirect/STATUS/other-origin: to the same
+                    # server under another host name (localhost); /redirect/STATUS/loop: to itself.
+                    target = {"other-origin": "http://localhost:%d/upload" % self.server.server_address[1],
+                              "loop": self.path, "upload": "/upload"}[parts[2]]
+                    self.reply(int(parts[1]), {"moved": target}, [("Location", target)])
                 elif parts[0] == "garbage":
                     self.raw_reply(b"THIS IS NOT HTTP\r\n\r\n")
                 elif parts[0] == "truncated":

@@ -1,0 +1,47 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The delegate of ``HTTPTransport/defaultSession``: it gathers each task's response body, hands the finished
+/// task to the handler registered for it, and **never lets URLSession follow a redirect** — every 3xx completes
+/// its task as it is, and ``HTTPTransport`` decides (see ``RedirectPolicy``).
+///
+/// Why a session delegate: FoundationNetworking follows redirects by itself for tasks with a completion handler
+/// (measured: a 307 was re-sent without its body, then stalled until the timeout; a 303 became a GET) and calls
+/// no per-task delegate; only a session delegate's `willPerformHTTPRedirection` is asked, for delegate-style tasks.
+///
+/// - Note: `@unchecked Sendable`: its only state, the table of running tasks, is kept in a `Mutex`.
+final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    typealias Handler = @Sendable (Data, URLResponse?, (any Error)?) -> Void
+
+    private struct Running {
+        var data = Data()
+        let handler: Handler
+    }
+
+    private let running = Mutex<[Int: Running]>([:])
+
+    /// Registers `handler` for `task`, called once when the task completes; call before `resume()`.
+    func register(_ task: URLSessionTask, handler: @escaping Handler) {
+        running.withLock { $0[task.taskIdentifier] = Running(handler: handler) }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        running.withLock { $0[dataTask.taskIdentifier]?.data.append(data) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let finished = running.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        finished.handler(finished.data, task.response, error)
+    }
+}
