@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Retried: connection failures (``HTTPUploadError/connection(code:)`` or a `URLError` with a code in
 /// ``retryableURLErrorCodes``), and HTTP 408, 429 and 5xx — after the server's `Retry-After` when it sent one
-/// (capped at ``maximumRetryAfter``), after the back-off otherwise. Never retried: other statuses (4xx),
+/// (kept between ``minimumRetryAfter`` and ``maximumRetryAfter``), after the back-off otherwise. Never retried: other statuses (4xx),
 /// body errors, cancellation, anything else.
 ///
 /// ```swift
@@ -43,6 +43,13 @@ public struct UploadRetryPolicy: Sendable {
     /// policy.maximumRetryAfter   // .seconds(300)
     /// ```
     public var maximumRetryAfter: Duration
+    /// The shortest wait after a `Retry-After`: a server's `Retry-After: 0` (or a past date) still waits this
+    /// long, so a busy server is never hammered without pause.
+    ///
+    /// ```swift
+    /// policy.minimumRetryAfter   // .milliseconds(500)
+    /// ```
+    public var minimumRetryAfter: Duration
 
     /// The `URLError` codes treated as a lost or failed connection: −1 (closed mid-body or mid-response),
     /// −1001 (timed out), −1003 (host not found), −1004 (cannot connect), −1005 (connection lost or reset),
@@ -63,16 +70,19 @@ public struct UploadRetryPolicy: Sendable {
     ///   - backoff: The back-off (exponential from 500 ms, × 2, at most 60 s, full jitter).
     ///   - jitterSource: The random numbers (the system's).
     ///   - maximumRetryAfter: The cap on `Retry-After` (300 s).
+    ///   - minimumRetryAfter: The floor under `Retry-After` (500 ms; never above the cap).
     public init(
         attempts: Int = 5,
         backoff: Backoff = .exponential(initial: .milliseconds(500), maximum: .seconds(60)),
         jitterSource: JitterSource = .system,
-        maximumRetryAfter: Duration = .seconds(300)
+        maximumRetryAfter: Duration = .seconds(300),
+        minimumRetryAfter: Duration = .milliseconds(500)
     ) {
         self.attempts = attempts
         self.backoff = backoff
         self.jitterSource = jitterSource
         self.maximumRetryAfter = maximumRetryAfter
+        self.minimumRetryAfter = min(max(minimumRetryAfter, .zero), maximumRetryAfter)
     }
 
     /// Whether an HTTP status is worth retrying: 408, 429 and 5xx.
@@ -100,7 +110,7 @@ public struct UploadRetryPolicy: Sendable {
         case HTTPUploadError.http(let status, let retryAfter, _):
             guard Self.isRetryable(status: status) else { return .stop }
             guard let retryAfter else { return .retry }
-            return .retryAfter(min(max(retryAfter, .zero), maximumRetryAfter))
+            return .retryAfter(min(max(retryAfter, minimumRetryAfter), maximumRetryAfter))
         case HTTPUploadError.connection(let code):
             return Self.retryableURLErrorCodes.contains(code) ? .retry : .stop
         case let urlError as URLError:

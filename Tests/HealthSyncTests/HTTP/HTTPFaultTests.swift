@@ -7,7 +7,8 @@ import Testing
 /// Fault injection against the loopback server (``HTTPTestServer``): early 413, 429/503 with Retry-After, drops
 /// (FIN and RST), a slow answer and a stalled reader past the timeout, malformed answers. Each asserts no crash,
 /// the typed error or a successful retry, and what the server saw. Retries run on a manual clock; the only real
-/// waits are the 1 s request timeouts of the timeout tests.
+/// waits are the 1 s request timeouts of the two timeout tests. Every other case allows 20 s, so a loaded machine
+/// never turns a server's real answer into a timeout.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct HTTPFaultTests {
     /// A body small enough to go as `Data` with a `Content-Length`.
@@ -16,10 +17,11 @@ struct HTTPFaultTests {
     static let large = 4_000_000
 
     static func uploader(
-        _ server: HTTPTestServer, _ path: String, streamed: Bool, attempts: Int = 4, scheduler: ManualScheduler
+        _ server: HTTPTestServer, _ path: String, streamed: Bool, attempts: Int = 4, timeout: Duration = .seconds(20),
+        scheduler: ManualScheduler
     ) -> Uploader {
         Uploader(
-            transport: HTTPTransport(url: server.url(path), timeout: .seconds(1), dataThreshold: streamed ? 0 : 1 << 20),
+            transport: HTTPTransport(url: server.url(path), timeout: timeout, dataThreshold: streamed ? 0 : 1 << 20),
             policy: UploadRetryPolicy(attempts: attempts, backoff: .constant(.seconds(1))), scheduler: scheduler)
     }
 
@@ -107,6 +109,22 @@ struct HTTPFaultTests {
         }
     }
 
+    /// `Retry-After: 0` is no licence to hammer the server: the policy's minimum wait (500 ms) applies.
+    @Test func retryAfterZeroWaitsThePolicysMinimum() async throws {
+        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
+            let scheduler = ManualScheduler()
+            let request = httpStreamedRequest(Self.body(Self.small))
+            let upload = Self.uploader(server, "retry-after/503/2/0", streamed: false, scheduler: scheduler)
+                .observedUpload(request)
+
+            let (_, delays) = await driveUpload(upload, on: scheduler)
+
+            #expect(try await upload.value.disposition == .stored)
+            #expect(delays == [.milliseconds(500), .milliseconds(500)])
+            #expect(try await server.stats(key: request.idempotencyKey).retryAfter == ["0", "0"])
+        }
+    }
+
     // MARK: drop after N bytes
 
     /// A drop after 1,000 body bytes, once; the retry succeeds. Measured here (25 runs each): a reset (RST,
@@ -168,7 +186,8 @@ struct HTTPFaultTests {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
             let scheduler = ManualScheduler()
             let request = httpStreamedRequest(Self.body(Self.small))
-            let upload = Self.uploader(server, path, streamed: false, attempts: 2, scheduler: scheduler)
+            let upload = Self.uploader(
+                server, path, streamed: false, attempts: 2, timeout: .seconds(1), scheduler: scheduler)
                 .observedUpload(request)
 
             let (events, delays) = await driveUpload(upload, on: scheduler)
@@ -187,7 +206,8 @@ struct HTTPFaultTests {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
             let scheduler = ManualScheduler()
             let request = httpStreamedRequest(Self.body(Self.large))
-            let upload = Self.uploader(server, "stall/100000", streamed: true, attempts: 1, scheduler: scheduler)
+            let upload = Self.uploader(
+                server, "stall/100000", streamed: true, attempts: 1, timeout: .seconds(1), scheduler: scheduler)
                 .observedUpload(request)
 
             let (events, _) = await driveUpload(upload, on: scheduler)
