@@ -1,21 +1,23 @@
 import Foundation
+import Synchronization
 
-/// An `InputStream` that passes another stream's bytes through and reports each read to an ``UploadReporter``.
+/// An `InputStream` that passes another stream's bytes through, reports each read to an ``UploadReporter``, and
+/// keeps the error of a read that failed in a ``BodyFailure``.
 ///
-/// FoundationNetworking (measured here) calls `urlSession(_:task:didSendBodyData:…)` only for delegate-style
-/// tasks on a session with a delegate, never for tasks with a completion handler (0 calls, and
-/// `countOfBytesSent` stays 0, even with a session or per-task delegate). ``HTTPTransport`` uses completion
-/// handlers on the caller's session, so it counts a streamed body's bytes as URLSession reads them: the count
-/// runs ahead of the wire by at most libcurl's and the socket's buffers.
+/// The count runs ahead of the wire by at most libcurl's and the socket's buffers. The kept error matters
+/// because URLSession turns a failed body read into a plain connection error (URLError −1), which would be
+/// retried as if the network had failed; ``HTTPTransport`` reports the body's own error instead, never retried.
 ///
 /// Not `Sendable`: like every stream, it is read by one thread at a time.
 final class CountingInputStream: UnbufferedInputStream {
     private let base: InputStream
     private let reporter: UploadReporter
+    private let failure: BodyFailure
 
-    init(_ base: InputStream, reporter: UploadReporter) {
+    init(_ base: InputStream, reporter: UploadReporter, failure: BodyFailure) {
         self.base = base
         self.reporter = reporter
+        self.failure = failure
         super.init()
     }
 
@@ -32,6 +34,25 @@ final class CountingInputStream: UnbufferedInputStream {
     override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
         let count = base.read(buffer, maxLength: len)
         if count > 0 { reporter.add(sentBytes: Int64(count)) }
+        if count < 0 {
+            failure.record(base.streamError ?? UploadError.bodyUnavailable("the body's stream failed without an error"))
+        }
         return count
     }
+}
+
+/// The first error a request body's source reported, shared between the stream URLSession reads and the
+/// transport's completion.
+///
+/// - Note: `Sendable`: its one value is kept in a `Mutex`.
+final class BodyFailure: Sendable {
+    private let error = Mutex<(any Error)?>(nil)
+
+    /// Keeps `failure` unless an earlier one is kept.
+    func record(_ failure: any Error) {
+        error.withLock { if $0 == nil { $0 = failure } }
+    }
+
+    /// The kept error.
+    var recorded: (any Error)? { error.withLock { $0 } }
 }

@@ -144,7 +144,12 @@ public struct HTTPTransport: UploadTransport {
         urlRequest.setValue(request.contentType, forHTTPHeaderField: "Content-Type")
         urlRequest.setValue(request.idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
 
+        let bodyFailure = BodyFailure()
         let handler: HTTPSessionDelegate.Handler = { data, response, error in
+            if let failure = bodyFailure.recorded {
+                resolver.reject(failure)
+                return
+            }
             if error == nil, let http = response as? HTTPURLResponse, (300..<400).contains(http.statusCode) {
                 let location = Self.header(http, "Location")
                 if let next = redirectTarget(status: http.statusCode, location: location, from: target, hopsLeft: hopsLeft) {
@@ -170,7 +175,8 @@ public struct HTTPTransport: UploadTransport {
                 urlRequest.setValue(String(data.count), forHTTPHeaderField: "Content-Length")
                 task = Self.defaultSession.uploadTask(with: urlRequest, from: data)
             } else {
-                urlRequest.httpBodyStream = CountingInputStream(try request.body.makeInputStream(), reporter: reporter)
+                urlRequest.httpBodyStream = CountingInputStream(
+                    try request.body.makeInputStream(), reporter: reporter, failure: bodyFailure)
                 task = Self.defaultSession.dataTask(with: urlRequest)
             }
         } catch {
