@@ -260,9 +260,19 @@ public struct HTTPTransport: UploadTransport {
         return nil
     }
 
-    private static func message(_ data: Data) -> String? {
-        guard !data.isEmpty else { return nil }
-        return String(String(decoding: data.prefix(800), as: UTF8.self).prefix(200))
+    /// At most one short line of a reply's body, for an error message: the first line with text once markup
+    /// tags are dropped, whitespace collapsed, terminal escape sequences and control characters removed, and
+    /// cut to 120 characters. A whole HTML page never reaches a terminal.
+    static func message(_ data: Data) -> String? {
+        let text = String(decoding: data.prefix(8_192), as: UTF8.self)
+            .replacing(/\x{1B}\[[0-9;?]*[ -\/]*[@-~]/, with: "").replacing(/<[^>]*>/, with: " ")
+        for line in text.split(whereSeparator: \.isNewline) {
+            let printable = String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+            let words = printable.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            guard !words.isEmpty else { continue }
+            return words.count > 120 ? String(words.prefix(119)) + "…" : words
+        }
+        return nil
     }
 
     private static func isDuplicateJSON(_ data: Data?) -> Bool {

@@ -1,3 +1,9 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Why one HTTP upload attempt failed: the server's status, or the connection's `URLError` code.
 ///
 /// A separate enum rather than new ``UploadError`` cases, so transport-independent code that switches over
@@ -10,7 +16,8 @@
 /// ```
 public enum HTTPUploadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The server answered with a non-2xx status; `retryAfter` is its `Retry-After` (delta-seconds form only),
-    /// `message` the start of its response body (at most 200 characters), when it sent one.
+    /// `message` one short line of its response body (markup and control characters removed, at most 120
+    /// characters), when it sent text.
     ///
     /// ```swift
     /// HTTPUploadError.http(status: 429, retryAfter: .seconds(7), message: nil)
@@ -56,7 +63,8 @@ public enum HTTPUploadError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .http(let status, let retryAfter, let message):
-            "HTTP \(status)" + (retryAfter.map { ", retry after \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
+            "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))"
+                + (retryAfter.map { ", retry after \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
         case .connection(let code): "connection failed (URLError \(code))"
         case .invalidResponse: "the reply was not an HTTP response"
         case .redirectRefused(let status, let location):

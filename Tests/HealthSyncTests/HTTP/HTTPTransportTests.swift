@@ -14,6 +14,20 @@ struct HTTPTransportTests {
         ])
     }
 
+    @Test func anErrorPageBecomesTheStatusItsReasonAndOneShortLine() async throws {
+        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
+            let transport = HTTPTransport(url: server.url("html/502"), timeout: .seconds(20))
+            let request = UploadRequest(
+                batchID: UUID(), contentType: "application/octet-stream", contentLength: 3, fileExtension: "bin",
+                body: .data(Data([1, 2, 3])))
+            let error = await #expect(throws: HTTPUploadError.self) { try await transport.upload(request) }
+            let text = "\(try #require(error))"
+            #expect(text.hasPrefix("HTTP 502 "))
+            #expect(text.hasSuffix(": Gateway error"), "\(text)")
+            #expect(!text.contains("\n") && !text.contains("<") && !text.contains("\u{1B}"))
+        }
+    }
+
     @Test(arguments: [false, true])
     func multipartUploadArrivesIntact(streamed: Bool) async throws {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in

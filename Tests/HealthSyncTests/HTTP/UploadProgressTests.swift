@@ -47,7 +47,7 @@ struct UploadProgressTests {
         let id = request.batchID
         #expect(
             events == [
-                "start 1 \(id) 3", "retry after 1 in 7.0 seconds: HTTP 503, retry after 7.0 seconds: busy",
+                "start 1 \(id) 3", "retry after 1 in 7.0 seconds: HTTP 503 Service Unavailable, retry after 7.0 seconds: busy",
                 "start 2 \(id) 3", "retry after 2 in 2.0 seconds: connection failed (URLError -1005)",
                 "start 3 \(id) 3", "sent 3/3", "finished stored",
             ])
@@ -63,7 +63,7 @@ struct UploadProgressTests {
         await #expect(throws: HTTPUploadError.self) { try await upload.value }
         let events = await uploadEventSummaries(upload.events)
 
-        #expect(events == ["start 1 \(request.batchID) 3", "failed: HTTP 413: too large"])
+        #expect(events == ["start 1 \(request.batchID) 3", "failed: HTTP 413 Payload Too Large: too large"])
         #expect(upload.progress.completedUnitCount == 0)
         #expect(scheduler.pendingCount == 0)
     }

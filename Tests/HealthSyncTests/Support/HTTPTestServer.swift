@@ -289,6 +289,15 @@ enum HTTPTestServerScript {
                     target = {"other-origin": "http://localhost:%d/upload" % self.server.server_address[1],
                               "loop": self.path, "upload": "/upload"}[parts[2]]
                     self.reply(int(parts[1]), {"moved": target}, [("Location", target)])
+                elif parts[0] == "html" and len(parts) == 2:
+                    # A web server's error page: a title, markup, many lines, a terminal escape sequence.
+                    data = (b"<!DOCTYPE html>\n<html><head><title>\x1b[31mGateway error</title></head>\n"
+                            b"<body>\n<h1>Upstream   failed</h1>\n" + b"<p>detail line</p>\n" * 200 + b"</body></html>\n")
+                    self.send_response(int(parts[1]))
+                    self.send_header("Content-Type", "text/html")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
                 elif parts[0] == "garbage":
                     self.raw_reply(b"THIS IS NOT HTTP\r\n\r\n")
                 elif parts[0] == "truncated":
