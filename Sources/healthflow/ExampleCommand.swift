@@ -79,12 +79,18 @@ enum ExampleCommand {
             print("── \(example.name) · \(style) ──")
             print(outcome)
         }
+        var status: Int32 = 0
         if styles.count > 1 {
             let agree = outcomes.dropFirst().allSatisfy { $0 == outcomes[0] }
             print(agree ? "\nThe \(styles.count) styles agree." : "\nThe styles DISAGREE.")
-            return agree ? 0 : 1
+            if !agree { status = 1 }
         }
-        return 0
+        // A command that uploads fails when its upload failed, whatever the styles agree on.
+        if example == ObserveAndUploadExample.self, outcomes.contains(where: { if case .failure = $0 { true } else { false } }) {
+            FileHandle.standardError.write(Data("healthflow: the upload failed\n".utf8))
+            status = 1
+        }
+        return status
     }
 
     /// `--style callback|promise|async|all` and `--to URL|DIR`, each at most once, in any order.

@@ -8,9 +8,9 @@ import HealthSync
 /// last acknowledged batch to a server (HTTP, through the retrying ``Uploader``) or an outbox directory, through
 /// ``SyncEngine``.
 ///
-/// The store is the one the demo uses (``DataLocation``); a new store gets the demo's generated year first. The
-/// anchors live beside it in `sync-state.json`, temp bodies in a private `sync-tmp` folder, the device ID in
-/// `sync-device-id`.
+/// The store is the one the demo uses (``DataLocation``); a new store gets the demo's generated year first. Each
+/// destination has its own sync state in the data folder, `sync/<hash of the destination>/` (`sync-state.json`,
+/// a private `sync-tmp` folder, `destination.txt`); the device ID is `sync-device-id` in the data folder.
 enum SyncCommand {
     /// Where batches go.
     enum Destination: CustomStringConvertible {
@@ -24,28 +24,79 @@ enum SyncCommand {
             }
         }
 
-        /// An http(s) URL (a server) or a directory path (an outbox); other URL schemes, empty values and files
-        /// are refused.
+        /// An http(s) URL (a server) or a directory path (an outbox), decided once, before any work.
+        ///
+        /// A value that starts with a scheme (`letters:`) is a URL and must be `http://` or `https://` (any case)
+        /// with a host and, when given, a port in 1…65535: `http:/host/x`, `ftp://…` or port 99999 are refused, never
+        /// taken for a folder. Anything else is a folder path: an existing directory, or one that can be created
+        /// (its nearest existing parent is a writable directory). A folder whose name starts with `letters:` is
+        /// written `./name`.
         static func parse(_ destination: String) -> Result<Destination, ArgumentError> {
             guard !destination.isEmpty else {
                 return .failure(ArgumentError("missing --to URL|DIR"))
             }
-            let lowered = destination.lowercased()
-            if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
-                guard let url = URL(string: destination), url.host != nil else {
-                    return .failure(ArgumentError("--to \(destination) is not a valid URL"))
-                }
-                return .success(.server(url))
+            if destination.wholeMatch(of: /[A-Za-z][A-Za-z0-9+.\-]*:.*/) != nil {
+                return parseURL(destination)
             }
-            if destination.contains("://") {
-                return .failure(ArgumentError("--to takes an http(s) URL or a directory, not \(destination)"))
+            return parseFolder(destination)
+        }
+
+        private static func parseURL(_ value: String) -> Result<Destination, ArgumentError> {
+            let expected = "--to takes an http(s) URL such as http://host:8080/upload, or a directory"
+            guard var components = URLComponents(string: value), let scheme = components.scheme?.lowercased(),
+                scheme == "http" || scheme == "https"
+            else {
+                return .failure(ArgumentError("\(expected), not '\(value)'"))
             }
-            let url = URL(fileURLWithPath: destination, isDirectory: true)
+            guard value.dropFirst(scheme.count + 1).hasPrefix("//"), let host = components.host, !host.isEmpty else {
+                return .failure(ArgumentError("--to \(value) has no host; \(expected)"))
+            }
+            if let port = components.port, !(1...65_535).contains(port) {
+                return .failure(ArgumentError("--to \(value): port \(port) is not in 1…65535"))
+            }
+            components.scheme = scheme
+            guard let url = components.url else {
+                return .failure(ArgumentError("--to \(value) is not a valid URL; \(expected)"))
+            }
+            return .success(.server(url))
+        }
+
+        private static func parseFolder(_ value: String) -> Result<Destination, ArgumentError> {
+            let url = URL(fileURLWithPath: value, isDirectory: true).standardizedFileURL
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                return .failure(ArgumentError("--to \(destination) is a file, not a directory"))
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+                return isDirectory.boolValue
+                    ? .success(.outbox(url)) : .failure(ArgumentError("--to \(value) is a file, not a directory"))
+            }
+            var parent = url.deletingLastPathComponent()
+            while !FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory) {
+                parent = parent.deletingLastPathComponent()
+            }
+            guard isDirectory.boolValue, FileManager.default.isWritableFile(atPath: parent.path) else {
+                return .failure(ArgumentError("--to \(value) cannot be created: \(parent.path) is not a writable directory"))
             }
             return .success(.outbox(url))
+        }
+
+        /// The destination as one canonical string: the server's URL, or the outbox's absolute path.
+        var key: String {
+            switch self {
+            case .server(let url): "server " + url.absoluteString
+            case .outbox(let url): "outbox " + url.standardizedFileURL.path
+            }
+        }
+
+        /// The folder, inside the data folder, that keeps this destination's sync state: anchors move per
+        /// destination, so a second destination gets everything. Named by a 64-bit FNV-1a hash of ``key``; the
+        /// key itself is written beside the state, in `destination.txt`.
+        func stateFolder(in dataFolder: URL) -> URL {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in key.utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+            let hex = String(hash, radix: 16)
+            return dataFolder.appendingPathComponent("sync", isDirectory: true)
+                .appendingPathComponent(String(repeating: "0", count: 16 - hex.count) + hex, isDirectory: true)
         }
 
         /// The transport for this destination: the retrying uploader over HTTP, or the outbox folder.
@@ -65,14 +116,15 @@ enum SyncCommand {
         and 5xx, honouring Retry-After) or to the outbox directory DIR (one file per batch, named by its batch
         ID; a re-sent batch is stored once).
         The store is the demo's (see 'healthflow demo --help'); a new store gets the demo's generated year first.
-        The sync state (per-type anchors, the batch in flight) is kept in sync-state.json in the data folder, so
-        a second run sends only what is new ("nothing to send" when nothing is). A batch interrupted by a crash is
+        The sync state (per-type anchors, the batch in flight) is kept per destination in the data folder, so a
+        second run to the same destination sends only what is new ("nothing to send" when nothing is), and a new
+        destination gets everything. A batch interrupted by a crash is
         re-sent with the same batch ID by the next run. One line is printed per batch as it is acknowledged
         (its number, sample count and size), then a summary.
 
         OPTIONS:
-          --to URL      an http:// or https:// endpoint that accepts multipart/form-data POSTs
-          --to DIR      the outbox directory (created 0700 when missing)
+          --to URL      an http:// or https:// endpoint (with a host, port 1-65535) that accepts multipart POSTs
+          --to DIR      the outbox directory (created 0700 when missing; write ./NAME for a NAME with a colon)
           --data DIR    keep the store in DIR instead of the per-user folder
           --in-memory   sync a fresh in-memory store (its state is discarded after the run)
 
@@ -144,6 +196,7 @@ enum SyncCommand {
         let store: any HealthStore
         let durable: FileHealthStore?
         let stateFolder: URL
+        let deviceFolder: URL
         switch location {
         case .inMemory:
             let memory = InMemoryHealthStore(configuration: ExampleContext.app)
@@ -152,6 +205,7 @@ enum SyncCommand {
             durable = nil
             stateFolder = FileManager.default.temporaryDirectory
                 .appendingPathComponent("healthflow-sync-\(UUID().uuidString)", isDirectory: true)
+            deviceFolder = stateFolder
         case .directory(let directory):
             let file = try FileHealthStore(directory: directory, configuration: ExampleContext.app)
             if file.recovery.snapshotGeneration == nil && file.recovery.replayedRecords == 0 {
@@ -160,7 +214,8 @@ enum SyncCommand {
             }
             store = file
             durable = file
-            stateFolder = directory
+            stateFolder = destination.stateFolder(in: directory)
+            deviceFolder = directory
         }
         defer {
             durable?.close()
@@ -168,12 +223,13 @@ enum SyncCommand {
         }
         try FileManager.default.createDirectory(
             at: stateFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Data((destination.key + "\n").utf8).write(to: stateFolder.appendingPathComponent("destination.txt"))
         // Correlations are read through their member types' authorization (HealthKit's rule).
         try await store.requestAuthorization(toShare: [], read: Set(types.filter { $0.kind != .correlation }))
         let engine = try SyncEngine(
             store: store, types: types,
             anchorStore: AnchorStore(fileURL: stateFolder.appendingPathComponent("sync-state.json")),
-            transport: transport, deviceID: try deviceID(in: stateFolder),
+            transport: transport, deviceID: try deviceID(in: deviceFolder),
             tempFolder: stateFolder.appendingPathComponent("sync-tmp", isDirectory: true))
         let run = engine.observedSync()
         var bytes: Int64 = 0

@@ -17,13 +17,35 @@ import Testing
         #expect(first.output.contains("sent "))
         let batches = try FileManager.default.contentsOfDirectory(atPath: outbox).filter { $0.hasSuffix(".multipart") }
         #expect(!batches.isEmpty)
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/sync-state.json").path))
+        let states = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("data/sync").path)
+        #expect(states.count == 1)
+        let state = folder.appendingPathComponent("data/sync").appendingPathComponent(states.first ?? "none")
+        #expect(FileManager.default.fileExists(atPath: state.appendingPathComponent("sync-state.json").path))
+        #expect(try String(contentsOf: state.appendingPathComponent("destination.txt"), encoding: .utf8).contains(outbox))
 
         let second = try HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data)
         #expect(second.status == 0, "\(second.errors)")
         #expect(second.output.contains("nothing to send"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: outbox).filter { $0.hasSuffix(".multipart") }.count == batches.count)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("data/sync-tmp").path).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("sync-tmp").path).isEmpty)
+    }
+
+    /// Progress is kept per destination: after a full sync to one outbox, a second outbox still gets everything.
+    @Test func aSecondDestinationGetsEverything() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthflow-sync-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data").path
+        let first = folder.appendingPathComponent("first").path
+        let second = folder.appendingPathComponent("second").path
+        #expect(try HealthFlowCommandTests.healthflow("sync", "--to", first, "--data", data).status == 0)
+        let run = try HealthFlowCommandTests.healthflow("sync", "--to", second, "--data", data)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(!run.output.contains("nothing to send"))
+        let batches = { (outbox: String) in
+            try FileManager.default.contentsOfDirectory(atPath: outbox).filter { $0.hasSuffix(".multipart") }.count
+        }
+        #expect(try batches(second) == batches(first))
+        #expect(try HealthFlowCommandTests.healthflow("sync", "--to", first, "--data", data).output.contains("nothing to send"))
     }
 
     /// The real receiver (Werkzeug and python-multipart agree on every body, each batch matches the documented
@@ -71,7 +93,11 @@ import Testing
         }
     }
 
-    @Test(arguments: [["--to", "https://"], ["--to", "ftp://example.com"], ["--to", ""], []])
+    @Test(arguments: [
+        ["--to", "https://"], ["--to", "ftp://example.com"], ["--to", ""], [], ["--to", "http:/127.0.0.1/upload"],
+        ["--to", "HTTP:/upload"], ["--to", "http://127.0.0.1:99999/upload"], ["--to", "http://127.0.0.1:0/upload"],
+        ["--to", "http://:8080/upload"], ["--to", "mailto:someone@example.com"], ["--to", "/dev/null/outbox"],
+    ])
     func aBadDestinationExitsWithStatus2(arguments: [String]) throws {
         let run = try HealthFlowCommandTests.healthflow(arguments: ["sync"] + arguments + ["--in-memory"])
         #expect(run.status == 2)
@@ -102,6 +128,24 @@ import Testing
             // The same 77 samples from each style: each UUID arrives three times, under three batch IDs.
             #expect(stats.distinctSamples == 77 && stats.samples == 3 * 77 && stats.maxCountPerSample == 3)
         }
+    }
+
+    /// A scheme in capitals is still http: the URL is normalised once, up front, and the upload goes through.
+    @Test func aCapitalisedSchemeIsAcceptedAndUsed() async throws {
+        try await withTestReceiver { receiver in
+            let url = "HTTP://127.0.0.1:\(receiver.port)/upload"
+            let run = try HealthFlowCommandTests.healthflow("example", "observe-and-upload", "--style", "async", "--to", url)
+            #expect(run.status == 0, "\(run.errors)")
+            #expect(try await receiver.stats().batches == 1)
+        }
+    }
+
+    /// Every command that uploads fails when its upload failed: here nothing listens on 127.0.0.1:9.
+    @Test func observeAndUploadExitsNonZeroWhenItsUploadFailed() throws {
+        let run = try HealthFlowCommandTests.healthflow(
+            "example", "observe-and-upload", "--style", "async", "--to", "http://127.0.0.1:9/upload")
+        #expect(run.status == 1)
+        #expect(run.errors.contains("the upload failed"))
     }
 
     /// `--to DIR` writes the three batches to the chosen outbox.
