@@ -37,9 +37,10 @@ final class GraphPlan: Sendable {
 
     /// Checks `nodes` and freezes them into a plan, or explains why the graph cannot run.
     ///
-    /// Checks, in order: an empty graph, dependencies on another graph's nodes, caller operations that are not
-    /// fresh (executing, finished, cancelled, given twice, or claimed by another running graph), and cycles
-    /// (Kahn's algorithm, iterative). Foundation dependencies are added, and the caller's operations claimed, only
+    /// Checks, in order: an empty graph, dependencies on another graph's nodes, cycles (Kahn's algorithm,
+    /// iterative) of the graph's edges and then of those together with Foundation dependencies the caller's
+    /// operations already have, and caller operations that are not fresh (executing, finished, cancelled, given
+    /// twice, or claimed by another running graph). Foundation dependencies are added, and the caller's operations claimed, only
     /// once every check passed — and never for a `dryRun`, which only checks.
     init(graphName: String, nodes: [AnyGraphNode], dryRun: Bool = false) throws(GraphError) {
         let count = nodes.count
@@ -48,7 +49,6 @@ final class GraphPlan: Sendable {
         // Predecessor lists (CSR) and the foreign-node check.
         var predecessorStart = [Int](repeating: 0, count: count + 1)
         var predecessors: [Int] = []
-        var successorCount = [Int](repeating: 0, count: count + 1)
         for node in nodes {
             let edges = node.dependencySnapshot
             if let foreign = edges.foreign { throw .foreignNode(node: foreign, dependent: node.name) }
@@ -58,36 +58,27 @@ final class GraphPlan: Sendable {
             }
             predecessors.append(contentsOf: edges.dependencies)
             predecessorStart[node.index + 1] = predecessors.count
-            for dependency in edges.dependencies { successorCount[dependency + 1] += 1 }
         }
 
-        // Successor lists (CSR), from the predecessor lists.
-        var successorStart = successorCount
-        for index in 0..<count { successorStart[index + 1] += successorStart[index] }
-        var successors = [Int](repeating: 0, count: predecessors.count)
-        var fill = successorStart
-        for node in 0..<count {
-            for position in predecessorStart[node]..<predecessorStart[node + 1] {
-                let dependency = predecessors[position]
-                successors[fill[dependency]] = node
-                fill[dependency] += 1
-            }
-        }
-
-        // Kahn's algorithm: whatever is left with unmet dependencies lies on or after a cycle.
-        var unmet = (0..<count).map { predecessorStart[$0 + 1] - predecessorStart[$0] }
-        var ready = (0..<count).filter { unmet[$0] == 0 }
-        var visited = 0
-        while let node = ready.popLast() {
-            visited += 1
-            for position in successorStart[node]..<successorStart[node + 1] {
-                let successor = successors[position]
-                unmet[successor] -= 1
-                if unmet[successor] == 0 { ready.append(successor) }
-            }
-        }
-        if visited < count {
+        let (successorStart, successors) = GraphPlan.successorLists(count, predecessorStart, predecessors)
+        if let unmet = GraphPlan.unordered(count, predecessorStart, predecessors, successorStart, successors) {
             throw .cycle(nodes: GraphPlan.cycle(unmet: unmet, predecessorStart, predecessors).map { nodes[$0].name })
+        }
+
+        // The caller's operations may already depend on each other through Foundation's own `addDependency`
+        // (directly, or through operations outside the graph). The queue honours those edges too, so a cycle
+        // through them would wait forever: check the graph's edges and theirs together.
+        let foundation = GraphPlan.foundationEdges(nodes)
+        if !foundation.isEmpty {
+            var lists = (0..<count).map { Array(predecessors[predecessorStart[$0]..<predecessorStart[$0 + 1]]) }
+            for edge in foundation { lists[edge.dependent].append(edge.dependency) }
+            var allStart = [0]
+            for list in lists { allStart.append(allStart[allStart.count - 1] + list.count) }
+            let all = lists.flatMap { $0 }
+            let (allSuccessorStart, allSuccessors) = GraphPlan.successorLists(count, allStart, all)
+            if let unmet = GraphPlan.unordered(count, allStart, all, allSuccessorStart, allSuccessors) {
+                throw .cycle(nodes: GraphPlan.cycle(unmet: unmet, allStart, all).map { nodes[$0].name })
+            }
         }
 
         // The caller's operations must be fresh and used once.
@@ -129,6 +120,70 @@ final class GraphPlan: Sendable {
         self.successorStart = successorStart
         self.successors = successors
         self.claimed = dryRun ? [] : mine
+    }
+
+    /// The successor lists (CSR) of the predecessor lists. O(V + E).
+    private static func successorLists(
+        _ count: Int, _ predecessorStart: [Int], _ predecessors: [Int]
+    ) -> (start: [Int], successors: [Int]) {
+        var successorStart = [Int](repeating: 0, count: count + 1)
+        for dependency in predecessors { successorStart[dependency + 1] += 1 }
+        for index in 0..<count { successorStart[index + 1] += successorStart[index] }
+        var successors = [Int](repeating: 0, count: predecessors.count)
+        var fill = successorStart
+        for node in 0..<count {
+            for position in predecessorStart[node]..<predecessorStart[node + 1] {
+                let dependency = predecessors[position]
+                successors[fill[dependency]] = node
+                fill[dependency] += 1
+            }
+        }
+        return (successorStart, successors)
+    }
+
+    /// Kahn's algorithm, iterative: `nil` when every node can be ordered, else each node's count of unmet
+    /// predecessors (the nodes left with some lie on or after a cycle). O(V + E).
+    private static func unordered(
+        _ count: Int, _ predecessorStart: [Int], _ predecessors: [Int], _ successorStart: [Int], _ successors: [Int]
+    ) -> [Int]? {
+        var unmet = (0..<count).map { predecessorStart[$0 + 1] - predecessorStart[$0] }
+        var ready = (0..<count).filter { unmet[$0] == 0 }
+        var visited = 0
+        while let node = ready.popLast() {
+            visited += 1
+            for position in successorStart[node]..<successorStart[node + 1] {
+                let successor = successors[position]
+                unmet[successor] -= 1
+                if unmet[successor] == 0 { ready.append(successor) }
+            }
+        }
+        return visited < count ? unmet : nil
+    }
+
+    /// The edges Foundation already holds between the caller's operations: `(dependency, dependent)` node pairs,
+    /// found by walking each caller operation's `dependencies`, through operations outside the graph, until a
+    /// graph node's operation is met. O(V + the Foundation edges walked).
+    private static func foundationEdges(_ nodes: [AnyGraphNode]) -> [(dependency: Int, dependent: Int)] {
+        var nodeOf: [ObjectIdentifier: Int] = [:]
+        for node in nodes {
+            if let operation = node.userOperation { nodeOf[ObjectIdentifier(operation)] = node.index }
+        }
+        guard !nodeOf.isEmpty else { return [] }
+        var edges: [(dependency: Int, dependent: Int)] = []
+        for node in nodes {
+            guard let operation = node.userOperation else { continue }
+            var pending = operation.dependencies
+            var seen = Set<ObjectIdentifier>()
+            while let dependency = pending.popLast() {
+                guard seen.insert(ObjectIdentifier(dependency)).inserted else { continue }
+                if let index = nodeOf[ObjectIdentifier(dependency)] {
+                    edges.append((index, node.index))
+                } else {
+                    pending.append(contentsOf: dependency.dependencies)
+                }
+            }
+        }
+        return edges
     }
 
     /// One cycle among the nodes Kahn's algorithm could not order, in execution order, first node repeated.
