@@ -17,12 +17,20 @@ public enum MultipartError: Error, Equatable, Sendable, CustomStringConvertible 
     /// ```
     case invalidBoundary(String)
 
-    /// A field name that is empty or contains CR, LF, `"` or another control character.
+    /// A field name that is empty, holds a control character (C0 — CR, LF and NUL among them — or DEL), or is
+    /// longer than ``MultipartPart/maximumParameterBytes`` bytes.
     ///
     /// ```swift
-    /// #expect(throws: MultipartError.invalidFieldName("a\"b")) { try MultipartPart(name: "a\"b", data: Data()) }
+    /// #expect(throws: MultipartError.invalidFieldName("a\nb")) { try MultipartPart(name: "a\nb", data: Data()) }
     /// ```
     case invalidFieldName(String)
+    /// A filename that is empty, holds a control character, or is longer than
+    /// ``MultipartPart/maximumParameterBytes`` bytes; `field` names its part.
+    ///
+    /// ```swift
+    /// MultipartError.invalidFilename("a\u{0}.txt", field: "export")
+    /// ```
+    case invalidFilename(String, field: String)
 
     /// A MIME type that is empty or contains CR, LF, `"`, another control character or a non-ASCII character.
     ///
@@ -69,7 +77,11 @@ public enum MultipartError: Error, Equatable, Sendable, CustomStringConvertible 
         case .invalidBoundary(let boundary):
             "multipart boundary \(boundary.debugDescription) must be 1 to 70 characters of [A-Za-z0-9-]"
         case .invalidFieldName(let name):
-            "multipart field name \(name.debugDescription) is empty or contains a CR, LF, quote or control character"
+            "multipart field name \(name.debugDescription) is empty, contains a control character (CR, LF, NUL, …)"
+                + " or is longer than \(MultipartPart.maximumParameterBytes) bytes"
+        case .invalidFilename(let filename, let field):
+            "filename \(filename.debugDescription) of multipart field \(field.debugDescription) is empty, contains a"
+                + " control character (CR, LF, NUL, …) or is longer than \(MultipartPart.maximumParameterBytes) bytes"
         case .invalidContentType(let type, let field):
             "content type \(type.debugDescription) of multipart field \(field.debugDescription) is empty or contains"
                 + " a CR, LF, quote, control or non-ASCII character"

@@ -130,13 +130,21 @@ public struct MultipartPart: Sendable {
             content: .stream(length: length, makeStream: makeStream))
     }
 
+    /// The longest name or filename accepted, in UTF-8 bytes.
+    ///
+    /// ```swift
+    /// MultipartPart.maximumParameterBytes   // 1_024
+    /// ```
+    public static let maximumParameterBytes = 1_024
+
     private init(name: String, filename: String?, contentType: String?, content: Content) throws(MultipartError) {
-        guard !name.isEmpty, !name.unicodeScalars.contains(where: Self.isForbiddenInHeader) else {
-            throw .invalidFieldName(name)
+        guard Self.isAcceptableParameter(name) else { throw .invalidFieldName(name) }
+        if let filename, !Self.isAcceptableParameter(filename) {
+            throw .invalidFilename(filename, field: name)
         }
         if let contentType {
             guard !contentType.isEmpty,
-                !contentType.unicodeScalars.contains(where: { Self.isForbiddenInHeader($0) || !$0.isASCII })
+                !contentType.unicodeScalars.contains(where: { Self.isControl($0) || $0 == "\"" || !$0.isASCII })
             else { throw .invalidContentType(contentType, field: name) }
         }
         self.name = name
@@ -145,24 +153,34 @@ public struct MultipartPart: Sendable {
         self.content = content
     }
 
-    /// CR, LF, `"` and every other C0 control character and DEL.
-    private static func isForbiddenInHeader(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\""
+    /// A name or filename that can be written: not empty, no control character (C0, which holds CR, LF and NUL,
+    /// or DEL), at most ``maximumParameterBytes`` bytes of UTF-8.
+    private static func isAcceptableParameter(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.count <= maximumParameterBytes && !value.unicodeScalars.contains(where: isControl)
     }
 
-    /// `"`, CR and LF percent-encoded; everything else, including raw UTF-8, kept.
+    /// Every C0 control character (CR and LF among them) and DEL.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F
+    }
+
+    /// A name or filename as written between the quotes of `name="…"` or `filename="…"`: `"` and `\`
+    /// percent-encoded (`%22`, `%5C`), as the WHATWG form-data encoding does for `"` and so that no quoted-string
+    /// parser can read a `\` as an escape; CR and LF as `%0D` and `%0A` (parts refuse them, but the function is
+    /// safe on its own); everything else, raw UTF-8 included, kept. Never `filename*` (RFC 7578 §4.2).
     ///
     /// ```swift
-    /// MultipartPart.encodeFilename("a\"b\r\n.txt")   // "a%22b%0D%0A.txt"
+    /// MultipartPart.encodeParameter("a\"b\\c.txt")   // "a%22b%5Cc.txt"
     /// ```
-    /// - Parameter filename: a filename as the user sees it.
-    /// - Returns: the value written between the quotes of `filename="…"`.
-    public static func encodeFilename(_ filename: String) -> String {
+    /// - Parameter value: a name or filename as the user sees it.
+    /// - Returns: the value to write between the quotes.
+    public static func encodeParameter(_ value: String) -> String {
         var encoded = ""
-        encoded.unicodeScalars.reserveCapacity(filename.unicodeScalars.count)
-        for scalar in filename.unicodeScalars {
+        encoded.unicodeScalars.reserveCapacity(value.unicodeScalars.count)
+        for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": encoded += "%22"
+            case "\\": encoded += "%5C"
             case "\r": encoded += "%0D"
             case "\n": encoded += "%0A"
             default: encoded.unicodeScalars.append(scalar)
@@ -173,8 +191,8 @@ public struct MultipartPart: Sendable {
 
     /// The part's header block, each line ending in CRLF, followed by the blank line.
     var headerBytes: Data {
-        var header = "Content-Disposition: form-data; name=\"\(name)\""
-        if let filename { header += "; filename=\"\(Self.encodeFilename(filename))\"" }
+        var header = "Content-Disposition: form-data; name=\"\(Self.encodeParameter(name))\""
+        if let filename { header += "; filename=\"\(Self.encodeParameter(filename))\"" }
         header += "\r\n"
         if let contentType { header += "Content-Type: \(contentType)\r\n" }
         header += "\r\n"

@@ -29,8 +29,10 @@ import Testing
 }
 
 @Suite struct MultipartPartTests {
-    @Test(arguments: ["", "a\rb", "a\nb", "a\r\nContent-Type: evil", "a\"b", "a\u{0}b", "a\tb", "a\u{7F}b"])
-    func rejectsFieldNameWithCRLFQuoteOrControl(_ name: String) {
+    @Test(arguments: [
+        "", "a\rb", "a\nb", "a\r\nContent-Type: evil", "a\u{0}b", "a\tb", "a\u{7F}b", String(repeating: "n", count: 1_025),
+    ])
+    func rejectsFieldNameThatIsEmptyTooLongOrHoldsAControlCharacter(_ name: String) {
         #expect(throws: MultipartError.invalidFieldName(name)) { try MultipartPart(name: name, data: Data()) }
         #expect(throws: MultipartError.invalidFieldName(name)) {
             try MultipartPart(name: name, length: 0, makeStream: { InputStream(data: Data()) })
@@ -51,9 +53,21 @@ import Testing
         }
     }
 
-    @Test func percentEncodesOnlyQuoteCRAndLFInFilenames() {
-        #expect(MultipartPart.encodeFilename("a\"b\r\nc.txt") == "a%22b%0D%0Ac.txt")
-        #expect(MultipartPart.encodeFilename("Grüße 🩺 50%.json") == "Grüße 🩺 50%.json")
+    @Test func percentEncodesOnlyQuoteBackslashCRAndLF() {
+        #expect(MultipartPart.encodeParameter("a\"b\\\r\nc.txt") == "a%22b%5C%0D%0Ac.txt")
+        #expect(MultipartPart.encodeParameter("Grüße 🩺 50%.json") == "Grüße 🩺 50%.json")
+    }
+
+    @Test(arguments: ["", "a\u{0}.txt", "a\r\n.txt", "a\u{1B}[31m.txt", "a\u{7F}", String(repeating: "é", count: 513)])
+    func rejectsFilenameThatIsEmptyTooLongOrHoldsAControlCharacter(_ filename: String) {
+        #expect(throws: MultipartError.invalidFilename(filename, field: "export")) {
+            try MultipartPart(name: "export", filename: filename, data: Data())
+        }
+    }
+
+    @Test func aNameOrFilenameOfExactlyTheLimitIsAccepted() throws {
+        let limit = String(repeating: "é", count: MultipartPart.maximumParameterBytes / 2)
+        #expect(try MultipartPart(name: limit, filename: limit, data: Data()).filename == limit)
     }
 
     @Test func filePartsDefaultToOctetStreamAndFieldsToNoType() throws {
@@ -69,13 +83,13 @@ import Testing
     @Test func encodesTheExactBytes() throws {
         let body = try MultipartBody(
             parts: [
-                try MultipartPart(name: "note", data: Data("hello".utf8)),
+                try MultipartPart(name: "no\\te", data: Data("hello".utf8)),
                 try MultipartPart(
-                    name: "f", filename: "a\"b\r\nc.txt", contentType: "text/plain", data: Data("x".utf8)),
+                    name: "f", filename: "a\"b\\c.txt", contentType: "text/plain", data: Data("x".utf8)),
             ], boundary: boundary)
         let expected =
-            "--B0undary-42\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhello\r\n"
-            + "--B0undary-42\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a%22b%0D%0Ac.txt\"\r\n"
+            "--B0undary-42\r\nContent-Disposition: form-data; name=\"no%5Cte\"\r\n\r\nhello\r\n"
+            + "--B0undary-42\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a%22b%5Cc.txt\"\r\n"
             + "Content-Type: text/plain\r\n\r\nx\r\n--B0undary-42--\r\n"
         let data = try body.data()
         #expect(String(decoding: data, as: UTF8.self) == expected)
