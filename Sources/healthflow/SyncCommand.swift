@@ -102,7 +102,8 @@ enum SyncCommand {
         /// The transport for this destination: the retrying uploader over HTTP, or the outbox folder.
         func transport() throws -> any UploadTransport {
             switch self {
-            case .server(let url): Uploader(transport: HTTPTransport(url: url), scheduler: DispatchScheduler())
+            case .server(let url):
+                Uploader(transport: HTTPTransport(url: url), policy: retryPolicy, scheduler: DispatchScheduler())
             case .outbox(let directory): try OutboxTransport(directory: directory)
             }
         }
@@ -120,7 +121,7 @@ enum SyncCommand {
         second run to the same destination sends only what is new ("nothing to send" when nothing is), and a new
         destination gets everything. A batch interrupted by a crash is
         re-sent with the same batch ID by the next run. One line is printed per batch as it is acknowledged
-        (its number, sample count and size), then a summary.
+        (its number, sample count and size), one per failed attempt with the wait before the next, then a summary.
 
         OPTIONS:
           --to URL      an http:// or https:// endpoint (with a host, port 1-65535) that accepts multipart POSTs
@@ -130,6 +131,15 @@ enum SyncCommand {
 
         Exit status: 0 on success, 1 when the sync fails, 2 for bad arguments.
         """
+
+    /// How uploads to a server are retried (the library's default policy).
+    static let retryPolicy = UploadRetryPolicy()
+
+    /// A wait as people read it: "4.0 s".
+    static func seconds(_ duration: Duration) -> String {
+        let (whole, fraction) = duration.components
+        return String(format: "%.1f s", Double(whole) + Double(fraction) / 1e18)
+    }
 
     /// The types synced: every sample type in the catalog the batch format carries.
     static let types = HealthObjectType.allTypes.filter {
@@ -233,14 +243,22 @@ enum SyncCommand {
             tempFolder: stateFolder.appendingPathComponent("sync-tmp", isDirectory: true))
         let run = engine.observedSync()
         var bytes: Int64 = 0
+        var number = 0
         for await event in run.events {
             switch event {
-            case .batchStarted(_, _, _, let size): bytes = size
+            case .batchStarted(let started, _, _, let size):
+                bytes = size
+                number = started
             case .batchCommitted(let number, _, let samples, let disposition):
                 // One line per batch: counts and sizes only, never a health value.
                 print(
                     "batch \(number): \(grouped(samples)) samples and deletions, \(grouped(Int(bytes))) bytes"
                         + (disposition == .duplicate ? " (already delivered)" : ""))
+            case .upload(.retryScheduled(let attempt, let delay, let reason)):
+                // One line per failed attempt and the wait before the next: the reason, never a health value.
+                print(
+                    "batch \(number): attempt \(attempt) of \(retryPolicy.attempts) failed (\(reason)) — "
+                        + "retry \(attempt) of \(retryPolicy.attempts - 1) in \(seconds(delay))")
             case .upload, .finished, .failed: break
             }
         }

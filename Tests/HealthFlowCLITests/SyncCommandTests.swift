@@ -106,12 +106,16 @@ import Testing
         #expect(run.errors.hasPrefix("healthflow sync: "))
     }
 
-    /// Nothing listens on 127.0.0.1:9: every retry meets a refused connection, and the command ends with one
-    /// line and status 1 (bounded: the uploader's five attempts back off for a few seconds at most).
+    /// Nothing listens on 127.0.0.1:9: every retry meets a refused connection, each is reported, and the command
+    /// ends with one error line and status 1 (bounded: the uploader's five attempts back off for seconds at most).
     @Test func anUnreachableServerFailsWithOneLineAndStatusOne() throws {
         let run = try HealthFlowCommandTests.healthflow("sync", "--to", "http://127.0.0.1:9/upload", "--in-memory")
         #expect(run.status == 1)
         #expect(run.errors.split(separator: "\n").count == 1)
+        // Each failed attempt and the wait before the next is a line of its own: the person waiting sees why.
+        let retries = run.output.split(separator: "\n").filter { $0.contains("failed (connection failed") }
+        #expect(retries.count == 4, "\(run.output)")
+        #expect(retries.first?.hasPrefix("batch 1: attempt 1 of 5 failed (connection failed (URLError -1004)) — retry 1 of 4 in ") == true)
     }
 
     /// `healthflow example observe-and-upload --to URL`: each of the three styles uploads its own batch of the
