@@ -20,6 +20,8 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Se
     private struct Running {
         var data = Data()
         let handler: Handler
+        /// When the exchange last moved: body bytes sent, the response's head or body bytes received.
+        var lastProgress = ContinuousClock.now
     }
 
     private let running = Mutex<[Int: Running]>([:])
@@ -36,8 +38,37 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Se
         completionHandler(nil)
     }
 
+    /// When `task`'s exchange last made progress; `nil` once it completed.
+    func lastProgress(of task: URLSessionTask) -> ContinuousClock.Instant? {
+        running.withLock { $0[task.taskIdentifier]?.lastProgress }
+    }
+
+    private func progressed(_ task: URLSessionTask) {
+        let now = ContinuousClock.now
+        running.withLock { $0[task.taskIdentifier]?.lastProgress = now }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        progressed(task)
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        progressed(dataTask)
+        completionHandler(.allow)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        running.withLock { $0[dataTask.taskIdentifier]?.data.append(data) }
+        let now = ContinuousClock.now
+        running.withLock { running in
+            running[dataTask.taskIdentifier]?.data.append(data)
+            running[dataTask.taskIdentifier]?.lastProgress = now
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -1,5 +1,6 @@
 import FlowKit
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -33,18 +34,24 @@ public struct HTTPTransport: UploadTransport {
     /// transport.url.absoluteString   // "https://sync.example.com/upload"
     /// ```
     public let url: URL
-    /// The per-request timeout (`URLRequest.timeoutInterval`, `URLError` −1001). On Linux FoundationNetworking
-    /// counts it from the start of the request and never re-arms it while bytes flow (a deadline for the whole
-    /// exchange, not an idle timeout), and takes whole seconds only: it is rounded up, at least 1 s.
+    /// The deadline of one attempt's whole exchange — connecting, sending the body, waiting for and reading the
+    /// answer — enforced by the transport itself (``HTTPUploadError/timedOut(after:)``), on every platform.
     ///
     /// Waiting costs CPU on Linux: measured with Swift 6.3.1's FoundationNetworking, any request waiting for its
     /// reply (a body-less GET too) keeps libdispatch's event loop spinning (~3,300 wake-ups a second, 2.5–2.9 s
-    /// of CPU per 3 s of waiting), so a short timeout also bounds that cost.
+    /// of CPU per 3 s of waiting), so a short deadline also bounds that cost.
     ///
     /// ```swift
     /// transport.timeout   // .seconds(60)
     /// ```
     public let timeout: Duration
+    /// How long one attempt may make no progress — no body byte sent, no response byte received — before it ends
+    /// with ``HTTPUploadError/stalled(for:)``.
+    ///
+    /// ```swift
+    /// transport.stallLimit   // .seconds(30)
+    /// ```
+    public let stallLimit: Duration
     /// The largest body sent as `Data` (with `Content-Length`); larger bodies are streamed.
     ///
     /// ```swift
@@ -65,16 +72,18 @@ public struct HTTPTransport: UploadTransport {
     /// ```
     /// - Parameters:
     ///   - url: Where to POST.
-    ///   - timeout: The per-request timeout (60 s).
+    ///   - timeout: The whole-exchange deadline of one attempt (60 s).
+    ///   - stallLimit: The longest time without progress (30 s).
     ///   - dataThreshold: The largest body sent from memory (1 MiB).
     ///   - redirects: Which redirects to follow (``RedirectPolicy/init(maximumHops:allowsOtherOrigins:)``'s
     ///     defaults).
     public init(
-        url: URL, timeout: Duration = .seconds(60), dataThreshold: Int64 = 1 << 20,
+        url: URL, timeout: Duration = .seconds(60), stallLimit: Duration = .seconds(30), dataThreshold: Int64 = 1 << 20,
         redirects: RedirectPolicy = RedirectPolicy()
     ) {
         self.url = url
         self.timeout = timeout
+        self.stallLimit = stallLimit
         self.dataThreshold = dataThreshold
         self.redirects = redirects
     }
@@ -140,12 +149,20 @@ public struct HTTPTransport: UploadTransport {
         reporter.attemptStarted(batchID: request.batchID, totalBytes: request.contentLength)
         var urlRequest = URLRequest(url: target)
         urlRequest.httpMethod = "POST"
-        urlRequest.timeoutInterval = Self.timeoutInterval(timeout)
+        // URLSession's own timer is only a backstop, well after the transport's deadline.
+        urlRequest.timeoutInterval = Self.timeoutInterval(timeout + .seconds(30))
         urlRequest.setValue(request.contentType, forHTTPHeaderField: "Content-Type")
         urlRequest.setValue(request.idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
 
         let bodyFailure = BodyFailure()
+        let watchdog = Mutex<ExchangeWatchdog?>(nil)
         let handler: HTTPSessionDelegate.Handler = { data, response, error in
+            let ended = watchdog.withLock { $0 }
+            ended?.stop()
+            if let reason = ended?.reason {
+                resolver.reject(reason)
+                return
+            }
             if let failure = bodyFailure.recorded {
                 resolver.reject(failure)
                 return
@@ -185,6 +202,9 @@ public struct HTTPTransport: UploadTransport {
         }
         Self.sessionDelegate.register(task, handler: handler)
         resolver.onCancel { task.cancel() }
+        watchdog.withLock {
+            $0 = ExchangeWatchdog(task: task, delegate: Self.sessionDelegate, deadline: timeout, stallLimit: stallLimit)
+        }
         task.resume()
     }
 

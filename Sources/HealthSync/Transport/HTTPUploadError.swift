@@ -44,6 +44,26 @@ public enum HTTPUploadError: Error, Hashable, Sendable, CustomStringConvertible 
     /// HTTPUploadError.redirectRefused(status: 302, location: "https://elsewhere.example/upload")
     /// ```
     case redirectRefused(status: Int, location: String?)
+    /// One attempt's exchange took longer than the transport's whole-exchange deadline
+    /// (``HTTPTransport/timeout``); retried.
+    ///
+    /// ```swift
+    /// HTTPUploadError.timedOut(after: .seconds(60)).description   // "the server did not answer within 60.0 s"
+    /// ```
+    case timedOut(after: Duration)
+    /// Nothing moved — no body byte sent, no response byte received — for the transport's
+    /// ``HTTPTransport/stallLimit``; retried.
+    ///
+    /// ```swift
+    /// HTTPUploadError.stalled(for: .seconds(30)).description   // "no progress for 30.0 s"
+    /// ```
+    case stalled(for: Duration)
+
+    private static func seconds(_ duration: Duration) -> String {
+        let (whole, fraction) = duration.components
+        let tenths = (Double(whole) + Double(fraction) / 1e18) * 10
+        return "\(tenths.rounded() / 10) s"
+    }
 
     /// The server's `Retry-After`, if this is an HTTP status error that carried one.
     ///
@@ -67,6 +87,8 @@ public enum HTTPUploadError: Error, Hashable, Sendable, CustomStringConvertible 
                 + (retryAfter.map { ", retry after \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
         case .connection(let code): "connection failed (URLError \(code))"
         case .invalidResponse: "the reply was not an HTTP response"
+        case .timedOut(let deadline): "the server did not answer within \(Self.seconds(deadline))"
+        case .stalled(let limit): "no progress for \(Self.seconds(limit))"
         case .redirectRefused(let status, let location):
             "the server redirected the upload (HTTP \(status) to \(location ?? "no Location")), which is not followed "
                 + "(only 307/308 within the same origin are); nothing was delivered"

@@ -9,7 +9,8 @@ import Foundation
 /// worth another attempt.
 ///
 /// Retried: connection failures (``HTTPUploadError/connection(code:)`` or a `URLError` with a code in
-/// ``retryableURLErrorCodes``), and HTTP 408, 429 and 5xx — after the server's `Retry-After` when it sent one
+/// ``retryableURLErrorCodes``), an exchange past its deadline or stalled (``HTTPUploadError/timedOut(after:)``,
+/// ``HTTPUploadError/stalled(for:)``), and HTTP 408, 429 and 5xx — after the server's `Retry-After` when it sent one
 /// (kept between ``minimumRetryAfter`` and ``maximumRetryAfter``), after the back-off otherwise. Never retried: other statuses (4xx),
 /// body errors, cancellation, anything else.
 ///
@@ -111,6 +112,8 @@ public struct UploadRetryPolicy: Sendable {
             guard Self.isRetryable(status: status) else { return .stop }
             guard let retryAfter else { return .retry }
             return .retryAfter(min(max(retryAfter, minimumRetryAfter), maximumRetryAfter))
+        case HTTPUploadError.timedOut, HTTPUploadError.stalled:
+            return .retry
         case HTTPUploadError.connection(let code):
             return Self.retryableURLErrorCodes.contains(code) ? .retry : .stop
         case let urlError as URLError:

@@ -181,8 +181,10 @@ struct HTTPFaultTests {
     /// `slow/3` reads the body and answers after 3 s, past the 1 s timeout (URLError −1001); `truncated` sends a
     /// 200 whose body stops short of its Content-Length, then closes (URLError −1; the batch may or may not have
     /// been stored, the idempotency key makes the retry safe).
-    @Test(arguments: [("slow/3", -1001), ("truncated", -1)])
-    func failingAnswerIsRetriedThenFailsTyped(path: String, code: Int) async throws {
+    @Test(arguments: [
+        ("slow/3", HTTPUploadError.timedOut(after: .seconds(1))), ("truncated", HTTPUploadError.connection(code: -1)),
+    ])
+    func failingAnswerIsRetriedThenFailsTyped(path: String, expected: HTTPUploadError) async throws {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
             let scheduler = ManualScheduler()
             let request = httpStreamedRequest(Self.body(Self.small))
@@ -193,15 +195,15 @@ struct HTTPFaultTests {
             let (events, delays) = await driveUpload(upload, on: scheduler)
 
             let error = await #expect(throws: HTTPUploadError.self) { try await upload.value }
-            #expect(error == .connection(code: code))
-            #expect(uploadFailures(events) == [.connection(code: code), .connection(code: code)])
+            #expect(error == expected)
+            #expect(uploadFailures(events) == [expected, expected])
             #expect(delays == [.seconds(1)])
             #expect(try await server.stats(key: request.idempotencyKey).requests == 2)
         }
     }
 
-    /// The server reads 100 kB of a 4 MB streamed body and stops reading: the request times out with a typed
-    /// error; the bytes counted stay below the body length.
+    /// The server reads 100 kB of a 4 MB streamed body and stops reading: the exchange passes its deadline, a
+    /// typed error; the bytes counted stay below the body length.
     @Test func stalledReaderTimesOutWithATypedError() async throws {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
             let scheduler = ManualScheduler()
@@ -213,7 +215,7 @@ struct HTTPFaultTests {
             let (events, _) = await driveUpload(upload, on: scheduler)
 
             let error = await #expect(throws: HTTPUploadError.self) { try await upload.value }
-            #expect(error == .connection(code: -1001))
+            #expect(error == .timedOut(after: .seconds(1)))
             #expect(upload.progress.completedUnitCount < Int64(Self.large))
             #expect(events.contains { if case .bytesSent(let sent, _) = $0 { sent > 0 } else { false } })
         }
