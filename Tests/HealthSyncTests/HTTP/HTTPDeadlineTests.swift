@@ -19,25 +19,20 @@ struct HTTPDeadlineTests {
             fileExtension: "bin", body: streamed ? .stream { InputStream(data: body) } : .data(body))
     }
 
-    @Test(arguments: stalls)
-    func theWholeExchangeDeadlineEndsAnAttemptThatStalls(path: String, streamed: Bool) async throws {
-        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
-            let transport = HTTPTransport(
-                url: server.url(path), timeout: .seconds(1), stallLimit: .seconds(60), dataThreshold: streamed ? 0 : 1 << 20)
-            await #expect(throws: HTTPUploadError.timedOut(after: .seconds(1))) {
-                try await transport.upload(Self.request(streamed: streamed))
-            }
-        }
-    }
+    /// A short deadline under a long stall limit, and the other way round, with the error each must give.
+    static let limits: [(timeout: Duration, stallLimit: Duration, expected: HTTPUploadError)] = [
+        (.seconds(1), .seconds(60), .timedOut(after: .seconds(1))),
+        (.seconds(60), .seconds(1), .stalled(for: .seconds(1))),
+    ]
 
-    @Test(arguments: stalls)
-    func theStallLimitEndsAnAttemptThatStopsMoving(path: String, streamed: Bool) async throws {
+    @Test(arguments: stalls, 0..<limits.count)
+    func aStallingServerEndsTheAttemptWithTheLimitItCrossed(stall: (path: String, streamed: Bool), limit: Int) async throws {
+        let (timeout, stallLimit, expected) = Self.limits[limit]
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
             let transport = HTTPTransport(
-                url: server.url(path), timeout: .seconds(60), stallLimit: .seconds(1), dataThreshold: streamed ? 0 : 1 << 20)
-            await #expect(throws: HTTPUploadError.stalled(for: .seconds(1))) {
-                try await transport.upload(Self.request(streamed: streamed))
-            }
+                url: server.url(stall.path), timeout: timeout, stallLimit: stallLimit,
+                dataThreshold: stall.streamed ? 0 : 1 << 20)
+            await #expect(throws: expected) { try await transport.upload(Self.request(streamed: stall.streamed)) }
         }
     }
 
