@@ -192,6 +192,10 @@ public struct HTTPTransport: UploadTransport {
                 urlRequest.setValue(String(data.count), forHTTPHeaderField: "Content-Length")
                 task = Self.defaultSession.uploadTask(with: urlRequest, from: data)
             } else {
+                // The server may answer on the head alone (413, 401, …): with `Expect: 100-continue` that answer
+                // arrives before any body byte, so a reset of an unread body can never overtake it (libcurl waits
+                // 1 s for a server that ignores the header, then sends the body anyway).
+                urlRequest.setValue("100-continue", forHTTPHeaderField: "Expect")
                 urlRequest.httpBodyStream = CountingInputStream(
                     try request.body.makeInputStream(), reporter: reporter, failure: bodyFailure)
                 task = Self.defaultSession.dataTask(with: urlRequest)
