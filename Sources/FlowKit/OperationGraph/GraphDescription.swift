@@ -21,7 +21,8 @@
 /// ```
 ///
 /// Members of a `when` stage are grouped (a Mermaid `subgraph`, a DOT `cluster`); recovery nodes are drawn as
-/// hexagons and the chain's join nodes as small circles. Edges are listed node by node, in the order nodes and
+/// hexagons and the chain's join nodes as small circles; dependencies the caller made with Foundation's own
+/// `addDependency` between operations of the graph are drawn dashed, labelled "Foundation". Edges are listed node by node, in the order nodes and
 /// dependencies were added, so the text is stable and can be compared in tests.
 extension OperationGraph {
     /// The graph as a Mermaid flowchart (left to right).
@@ -51,6 +52,7 @@ extension OperationGraph {
             lines.append("    end")
         }
         for (from, to) in shape.edges { lines.append("    n\(from) --> n\(to)") }
+        for (from, to) in shape.foundationEdges { lines.append("    n\(from) -.->|Foundation| n\(to)") }
         return lines.joined(separator: "\n")
     }
 
@@ -82,6 +84,9 @@ extension OperationGraph {
             lines.append("    }")
         }
         for (from, to) in shape.edges { lines.append("    n\(from) -> n\(to);") }
+        for (from, to) in shape.foundationEdges {
+            lines.append("    n\(from) -> n\(to) [style=dashed, label=\"Foundation\"];")
+        }
         lines.append("}")
         return lines.joined(separator: "\n")
     }
@@ -92,6 +97,8 @@ private struct GraphShape {
     let nodes: [AnyGraphNode]
     let members: [GraphStage: [AnyGraphNode]]
     let edges: [(Int, Int)]
+    /// Dependencies the caller made with Foundation's `addDependency` that are not also graph edges (drawn dashed).
+    let foundationEdges: [(Int, Int)]
 
     init(_ nodes: [AnyGraphNode]) {
         self.nodes = nodes
@@ -105,6 +112,9 @@ private struct GraphShape {
         }
         self.members = members
         self.edges = edges
+        let drawn = Set(edges.map { [$0.0, $0.1] })
+        self.foundationEdges = GraphPlan.foundationEdges(nodes).map { ($0.dependency, $0.dependent) }
+            .filter { !drawn.contains([$0.0, $0.1]) }
     }
 
     /// Calls `body` once per ungrouped node, and once per `when` stage (at its first member) with all members.

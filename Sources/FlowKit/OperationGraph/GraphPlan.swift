@@ -160,15 +160,16 @@ final class GraphPlan: Sendable {
         return visited < count ? unmet : nil
     }
 
-    /// The edges Foundation already holds between the caller's operations: `(dependency, dependent)` node pairs,
-    /// found by walking each caller operation's `dependencies`, through operations outside the graph, until a
-    /// graph node's operation is met. O(V + the Foundation edges walked).
-    private static func foundationEdges(_ nodes: [AnyGraphNode]) -> [(dependency: Int, dependent: Int)] {
+    /// The edges Foundation holds between the caller's operations: `(dependency, dependent)` node pairs, found by
+    /// walking each caller operation's `dependencies`, through operations outside the graph, until an operation
+    /// of a graph node (the caller's or FlowKit's) is met. O(V + the Foundation edges walked).
+    static func foundationEdges(_ nodes: [AnyGraphNode]) -> [(dependency: Int, dependent: Int)] {
+        guard nodes.contains(where: { $0.userOperation != nil }) else { return [] }
         var nodeOf: [ObjectIdentifier: Int] = [:]
         for node in nodes {
+            nodeOf[ObjectIdentifier(node.runner)] = node.index
             if let operation = node.userOperation { nodeOf[ObjectIdentifier(operation)] = node.index }
         }
-        guard !nodeOf.isEmpty else { return [] }
         var edges: [(dependency: Int, dependent: Int)] = []
         for node in nodes {
             guard let operation = node.userOperation else { continue }
@@ -177,7 +178,7 @@ final class GraphPlan: Sendable {
             while let dependency = pending.popLast() {
                 guard seen.insert(ObjectIdentifier(dependency)).inserted else { continue }
                 if let index = nodeOf[ObjectIdentifier(dependency)] {
-                    edges.append((index, node.index))
+                    if index != node.index { edges.append((index, node.index)) }
                 } else {
                     pending.append(contentsOf: dependency.dependencies)
                 }

@@ -32,6 +32,21 @@ extension OperationGraphSuite {
             #expect(ran.current == 0)
         }
 
+        @Test func foundationDependenciesAreDrawnDashed() {
+            let a = BlockOperation {}
+            let b = BlockOperation {}
+            let c = BlockOperation {}
+            b.addDependency(a)
+            c.addDependency(b)
+            let graph = OperationGraph(name: "drawn")
+            let first = graph.add(a, name: "a")
+            graph.add(b, name: "b")
+            graph.add(c, name: "c").depends(on: first)
+            #expect(graph.mermaid.hasSuffix("n0 --> n2\n    n0 -.->|Foundation| n1\n    n1 -.->|Foundation| n2"))
+            #expect(graph.dot.contains("n1 -> n2 [style=dashed, label=\"Foundation\"];"))
+            #expect(!graph.dot.contains("n0 -> n2 [style=dashed"))
+        }
+
         @Test func foundationDependenciesWithoutACycleAreHonoured() async throws {
             let order = Mutex<[String]>([])
             let a = BlockOperation { order.withLock { $0.append("a") } }
