@@ -10,7 +10,8 @@ import WriteHeightExample
 /// `healthflow example NAME [--style …]`: runs a ported seed example on a fresh embedded store.
 enum ExampleCommand {
     static let examples: [any HealthExample.Type] = [
-        WriteHeightExample.self, ReadHeightsExample.self, OperationChainsExample.self, SafeWritesExample.self, ObserveAndUploadExample.self,
+        WriteHeightExample.self, ReadHeightsExample.self, OperationChainsExample.self, SafeWritesExample.self,
+        ObserveAndUploadExample.self,
         ActivityRingsExample.self,
     ]
 
@@ -86,7 +87,9 @@ enum ExampleCommand {
             if !agree { status = 1 }
         }
         // A command that uploads fails when its upload failed, whatever the styles agree on.
-        if example == ObserveAndUploadExample.self, outcomes.contains(where: { if case .failure = $0 { true } else { false } }) {
+        if example == ObserveAndUploadExample.self,
+            outcomes.contains(where: { if case .failure = $0 { true } else { false } })
+        {
             FileHandle.standardError.write(Data("healthflow: the upload failed\n".utf8))
             status = 1
         }
@@ -110,7 +113,8 @@ enum ExampleCommand {
                 else {
                     return .failure(
                         ArgumentError(
-                            "unexpected arguments '\(arguments.joined(separator: " "))'; see 'healthflow example --help'"))
+                            "unexpected arguments '\(arguments.joined(separator: " "))'; see 'healthflow example --help'"
+                        ))
                 }
                 let value = arguments[index + 1]
                 index += 2

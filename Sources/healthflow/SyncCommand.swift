@@ -73,7 +73,8 @@ enum SyncCommand {
                 parent = parent.deletingLastPathComponent()
             }
             guard isDirectory.boolValue, FileManager.default.isWritableFile(atPath: parent.path) else {
-                return .failure(ArgumentError("--to \(value) cannot be created: \(parent.path) is not a writable directory"))
+                return .failure(
+                    ArgumentError("--to \(value) cannot be created: \(parent.path) is not a writable directory"))
             }
             return .success(.outbox(url))
         }

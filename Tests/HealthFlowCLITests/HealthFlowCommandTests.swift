@@ -12,9 +12,9 @@ import Testing
     /// The folder holding the built products (the test runner sits beside `healthflow`).
     static var productsDirectory: URL {
         #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent()
-        }
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                return bundle.bundleURL.deletingLastPathComponent()
+            }
         #endif
         return Bundle.main.bundleURL
     }
@@ -57,7 +57,8 @@ import Testing
     }
 
     @Test func demoKeepsItsDataInTheChosenFolderAndReopensIt() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthflow-cli-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "healthflow-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = try Self.healthflow("demo", "--data", folder.path)
         #expect(first.status == 0)

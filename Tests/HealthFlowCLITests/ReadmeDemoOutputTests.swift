@@ -12,7 +12,9 @@ import Testing
     static func printedRuns() throws -> [String] {
         var blocks: [String] = []
         var current: [Substring]?
-        for line in try String(contentsOf: readme, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in try String(contentsOf: readme, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        {
             if line.hasPrefix("```") {
                 if let block = current {
                     blocks.append(block.joined(separator: "\n"))
@@ -37,7 +39,8 @@ import Testing
     @Test func readmeShowsTheFirstAndSecondDemoRunsStepsInOrder() throws {
         let printed = try Self.printedRuns()
         try #require(printed.count == 2, "README.md should print the first run and the reopening run")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthflow-readme-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "healthflow-readme-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = try HealthFlowCommandTests.healthflow("demo", "--data", folder.path)
         let second = try HealthFlowCommandTests.healthflow("demo", "--data", folder.path)

@@ -7,7 +7,8 @@ import Testing
 /// `healthflow sync`, run as a subprocess.
 @Suite struct SyncCommandTests {
     @Test func syncSendsEverythingOnceThenNothing() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthflow-sync-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "healthflow-sync-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let outbox = folder.appendingPathComponent("outbox").path
         let data = folder.appendingPathComponent("data").path
@@ -17,22 +18,28 @@ import Testing
         #expect(first.output.contains("sent "))
         let batches = try FileManager.default.contentsOfDirectory(atPath: outbox).filter { $0.hasSuffix(".multipart") }
         #expect(!batches.isEmpty)
-        let states = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("data/sync").path)
+        let states = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("data/sync").path)
         #expect(states.count == 1)
         let state = folder.appendingPathComponent("data/sync").appendingPathComponent(states.first ?? "none")
         #expect(FileManager.default.fileExists(atPath: state.appendingPathComponent("sync-state.json").path))
-        #expect(try String(contentsOf: state.appendingPathComponent("destination.txt"), encoding: .utf8).contains(outbox))
+        #expect(
+            try String(contentsOf: state.appendingPathComponent("destination.txt"), encoding: .utf8).contains(outbox))
 
         let second = try HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data)
         #expect(second.status == 0, "\(second.errors)")
         #expect(second.output.contains("nothing to send"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: outbox).filter { $0.hasSuffix(".multipart") }.count == batches.count)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("sync-tmp").path).isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: outbox).filter { $0.hasSuffix(".multipart") }.count
+                == batches.count)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("sync-tmp").path).isEmpty)
     }
 
     /// Progress is kept per destination: after a full sync to one outbox, a second outbox still gets everything.
     @Test func aSecondDestinationGetsEverything() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthflow-sync-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "healthflow-sync-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("data").path
         let first = folder.appendingPathComponent("first").path
@@ -45,14 +52,17 @@ import Testing
             try FileManager.default.contentsOfDirectory(atPath: outbox).filter { $0.hasSuffix(".multipart") }.count
         }
         #expect(try batches(second) == batches(first))
-        #expect(try HealthFlowCommandTests.healthflow("sync", "--to", first, "--data", data).output.contains("nothing to send"))
+        #expect(
+            try HealthFlowCommandTests.healthflow("sync", "--to", first, "--data", data).output.contains(
+                "nothing to send"))
     }
 
     /// The real receiver (Werkzeug and python-multipart agree on every body, each batch matches the documented
     /// schema): the first run uploads the whole generated year, the second finds nothing new, and what the receiver
     /// counted is exactly what the store holds, each sample once.
     @Test func syncToTheReceiverUploadsTheStoreOnceThenNothing() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthflow-sync-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "healthflow-sync-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -115,7 +125,9 @@ import Testing
         // Each failed attempt and the wait before the next is a line of its own: the person waiting sees why.
         let retries = run.output.split(separator: "\n").filter { $0.contains("failed (connection failed") }
         #expect(retries.count == 4, "\(run.output)")
-        #expect(retries.first?.hasPrefix("batch 1: attempt 1 of 5 failed (connection failed (URLError -1004)) — retry 1 of 4 in ") == true)
+        #expect(
+            retries.first?.hasPrefix(
+                "batch 1: attempt 1 of 5 failed (connection failed (URLError -1004)) — retry 1 of 4 in ") == true)
     }
 
     /// `healthflow example observe-and-upload --to URL`: each of the three styles uploads its own batch of the
@@ -138,7 +150,8 @@ import Testing
     @Test func aCapitalisedSchemeIsAcceptedAndUsed() async throws {
         try await withTestReceiver { receiver in
             let url = "HTTP://127.0.0.1:\(receiver.port)/upload"
-            let run = try HealthFlowCommandTests.healthflow("example", "observe-and-upload", "--style", "async", "--to", url)
+            let run = try HealthFlowCommandTests.healthflow(
+                "example", "observe-and-upload", "--style", "async", "--to", url)
             #expect(run.status == 0, "\(run.errors)")
             #expect(try await receiver.stats().batches == 1)
         }
@@ -154,11 +167,15 @@ import Testing
 
     /// `--to DIR` writes the three batches to the chosen outbox.
     @Test func observeAndUploadExampleWritesToAChosenOutbox() throws {
-        let outbox = FileManager.default.temporaryDirectory.appendingPathComponent("healthflow-outbox-\(UUID().uuidString)")
+        let outbox = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "healthflow-outbox-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: outbox) }
-        let run = try HealthFlowCommandTests.healthflow("example", "observe-and-upload", "--style", "async", "--to", outbox.path)
+        let run = try HealthFlowCommandTests.healthflow(
+            "example", "observe-and-upload", "--style", "async", "--to", outbox.path)
         #expect(run.status == 0, "\(run.errors)")
-        let files = try FileManager.default.contentsOfDirectory(atPath: outbox.path).filter { $0.hasSuffix(".multipart") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: outbox.path).filter {
+            $0.hasSuffix(".multipart")
+        }
         #expect(files.count == 1)
     }
 

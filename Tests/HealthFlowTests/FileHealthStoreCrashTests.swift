@@ -372,7 +372,8 @@ struct FileHealthStoreCrashTests {
             try store.snapshot()
             store.close()
             try Self.write(covered, to: Self.journalPath(directory, 0))
-            try Self.write([1, 2, 3], to: directory.appendingPathComponent(".healthflow-snapshot-0000000000000002.hfs.tmp").path)
+            try Self.write(
+                [1, 2, 3], to: directory.appendingPathComponent(".healthflow-snapshot-0000000000000002.hfs.tmp").path)
             let current = try Self.bytes(Self.journalPath(directory, 1))
             var torn: [UInt8] = []
             RecordFrame.append(kind: .delete, payload: [UInt8](repeating: 9, count: 17), to: &torn)
@@ -390,7 +391,8 @@ struct FileHealthStoreCrashTests {
                 try Self.write(damaged, to: Self.journalPath(directory, 1))
                 try Self.write(covered, to: Self.journalPath(directory, 0))
                 try Self.write(
-                    [1, 2, 3], to: directory.appendingPathComponent(".healthflow-snapshot-0000000000000002.hfs.tmp").path)
+                    [1, 2, 3],
+                    to: directory.appendingPathComponent(".healthflow-snapshot-0000000000000002.hfs.tmp").path)
                 #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == setUp.sorted())
                 #expect(throws: FileStoreError.self) {
                     try DurableFixture.open(directory, fileSystem: FaultyFileSystem(.crash(at: step, keeping: nil)))

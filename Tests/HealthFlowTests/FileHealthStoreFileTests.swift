@@ -90,8 +90,11 @@ struct FileHealthStoreFileTests {
             #expect(try Data(contentsOf: othersFile) == Data("keep".utf8))
             #expect(try Data(contentsOf: unrelatedDotted) == Data("keep".utf8))
             var isDirectory: ObjCBool = false
-            #expect(manager.fileExists(atPath: othersDirectory.path, isDirectory: &isDirectory) && isDirectory.boolValue)
-            #expect(manager.fileExists(atPath: directoryWithOurName.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+            #expect(
+                manager.fileExists(atPath: othersDirectory.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+            #expect(
+                manager.fileExists(atPath: directoryWithOurName.path, isDirectory: &isDirectory)
+                    && isDirectory.boolValue)
             #expect(!manager.fileExists(atPath: directory.appendingPathComponent(ourLeftover).path))
         }
     }

@@ -30,7 +30,9 @@ func makeFolders(atPath path: String, mode: mode_t) throws(FolderFailure) {
         guard code == EEXIST, stat(prefix, &status) == 0 else {
             throw FolderFailure(operation: "mkdir", path: prefix, code: code)
         }
-        guard status.st_mode & S_IFMT == S_IFDIR else { throw FolderFailure(operation: "mkdir", path: prefix, code: ENOTDIR) }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw FolderFailure(operation: "mkdir", path: prefix, code: ENOTDIR)
+        }
     }
 }
 

@@ -22,7 +22,8 @@ final class ExchangeWatchdog: @unchecked Sendable {
     init(task: URLSessionTask, delegate: HTTPSessionDelegate, deadline: Duration, stallLimit: Duration) {
         let start = ContinuousClock.now
         let period = min(max(min(deadline, stallLimit) / 4, .milliseconds(50)), .seconds(1))
-        let nanoseconds = Int(period.components.seconds) * 1_000_000_000
+        let nanoseconds =
+            Int(period.components.seconds) * 1_000_000_000
             + Int(period.components.attoseconds / 1_000_000_000)
         timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))

@@ -169,7 +169,9 @@ public struct HTTPTransport: UploadTransport {
             }
             if error == nil, let http = response as? HTTPURLResponse, (300..<400).contains(http.statusCode) {
                 let location = Self.header(http, "Location")
-                if let next = redirectTarget(status: http.statusCode, location: location, from: target, hopsLeft: hopsLeft) {
+                if let next = redirectTarget(
+                    status: http.statusCode, location: location, from: target, hopsLeft: hopsLeft)
+                {
                     send(request, to: next, hopsLeft: hopsLeft - 1, reporter: reporter, resolver: resolver)
                 } else {
                     resolver.reject(HTTPUploadError.redirectRefused(status: http.statusCode, location: location))
@@ -291,7 +293,8 @@ public struct HTTPTransport: UploadTransport {
         let text = String(decoding: data.prefix(8_192), as: UTF8.self)
             .replacing(/\x{1B}\[[0-9;?]*[ -\/]*[@-~]/, with: "").replacing(/<[^>]*>/, with: " ")
         for line in text.split(whereSeparator: \.isNewline) {
-            let printable = String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+            let printable = String(
+                String.UnicodeScalarView(line.unicodeScalars.filter { $0.properties.generalCategory != .control }))
             let words = printable.split(whereSeparator: \.isWhitespace).joined(separator: " ")
             guard !words.isEmpty else { continue }
             return words.count > 120 ? String(words.prefix(119)) + "…" : words

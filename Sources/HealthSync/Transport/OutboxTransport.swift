@@ -69,7 +69,8 @@ public struct OutboxTransport: UploadTransport {
         guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards) else { return false }
         let final = name[name.index(after: name.startIndex)..<marker.lowerBound]
         guard let dot = final.firstIndex(of: "."), final.index(after: dot) < final.endIndex else { return false }
-        return UUID(uuidString: String(final[..<dot])) != nil && UUID(uuidString: String(name[marker.upperBound...])) != nil
+        return UUID(uuidString: String(final[..<dot])) != nil
+            && UUID(uuidString: String(name[marker.upperBound...])) != nil
     }
 
     private static func removeLeftovers(in directory: URL) -> [String] {

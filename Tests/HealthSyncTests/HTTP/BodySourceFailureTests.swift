@@ -28,7 +28,8 @@ struct BodySourceFailureTests {
 
     @Test(arguments: [1_000_000, nil])
     func aFailingBodySourceEndsTheUploadWithItsOwnErrorAndIsNotRetried(actual: Int?) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthsync-body-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "healthsync-body-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in

@@ -26,7 +26,9 @@ struct HTTPDeadlineTests {
     ]
 
     @Test(arguments: stalls, 0..<limits.count)
-    func aStallingServerEndsTheAttemptWithTheLimitItCrossed(stall: (path: String, streamed: Bool), limit: Int) async throws {
+    func aStallingServerEndsTheAttemptWithTheLimitItCrossed(stall: (path: String, streamed: Bool), limit: Int)
+        async throws
+    {
         let (timeout, stallLimit, expected) = Self.limits[limit]
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
             let transport = HTTPTransport(

@@ -68,7 +68,8 @@ struct HTTPFaultTests {
     /// head and closes, each reported as that 413 and nothing else (bounded: 200 small exchanges on loopback).
     @Test func anEarlyAnswerToAStreamedBodyIsReportedInEveryRun() async throws {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
-            let transport = HTTPTransport(url: server.url("reject-early/413/close"), timeout: .seconds(20), dataThreshold: 0)
+            let transport = HTTPTransport(
+                url: server.url("reject-early/413/close"), timeout: .seconds(20), dataThreshold: 0)
             let body = Self.body(Self.large)
             var outcomes: [String: Int] = [:]
             for _ in 0..<200 {
@@ -199,8 +200,9 @@ struct HTTPFaultTests {
             let scheduler = ManualScheduler()
             let request = httpStreamedRequest(Self.body(Self.small))
             let upload = Self.uploader(
-                server, path, streamed: false, attempts: 2, timeout: .seconds(1), scheduler: scheduler)
-                .observedUpload(request)
+                server, path, streamed: false, attempts: 2, timeout: .seconds(1), scheduler: scheduler
+            )
+            .observedUpload(request)
 
             let (events, delays) = await driveUpload(upload, on: scheduler)
 
@@ -219,8 +221,9 @@ struct HTTPFaultTests {
             let scheduler = ManualScheduler()
             let request = httpStreamedRequest(Self.body(Self.large))
             let upload = Self.uploader(
-                server, "stall/100000", streamed: true, attempts: 1, timeout: .seconds(1), scheduler: scheduler)
-                .observedUpload(request)
+                server, "stall/100000", streamed: true, attempts: 1, timeout: .seconds(1), scheduler: scheduler
+            )
+            .observedUpload(request)
 
             let (events, _) = await driveUpload(upload, on: scheduler)
 

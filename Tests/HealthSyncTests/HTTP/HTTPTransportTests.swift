@@ -160,7 +160,8 @@ struct HTTPTransportTests {
             var cancelled = 0
             for round in 0..<200 {
                 let transport = HTTPTransport(
-                    url: server.url("upload"), timeout: .seconds(20), dataThreshold: round.isMultiple(of: 2) ? 1 << 20 : 0)
+                    url: server.url("upload"), timeout: .seconds(20),
+                    dataThreshold: round.isMultiple(of: 2) ? 1 << 20 : 0)
                 let upload: Promise<UploadReceipt> = transport.upload(httpStreamedRequest(Data("x".utf8)))
                 upload.cancel()
                 switch await upload.settled {

@@ -70,7 +70,8 @@ struct SyncEngineHTTPFaultTests {
             var summaries: [String] = []
             for await event in run.events {
                 switch event {
-                case .batchStarted(let number, _, let samples, _): summaries.append("batch \(number) started \(samples)")
+                case .batchStarted(let number, _, let samples, _):
+                    summaries.append("batch \(number) started \(samples)")
                 case .upload(let upload):
                     let summary = uploadEventSummary(upload)
                     summaries.append(String(summary.prefix { $0 != " " }))

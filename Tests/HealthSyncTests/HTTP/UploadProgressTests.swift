@@ -47,7 +47,8 @@ struct UploadProgressTests {
         let id = request.batchID
         #expect(
             events == [
-                "start 1 \(id) 3", "retry after 1 in 7.0 seconds: HTTP 503 Service Unavailable, retry after 7.0 seconds: busy",
+                "start 1 \(id) 3",
+                "retry after 1 in 7.0 seconds: HTTP 503 Service Unavailable, retry after 7.0 seconds: busy",
                 "start 2 \(id) 3", "retry after 2 in 2.0 seconds: connection failed (URLError -1005)",
                 "start 3 \(id) 3", "sent 3/3", "finished stored",
             ])
@@ -125,9 +126,11 @@ struct UploadProgressTests {
         let events = await uploadEventSummaries(upload.events)
 
         #expect(events.first == "start 1 \(request.batchID) 300000")
-        #expect(events.filter { $0.hasPrefix("sent") } == [65_536, 131_072, 196_608, 262_144, 300_000].map {
-            "sent \($0)/300000"
-        })
+        #expect(
+            events.filter { $0.hasPrefix("sent") }
+                == [65_536, 131_072, 196_608, 262_144, 300_000].map {
+                    "sent \($0)/300000"
+                })
         #expect(events.last == "finished stored")
         #expect(upload.progress.completedUnitCount == 300_000)
     }

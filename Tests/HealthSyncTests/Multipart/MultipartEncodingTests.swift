@@ -30,7 +30,8 @@ import Testing
 
 @Suite struct MultipartPartTests {
     @Test(arguments: [
-        "", "a\rb", "a\nb", "a\r\nContent-Type: evil", "a\u{0}b", "a\tb", "a\u{7F}b", String(repeating: "n", count: 1_025),
+        "", "a\rb", "a\nb", "a\r\nContent-Type: evil", "a\u{0}b", "a\tb", "a\u{7F}b",
+        String(repeating: "n", count: 1_025),
     ])
     func rejectsFieldNameThatIsEmptyTooLongOrHoldsAControlCharacter(_ name: String) {
         #expect(throws: MultipartError.invalidFieldName(name)) { try MultipartPart(name: name, data: Data()) }

@@ -39,7 +39,8 @@ extension MultipartOracleTests {
     static let refused: [Hostile] = [
         Hostile(name: "", filename: nil), Hostile(name: "a\rb", filename: nil), Hostile(name: "a\nb", filename: nil),
         Hostile(name: "a\r\nContent-Type: text/html", filename: nil), Hostile(name: "a\u{0}b", filename: nil),
-        Hostile(name: "a\tb", filename: nil), Hostile(name: "a\u{7F}", filename: nil), Hostile(name: tooLong, filename: nil),
+        Hostile(name: "a\tb", filename: nil), Hostile(name: "a\u{7F}", filename: nil),
+        Hostile(name: tooLong, filename: nil),
         Hostile(name: "upload", filename: ""), Hostile(name: "upload", filename: "a\r\n\r\n--x"),
         Hostile(name: "upload", filename: "a\u{0}.sh"), Hostile(name: "upload", filename: "\u{1B}[2J.txt"),
         Hostile(name: "upload", filename: tooLong),
@@ -69,7 +70,8 @@ extension MultipartOracleTests {
         // part of the wrong kind or name fails its case.
         let parts = try Self.written.enumerated().map { index, hostile in
             try MultipartPart(
-                name: hostile.name, filename: hostile.filename, contentType: hostile.filename == nil ? nil : "application/gzip",
+                name: hostile.name, filename: hostile.filename,
+                contentType: hostile.filename == nil ? nil : "application/gzip",
                 data: Data("payload \(index) \(hostile.name)".utf8))
         }
         let body = try MultipartBody(parts: parts)
@@ -96,7 +98,9 @@ extension MultipartOracleTests {
     }
 
     @Test func unicodeNamesAndFilenamesAreRecoveredExactlyByBothParsers() throws {
-        let cases = [("Grüße", "résumé.pdf"), ("心拍数", "血糖.csv"), ("🩺 heart", "🩺.json"), ("\u{200F}مرحبا", "\u{200F}تقرير.txt")]
+        let cases = [
+            ("Grüße", "résumé.pdf"), ("心拍数", "血糖.csv"), ("🩺 heart", "🩺.json"), ("\u{200F}مرحبا", "\u{200F}تقرير.txt"),
+        ]
         let body = try MultipartBody(
             parts: try cases.map { name, filename in
                 try MultipartPart(name: name, filename: filename, contentType: "text/plain", data: Data(name.utf8))

@@ -60,7 +60,8 @@ import Testing
         case 0:
             return try JSONDecoder().decode(Seen.self, from: result.stdout)
         case 3:
-            Issue.record("python-multipart is missing from \(TestPython.environment.path): delete that folder to rebuild it")
+            Issue.record(
+                "python-multipart is missing from \(TestPython.environment.path): delete that folder to rebuild it")
         case 4:
             Issue.record("Werkzeug is missing from \(TestPython.environment.path): delete that folder to rebuild it")
         default:

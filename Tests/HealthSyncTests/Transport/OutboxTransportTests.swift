@@ -19,8 +19,11 @@ import Testing
         let body = try SyncFixtures.encode([(.heartRate, [try SyncFixtures.heartRate(64)], [])])
         let receipt = try await outbox.upload(Self.request(body))
         let file = folder.url.appendingPathComponent(SyncFixtures.batchID.uuidString + ".json")
-        #expect(receipt == UploadReceipt(
-            batchID: SyncFixtures.batchID, disposition: .stored, bytesSent: Int64(body.count), location: file.path))
+        #expect(
+            receipt
+                == UploadReceipt(
+                    batchID: SyncFixtures.batchID, disposition: .stored, bytesSent: Int64(body.count),
+                    location: file.path))
         #expect(try Data(contentsOf: file) == body)
         #expect(try folder.names() == [file.lastPathComponent])
         #expect(try outbox.storedBatchIDs() == [SyncFixtures.batchID])
@@ -30,9 +33,13 @@ import Testing
         let folder = try SyncTempFolder()
         defer { folder.remove() }
         let partial = ".\(UUID().uuidString).json.gz.tmp-\(UUID().uuidString)"
-        let foreign = [".notes.tmp-1", "\(UUID().uuidString).json.tmp-\(UUID().uuidString)", ".\(UUID().uuidString).tmp-x"]
+        let foreign = [
+            ".notes.tmp-1", "\(UUID().uuidString).json.tmp-\(UUID().uuidString)", ".\(UUID().uuidString).tmp-x",
+        ]
         for name in [partial] + foreign {
-            #expect(FileManager.default.createFile(atPath: folder.url.appendingPathComponent(name).path, contents: Data([1])))
+            #expect(
+                FileManager.default.createFile(
+                    atPath: folder.url.appendingPathComponent(name).path, contents: Data([1])))
         }
         let outbox = try OutboxTransport(directory: folder.url)
         #expect(outbox.removedLeftovers == [partial])
@@ -73,7 +80,7 @@ import Testing
         #expect(first.disposition == .stored)
         #expect(retry.disposition == .duplicate)
         #expect(retry.bytesSent == 0)
-        #expect(try Data(contentsOf: outbox.fileURL(for: Self.request(Data())))  == Data("first".utf8))
+        #expect(try Data(contentsOf: outbox.fileURL(for: Self.request(Data()))) == Data("first".utf8))
         #expect(try outbox.storedBatchIDs() == [SyncFixtures.batchID])
         #expect(try folder.names().count == 1)
     }
