@@ -208,14 +208,19 @@ enum SyncCommand {
         let durable: FileHealthStore?
         let stateFolder: URL
         let deviceFolder: URL
+        var scratch: ScratchFolder?
         switch location {
         case .inMemory:
             let memory = InMemoryHealthStore(configuration: ExampleContext.app)
             try memory.ingest(try generatedYear())
             store = memory
             durable = nil
-            stateFolder = FileManager.default.temporaryDirectory
-                .appendingPathComponent("healthflow-sync-\(UUID().uuidString)", isDirectory: true)
+            let folder = try ScratchFolder(prefix: "healthflow-sync-")
+            scratch = folder
+            if folder.removedLeftovers > 0 {
+                print("removed \(folder.removedLeftovers) scratch folder(s) left by interrupted syncs")
+            }
+            stateFolder = folder.url
             deviceFolder = stateFolder
         case .directory(let directory):
             let file = try FileHealthStore(directory: directory, configuration: ExampleContext.app)
@@ -230,7 +235,7 @@ enum SyncCommand {
         }
         defer {
             durable?.close()
-            if case .inMemory = location { try? FileManager.default.removeItem(at: stateFolder) }
+            scratch?.remove()
         }
         try FileManager.default.createDirectory(
             at: stateFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

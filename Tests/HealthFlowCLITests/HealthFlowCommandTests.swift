@@ -23,10 +23,11 @@ import Testing
         try healthflow(arguments: arguments)
     }
 
-    static func healthflow(arguments: [String]) throws -> Run {
+    static func healthflow(arguments: [String], environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent("healthflow")
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

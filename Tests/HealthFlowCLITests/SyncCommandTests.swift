@@ -4,6 +4,10 @@ import HealthFlow
 import ReceiverSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `healthflow sync`, run as a subprocess.
 @Suite struct SyncCommandTests {
     @Test func syncSendsEverythingOnceThenNothing() throws {
@@ -144,6 +148,37 @@ import Testing
             // The same 77 samples from each style: each UUID arrives three times, under three batch IDs.
             #expect(stats.distinctSamples == 77 && stats.samples == 3 * 77 && stats.maxCountPerSample == 3)
         }
+    }
+
+    /// A `sync --in-memory` killed with `kill -9` leaves its scratch folder; the next run removes it — only
+    /// folders of its own name pattern whose lock no live run holds — and says so.
+    @Test func scratchFoldersOfKilledRunsAreRemovedByTheNextRunAndReported() throws {
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "healthflow-tmp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let dead = temporary.appendingPathComponent("healthflow-sync-\(UUID().uuidString)")
+        let alive = temporary.appendingPathComponent("healthflow-sync-\(UUID().uuidString)")
+        let unlocked = temporary.appendingPathComponent("healthflow-sync-\(UUID().uuidString)")
+        let foreign = temporary.appendingPathComponent("healthflow-sync-notes")
+        for folder in [dead, alive, unlocked, foreign] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        for folder in [dead, alive, foreign] {
+            #expect(FileManager.default.createFile(atPath: folder.appendingPathComponent("LOCK").path, contents: nil))
+        }
+        // A live run holds its lock: this process stands in for it.
+        let held = open(alive.appendingPathComponent("LOCK").path, O_RDWR)
+        defer { close(held) }
+        #expect(flock(held, LOCK_EX | LOCK_NB) == 0)
+
+        let outbox = temporary.appendingPathComponent("outbox").path
+        let run = try HealthFlowCommandTests.healthflow(
+            arguments: ["sync", "--in-memory", "--to", outbox], environment: ["TMPDIR": temporary.path])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("removed 1 scratch folder(s) left by interrupted syncs"), "\(run.output)")
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: temporary.path))
+        #expect(left == [alive.lastPathComponent, unlocked.lastPathComponent, foreign.lastPathComponent, "outbox"])
     }
 
     /// A scheme in capitals is still http: the URL is normalised once, up front, and the upload goes through.
