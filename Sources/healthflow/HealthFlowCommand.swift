@@ -33,8 +33,8 @@ struct HealthFlowCommand {
           sync --to URL|DIR [--data DIR | --in-memory]
                       Send every sample and deletion recorded since the last sync, as gzip'd JSON in multipart
                       bodies, to an HTTP(S) endpoint (retried with back-off, one Idempotency-Key per batch) or to
-                      an outbox directory DIR; a second run sends only what is new ("nothing to send"). Uses the
-                      demo's store; anchors are kept in sync-state.json beside it.
+                      an outbox directory DIR; a second run to the same destination sends only what is new
+                      ("nothing to send"). Uses the demo's store; anchors are kept per destination beside it.
           help        Show this help (also --help, -h).
 
         Exit status: 0 on success, 1 when the demo or a sync fails, 2 for an unknown command or bad arguments.
