@@ -26,10 +26,12 @@ import Foundation
 ///   authorization answers) and replaying them goes through the same code that applied them, so samples,
 ///   tombstones, anchors, authorization and query results are identical. Running queries, observers and
 ///   the ``characteristics`` are not stored: they belong to the process.
-/// - **Damage is detected, never mis-read.** Each record carries a checksum of its header and of its
-///   payload. A torn last record (a crash mid-write) is dropped, the journal truncated to the last complete
-///   record, and the drop reported in ``recovery``; damage before the last record, or anywhere in a
-///   snapshot, throws ``FileStoreError/corruptFile(name:offset:problem:)``.
+/// - **Damage is detected, never mis-read, never cut off silently.** Each record carries a checksum of its
+///   header and of its payload. Only what an interrupted append leaves — a last record cut short, or zeros
+///   where its blocks never reached the disk (at most 8 MiB) — counts as a torn last record: it is dropped,
+///   the journal truncated to the last complete record, and the drop reported in ``recovery``. Any other damage
+///   (a flipped byte even in the last record, garbage or a longer run of zeros after it, anything in a
+///   snapshot) throws ``FileStoreError/corruptFile(name:offset:problem:)`` and leaves every byte in place.
 /// - **One store per directory.** The store holds an exclusive `flock` on `LOCK` until ``close()``; a second
 ///   store — in this process or another — fails with ``FileStoreError/alreadyOpen(path:)``. The directory is
 ///   created 0700 and every file 0600.

@@ -37,6 +37,9 @@ enum RecordFrame {
     static let version: UInt8 = 1
     /// The largest payload written (1 GiB): larger batches are refused with `dataSizeExceeded`.
     static let maximumPayload = 1 << 30
+    /// The longest run of zeros after the last record still read as an interrupted append (blocks a file system
+    /// allocated but never wrote) rather than as damage: 8 MiB, more than the demo's largest single save.
+    static let maximumZeroTail = 8 << 20
 
     /// Appends a framed record to `buffer`.
     static func append(kind: RecordKind, payload: [UInt8], to buffer: inout [UInt8]) {
@@ -67,20 +70,27 @@ enum FrameScan {
     case record(kind: RecordKind, payload: Range<Int>, next: Int)
     /// The file ends cleanly here.
     case end
-    /// The bytes from `offset` on hold no intact record, and no intact record follows them: a write cut
-    /// short (or never flushed) at the end of the file.
+    /// The bytes from `offset` on are what an interrupted append leaves (see ``FrameScanner``): a write cut
+    /// short, or never flushed, at the end of the file.
     case tornTail(offset: Int, problem: FileStoreError.Damage)
-    /// The record at `offset` is damaged and an intact record follows it, or it is of a newer version: the
+    /// The record at `offset` is damaged in a way no interrupted append explains, or is of a newer version: the
     /// file is corrupt.
     case corrupt(offset: Int, problem: FileStoreError.Damage)
 }
 
 /// Reads frames from a file's bytes and tells a torn tail from corruption.
 ///
-/// A record is damaged when its header is incomplete or fails its checksum, when its payload runs past the
-/// end of the file, or when the payload fails its checksum. A damaged record is a torn tail when no intact
-/// record starts anywhere after it (what a crash mid-write leaves, including zeros some file systems leave
-/// in unflushed blocks); otherwise data after it would be lost, and it is corruption.
+/// A record is damaged when its header is incomplete or fails its checksum, when its payload runs past the end
+/// of the file, or when the payload fails its checksum. Only what an interrupted append leaves is a torn tail:
+/// - a header or payload cut short by the end of the file;
+/// - zeros from the damaged record to the end of the file, at most ``RecordFrame/maximumZeroTail`` bytes
+///   (blocks allocated but never written);
+/// - the last record, intact header, complete length, whose payload turns to zeros up to the end of the file
+///   from its start or from a 512-byte boundary (its last sectors never written).
+///
+/// Anything else — a checksum mismatch in a complete record with bytes after it or no zero tail, garbage, a
+/// longer run of zeros — is corruption: it is reported where it starts, never cut off. The decision looks only
+/// at the damaged record and the bytes after it once, so it costs at most their length, never a search.
 struct FrameScanner {
     let bytes: [UInt8]
 
@@ -95,32 +105,43 @@ struct FrameScanner {
                 return .corrupt(offset: offset, problem: .undecodable("unknown record kind \(kind)"))
             }
             return .record(kind: kind, payload: payload, next: next)
-        case .damaged(let problem):
-            var later = offset + 1
-            while later + RecordFrame.headerSize <= bytes.count {
-                if case .intact = check(at: later) { return .corrupt(offset: offset, problem: problem) }
-                later += 1
-            }
-            return .tornTail(offset: offset, problem: problem)
+        case .damaged(let problem, let payload):
+            return isInterruptedAppend(at: offset, problem: problem, payload: payload)
+                ? .tornTail(offset: offset, problem: problem) : .corrupt(offset: offset, problem: problem)
         }
+    }
+
+    private func isInterruptedAppend(at offset: Int, problem: FileStoreError.Damage, payload: Range<Int>?) -> Bool {
+        if problem == .truncated { return true }
+        if bytes.count - offset <= RecordFrame.maximumZeroTail, isZero(offset..<bytes.count) { return true }
+        guard let payload, payload.upperBound == bytes.count else { return false }
+        if isZero(payload) { return true }
+        // The payload's last sectors: zeros from a 512-byte boundary of the file to its end.
+        let boundary = (payload.lowerBound + 511) / 512 * 512
+        return boundary < bytes.count && isZero(boundary..<bytes.count)
+    }
+
+    private func isZero(_ range: Range<Int>) -> Bool {
+        bytes[range].allSatisfy { $0 == 0 }
     }
 
     private enum Check {
         case intact(kind: UInt8, version: UInt8, payload: Range<Int>, next: Int)
-        case damaged(FileStoreError.Damage)
+        /// `payload` is known when the header is intact and the payload lies within the file.
+        case damaged(FileStoreError.Damage, payload: Range<Int>?)
     }
 
     private func check(at offset: Int) -> Check {
-        guard bytes.count - offset >= RecordFrame.headerSize else { return .damaged(.truncated) }
+        guard bytes.count - offset >= RecordFrame.headerSize else { return .damaged(.truncated, payload: nil) }
         guard CRC32.checksum(bytes, in: offset..<offset + 12) == RecordFrame.uint32(bytes, at: offset + 12) else {
-            return .damaged(.headerChecksumMismatch)
+            return .damaged(.headerChecksumMismatch, payload: nil)
         }
         let length = Int(RecordFrame.uint32(bytes, at: offset))
         let payloadStart = offset + RecordFrame.headerSize
-        guard bytes.count - payloadStart >= length else { return .damaged(.truncated) }
+        guard bytes.count - payloadStart >= length else { return .damaged(.truncated, payload: nil) }
         let payload = payloadStart..<payloadStart + length
         guard CRC32.checksum(bytes, in: payload) == RecordFrame.uint32(bytes, at: offset + 8) else {
-            return .damaged(.payloadChecksumMismatch)
+            return .damaged(.payloadChecksumMismatch, payload: payload)
         }
         return .intact(kind: bytes[offset + 5], version: bytes[offset + 4], payload: payload, next: payload.upperBound)
     }
