@@ -162,6 +162,9 @@ enum SyncCommand {
         }
         do {
             let report = try await sync(to: outbox, location: location)
+            if let restart = report.restart {
+                print("sending everything again: \(restart); the receiver drops what it already has")
+            }
             if report.isEmpty {
                 print("nothing to send: \(outbox) is up to date")
             } else {

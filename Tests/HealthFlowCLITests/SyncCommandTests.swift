@@ -40,6 +40,27 @@ import Testing
             try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("sync-tmp").path).isEmpty)
     }
 
+    /// A store recreated under an existing sync state is sent again in full, and the run says why in one line.
+    @Test func aRecreatedStoreIsSentAgainAndTheRunSaysWhy() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "healthflow-sync-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data")
+        let outbox = folder.appendingPathComponent("outbox").path
+        #expect(try HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data.path).status == 0)
+        for name in try FileManager.default.contentsOfDirectory(atPath: data.path)
+        where name.hasPrefix("journal-") || name.hasPrefix("snapshot-") {
+            try FileManager.default.removeItem(at: data.appendingPathComponent(name))
+        }
+        let again = try HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data.path)
+        #expect(again.status == 0, "\(again.errors)")
+        let lines = again.output.split(separator: "\n").filter { $0.hasPrefix("sending everything again: ") }
+        #expect(lines.count == 1, "\(again.output)")
+        #expect(lines.first?.contains("made for store") == true)
+        #expect(again.output.contains("sent "), "\(again.output)")
+        #expect(!again.output.contains("nothing to send"))
+    }
+
     /// Progress is kept per destination: after a full sync to one outbox, a second outbox still gets everything.
     @Test func aSecondDestinationGetsEverything() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(

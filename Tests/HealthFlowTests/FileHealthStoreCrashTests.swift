@@ -199,7 +199,7 @@ struct FileHealthStoreCrashTests {
             // Find the records' offsets, and damage every byte of the third one in turn.
             var starts: [Int] = []
             var offset = StoreLayout.journalMagic.count
-            while case .record(_, _, let next) = FrameScanner(bytes: journal).scan(at: offset) {
+            while case .record(_, _, let next, _) = FrameScanner(bytes: journal).scan(at: offset) {
                 starts.append(offset)
                 offset = next
             }
@@ -281,8 +281,9 @@ struct FileHealthStoreCrashTests {
         }
     }
 
-    @Test func aSnapshotWithoutItsJournalOpensWithAnEmptyOne() throws {
-        // The other order of the two steps: the snapshot renamed into place, its journal never created.
+    @Test func aSnapshotWhoseJournalIsGoneIsAMissingJournalUntilARepairRecreatesIt() throws {
+        // A snapshot's journal is created and flushed before the snapshot is written, so no crash leaves a
+        // snapshot without it: its absence means changes made after the snapshot may be gone.
         let operations = try DurableFixture.workload(seed: 10, snapshots: false)
         try DurableFixture.withTemporaryDirectory { directory in
             let store = try DurableFixture.open(directory)
@@ -290,10 +291,21 @@ struct FileHealthStoreCrashTests {
             try store.snapshot()
             store.close()
             try FileManager.default.removeItem(atPath: Self.journalPath(directory, 1))
+            #expect(throws: FileStoreError.missingJournal(generation: 1)) { try DurableFixture.open(directory) }
+
+            let repaired = try DurableFixture.open(directory, recovery: .repair)
+            #expect(StateDump(repaired.image) == Self.referenceDump(operations))
+            #expect(
+                repaired.recovery.repairs == [
+                    FileStoreRepair(
+                        file: StoreLayout.journalName(1), offset: 0, skippedBytes: 0, problem: .missingFile,
+                        changesLost: 0, samplesLost: 0)
+                ])
+            repaired.close()
             let reopened = try DurableFixture.open(directory)
             #expect(StateDump(reopened.image) == Self.referenceDump(operations))
-            #expect(reopened.recovery.snapshotGeneration == 1)
-            #expect(FileManager.default.fileExists(atPath: Self.journalPath(directory, 1)))
+            #expect(reopened.recovery.repairs.isEmpty)
+            reopened.close()
         }
     }
 
@@ -416,8 +428,8 @@ struct FileHealthStoreCrashTests {
             // Journal 1 exists, so journal 0 was complete when it began: its tail cannot be a torn write.
             let creator = JournalCreator(
                 fileSystem: PosixFileSystem(), directory: directory.path,
-                appBundleIdentifier: StoreFixture.app.bundleIdentifier)
-            try creator.create(generation: 1).file.close()
+                appBundleIdentifier: StoreFixture.app.bundleIdentifier, storeID: store.storeID)
+            try creator.create(generation: 1, startSequence: store.lastChangeSequence).file.close()
             #expect(
                 throws: FileStoreError.corruptFile(
                     name: StoreLayout.journalName(0), offset: journal.count, problem: .truncated)

@@ -59,7 +59,7 @@ struct FileHealthStoreDamageTests {
             let (path, journal) = try Self.journal(in: directory, seed: 23)
             var starts: [Int] = []
             var offset = StoreLayout.journalMagic.count
-            while case .record(_, _, let next) = FrameScanner(bytes: journal).scan(at: offset) {
+            while case .record(_, _, let next, _) = FrameScanner(bytes: journal).scan(at: offset) {
                 starts.append(offset)
                 offset = next
             }

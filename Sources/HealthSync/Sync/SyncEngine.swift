@@ -26,6 +26,11 @@ import HealthFlow
 /// 5. After the upload succeeded, step 1's commit runs. A failed upload leaves the anchors as they were and the
 ///    batch pending, to be re-sent as it is by the next run.
 ///
+/// Before trusting the anchors, a run checks them against the store (``SyncRestart``): when the state was made
+/// for another store, a store since recreated or restored from an older copy, or an anchor lies past the
+/// store's last change, the anchors are dropped and everything is sent again (the receiver de-duplicates), and
+/// ``SyncReport/restart`` says why. Each saved batch records the store's ``SyncState/checkpoint``.
+///
 /// A crash at any point loses nothing and duplicates nothing: changes saved after the crash go out in a later
 /// batch. (A state file from an older version that recorded only `pendingBatchID` is recovered the old way: the
 /// batch is rebuilt from the anchors under that ID; if the receiver reports it a duplicate, the changes are sent
@@ -203,12 +208,20 @@ public struct SyncEngine: Sendable {
             checkpointHook?(.committed(pending.batchID))
             reporter?.batchCommitted(pending, receipt: receipt)
         }
+        if let restart = SyncRestart.check(state, against: store) {
+            state.anchors = [:]
+            state.checkpoint = nil
+            try anchorStore.save(state)
+            report.restart = restart
+        }
         // An older state file recorded only the ID: that batch is rebuilt from the anchors under the same key.
         var legacyID = state.pendingBatchID
         while true {
             try Task.checkCancellation()
             let batchID = legacyID ?? makeBatchID()
             let sections = try await gather(since: state)
+            // Taken after gathering, so it covers every anchor the batch advances to.
+            let checkpoint = (store as? any HealthChangeHistory)?.historyCheckpoint()
             let count = sections.reduce(0) { $0 + $1.count }
             if count == 0 {
                 if legacyID != nil {
@@ -234,6 +247,7 @@ public struct SyncEngine: Sendable {
                 pending = record
                 state.pending = pending
                 state.pendingBatchID = batchID
+                state.checkpoint = checkpoint ?? state.checkpoint
                 try anchorStore.save(state)
                 checkpointHook?(.persisted(batchID))
                 receipt = try await upload(pending, at: url, reporter: reporter)

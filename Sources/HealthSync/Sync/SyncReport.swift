@@ -45,6 +45,13 @@ public struct SyncReport: Hashable, Sendable {
     /// report.batchIDs.first   // the re-sent pending batch, when one was recovered
     /// ```
     public var batchIDs: [UUID]
+    /// Why this run started again from the beginning, when the sync state did not describe the store (the
+    /// receiver drops what it already has); `nil` when the anchors were trusted.
+    ///
+    /// ```swift
+    /// if let restart = report.restart { print("sent everything again: \(restart)") }
+    /// ```
+    public var restart: SyncRestart?
 
     /// Creates a report; an empty one by default.
     ///

@@ -39,6 +39,14 @@ public struct SyncState: Hashable, Sendable {
     /// if let pending = state.pending { resend(pending.bodyFileName, key: pending.batchID) }
     /// ```
     public var pending: PendingBatch?
+    /// The point of the store's history everything was sent up to, as the store vouched for it
+    /// (``HealthFlow/HealthChangeHistory``); `nil` before the first complete run, or for a store without a history.
+    /// A run whose store does not recognise it starts again from the beginning (see ``SyncRestart``).
+    ///
+    /// ```swift
+    /// state.checkpoint?.storeID   // the store these anchors belong to
+    /// ```
+    public var checkpoint: HealthHistoryCheckpoint?
 
     /// Creates a state; a fresh one has no anchors and no pending batch.
     ///
@@ -98,6 +106,7 @@ public struct SyncState: Hashable, Sendable {
 extension SyncState: Codable {
     private enum CodingKeys: String, CodingKey {
         case formatVersion, anchors, pendingBatchID, pending
+        case checkpoint = "store"
     }
 
     /// The state-file format version this library writes.
@@ -120,6 +129,7 @@ extension SyncState: Codable {
         anchors = try container.decode([String: HealthQueryAnchor].self, forKey: .anchors)
         pending = try container.decodeIfPresent(PendingBatch.self, forKey: .pending)
         pendingBatchID = try container.decodeIfPresent(UUID.self, forKey: .pendingBatchID) ?? pending?.batchID
+        checkpoint = try container.decodeIfPresent(HealthHistoryCheckpoint.self, forKey: .checkpoint)
     }
 
     /// Encodes the state-file form (see ``init(from:)``).
@@ -133,6 +143,7 @@ extension SyncState: Codable {
         try container.encode(anchors, forKey: .anchors)
         try container.encodeIfPresent(pendingBatchID, forKey: .pendingBatchID)
         try container.encodeIfPresent(pending, forKey: .pending)
+        try container.encodeIfPresent(checkpoint, forKey: .checkpoint)
     }
 }
 

@@ -26,13 +26,13 @@ enum DurableFixture {
 
     static func open(
         _ directory: URL, fileSystem: any StoreFileSystem = PosixFileSystem(), limit: Int = 64 << 20,
-        configuration: HealthAppConfiguration = StoreFixture.app
+        configuration: HealthAppConfiguration = StoreFixture.app, recovery: FileStoreRecoveryMode = .tolerateTornTail
     ) throws(FileStoreError) -> FileHealthStore {
         try FileHealthStore(
             directory: directory, configuration: configuration, policy: policy,
             characteristics: HealthCharacteristics(),
             callbackExecutor: .immediate, isHealthDataAvailable: true,
-            options: FileStoreOptions(journalSizeLimit: limit),
+            options: FileStoreOptions(journalSizeLimit: limit, recovery: recovery),
             fileSystem: fileSystem)
     }
 

@@ -89,7 +89,7 @@ public final class FileHealthStore: HealthStore {
     /// ```
     public let options: FileStoreOptions
 
-    private let core: InMemoryHealthStore
+    let core: InMemoryHealthStore
     private let journal: JournalWriter
     private let fileSystem: any StoreFileSystem
     private let path: String
@@ -139,7 +139,7 @@ public final class FileHealthStore: HealthStore {
         let path = directory.standardizedFileURL.path
         let opened = try StoreOpener(
             fileSystem: fileSystem, directory: path, appBundleIdentifier: configuration.bundleIdentifier,
-            sizeLimit: options.journalSizeLimit
+            sizeLimit: options.journalSizeLimit, mode: options.recovery
         ).open()
         self.directory = directory
         self.recovery = opened.recovery
@@ -151,6 +151,15 @@ public final class FileHealthStore: HealthStore {
             configuration: configuration, policy: policy, characteristics: characteristics,
             callbackExecutor: callbackExecutor, isHealthDataAvailable: isHealthDataAvailable, state: opened.state,
             log: opened.journal, queueName: "FileHealthStore")
+        if opened.needsIdentity {
+            // Files from before stores had an identity: a snapshot writes the new one into every live file.
+            do throws(FileStoreError) {
+                try snapshot()
+            } catch {
+                close()
+                throw error
+            }
+        }
     }
 
     deinit {
@@ -231,7 +240,7 @@ public final class FileHealthStore: HealthStore {
 
     private func takeSnapshot() throws(FileStoreError) {
         let (generation, image) = try core.withLockedState { state throws(FileStoreError) in
-            (try journal.rotate(), StoreImage(state))
+            (try journal.rotate(startSequence: state.sequence), StoreImage(state))
         }
         let writer = SnapshotWriter(fileSystem: fileSystem, directory: path)
         try writer.write(image, generation: generation)

@@ -47,6 +47,8 @@ public enum FileStoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case unsupportedVersion(Int)
         /// A record with a valid checksum does not decode (or is of a kind not expected here).
         case undecodable(String)
+        /// A file the store needs is missing (a journal a snapshot or a later journal needs).
+        case missingFile
         /// A record decodes but cannot apply to the state rebuilt so far (a UUID saved twice, a deletion of
         /// something never saved, a snapshot that disagrees with itself).
         case inconsistent(String)
@@ -59,6 +61,7 @@ public enum FileStoreError: Error, Hashable, Sendable, CustomStringConvertible {
         public var description: String {
             switch self {
             case .notAStoreFile: "the file is not a HealthFlow store file"
+            case .missingFile: "the file is missing"
             case .headerChecksumMismatch: "a record header's checksum does not match"
             case .payloadChecksumMismatch: "the record's checksum does not match"
             case .truncated: "the file ends inside a record"

@@ -97,6 +97,19 @@ public struct FileStoreRecovery: Hashable, Sendable {
     /// store.recovery.removedFiles   // [".healthflow-snapshot-0000000000000003.hfs.tmp"]
     /// ```
     public let removedFiles: [String]
+    /// What a repairing open (``FileStoreRecoveryMode/repair``) skipped, in the order found; empty otherwise.
+    ///
+    /// ```swift
+    /// for repair in store.recovery.repairs { warn(repair.description) }
+    /// ```
+    public let repairs: [FileStoreRepair]
+    /// Where a repairing open moved the damaged files, relative to the store directory (e.g.
+    /// `damaged/journal-0000000000000002.hfj.20261125T130411Z`).
+    ///
+    /// ```swift
+    /// store.recovery.movedAside   // ["damaged/journal-0000000000000002.hfj.20261125T130411Z"]
+    /// ```
+    public let movedAside: [String]
 
     /// Makes a report (stores make these; tests compare against them).
     ///
@@ -111,10 +124,14 @@ public struct FileStoreRecovery: Hashable, Sendable {
     ///   - replayedRecords: How many records were replayed.
     ///   - tornTail: The dropped last record.
     ///   - removedFiles: Leftover files removed.
+    ///   - repairs: What a repairing open skipped.
+    ///   - movedAside: Where damaged files were moved.
     public init(
         snapshotGeneration: UInt64?, journalGenerations: [UInt64], replayedRecords: Int, tornTail: TornTail?,
-        removedFiles: [String]
+        removedFiles: [String], repairs: [FileStoreRepair] = [], movedAside: [String] = []
     ) {
+        self.repairs = repairs
+        self.movedAside = movedAside
         self.snapshotGeneration = snapshotGeneration
         self.journalGenerations = journalGenerations
         self.replayedRecords = replayedRecords

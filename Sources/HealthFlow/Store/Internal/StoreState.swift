@@ -24,33 +24,41 @@ struct StoreState {
     }
 
     let appBundleIdentifier: String
+    /// Who this store is: drawn when it is created, kept by its files (``HealthChangeHistory/storeID``). Only a
+    /// durable store opening files written before stores had an identity sets it later.
+    var storeID: UUID
     var authorization = AuthorizationTable()
     private(set) var indexes: [TypeIndex] = []
     private(set) var slots: [HealthObjectType: Int] = [:]
     private(set) var locations: [UUID: Location] = [:]
     /// The number of the last change recorded; every insertion and deletion takes the next one.
     private(set) var sequence: UInt64 = 0
+    /// The history fingerprint of every change so far (see `fingerprint(through:)`), kept as changes apply.
+    private(set) var historySum: UInt64 = 0
     private var subscriptions: [AnchoredSubscription] = []
     private var observers: [HealthObserverQuery] = []
     /// How many stored samples the last sample query looked at (a test hook for the index's complexity).
     private(set) var lastExaminedCount = 0
 
-    init(appBundleIdentifier: String) {
+    init(appBundleIdentifier: String, storeID: UUID = UUID()) {
         self.appBundleIdentifier = appBundleIdentifier
+        self.storeID = storeID
     }
 
     /// A state rebuilt from a snapshot's parts (see `StoreImage`): the caller has checked that they agree —
     /// every location points at a live entry of its slot, and `sequence` is at least every logged sequence.
     init(
-        appBundleIdentifier: String, authorization: AuthorizationTable, indexes: [TypeIndex],
+        appBundleIdentifier: String, storeID: UUID, authorization: AuthorizationTable, indexes: [TypeIndex],
         slots: [HealthObjectType: Int], locations: [UUID: Location], sequence: UInt64
     ) {
         self.appBundleIdentifier = appBundleIdentifier
+        self.storeID = storeID
         self.authorization = authorization
         self.indexes = indexes
         self.slots = slots
         self.locations = locations
         self.sequence = sequence
+        self.historySum = Self.sum(of: indexes, after: 0)
     }
 
     // MARK: Reading rules
@@ -205,6 +213,7 @@ struct StoreState {
         let slot = slot(for: sample.type)
         let entry = IndexedSample(sample: sample, sequence: sequence, isOwned: isOwned(sample))
         indexes[slot].insert(entry)
+        historySum &+= HistoryMix.addition(sequence: sequence, uuid: sample.uuid)
         locations[sample.uuid] = Location(
             slot: slot, start: entry.start, sequence: sequence, correlation: correlation)
     }
@@ -212,6 +221,7 @@ struct StoreState {
     private mutating func remove(_ sample: HealthSample) -> Bool {
         guard let location = locations.removeValue(forKey: sample.uuid) else { return false }
         sequence += 1
+        historySum &+= HistoryMix.deletion(sequence: sequence, uuid: sample.uuid)
         let tombstone = StoredTombstone(
             sequence: sequence, object: HealthDeletedObject(deleting: sample), sample: sample)
         return indexes[location.slot].remove(

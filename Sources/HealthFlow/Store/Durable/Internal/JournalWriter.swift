@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// The open journal of a ``FileHealthStore``: appends each mutation as one framed record, flushed before
@@ -22,6 +23,8 @@ final class JournalWriter: MutationLog {
     let fileSystem: any StoreFileSystem
     let directory: String
     let appBundleIdentifier: String
+    /// The store's identity, written into the header of every journal it starts.
+    let storeID: UUID
     /// A snapshot is due once the journal reaches this many bytes (a reopened journal that is already this
     /// long gets one at the next change), or grows this much past a failed attempt.
     let sizeLimit: Int
@@ -29,12 +32,13 @@ final class JournalWriter: MutationLog {
 
     /// Takes over an open journal (`file`, complete up to `length`) and the held lock file.
     init(
-        fileSystem: any StoreFileSystem, directory: String, appBundleIdentifier: String, sizeLimit: Int,
-        file: sending any StoreFile, lock: sending any StoreFile, generation: UInt64, length: Int
+        fileSystem: any StoreFileSystem, directory: String, appBundleIdentifier: String, storeID: UUID,
+        sizeLimit: Int, file: sending any StoreFile, lock: sending any StoreFile, generation: UInt64, length: Int
     ) {
         self.fileSystem = fileSystem
         self.directory = directory
         self.appBundleIdentifier = appBundleIdentifier
+        self.storeID = storeID
         self.sizeLimit = sizeLimit
         self.state = Mutex(
             State(
@@ -43,14 +47,24 @@ final class JournalWriter: MutationLog {
     }
 
     /// See ``MutationLog/append(_:)``.
+    /// A change too large for one record is written as several (see ``MutationCodec/encodeRecords(_:recordSize:)``)
+    /// in one write and one flush: after a crash the change is there whole or, its last record missing, dropped
+    /// as a torn tail.
     func append(_ mutation: StoreMutation) throws(FileStoreError) {
-        let (kind, payload) = MutationCodec.encode(mutation)
-        guard payload.count <= RecordFrame.maximumPayload else {
-            throw .recordTooLarge(bytes: payload.count, limit: RecordFrame.maximumPayload)
+        let parts = MutationCodec.encodeRecords(mutation)
+        var size = 0
+        for part in parts {
+            guard part.payload.count <= RecordFrame.maximumPayload else {
+                throw .recordTooLarge(bytes: part.payload.count, limit: RecordFrame.maximumPayload)
+            }
+            size += RecordFrame.headerSize + part.payload.count
         }
         var record: [UInt8] = []
-        record.reserveCapacity(RecordFrame.headerSize + payload.count)
-        RecordFrame.append(kind: kind, payload: payload, to: &record)
+        record.reserveCapacity(size)
+        for (position, part) in parts.enumerated() {
+            RecordFrame.append(
+                kind: part.kind, payload: part.payload, continues: position < parts.count - 1, to: &record)
+        }
         try state.withLock { state throws(FileStoreError) in
             let file = try Self.usableFile(state)
             do throws(FileStoreError) {
@@ -94,14 +108,16 @@ final class JournalWriter: MutationLog {
     /// before the new one. A failure before the new file is renamed into place leaves the journal as it
     /// was; a failed directory flush after it makes the journal unusable (the new file may or may not
     /// survive a crash, and it must not sit beside a journal that goes on growing).
+    /// - Parameter startSequence: The store's change sequence now (recorded in the new journal's header).
     /// - Returns: The new generation.
-    func rotate() throws(FileStoreError) -> UInt64 {
+    func rotate(startSequence: UInt64) throws(FileStoreError) -> UInt64 {
         try state.withLock { state throws(FileStoreError) in
             _ = try Self.usableFile(state)
             let next = state.generation + 1
             let creator = JournalCreator(
-                fileSystem: fileSystem, directory: directory, appBundleIdentifier: appBundleIdentifier)
-            let created = try creator.create(generation: next)
+                fileSystem: fileSystem, directory: directory, appBundleIdentifier: appBundleIdentifier,
+                storeID: storeID)
+            let created = try creator.create(generation: next, startSequence: startSequence)
             do throws(FileStoreError) {
                 try fileSystem.syncDirectory(at: directory)
             } catch {
@@ -135,16 +151,23 @@ struct JournalCreator {
     let fileSystem: any StoreFileSystem
     let directory: String
     let appBundleIdentifier: String
+    let storeID: UUID
 
-    /// Creates journal `generation`; a failure removes the temporary file.
+    /// Creates journal `generation`, whose records follow change `startSequence`; a failure removes the
+    /// temporary file.
     /// - Returns: The file, open for appending, and its length.
-    func create(generation: UInt64) throws(FileStoreError) -> (file: any StoreFile, length: Int) {
+    func create(
+        generation: UInt64, startSequence: UInt64
+    ) throws(FileStoreError) -> (file: any StoreFile, length: Int) {
         let name = StoreLayout.journalName(generation)
         let temporary = directory + "/" + StoreLayout.temporaryName(for: name)
         var bytes = StoreLayout.journalMagic
         RecordFrame.append(
             kind: .header,
-            payload: StoreFileHeader(generation: generation, appBundleIdentifier: appBundleIdentifier).encoded(),
+            payload: StoreFileHeader(
+                generation: generation, appBundleIdentifier: appBundleIdentifier, storeID: storeID,
+                startSequence: startSequence
+            ).encoded(),
             to: &bytes)
         let file = try fileSystem.createFile(at: temporary)
         do throws(FileStoreError) {

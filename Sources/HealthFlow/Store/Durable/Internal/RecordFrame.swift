@@ -27,7 +27,8 @@ enum RecordKind: UInt8, Sendable {
 ///      0     4  payload length n (UInt32, little-endian)
 ///      4     1  format version (1)
 ///      5     1  kind (RecordKind)
-///      6     2  reserved, zero
+///      6     1  flags: bit 0 "more follows" — the next record continues the same change (journal only)
+///      7     1  reserved, zero
 ///      8     4  CRC-32 of the payload
 ///     12     4  CRC-32 of bytes 0..<12 (so a damaged length is caught before it is believed)
 ///     16     n  payload
@@ -35,19 +36,24 @@ enum RecordKind: UInt8, Sendable {
 enum RecordFrame {
     static let headerSize = 16
     static let version: UInt8 = 1
-    /// The largest payload written (1 GiB): larger batches are refused with `dataSizeExceeded`.
+    /// The largest payload written (1 GiB): a larger single sample is refused with `recordTooLarge`.
     static let maximumPayload = 1 << 30
+    /// A journal record closes once its payload reaches this size (1 MiB): a larger change becomes several
+    /// records written together, all but the last flagged ``moreFollows``, so damage costs at most one record.
+    static let journalRecordSize = 1 << 20
+    /// The flags bit of a record whose change continues in the next record.
+    static let moreFollows: UInt8 = 1
     /// The longest run of zeros after the last record still read as an interrupted append (blocks a file system
     /// allocated but never wrote) rather than as damage: 8 MiB, more than the demo's largest single save.
     static let maximumZeroTail = 8 << 20
 
     /// Appends a framed record to `buffer`.
-    static func append(kind: RecordKind, payload: [UInt8], to buffer: inout [UInt8]) {
+    static func append(kind: RecordKind, payload: [UInt8], continues: Bool = false, to buffer: inout [UInt8]) {
         let start = buffer.count
         appendUInt32(UInt32(truncatingIfNeeded: payload.count), to: &buffer)
         buffer.append(version)
         buffer.append(kind.rawValue)
-        buffer.append(0)
+        buffer.append(continues ? moreFollows : 0)
         buffer.append(0)
         appendUInt32(CRC32.checksum(payload), to: &buffer)
         appendUInt32(CRC32.checksum(buffer, in: start..<start + 12), to: &buffer)
@@ -66,8 +72,8 @@ enum RecordFrame {
 
 /// One step of reading a file's frames.
 enum FrameScan {
-    /// A complete, intact record.
-    case record(kind: RecordKind, payload: Range<Int>, next: Int)
+    /// A complete, intact record; `continues` when the next record carries the rest of its change.
+    case record(kind: RecordKind, payload: Range<Int>, next: Int, continues: Bool)
     /// The file ends cleanly here.
     case end
     /// The bytes from `offset` on are what an interrupted append leaves (see ``FrameScanner``): a write cut
@@ -104,11 +110,32 @@ struct FrameScanner {
             guard let kind = RecordKind(rawValue: kind) else {
                 return .corrupt(offset: offset, problem: .undecodable("unknown record kind \(kind)"))
             }
-            return .record(kind: kind, payload: payload, next: next)
+            let flags = bytes[offset + 6]
+            guard flags & ~RecordFrame.moreFollows == 0, bytes[offset + 7] == 0 else {
+                return .corrupt(offset: offset, problem: .undecodable("unknown record flags"))
+            }
+            return .record(kind: kind, payload: payload, next: next, continues: flags & RecordFrame.moreFollows != 0)
         case .damaged(let problem, let payload):
             return isInterruptedAppend(at: offset, problem: problem, payload: payload)
                 ? .tornTail(offset: offset, problem: problem) : .corrupt(offset: offset, problem: problem)
         }
+    }
+
+    /// The first offset after `offset` where an intact record of a known kind starts, or `nil` — how a repairing
+    /// open finds its way past damage. A header checksum and a payload checksum must both match, so bytes that
+    /// merely look like a record are passed over.
+    /// - Complexity: O(bytes after `offset`) header checks.
+    func nextRecord(after offset: Int) -> Int? {
+        var candidate = offset + 1
+        while bytes.count - candidate >= RecordFrame.headerSize {
+            if case .intact(let kind, let version, _, _) = check(at: candidate), version == RecordFrame.version,
+                RecordKind(rawValue: kind) != nil
+            {
+                return candidate
+            }
+            candidate += 1
+        }
+        return nil
     }
 
     private func isInterruptedAppend(at offset: Int, problem: FileStoreError.Damage, payload: Range<Int>?) -> Bool {

@@ -3,10 +3,24 @@ import Foundation
 /// Rebuilds a ``StoreState`` from a snapshot file (see ``SnapshotWriter`` for the format), checking that the
 /// file is complete and agrees with itself. Any damage is a ``FileStoreError/corruptFile(name:offset:problem:)``:
 /// a snapshot is renamed into place only once complete, so unlike a journal it has no torn tail.
+///
+/// When `repairing`, damage is recorded instead (``FileStoreRepair``) and reading goes on: a damaged record is
+/// skipped (or, when its frame is unreadable, everything up to the next intact record), a section with fewer
+/// entries than announced is kept with the shortfall reported, a correlation member whose correlation was lost
+/// is kept on its own, and a missing end record or authorization table gives way to what was read.
 struct SnapshotReader {
     let fileSystem: any StoreFileSystem
     let directory: String
     let appBundleIdentifier: String
+    var repairing = false
+
+    /// What reading produced: the state, the header (`nil` only when a repair could not read it), and the
+    /// repairs.
+    struct Read {
+        let state: StoreState
+        let header: StoreFileHeader?
+        let repairs: [FileStoreRepair]
+    }
 
     /// One type's section as it is read.
     private struct Section {
@@ -23,11 +37,15 @@ struct SnapshotReader {
         let problem: FileStoreError.Damage
     }
 
-    func read(generation: UInt64) throws(FileStoreError) -> StoreState {
+    /// Reads snapshot `generation`; a snapshot written before stores had an identity gets `legacyStoreID`.
+    func read(generation: UInt64, legacyStoreID: UUID) throws(FileStoreError) -> Read {
         let name = StoreLayout.snapshotName(generation)
         let bytes = try fileSystem.readFile(at: directory + "/" + name)
         do {
-            return try rebuild(from: bytes, generation: generation)
+            var repairs: [FileStoreRepair] = []
+            let (state, header) = try rebuild(
+                from: bytes, generation: generation, legacyStoreID: legacyStoreID, name: name, repairs: &repairs)
+            return Read(state: state, header: header, repairs: repairs)
         } catch let damage as Damage {
             throw .corruptFile(name: name, offset: damage.offset, problem: damage.problem)
         } catch let error as FileStoreError {
@@ -37,10 +55,24 @@ struct SnapshotReader {
         }
     }
 
-    private func rebuild(from bytes: [UInt8], generation: UInt64) throws -> StoreState {
+    /// Throws `damage`, unless repairing: then records it (`skipped` bytes, `lost` entries) and returns.
+    private func flag(
+        _ damage: Damage, skipped: Int = 0, lost: Int = 0, name: String, into repairs: inout [FileStoreRepair]
+    ) throws {
+        guard repairing else { throw damage }
+        repairs.append(
+            FileStoreRepair(
+                file: name, offset: damage.offset, skippedBytes: skipped, problem: damage.problem,
+                changesLost: 0, samplesLost: lost))
+    }
+
+    private func rebuild(
+        from bytes: [UInt8], generation: UInt64, legacyStoreID: UUID, name: String, repairs: inout [FileStoreRepair]
+    ) throws -> (state: StoreState, header: StoreFileHeader?) {
         let magic = StoreLayout.snapshotMagic
         guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else {
-            throw Damage(offset: 0, problem: .notAStoreFile)
+            try flag(Damage(offset: 0, problem: .notAStoreFile), skipped: bytes.count, name: name, into: &repairs)
+            return (StoreState(appBundleIdentifier: appBundleIdentifier, storeID: legacyStoreID), nil)
         }
         let scanner = FrameScanner(bytes: bytes)
         var offset = magic.count
@@ -50,7 +82,7 @@ struct SnapshotReader {
         var slots: [HealthObjectType: Int] = [:]
         var locations: [UUID: StoreState.Location] = [:]
         var members: [(member: UUID, correlation: UUID)] = []
-        var sawHeader = false
+        var header: StoreFileHeader?
         var endSequence: UInt64?
         var lastSequence: UInt64 = 0
 
@@ -60,51 +92,89 @@ struct SnapshotReader {
             let payload: Range<Int>
             switch scanner.scan(at: offset) {
             case .end:
-                guard let endSequence, let authorization else { throw Damage(offset: offset, problem: .truncated) }
-                for (member, correlation) in members where locations[correlation] == nil {
-                    throw Damage(
-                        offset: offset,
-                        problem: .inconsistent("member \(member.uuidString) names a correlation that is not stored"))
+                if endSequence == nil || authorization == nil || header == nil {
+                    try flag(Damage(offset: offset, problem: .truncated), name: name, into: &repairs)
                 }
-                if let section = sections.last { try checkComplete(section, at: offset) }
+                for (member, correlation) in members where locations[correlation] == nil {
+                    try flag(
+                        Damage(
+                            offset: offset,
+                            problem: .inconsistent(
+                                "member \(member.uuidString) names a correlation that is not stored; kept on its own")),
+                        name: name, into: &repairs)
+                    if let location = locations[member] {
+                        locations[member] = StoreState.Location(
+                            slot: location.slot, start: location.start, sequence: location.sequence, correlation: nil)
+                    }
+                }
+                if let section = sections.last { try checkComplete(section, at: offset, name: name, repairs: &repairs) }
+                let endSequence = endSequence ?? lastSequence
                 let indexes = sections.map {
                     TypeIndex(restoringEntries: $0.entries, additions: $0.additions, tombstones: $0.tombstones)
                 }
-                return StoreState(
-                    appBundleIdentifier: appBundleIdentifier, authorization: authorization, indexes: indexes,
-                    slots: slots, locations: locations, sequence: max(endSequence, lastSequence))
+                let sequence = max(endSequence, lastSequence)
+                if let start = header?.startSequence, start != sequence {
+                    try flag(
+                        Damage(
+                            offset: magic.count,
+                            problem: .inconsistent("the header names sequence \(start), the records end at \(sequence)")
+                        ),
+                        name: name, into: &repairs)
+                }
+                let state = StoreState(
+                    appBundleIdentifier: appBundleIdentifier, storeID: header?.storeID ?? legacyStoreID,
+                    authorization: authorization ?? AuthorizationTable(), indexes: indexes, slots: slots,
+                    locations: locations, sequence: sequence)
+                return (state, header)
             case .tornTail(let at, let problem), .corrupt(let at, let problem):
-                throw Damage(offset: at, problem: problem)
-            case .record(let recordKind, let range, let next):
+                guard repairing else { throw Damage(offset: at, problem: problem) }
+                let next = scanner.nextRecord(after: at) ?? bytes.count
+                try flag(Damage(offset: at, problem: problem), skipped: next - at, name: name, into: &repairs)
+                offset = next
+                continue
+            case .record(let recordKind, let range, let next, let continues):
                 kind = recordKind
                 payload = range
                 offset = next
+                guard !continues else {
+                    try flag(
+                        Damage(offset: recordOffset, problem: .undecodable("a snapshot record flagged to continue")),
+                        skipped: next - recordOffset, name: name, into: &repairs)
+                    continue
+                }
             }
             guard endSequence == nil else {
-                throw Damage(offset: recordOffset, problem: .inconsistent("records follow the end record"))
+                try flag(
+                    Damage(offset: recordOffset, problem: .inconsistent("records follow the end record")),
+                    skipped: offset - recordOffset, name: name, into: &repairs)
+                continue
             }
             var reader = BinaryReader(bytes, range: payload)
             do {
                 switch kind {
                 case .header:
-                    guard !sawHeader else { throw BinaryReader.Failure(reason: "a second header") }
-                    let header = try StoreFileHeader(from: &reader)
-                    guard header.appBundleIdentifier == appBundleIdentifier else {
+                    guard header == nil else { throw BinaryReader.Failure(reason: "a second header") }
+                    let read = try StoreFileHeader(from: &reader)
+                    guard read.appBundleIdentifier == appBundleIdentifier else {
                         throw FileStoreError.differentApp(
-                            stored: header.appBundleIdentifier, configured: appBundleIdentifier)
+                            stored: read.appBundleIdentifier, configured: appBundleIdentifier)
                     }
-                    guard header.generation == generation else {
+                    guard read.generation == generation else {
                         throw Damage(
                             offset: recordOffset,
-                            problem: .inconsistent("the header names generation \(header.generation)"))
+                            problem: .inconsistent("the header names generation \(read.generation)"))
                     }
-                    sawHeader = true
+                    header = read
                 case .authorizationTable:
-                    guard sawHeader, authorization == nil else { throw BinaryReader.Failure(reason: "out of order") }
+                    guard header != nil, authorization == nil else {
+                        throw BinaryReader.Failure(reason: "out of order")
+                    }
                     authorization = try Self.decodeAuthorization(from: &reader, decoder: &decoder)
                 case .typeSection:
                     guard authorization != nil else { throw BinaryReader.Failure(reason: "out of order") }
-                    if let section = sections.last { try checkComplete(section, at: recordOffset) }
+                    if let section = sections.last {
+                        try checkComplete(section, at: recordOffset, name: name, repairs: &repairs)
+                    }
                     let type = try decoder.type(from: &reader)
                     let additions = try reader.integer()
                     let tombstones = try reader.integer()
@@ -203,16 +273,28 @@ struct SnapshotReader {
                     throw BinaryReader.Failure(reason: "a snapshot does not hold \(kind) records")
                 }
             } catch let failure as BinaryReader.Failure {
-                throw Damage(offset: recordOffset, problem: .undecodable(failure.reason))
+                try flag(
+                    Damage(offset: recordOffset, problem: .undecodable(failure.reason)), skipped: offset - recordOffset,
+                    name: name, into: &repairs)
+            } catch let damage as Damage {
+                try flag(damage, skipped: offset - recordOffset, name: name, into: &repairs)
             }
         }
     }
 
-    private func checkComplete(_ section: Section, at offset: Int) throws {
+    private func checkComplete(
+        _ section: Section, at offset: Int, name: String, repairs: inout [FileStoreRepair]
+    ) throws {
         guard section.additions.count == section.expectedAdditions,
             section.tombstones.count == section.expectedTombstones
         else {
-            throw Damage(offset: offset, problem: .inconsistent("\(section.type)'s section is incomplete"))
+            let lost =
+                max(0, section.expectedAdditions - section.additions.count)
+                + max(0, section.expectedTombstones - section.tombstones.count)
+            try flag(
+                Damage(offset: offset, problem: .inconsistent("\(section.type)'s section is incomplete")), lost: lost,
+                name: name, into: &repairs)
+            return
         }
     }
 

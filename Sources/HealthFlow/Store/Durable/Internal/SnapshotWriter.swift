@@ -34,7 +34,10 @@ struct SnapshotWriter {
             try output.append(StoreLayout.snapshotMagic)
             try output.record(
                 .header,
-                StoreFileHeader(generation: generation, appBundleIdentifier: image.appBundleIdentifier).encoded())
+                StoreFileHeader(
+                    generation: generation, appBundleIdentifier: image.appBundleIdentifier, storeID: image.storeID,
+                    startSequence: image.sequence
+                ).encoded())
             try output.record(.authorizationTable, Self.encodeAuthorization(image.authorization))
             var live = 0
             for (slot, section) in image.sections.enumerated() {

@@ -11,6 +11,7 @@ struct StoreImage: Sendable {
     }
 
     let appBundleIdentifier: String
+    let storeID: UUID
     let authorization: AuthorizationTable
     let sequence: UInt64
     let sections: [Section]
@@ -18,6 +19,7 @@ struct StoreImage: Sendable {
 
     init(_ state: StoreState) {
         appBundleIdentifier = state.appBundleIdentifier
+        storeID = state.storeID
         authorization = state.authorization
         sequence = state.sequence
         var types = [HealthObjectType?](repeating: nil, count: state.indexes.count)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The names of a store directory's files and the magic bytes that open them.
 ///
 /// ```text
@@ -19,6 +21,18 @@ enum StoreLayout {
     static let snapshotMagic: [UInt8] = Array("HFSNAP01".utf8)
     static let temporaryPrefix = ".healthflow-"
     static let temporarySuffix = ".tmp"
+    /// Where a repairing open moves damaged files (never read, never removed by the store).
+    static let damagedFolder = "damaged"
+
+    /// `20261125T130411Z`: the UTC time a damaged file was moved aside, appended to its name.
+    static func timestamp(_ date: Date) -> String {
+        var time = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+    }
 
     /// What a directory entry is.
     enum Entry: Equatable {

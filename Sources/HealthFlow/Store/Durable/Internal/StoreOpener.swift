@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -19,12 +21,16 @@ struct StoreOpener {
     let directory: String
     let appBundleIdentifier: String
     let sizeLimit: Int
+    let mode: FileStoreRecoveryMode
 
     /// What opening produced.
     struct Opened {
         let state: StoreState
         let journal: JournalWriter
         let recovery: FileStoreRecovery
+        /// The files predate store identities: the identity in `state` is new and must be written (a snapshot
+        /// does) before anyone relies on it.
+        let needsIdentity: Bool
     }
 
     func open() throws(FileStoreError) -> Opened {
@@ -39,8 +45,10 @@ struct StoreOpener {
         }
         let journal = JournalWriter(
             fileSystem: fileSystem, directory: directory, appBundleIdentifier: appBundleIdentifier,
-            sizeLimit: sizeLimit, file: loaded.file, lock: lock, generation: loaded.generation, length: loaded.length)
-        return Opened(state: loaded.state, journal: journal, recovery: loaded.recovery)
+            storeID: loaded.state.storeID, sizeLimit: sizeLimit, file: loaded.file, lock: lock,
+            generation: loaded.generation, length: loaded.length)
+        return Opened(
+            state: loaded.state, journal: journal, recovery: loaded.recovery, needsIdentity: loaded.needsIdentity)
     }
 
     /// What loading produced: the state, the journal to append to (open, complete up to `length`), and the
@@ -51,6 +59,7 @@ struct StoreOpener {
         let generation: UInt64
         let length: Int
         let recovery: FileStoreRecovery
+        let needsIdentity: Bool
     }
 
     private func path(_ name: String) -> String {
@@ -82,26 +91,59 @@ struct StoreOpener {
         }
         journals.sort()
         snapshots.sort()
+        let repairing = mode == .repair
+        var repairs: [FileStoreRepair] = []
+        var damaged: [String] = []
         let snapshot = snapshots.last
         let base = snapshot ?? 0
-        var state =
-            try snapshot.map { generation throws(FileStoreError) in
-                try SnapshotReader(
-                    fileSystem: fileSystem, directory: directory, appBundleIdentifier: appBundleIdentifier
-                ).read(generation: generation)
-            } ?? StoreState(appBundleIdentifier: appBundleIdentifier)
+        var state = StoreState(appBundleIdentifier: appBundleIdentifier)
+        // Where the identity in `state` came from: nil before any file was read.
+        var identity: StoreIdentitySource?
+        if let snapshot {
+            let read = try SnapshotReader(
+                fileSystem: fileSystem, directory: directory, appBundleIdentifier: appBundleIdentifier,
+                repairing: repairing
+            ).read(generation: snapshot, legacyStoreID: state.storeID)
+            state = read.state
+            identity = read.header.map { $0.storeID == nil ? .legacy : .recorded }
+            if !read.repairs.isEmpty {
+                repairs += read.repairs
+                damaged.append(StoreLayout.snapshotName(snapshot))
+            }
+        }
 
         let live = journals.filter { $0 >= base }
-        for (position, generation) in live.enumerated() where generation != base + UInt64(position) {
-            throw .missingJournal(generation: base + UInt64(position))
+        // A snapshot's journal is created (and flushed) before the snapshot is written, and every journal but the
+        // newest was complete when the next began: a gap means changes may be gone.
+        var missing: [UInt64] = []
+        var expected = base
+        for generation in live {
+            if generation != expected { missing.append(expected) }
+            expected = generation + 1
+        }
+        if live.isEmpty, snapshot != nil, identity == .recorded { missing.append(base) }
+        if let first = missing.first, !repairing { throw .missingJournal(generation: first) }
+        for generation in missing {
+            repairs.append(
+                FileStoreRepair(
+                    file: StoreLayout.journalName(generation), offset: 0, skippedBytes: 0, problem: .missingFile,
+                    changesLost: 0, samplesLost: 0))
         }
 
         var replayed = 0
         var tail: (generation: UInt64, length: Int, torn: FileStoreRecovery.TornTail?)?
         for (position, generation) in live.enumerated() {
-            let result = try replay(journal: generation, into: &state, isLast: position == live.count - 1)
-            replayed += result.records
-            tail = (generation, result.length, result.torn)
+            let name = StoreLayout.journalName(generation)
+            let outcome = try JournalReplay(
+                name: name, bytes: try fileSystem.readFile(at: path(name)), generation: generation,
+                appBundleIdentifier: appBundleIdentifier, isLast: position == live.count - 1, repairing: repairing
+            ).run(into: &state, identity: &identity)
+            replayed += outcome.changes
+            if !outcome.repairs.isEmpty {
+                repairs += outcome.repairs
+                damaged.append(name)
+            }
+            tail = (generation, outcome.length, outcome.torn)
         }
 
         // Leftovers: unfinished temporary files, and files the loaded snapshot covers.
@@ -114,9 +156,13 @@ struct StoreOpener {
         removed = (removed + covered).sorted()
         if !removed.isEmpty { try fileSystem.syncDirectory(at: directory) }
 
-        let recovery = FileStoreRecovery(
+        var recovery = FileStoreRecovery(
             snapshotGeneration: snapshot, journalGenerations: live, replayedRecords: replayed,
             tornTail: tail?.torn, removedFiles: removed)
+        if !repairs.isEmpty {
+            return try rebuild(
+                state, after: max(live.last ?? base, base), damaged: damaged, recovery: recovery, repairs: repairs)
+        }
         if let tail {
             let file = try fileSystem.openFile(at: path(StoreLayout.journalName(tail.generation)))
             if tail.torn != nil {
@@ -129,92 +175,86 @@ struct StoreOpener {
                 }
             }
             return Loaded(
-                state: state, file: file, generation: tail.generation, length: tail.length, recovery: recovery)
+                state: state, file: file, generation: tail.generation, length: tail.length, recovery: recovery,
+                needsIdentity: identity == .legacy)
         }
+        let created = try createJournal(generation: base, for: state)
+        recovery = FileStoreRecovery(
+            snapshotGeneration: snapshot, journalGenerations: live, replayedRecords: replayed, tornTail: nil,
+            removedFiles: removed)
+        return Loaded(
+            state: state, file: created.file, generation: base, length: created.length, recovery: recovery,
+            needsIdentity: identity == .legacy)
+    }
+
+    /// Creates journal `generation` for `state` and flushes the directory.
+    private func createJournal(
+        generation: UInt64, for state: StoreState
+    ) throws(FileStoreError) -> (file: any StoreFile, length: Int) {
         let creator = JournalCreator(
-            fileSystem: fileSystem, directory: directory, appBundleIdentifier: appBundleIdentifier)
-        let created = try creator.create(generation: base)
+            fileSystem: fileSystem, directory: directory, appBundleIdentifier: appBundleIdentifier,
+            storeID: state.storeID)
+        let created = try creator.create(generation: generation, startSequence: state.sequence)
         do throws(FileStoreError) {
             try fileSystem.syncDirectory(at: directory)
         } catch {
             created.file.close()
             throw error
         }
-        return Loaded(state: state, file: created.file, generation: base, length: created.length, recovery: recovery)
+        return created
     }
 
-    /// Replays one journal into `state`; returns how many records it applied, the length of its intact part,
-    /// and its torn tail (allowed only in the last journal: earlier ones were complete when the next began).
-    private func replay(
-        journal generation: UInt64, into state: inout StoreState, isLast: Bool
-    ) throws(FileStoreError) -> (records: Int, length: Int, torn: FileStoreRecovery.TornTail?) {
-        let name = StoreLayout.journalName(generation)
-        let bytes = try fileSystem.readFile(at: path(name))
-        let magic = StoreLayout.journalMagic
-        guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else {
-            throw .corruptFile(name: name, offset: 0, problem: .notAStoreFile)
-        }
-        let scanner = FrameScanner(bytes: bytes)
-        var decoder = SampleDecoder()
-        var offset = magic.count
-        var records = 0
-        var sawHeader = false
-        while true {
-            switch scanner.scan(at: offset) {
-            case .end:
-                guard sawHeader else { throw .corruptFile(name: name, offset: offset, problem: .truncated) }
-                return (records, offset, nil)
-            case .tornTail(let at, let problem):
-                // A journal is renamed into place with its header flushed: a damaged header is corruption.
-                guard isLast, sawHeader else { throw .corruptFile(name: name, offset: at, problem: problem) }
-                return (
-                    records, at,
-                    FileStoreRecovery.TornTail(file: name, offset: at, length: bytes.count - at, problem: problem)
-                )
-            case .corrupt(let at, let problem):
-                throw .corruptFile(name: name, offset: at, problem: problem)
-            case .record(let kind, let payload, let next):
-                var reader = BinaryReader(bytes, range: payload)
-                if !sawHeader {
-                    guard kind == .header else {
-                        throw .corruptFile(
-                            name: name, offset: offset, problem: .undecodable("the journal has no header"))
-                    }
-                    let header = try decoded(name, offset) { () throws(BinaryReader.Failure) in
-                        try StoreFileHeader(from: &reader)
-                    }
-                    guard header.appBundleIdentifier == appBundleIdentifier else {
-                        throw .differentApp(stored: header.appBundleIdentifier, configured: appBundleIdentifier)
-                    }
-                    guard header.generation == generation else {
-                        throw .corruptFile(
-                            name: name, offset: offset,
-                            problem: .inconsistent("the header names generation \(header.generation)"))
-                    }
-                    sawHeader = true
-                } else {
-                    let mutation = try decoded(name, offset) { () throws(BinaryReader.Failure) in
-                        try MutationCodec.decode(kind: kind, from: &reader, samples: &decoder)
-                    }
-                    if let problem = state.replayProblem(mutation) {
-                        throw .corruptFile(name: name, offset: offset, problem: .inconsistent(problem))
-                    }
-                    _ = state.apply(mutation)
-                    records += 1
-                }
-                offset = next
-            }
-        }
-    }
-
-    /// Runs a decoder, reporting its failure as damage at `offset` of file `name`.
-    private func decoded<Value>(
-        _ name: String, _ offset: Int, _ decode: () throws(BinaryReader.Failure) -> Value
-    ) throws(FileStoreError) -> Value {
-        do {
-            return try decode()
+    /// After a repairing open found damage: the recovered state becomes the next generation's snapshot (with an
+    /// empty journal), so the store no longer needs any damaged file; those are moved into `damaged/`, and the
+    /// files the new snapshot covers are removed. A failure before the snapshot is in place leaves every file
+    /// where it was.
+    private func rebuild(
+        _ state: StoreState, after newest: UInt64, damaged: [String], recovery: FileStoreRecovery,
+        repairs: [FileStoreRepair]
+    ) throws(FileStoreError) -> Loaded {
+        let generation = newest + 1
+        let created = try createJournal(generation: generation, for: state)
+        let moved: [String]
+        do throws(FileStoreError) {
+            let writer = SnapshotWriter(fileSystem: fileSystem, directory: directory)
+            try writer.write(StoreImage(state), generation: generation)
+            moved = try moveAside(damaged)
+            writer.removeCovered(before: generation)
         } catch {
-            throw .corruptFile(name: name, offset: offset, problem: .undecodable(error.reason))
+            created.file.close()
+            throw error
         }
+        let report = FileStoreRecovery(
+            snapshotGeneration: recovery.snapshotGeneration, journalGenerations: recovery.journalGenerations,
+            replayedRecords: recovery.replayedRecords, tornTail: recovery.tornTail, removedFiles: recovery.removedFiles,
+            repairs: repairs, movedAside: moved)
+        return Loaded(
+            state: state, file: created.file, generation: generation, length: created.length, recovery: report,
+            needsIdentity: false)
+    }
+
+    /// Moves files into the store's `damaged/` folder, each under its name plus the time (and a counter when
+    /// that name is taken), so nothing there is ever replaced. Returns the new paths relative to the store.
+    private func moveAside(_ names: [String]) throws(FileStoreError) -> [String] {
+        guard !names.isEmpty else { return [] }
+        let folder = path(StoreLayout.damagedFolder)
+        try fileSystem.makeDirectory(at: folder)
+        var taken = Set(try fileSystem.contentsOfDirectory(at: folder))
+        let stamp = StoreLayout.timestamp(Date())
+        var moved: [String] = []
+        for name in names {
+            var target = name + "." + stamp
+            var counter = 1
+            while taken.contains(target) {
+                counter += 1
+                target = name + "." + stamp + "-" + String(counter)
+            }
+            taken.insert(target)
+            try fileSystem.rename(path(name), to: folder + "/" + target)
+            moved.append(StoreLayout.damagedFolder + "/" + target)
+        }
+        try fileSystem.syncDirectory(at: folder)
+        try fileSystem.syncDirectory(at: directory)
+        return moved
     }
 }

@@ -1,29 +1,51 @@
 import Foundation
 
-/// The first record of every journal and snapshot: which generation the file is and which app wrote it.
+/// The first record of every journal and snapshot: which generation the file is, which app wrote it, which
+/// store it belongs to, and the change sequence the file starts from.
 ///
 /// ```text
-/// header = generation:u64 appBundleIdentifier:str
+/// header = generation:u64 appBundleIdentifier:str storeID:uuid16 startSequence:u64
 /// ```
+///
+/// `storeID` is drawn when the store is created and copied into every later file, so a journal or snapshot of
+/// another store is told apart from the store's own. `startSequence` is the store's change sequence when the
+/// file was begun: a journal's must equal the sequence the files before it end at, so a journal swapped for an
+/// older or newer copy is caught. Files written before these fields existed end after the app's identifier;
+/// they read as `nil`.
 struct StoreFileHeader: Equatable {
     let generation: UInt64
     let appBundleIdentifier: String
+    let storeID: UUID?
+    let startSequence: UInt64?
 
     func encoded() -> [UInt8] {
         var writer = BinaryWriter()
         writer.uint64(generation)
         writer.string(appBundleIdentifier)
+        if let storeID, let startSequence {
+            writer.uuid(storeID)
+            writer.uint64(startSequence)
+        }
         return writer.bytes
     }
 
-    init(generation: UInt64, appBundleIdentifier: String) {
+    init(generation: UInt64, appBundleIdentifier: String, storeID: UUID?, startSequence: UInt64?) {
         self.generation = generation
         self.appBundleIdentifier = appBundleIdentifier
+        self.storeID = storeID
+        self.startSequence = startSequence
     }
 
     init(from reader: inout BinaryReader) throws(BinaryReader.Failure) {
         generation = try reader.uint64()
         appBundleIdentifier = try reader.string()
+        if reader.isAtEnd {
+            storeID = nil
+            startSequence = nil
+        } else {
+            storeID = try reader.uuid()
+            startSequence = try reader.uint64()
+        }
         try reader.expectEnd()
     }
 }
@@ -37,6 +59,67 @@ struct StoreFileHeader: Equatable {
 /// types         = count:varint identifier:str*             (ascending)
 /// ```
 enum MutationCodec {
+    /// The records of one change: one, or — for a change whose payload would pass `recordSize` bytes — several,
+    /// each closed once its payload reaches `recordSize` (an insert record holds at least one sample, however
+    /// large; a delete record at most `recordSize / 16` UUIDs). Replaying them in order, merged, is the change.
+    static func encodeRecords(
+        _ mutation: StoreMutation, recordSize: Int = RecordFrame.journalRecordSize
+    ) -> [(kind: RecordKind, payload: [UInt8])] {
+        switch mutation {
+        case .insert(let samples):
+            var records: [(kind: RecordKind, payload: [UInt8])] = []
+            var body = BinaryWriter(capacity: min(recordSize, 128 * samples.count) + 4096)
+            var count = 0
+            func close() {
+                var record = BinaryWriter(capacity: body.bytes.count + 10)
+                record.count(count)
+                records.append((.insert, record.bytes + body.bytes))
+                body = BinaryWriter(capacity: recordSize + 4096)
+                count = 0
+            }
+            for sample in samples {
+                SampleCodec.encode(sample, into: &body)
+                count += 1
+                if body.bytes.count >= recordSize { close() }
+            }
+            if count > 0 || records.isEmpty { close() }
+            return records
+        case .delete(let uuids):
+            let perRecord = max(1, recordSize / 16)
+            guard uuids.count > perRecord else { return [encode(mutation)] }
+            return stride(from: 0, to: uuids.count, by: perRecord).map { start in
+                encode(.delete(Array(uuids[start..<min(start + perRecord, uuids.count)])))
+            }
+        case .authorization:
+            return [encode(mutation)]
+        }
+    }
+
+    /// Merges the decoded records of one change (see ``encodeRecords(_:recordSize:)``); `nil` when they are not
+    /// parts of one insert or one delete.
+    static func merge(_ parts: [StoreMutation]) -> StoreMutation? {
+        guard let first = parts.first else { return nil }
+        guard parts.count > 1 else { return first }
+        switch first {
+        case .insert:
+            var samples: [HealthSample] = []
+            for part in parts {
+                guard case .insert(let more) = part else { return nil }
+                samples.append(contentsOf: more)
+            }
+            return .insert(samples)
+        case .delete:
+            var uuids: [UUID] = []
+            for part in parts {
+                guard case .delete(let more) = part else { return nil }
+                uuids.append(contentsOf: more)
+            }
+            return .delete(uuids)
+        case .authorization:
+            return nil
+        }
+    }
+
     static func encode(_ mutation: StoreMutation) -> (kind: RecordKind, payload: [UInt8]) {
         switch mutation {
         case .insert(let samples):

@@ -1,0 +1,69 @@
+import Foundation
+
+extension StoreState {
+    /// The checkpoint at the last change (see ``HealthHistoryCheckpoint``).
+    func historyCheckpoint() -> HealthHistoryCheckpoint {
+        HealthHistoryCheckpoint(storeID: storeID, sequence: sequence, fingerprint: historySum)
+    }
+
+    /// Why `checkpoint` is not on this state's history, or `nil`.
+    func mismatch(with checkpoint: HealthHistoryCheckpoint) -> HealthHistoryMismatch? {
+        if checkpoint.storeID != storeID { return .differentStore(recorded: checkpoint.storeID, current: storeID) }
+        if checkpoint.sequence > sequence { return .beyondEnd(recorded: checkpoint.sequence, end: sequence) }
+        if fingerprint(through: checkpoint.sequence) != checkpoint.fingerprint {
+            return .rewritten(sequence: checkpoint.sequence)
+        }
+        return nil
+    }
+
+    /// The wrapping sum of ``HistoryMix`` over every addition and deletion numbered up to `last`: order-free,
+    /// so it is the running ``historySum`` less the changes after `last`.
+    /// - Complexity: O(types × log n + changes after `last`).
+    func fingerprint(through last: UInt64) -> UInt64 {
+        historySum &- Self.sum(of: indexes, after: last)
+    }
+
+    /// The sum over the changes numbered after `first` (each type's logs are in sequence order).
+    static func sum(of indexes: [TypeIndex], after first: UInt64) -> UInt64 {
+        var sum: UInt64 = 0
+        for index in indexes {
+            for addition in index.additions[index.firstAddition(after: first)...] {
+                sum &+= HistoryMix.addition(sequence: addition.sequence, uuid: addition.uuid)
+            }
+            for tombstone in index.tombstones[index.firstTombstone(after: first)...] {
+                sum &+= HistoryMix.deletion(sequence: tombstone.sequence, uuid: tombstone.object.uuid)
+            }
+        }
+        return sum
+    }
+}
+
+/// A fixed 64-bit mix of a change (the same in every process: no seeded hashing).
+enum HistoryMix {
+    static func addition(sequence: UInt64, uuid: UUID) -> UInt64 {
+        mix(sequence: sequence, uuid: uuid)
+    }
+
+    static func deletion(sequence: UInt64, uuid: UUID) -> UInt64 {
+        mix(sequence: sequence, uuid: uuid) ^ 0xD1E7_ED00_0000_0000
+    }
+
+    private static func mix(sequence: UInt64, uuid: UUID) -> UInt64 {
+        let bytes = uuid.uuid
+        let high = withUnsafeBytes(of: (bytes.0, bytes.1, bytes.2, bytes.3, bytes.4, bytes.5, bytes.6, bytes.7)) {
+            $0.loadUnaligned(as: UInt64.self)
+        }
+        let low = withUnsafeBytes(of: (bytes.8, bytes.9, bytes.10, bytes.11, bytes.12, bytes.13, bytes.14, bytes.15)) {
+            $0.loadUnaligned(as: UInt64.self)
+        }
+        return splitMix(splitMix(sequence ^ high) ^ low)
+    }
+
+    /// SplitMix64's finalizer.
+    private static func splitMix(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
