@@ -31,17 +31,19 @@ struct HealthDemo: Sendable {
             output.line("HealthFlow demo — the embedded in-memory store, a generated year of data, no server, no setup\n")
             opened = InMemoryHealthStore(configuration: ExampleContext.app)
             durable = nil
-        case .directory(let directory):
+        case .directory(let directory, let repair):
             output.line("HealthFlow demo — the embedded durable store in \(directory.path), no server, no setup\n")
-            do {
+            do throws(FileStoreError) {
                 let clock = ContinuousClock()
                 let started = clock.now
-                let file = try FileHealthStore(directory: directory, configuration: ExampleContext.app)
+                let file = try StoreOpening.open(directory, repair: repair)
                 openingTime = clock.now - started
                 opened = file
                 durable = file
+                for warning in StoreOpening.warnings(file.recovery) { output.line(warning) }
             } catch {
                 output.line("error: cannot open the store in \(directory.path): \(error)")
+                if let hint = StoreOpening.hint(for: error) { output.line(hint) }
                 return false
             }
         }

@@ -18,19 +18,21 @@ struct HealthFlowCommand {
         USAGE: healthflow <command>
 
         COMMANDS:
-          demo [--data DIR | --in-memory]
+          demo [--data DIR [--repair] | --in-memory]
                       Run every health workflow end to end on the embedded store over a generated year of data:
                       authorize → status → write → fetch → statistics → activity rings → parallel steps, each
                       step printed with its style and duration. Needs no setup, no server. The store is durable
                       and lives in a per-user folder ($HEALTHFLOW_DATA, else ~/.local/share/healthflow, or
                       ~/Library/Application Support/HealthFlow on Apple platforms); the first run generates the
                       year, later runs reopen it. --data DIR picks the folder; --in-memory keeps nothing.
+                      A damaged store stops the command (exit 1, every byte kept); --repair keeps what is
+                      readable, prints every loss and moves the damaged files into the store's damaged/ folder.
           tour        The FlowKit tour: one health task as nested callbacks, as a promise chain and with
                       async/await, then fan-out, retries, timeouts and cancellation.
           example NAME [--style callback|promise|async|all]
                       Run a ported seed example on the embedded store (default style: all, which also checks
                       that the three styles agree). 'healthflow example --list' lists them.
-          sync --to URL|DIR [--data DIR | --in-memory]
+          sync --to URL|DIR [--data DIR [--repair] | --in-memory]
                       Send every sample and deletion recorded since the last sync, as gzip'd JSON in multipart
                       bodies, to an HTTP(S) endpoint (retried with back-off, one Idempotency-Key per batch) or to
                       an outbox directory DIR; a second run to the same destination sends only what is new
@@ -41,7 +43,7 @@ struct HealthFlowCommand {
         """
 
     static let demoUsage = """
-        USAGE: healthflow demo [--data DIR | --in-memory]
+        USAGE: healthflow demo [--data DIR [--repair] | --in-memory]
 
         Runs every health workflow end to end over a generated year of one person's data: authorize → check
         status → write → fetch → statistics → activity rings → an operation graph of parallel steps. Each step
@@ -54,6 +56,9 @@ struct HealthFlowCommand {
         OPTIONS:
           --data DIR    keep the store in DIR instead
           --in-memory   keep everything in memory for this run only
+          --repair      open a damaged store keeping what is readable: every loss is printed as a warning and
+                        the damaged files are moved into the store's damaged/ folder (without it, damage stops
+                        the demo with exit status 1 and changes nothing)
         """
 
     static func main() async {

@@ -111,7 +111,7 @@ enum SyncCommand {
     }
 
     static let usage = """
-        USAGE: healthflow sync --to URL|DIR [--data DIR | --in-memory]
+        USAGE: healthflow sync --to URL|DIR [--data DIR [--repair] | --in-memory]
 
         Sends every sample and deletion recorded since the last sync, as gzip'd JSON batches in multipart bodies,
         to an HTTP(S) URL (POST, an Idempotency-Key per batch, retries with back-off on connection loss, 408, 429
@@ -129,6 +129,8 @@ enum SyncCommand {
           --to DIR      the outbox directory (created 0700 when missing; write ./NAME for a NAME with a colon)
           --data DIR    keep the store in DIR instead of the per-user folder
           --in-memory   sync a fresh in-memory store (its state is discarded after the run)
+          --repair      open a damaged store keeping what is readable: every loss is printed, the damaged files
+                        are moved into the store's damaged/ folder (without it, damage stops the run, exit 1)
 
         Exit status: 0 on success, 1 when the sync fails, 2 for bad arguments.
         """
@@ -176,10 +178,19 @@ enum SyncCommand {
                         + (report.duplicates > 0 ? "; \(report.duplicates) already delivered" : ""))
             }
             return 0
+        } catch let failure as StoreOpeningFailure {
+            fail("error: cannot open the store: \(failure.error)")
+            if let hint = StoreOpening.hint(for: failure.error) { fail(hint) }
+            return 1
         } catch {
             fail("error: \(error)")
             return 1
         }
+    }
+
+    /// The store could not be opened (told apart from a failed sync, so the CLI can suggest `--repair`).
+    struct StoreOpeningFailure: Error {
+        let error: FileStoreError
     }
 
     /// `--to VALUE` plus the demo's data options; other URL schemes, empty values and files are refused.
@@ -225,8 +236,14 @@ enum SyncCommand {
             }
             stateFolder = folder.url
             deviceFolder = stateFolder
-        case .directory(let directory):
-            let file = try FileHealthStore(directory: directory, configuration: ExampleContext.app)
+        case .directory(let directory, let repair):
+            let file: FileHealthStore
+            do throws(FileStoreError) {
+                file = try StoreOpening.open(directory, repair: repair)
+            } catch {
+                throw StoreOpeningFailure(error: error)
+            }
+            for warning in StoreOpening.warnings(file.recovery) { print(warning) }
             if file.recovery.snapshotGeneration == nil && file.recovery.replayedRecords == 0 {
                 try file.ingest(try generatedYear().allSamples())
                 try file.snapshot()

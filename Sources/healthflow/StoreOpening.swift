@@ -1,0 +1,40 @@
+import ExampleSupport
+import Foundation
+import HealthFlow
+
+/// How the command opens its durable store and words what opening found: one rule for `demo` and `sync`.
+///
+/// A torn last record (an interrupted write, never acknowledged) is dropped and reported as a warning. Damage
+/// stops the command with the error and a hint, every byte kept, unless `--repair` was given: then the store
+/// keeps what is readable, each loss is printed as a warning and the damaged files are named where they were
+/// moved.
+enum StoreOpening {
+    static func open(_ directory: URL, repair: Bool) throws(FileStoreError) -> FileHealthStore {
+        try FileHealthStore(
+            directory: directory, configuration: ExampleContext.app,
+            options: FileStoreOptions(recovery: repair ? .repair : .tolerateTornTail))
+    }
+
+    /// One `warning:` line per thing opening dropped, repaired or moved (none for a clean open).
+    static func warnings(_ recovery: FileStoreRecovery) -> [String] {
+        var lines: [String] = []
+        if let torn = recovery.tornTail {
+            lines.append(
+                "warning: dropped an unfinished write (\(torn.length) bytes at \(torn.file):\(torn.offset)); "
+                    + "it was never acknowledged")
+        }
+        for repair in recovery.repairs { lines.append("warning: repaired: \(repair)") }
+        for moved in recovery.movedAside { lines.append("warning: the damaged file was kept as \(moved)") }
+        return lines
+    }
+
+    /// What to try next after `error`, when a repair could help.
+    static func hint(for error: FileStoreError) -> String? {
+        switch error {
+        case .corruptFile, .missingJournal:
+            "nothing was changed; run again with --repair to keep what is readable, see what is lost, and move "
+                + "the damaged files into the store's damaged/ folder"
+        default: nil
+        }
+    }
+}
