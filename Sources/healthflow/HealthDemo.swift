@@ -28,7 +28,8 @@ struct HealthDemo: Sendable {
         var openingTime = Duration.zero
         switch location {
         case .inMemory:
-            output.line("HealthFlow demo — the embedded in-memory store, a generated year of data, no server, no setup\n")
+            output.line(
+                "HealthFlow demo — the embedded in-memory store, a generated year of data, no server, no setup\n")
             opened = InMemoryHealthStore(configuration: ExampleContext.app)
             durable = nil
         case .directory(let directory, let repair):
@@ -52,14 +53,15 @@ struct HealthDemo: Sendable {
         let context = ExampleContext(store: store, source: ExampleContext.app.source, now: Self.now)
         let today = Self.calendar.startOfDay(for: Self.now)
         let data = Mutex<GeneratedHealthData?>(nil)
-        let isFresh = durable.map { $0.recovery.snapshotGeneration == nil && $0.recovery.replayedRecords == 0 } ?? true
+        let isFresh = durable.map(DemoSeed.needsSeeding) ?? true
 
         if let durable {
             let opening = openingTime
             await trace.step("setup", "open the durable store (journal + snapshots)") {
                 let recovery = durable.recovery
                 if isFresh { return "a new store, opened in \(DemoTrace.format(opening))" }
-                var found = "reopened: snapshot \(recovery.snapshotGeneration.map(String.init) ?? "none"), "
+                var found =
+                    "reopened: snapshot \(recovery.snapshotGeneration.map(String.init) ?? "none"), "
                     + "\(recovery.replayedRecords) journal records replayed, in \(DemoTrace.format(opening))"
                 if let torn = recovery.tornTail { found += ", a torn last record dropped (\(torn.length) bytes)" }
                 return found
@@ -67,29 +69,36 @@ struct HealthDemo: Sendable {
         }
         if isFresh {
             await trace.step("setup", "generate a year of data for one person (seed \(Self.seed), hourly steps)") {
-                let start = Self.calendar.date(byAdding: .day, value: -365, to: today) ?? today
-                let generated = try HealthDataGenerator(
-                    configuration: GeneratorConfiguration(days: 365, seed: Self.seed, startDate: start, calendar: Self.calendar)
-                ).generate()
+                let generated = try DemoSeed.year()
                 data.withLock { $0 = generated }
-                return "\(grouped(generated.sampleCount)) samples of \(generated.quantitySamples.count + generated.categorySamples.count) types"
+                return
+                    "\(grouped(generated.sampleCount)) samples of \(generated.quantitySamples.count + generated.categorySamples.count) types"
             }
-            await trace.step("setup", "ingest it into the store, as if recorded by the phone and the watch") {
+            let seeded = await trace.step(
+                "setup", "ingest it into the store, as if recorded by the phone and the watch"
+            ) {
                 guard let generated = data.withLock({ $0 }) else { throw DemoFailure.noData }
                 if let durable {
-                    try durable.ingest(generated.allSamples())
-                    try durable.snapshot()
+                    try DemoSeed.seed(durable, with: generated)
                 } else if let memory = store as? InMemoryHealthStore {
                     try memory.ingest(generated)
                 }
                 return "\(grouped(generated.sampleCount)) samples stored"
+            }
+            // The workflows below need the year; a store left without it is seeded again by the next run.
+            if !seeded, let durable, DemoSeed.needsSeeding(durable) {
+                output.line("the year was not stored (nothing of it was kept); the next run stores it again")
+                return false
             }
         }
         await trace.step("callback", "authorize: share height and body mass; read steps, heart rate, sleep, activity") {
             try await withCheckedThrowingContinuation { continuation in
                 store.requestAuthorization(
                     toShare: [.height, .bodyMass],
-                    read: [.height, .bodyMass, .stepCount, .heartRate, .sleepAnalysis, .activeEnergyBurned, .activitySummary]
+                    read: [
+                        .height, .bodyMass, .stepCount, .heartRate, .sleepAnalysis, .activeEnergyBurned,
+                        .activitySummary,
+                    ]
                 ) { success, error in
                     if success {
                         continuation.resume(returning: "the sheet was answered (success says nothing about the answer)")
@@ -121,9 +130,12 @@ struct HealthDemo: Sendable {
             let collection = try await store.statisticsCollection(
                 of: .stepCount, matching: .samples(withStart: weekAgo, end: today), options: .cumulativeSum,
                 anchorDate: today, intervalComponents: DateComponents(day: 1), calendar: Self.calendar)
-            let totals = collection.statistics().map { ($0.sumQuantity().flatMap { try? $0.doubleValue(for: .count()) }) ?? 0 }
+            let totals = collection.statistics().map {
+                ($0.sumQuantity().flatMap { try? $0.doubleValue(for: .count()) }) ?? 0
+            }
             let mean = totals.isEmpty ? 0 : totals.reduce(0, +) / Double(totals.count)
-            return totals.map { grouped(Int($0.rounded())) }.joined(separator: " · ") + "  (mean \(grouped(Int(mean.rounded()))))"
+            return totals.map { grouped(Int($0.rounded())) }.joined(separator: " · ")
+                + "  (mean \(grouped(Int(mean.rounded()))))"
         }
         await trace.step("callback", "statistics: average heart rate over the last 30 days (a statistics query)") {
             let monthAgo = Self.calendar.date(byAdding: .day, value: -30, to: today) ?? today
@@ -145,13 +157,16 @@ struct HealthDemo: Sendable {
             }
         }
         await trace.step("promise", "activity rings: the last 7 days against their goals") {
-            var first = Self.calendar.dateComponents([.year, .month, .day], from: today.addingTimeInterval(-7 * 86_400))
+            var first = Self.calendar.dateComponents(
+                [.year, .month, .day], from: today.addingTimeInterval(-7 * 86_400))
             var last = Self.calendar.dateComponents([.year, .month, .day], from: today.addingTimeInterval(-86_400))
             first.calendar = Self.calendar
             last.calendar = Self.calendar
             let predicate = try ActivitySummaryPredicate(start: first, end: last)
             return try await store.activitySummaries(matching: predicate).map { summaries in
-                func met(_ value: KeyPath<ActivitySummary, HealthQuantity>, _ goal: KeyPath<ActivitySummary, HealthQuantity>) -> Int {
+                func met(
+                    _ value: KeyPath<ActivitySummary, HealthQuantity>, _ goal: KeyPath<ActivitySummary, HealthQuantity>
+                ) -> Int {
                     summaries.filter { summary in
                         let unit = summary[keyPath: goal].unit
                         let achieved = (try? summary[keyPath: value].doubleValue(for: unit)) ?? 0
@@ -159,7 +174,8 @@ struct HealthDemo: Sendable {
                         return achieved >= target
                     }.count
                 }
-                return "of \(summaries.count) days, goals met — move \(met(\.activeEnergyBurned, \.activeEnergyBurnedGoal)), "
+                return
+                    "of \(summaries.count) days, goals met — move \(met(\.activeEnergyBurned, \.activeEnergyBurnedGoal)), "
                     + "exercise \(met(\.appleExerciseTime, \.exerciseTimeGoal)), stand \(met(\.appleStandHours, \.standHoursGoal))"
             }.value
         }
@@ -175,7 +191,8 @@ struct HealthDemo: Sendable {
                     store.statistics(of: type, matching: year, options: .cumulativeSum)
                         .map { statistics in
                             let sum = statistics?.sumQuantity()
-                            let text = label.isEmpty
+                            let text =
+                                label.isEmpty
                                 ? grouped(Int(((try? sum?.doubleValue(for: unit)) ?? 0).rounded()))
                                 : formatted(sum, unit, label)
                             return "\(name) \(text)"
@@ -183,9 +200,12 @@ struct HealthDemo: Sendable {
                 }
             }
             let chain = OperationChain(name: "yearly report", maxConcurrentNodes: 2, recordsTrace: true)
-                .then("authorize", promise: { _ in
-                    store.requestAuthorization(toShare: [], read: [.distanceWalkingRunning, .appleExerciseTime])
-                })
+                .then(
+                    "authorize",
+                    promise: { _ in
+                        store.requestAuthorization(toShare: [], read: [.distanceWalkingRunning, .appleExerciseTime])
+                    }
+                )
                 .when([
                     total("steps", .stepCount, .count(), ""),
                     total("distance", .distanceWalkingRunning, .meterUnit(with: .kilo), "km"),

@@ -226,7 +226,7 @@ enum SyncCommand {
         switch location {
         case .inMemory:
             let memory = InMemoryHealthStore(configuration: ExampleContext.app)
-            try memory.ingest(try generatedYear())
+            try memory.ingest(try DemoSeed.year())
             store = memory
             durable = nil
             let folder = try ScratchFolder(prefix: "healthflow-sync-")
@@ -244,9 +244,13 @@ enum SyncCommand {
                 throw StoreOpeningFailure(error: error)
             }
             for warning in StoreOpening.warnings(file.recovery) { print(warning) }
-            if file.recovery.snapshotGeneration == nil && file.recovery.replayedRecords == 0 {
-                try file.ingest(try generatedYear().allSamples())
-                try file.snapshot()
+            if DemoSeed.needsSeeding(file) {
+                do {
+                    try DemoSeed.seed(file, with: try DemoSeed.year())
+                } catch {
+                    file.close()
+                    throw error
+                }
             }
             store = file
             durable = file
@@ -289,16 +293,6 @@ enum SyncCommand {
             }
         }
         return try await run.value
-    }
-
-    /// The demo's generated year (same seed, same dates).
-    static func generatedYear() throws -> GeneratedHealthData {
-        let today = HealthDemo.calendar.startOfDay(for: HealthDemo.now)
-        let start = HealthDemo.calendar.date(byAdding: .day, value: -365, to: today) ?? today
-        return try HealthDataGenerator(
-            configuration: GeneratorConfiguration(
-                days: 365, seed: HealthDemo.seed, startDate: start, calendar: HealthDemo.calendar)
-        ).generate()
     }
 
     /// An opaque, random device ID kept in `sync-device-id` in the data folder (made on first use).

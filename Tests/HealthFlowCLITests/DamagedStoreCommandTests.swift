@@ -73,3 +73,34 @@ import Testing
         #expect(run.errors.contains("--repair applies to a durable store"))
     }
 }
+
+/// The demo's seeding is one step: a file-size limit (a full disk, as the process sees it) during it leaves no
+/// half year behind, the run says so and fails, and the next run stores the year.
+@Suite struct DemoSeedingFullDiskTests {
+    @Test func aFullDiskDuringSeedingLeavesNothingAndTheNextRunSeedsAgain() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "healthflow-full-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data").path
+        let binary = HealthFlowCommandTests.productsDirectory.appendingPathComponent("healthflow").path
+        // 2,048 blocks of 512 bytes (1 MiB) per file: the journal's header fits, the year (about 6 MB) does not.
+        // SIGXFSZ is ignored, so the write fails with EFBIG instead of killing the process.
+        let limited = try HealthFlowCommandTests.healthflow(
+            executable: "/bin/sh",
+            arguments: ["-c", "ulimit -f 2048 && trap '' XFSZ && exec \"$0\" demo --data \"$1\"", binary, data])
+        #expect(limited.status == 1, "\(limited.output)")
+        #expect(limited.output.contains("the year was not stored"), "\(limited.output)")
+        let journal = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: data).first { $0.hasPrefix("journal-") })
+        let size = try FileManager.default.attributesOfItem(atPath: data + "/" + journal)[.size] as? Int ?? -1
+        #expect(size < 4_096, "the failed write was cut back off the journal (\(size) bytes)")
+
+        let next = try HealthFlowCommandTests.healthflow("demo", "--data", data)
+        #expect(next.status == 0, "\(next.output)")
+        #expect(next.output.contains("ingest it into the store"), "the next run stores the year")
+        let again = try HealthFlowCommandTests.healthflow("demo", "--data", data)
+        #expect(again.status == 0)
+        #expect(!again.output.contains("ingest it into the store"), "and only once")
+    }
+}

@@ -24,8 +24,17 @@ import Testing
     }
 
     static func healthflow(arguments: [String], environment: [String: String] = [:]) throws -> Run {
+        try healthflow(
+            executable: productsDirectory.appendingPathComponent("healthflow").path, arguments: arguments,
+            environment: environment)
+    }
+
+    /// Runs `executable` (the binary, or a shell that execs it) with `arguments`.
+    static func healthflow(
+        executable: String, arguments: [String], environment: [String: String] = [:]
+    ) throws -> Run {
         let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("healthflow")
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()

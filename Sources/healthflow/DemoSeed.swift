@@ -1,0 +1,34 @@
+import FlowKit
+import Foundation
+import HealthFlow
+
+/// The demo's data: a generated year of one person (fixed seed and dates, so every run prints the same), stored
+/// once into an empty durable store — one rule for `demo` and `sync`.
+///
+/// Seeding is one logical step. The year is one change (written as bounded records in one write and one flush),
+/// so a store holds all of it or none: an interrupted or failed seeding (a kill, a full disk) leaves no sample,
+/// and a store without any sample is seeded again by the next run. Other writes (authorization answers) do not
+/// count: only samples do.
+enum DemoSeed {
+    /// The generated year.
+    static func year() throws -> GeneratedHealthData {
+        let today = HealthDemo.calendar.startOfDay(for: HealthDemo.now)
+        let start = HealthDemo.calendar.date(byAdding: .day, value: -365, to: today) ?? today
+        return try HealthDataGenerator(
+            configuration: GeneratorConfiguration(
+                days: 365, seed: HealthDemo.seed, startDate: start, calendar: HealthDemo.calendar)
+        ).generate()
+    }
+
+    /// Whether `store` has never held a sample, so it needs the year.
+    static func needsSeeding(_ store: FileHealthStore) -> Bool {
+        store.lastChangeSequence == 0
+    }
+
+    /// Stores `year` in `store` as one change, then takes a snapshot (so reopening reads it in large blocks).
+    /// Throws the store's error when the year could not be stored; nothing of it is then kept.
+    static func seed(_ store: FileHealthStore, with year: GeneratedHealthData) throws {
+        try store.ingest(year.allSamples())
+        try store.snapshot()
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+@testable import HealthFlow
+
+/// A full disk (or an I/O error) at any step that changes the disk: the change that met it fails with a typed
+/// error and is not applied, the store is exactly as it was before that change, and once space is back the
+/// next change succeeds (after a failed flush, whose record's fate is in doubt, after reopening).
+struct FileHealthStoreFullDiskTests {
+    typealias Operation = DurableFixture.Operation
+    typealias Crash = FileHealthStoreCrashTests
+
+    @Test func aFullDiskAtAnyStepLeavesTheStoreAsItWasAndTheNextChangeSucceeds() throws {
+        let operations = try DurableFixture.workload(seed: 41, snapshots: true)
+        let counting = FaultyFileSystem()
+        try DurableFixture.withTemporaryDirectory { directory in
+            let store = try DurableFixture.open(directory, fileSystem: counting)
+            for operation in operations { DurableFixture.perform(operation, on: store) }
+            store.close()
+        }
+        let steps = counting.steps
+        #expect(steps.count > 40)
+        var cases = 0
+        for (position, step) in steps.enumerated() {
+            let keeps: [Int?] = step.operation == "write" ? [0, step.bytes / 2] : [nil]
+            for keeping in keeps {
+                let fault = FaultyFileSystem.Fault.fail(at: position + 1, keeping: keeping)
+                try DurableFixture.withTemporaryDirectory { directory in
+                    let faulty = FaultyFileSystem(fault)
+                    var acknowledged: [Operation] = []
+                    var failed: [(Operation, FileStoreError)] = []
+                    var store: FileHealthStore?
+                    do throws(FileStoreError) {
+                        store = try DurableFixture.open(directory, fileSystem: faulty)
+                    } catch {
+                        // Opening met the fault: nothing was acknowledged; the next open works.
+                        #expect(error.isIOError, "\(fault): \(error)")
+                    }
+                    if let store {
+                        for operation in operations {
+                            guard let error = DurableFixture.attempt(operation, on: store) else {
+                                acknowledged.append(operation)
+                                continue
+                            }
+                            if let storage = error as? FileStoreError { failed.append((operation, storage)) }
+                        }
+                        // Space is back: one more change, on this store unless a failed flush made it refuse.
+                        let refusing = failed.contains { failure in
+                            switch failure.1 {
+                            case .unusable, .io("fsync", _, _): true
+                            default: false
+                            }
+                        }
+                        if !refusing {
+                            let extra = Operation.ingest([
+                                try StoreFixture.sample(start: Fixture.noon + 86_400, source: Fixture.watch)
+                            ])
+                            let succeeded = DurableFixture.perform(extra, on: store)
+                            #expect(succeeded, "\(fault): the next change succeeds")
+                            if succeeded { acknowledged.append(extra) }
+                        }
+                        store.close()
+                    }
+                    let reopened = try DurableFixture.open(directory)
+                    let dump = StateDump(reopened.image)
+                    // A record written whole whose flush then failed may or may not survive: it is in doubt.
+                    let inDoubt = failed.first { if case .io("fsync", _, _) = $0.1 { true } else { false } }?.0
+                    let acknowledgedOnly = Crash.referenceDump(acknowledged)
+                    if step.operation == "write" && step.name.hasSuffix(".hfj") {
+                        #expect(dump == acknowledgedOnly, "\(fault) at \(step): a failed append leaves nothing")
+                        let typed = failed.contains { if case .io("write", _, ENOSPC) = $0.1 { true } else { false } }
+                        #expect(typed, "\(fault): the caller sees the write's ENOSPC")
+                    } else {
+                        let withInDoubt = inDoubt.map { Crash.referenceDump(acknowledged + [$0]) }
+                        #expect(dump == acknowledgedOnly || dump == withInDoubt, "\(fault) at \(step)")
+                    }
+                    #expect(reopened.recovery.tornTail == nil, "\(fault): a failed write was cut back")
+                    let more = Operation.ingest([
+                        try StoreFixture.sample(start: Fixture.noon + 90_000, source: Fixture.watch)
+                    ])
+                    #expect(DurableFixture.perform(more, on: reopened), "\(fault): the reopened store takes changes")
+                    reopened.close()
+                }
+                cases += 1
+            }
+        }
+        print("FileHealthStoreFullDiskTests: \(cases) full-disk cases over \(steps.count) steps")
+    }
+}
+
+extension DurableFixture {
+    /// Runs `operation`; its error, or `nil` when it was acknowledged.
+    static func attempt(_ operation: Operation, on store: FileHealthStore) -> (any Error)? {
+        switch operation {
+        case .authorize(let share, let read):
+            return failure { store.requestAuthorization(toShare: share, read: read, completion: $0) }
+        case .save(let samples):
+            return failure { store.save(samples, withCompletion: $0) }
+        case .delete(let samples):
+            return failure { store.delete(samples, withCompletion: $0) }
+        case .ingest(let samples):
+            do {
+                try store.ingest(samples)
+                return nil
+            } catch {
+                return error
+            }
+        case .snapshot:
+            do throws(FileStoreError) {
+                try store.snapshot()
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+}
+
+extension FileStoreError {
+    /// Whether this is a system call's failure (as a full disk gives).
+    var isIOError: Bool {
+        switch self {
+        case .io: true
+        case .unusable(let cause): cause.isIOError
+        default: false
+        }
+    }
+}
