@@ -19,8 +19,8 @@ import Foundation
 ///
 /// ## Guarantees
 /// - **Acknowledged means durable.** A completion reports success (and `ingest` returns) only after the
-///   change's journal record is written and `fsync`ed. A batch is one record: after a crash it is there
-///   whole or not at all. A change that failed with an I/O error is not applied in this process; after a
+///   change's journal record is written and `fsync`ed. A batch is one change (records of at most about 1 MiB,
+///   written together): after a crash it is there whole or not at all. A change that failed with an I/O error is not applied in this process; after a
 ///   crash it may or may not reappear (its record may have reached the disk before the failure was seen).
 /// - **Same state after reopening.** The journal records every change (saves, ingests, deletions and
 ///   authorization answers) and replaying them goes through the same code that applied them, so samples,
@@ -31,7 +31,11 @@ import Foundation
 ///   where its blocks never reached the disk (at most 8 MiB) — counts as a torn last record: it is dropped,
 ///   the journal truncated to the last complete record, and the drop reported in ``recovery``. Any other damage
 ///   (a flipped byte even in the last record, garbage or a longer run of zeros after it, anything in a
-///   snapshot) throws ``FileStoreError/corruptFile(name:offset:problem:)`` and leaves every byte in place.
+///   snapshot) throws ``FileStoreError/corruptFile(name:offset:problem:)`` and leaves every byte in place —
+///   unless opened with ``FileStoreRecoveryMode/repair``, which keeps everything readable, reports each loss in
+///   ``FileStoreRecovery/repairs`` and moves the damaged files into `damaged/`.
+/// - **One identity.** ``storeID`` is drawn when the directory's first file is written and kept in every file;
+///   ``HealthChangeHistory`` lets sync state check it still describes this store.
 /// - **One store per directory.** The store holds an exclusive `flock` on `LOCK` until ``close()``; a second
 ///   store — in this process or another — fails with ``FileStoreError/alreadyOpen(path:)``. The directory is
 ///   created 0700 and every file 0600.
@@ -43,25 +47,9 @@ import Foundation
 /// place and flushes the directory; only then are the files it covers removed. A crash at any step reopens
 /// to the same state (see ``recovery`` for what was cleaned up).
 ///
-/// ## On-disk format (version 1)
-/// ```text
-/// LOCK                           empty; flock'd while open
-/// journal-<16 hex digits>.hfj    generation g: "HFJRNL01", a header record, then one record per change
-/// snapshot-<16 hex digits>.hfs   the state before journal g: "HFSNAP01", header, authorization table,
-///                                per type its additions log (with live samples) and tombstones, end record
-///
-/// record = length:u32 version:u8 kind:u8 reserved:u16 payloadCRC32:u32 headerCRC32:u32 payload
-///          (little-endian; headerCRC32 covers the 12 bytes before it; CRC-32 as in zlib)
-/// kinds  = 1 header, 2 insert, 3 delete, 4 authorization (journal);
-///          16 authorization table, 17 type section, 18 additions, 19 tombstones, 20 end (snapshot)
-/// ```
-/// Payloads use varints, little-endian doubles and a per-record string table (a repeated type identifier,
-/// unit or source costs one byte); a quantity sample takes about 50 bytes. For example, deleting the sample
-/// `E621E1F8-C36C-495A-93FC-0C247A3E6E5F` appends these 33 bytes:
-/// ```text
-/// 11 00 00 00  01  03  00 00  ef 1c ce 08  77 04 a8 d1    length 17, version 1, kind delete, CRCs
-/// 01  e6 21 e1 f8 c3 6c 49 5a 93 fc 0c 24 7a 3e 6e 5f     one UUID
-/// ```
+/// ## On-disk format
+/// Journals and snapshots are framed, checksummed records; every file's header names the store's identity and the
+/// change sequence it starts from. The whole format and the recovery rules are in <doc:DurableStoreFormat>.
 ///
 /// ## Threads
 /// As ``InMemoryHealthStore``: one lock, callbacks in order on ``callbackExecutor``, never under the lock.

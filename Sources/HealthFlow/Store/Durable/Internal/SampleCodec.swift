@@ -1,6 +1,6 @@
 import Foundation
 
-/// The binary form of samples in journal and snapshot records (see ``FileHealthStore`` for the whole format).
+/// The binary form of samples in journal and snapshot records (see <doc:DurableStoreFormat> for the whole format).
 ///
 /// ```text
 /// sample      = kind:u8 body                  1 quantity, 2 category, 3 correlation, 4 electrocardiogram
