@@ -94,6 +94,8 @@ struct HTTPTestServerStats: Decodable {
     var sha256: String?
     var bytes: Int?
     var chunked: Bool?
+    /// The stored request's header fields, in order, each `[name, value]`.
+    var headers: [[String]]?
     /// Batches stored by the server, all keys together.
     var received: Int
     /// The `Retry-After` values /retry-after sent for this key, in order.
@@ -162,7 +164,8 @@ enum HTTPTestServerScript {
                     duplicate = key in stored
                     if not duplicate:
                         stored[key] = {"sha256": hashlib.sha256(body).hexdigest(), "bytes": len(body),
-                                       "chunked": "Content-Length" not in self.headers}
+                                       "chunked": "Content-Length" not in self.headers,
+                                       "headers": [[name, value] for name, value in self.headers.items()]}
                     return duplicate, len(stored)
 
             def hang_up(self, reset):
