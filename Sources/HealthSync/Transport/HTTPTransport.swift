@@ -2,8 +2,8 @@ import FlowKit
 import Foundation
 
 /// An ``UploadTransport`` that POSTs each batch to a URL over HTTP/1.1: on Linux, `http://` URLs with its own
-/// client over POSIX sockets (``SocketHTTPExchange``), because FoundationNetworking keeps a core busy while a
-/// request waits for its answer (see ``timeout``); `https://` on Linux and every URL elsewhere with `URLSession`.
+/// client over POSIX sockets, because FoundationNetworking keeps a core busy while a request waits for its answer
+/// (see ``timeout``); `https://` on Linux and every URL elsewhere with `URLSession`.
 ///
 /// Every attempt sends the request's content type and ``UploadRequest/idempotencyKey`` as `Idempotency-Key`,
 /// and reads the body afresh: bodies up to ``dataThreshold`` bytes go whole with a `Content-Length`; larger ones
