@@ -68,6 +68,9 @@ public struct HTTPTransport: UploadTransport {
     /// transport.redirects.maximumHops   // 3
     /// ```
     public let redirects: RedirectPolicy
+    /// Whether `http://` URLs on Linux go through URLSession too instead of the socket client — off, except in
+    /// tests that hold both clients to the same behaviour.
+    var prefersURLSession = false
 
     /// Creates a transport.
     ///
@@ -151,7 +154,7 @@ public struct HTTPTransport: UploadTransport {
             }
         }
         #if canImport(Glibc)
-            if target.scheme?.lowercased() == "http" {
+            if target.scheme?.lowercased() == "http", !prefersURLSession {
                 do {
                     let exchange = try SocketHTTPExchange(
                         request: request, target: target, streamed: streams(request), timeout: timeout,
