@@ -76,6 +76,19 @@ struct HTTPTransportTests {
         }
     }
 
+    #if os(Linux)
+        /// A content type that would break the request's head is refused before connecting: −1000, never retried.
+        @Test func aContentTypeWithALineBreakIsRefusedBeforeConnecting() async throws {
+            let transport = HTTPTransport(url: URL(string: "http://127.0.0.1:9/upload")!, timeout: .seconds(5))
+            let request = UploadRequest(
+                batchID: UUID(), contentType: "text/plain\r\nX-Injected: 1", contentLength: 1,
+                body: .data(Data([1])))
+            let error = await #expect(throws: HTTPUploadError.self) { try await transport.upload(request) }
+            #expect(error == .connection(code: -1000))
+            #expect(UploadRetryPolicy().decision(for: error ?? .invalidResponse) == .stop)
+        }
+    #endif
+
     @Test func retriedBatchIsCountedOnce() async throws {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
             let transport = HTTPTransport(url: server.url("upload"), timeout: .seconds(20))
