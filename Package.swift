@@ -86,7 +86,10 @@ let package = Package(
         .testTarget(name: "HealthFlowTests", dependencies: ["HealthFlow", "FlowKitTesting"], swiftSettings: strict),
         .testTarget(
             name: "HealthSyncTests",
-            dependencies: ["HealthSync", "HealthFlow", "FlowKit", "FlowKitTesting", "ReceiverSupport", "SyncProbe"],
+            dependencies: [
+                "HealthSync", "HealthFlow", "FlowKit", "FlowKitTesting", "ReceiverSupport", "SyncProbe",
+                "HTTPWaitProbe",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "HealthFlowCLITests", dependencies: ["healthflow", "HealthFlow", "ExampleSupport", "ReceiverSupport"],
@@ -97,6 +100,10 @@ let package = Package(
         // A child process for the crash tests of the sync engine: one sync run that can stop dead at a chosen step.
         .executableTarget(
             name: "SyncProbe", dependencies: ["FlowKit", "HealthFlow", "HealthSync"], path: "Tests/Support/SyncProbe",
+            swiftSettings: strict),
+        // A child process that measures the CPU one HTTP upload costs while it waits for a server that never answers.
+        .executableTarget(
+            name: "HTTPWaitProbe", dependencies: ["FlowKit", "HealthSync"], path: "Tests/Support/HTTPWaitProbe",
             swiftSettings: strict),
         // A child process for the kill -9 test of the durable store (a test helper, not a product).
         .executableTarget(

@@ -1,32 +1,32 @@
 import FlowKit
 import Foundation
-import Synchronization
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// An ``UploadTransport`` that POSTs each batch to a URL with `URLSession` (FoundationNetworking on Linux).
+/// An ``UploadTransport`` that POSTs each batch to a URL over HTTP/1.1: on Linux, `http://` URLs with its own
+/// client over POSIX sockets, because FoundationNetworking keeps a core busy while a request waits for its answer
+/// (see ``timeout``); `https://` on Linux and every URL elsewhere with `URLSession`.
 ///
 /// Every attempt sends the request's content type and ``UploadRequest/idempotencyKey`` as `Idempotency-Key`,
-/// and reads the body afresh: bodies up to ``dataThreshold`` bytes go as `Data` with a `Content-Length`;
-/// larger ones as a new `httpBodyStream` with no `Content-Length` header (chunked). Never from a file: on
-/// Linux `uploadTask(fromFile:)` crashes the process when the server drops the connection.
+/// and reads the body afresh: bodies up to ``dataThreshold`` bytes go whole with a `Content-Length`; larger ones
+/// from a new stream, chunked, with `Expect: 100-continue` and no `Content-Length` header. Never from a file: on
+/// Linux URLSession's `uploadTask(fromFile:)` crashes the process when the server drops the connection. A body
+/// source that fails ends the attempt with its own error, never a connection error.
 ///
 /// Redirects are the transport's own business (see ``RedirectPolicy``): a 307/308 within the same origin is
 /// followed by sending the whole body again; any other redirect rejects with
-/// ``HTTPUploadError/redirectRefused(status:location:)``. URLSession itself never follows one.
+/// ``HTTPUploadError/redirectRefused(status:location:)``. Neither client follows one by itself.
 ///
 /// A 2xx fulfills with a receipt (``UploadReceipt/Disposition/duplicate`` when the reply carries
 /// `Idempotent-Replayed: true` or a JSON body with `"duplicate": true`). Any other status rejects with
-/// ``HTTPUploadError/http(status:retryAfter:message:)``, a `URLError` with ``HTTPUploadError/connection(code:)``.
-/// Cancelling the promise cancels the URL task. Retries belong to ``Uploader``.
+/// ``HTTPUploadError/http(status:retryAfter:message:)``, a failed connection with
+/// ``HTTPUploadError/connection(code:)`` (the same `URLError` codes from both clients). Cancelling the promise
+/// stops the exchange and closes its connection. Retries belong to ``Uploader``.
 ///
 /// ```swift
 /// let transport = HTTPTransport(url: URL(string: "https://sync.example.com/upload")!)
 /// let receipt = try await transport.upload(request)
 /// ```
-/// - Note: `Sendable`: it holds immutable values and a `URLSession`, which is thread-safe.
+/// - Note: `Sendable`: it holds immutable values; the clients it uses (a `URLSession`, a socket exchange per
+///   attempt) are thread-safe.
 public struct HTTPTransport: UploadTransport {
     /// Where batches are POSTed.
     ///
@@ -37,9 +37,13 @@ public struct HTTPTransport: UploadTransport {
     /// The deadline of one attempt's whole exchange — connecting, sending the body, waiting for and reading the
     /// answer — enforced by the transport itself (``HTTPUploadError/timedOut(after:)``), on every platform.
     ///
-    /// Waiting costs CPU on Linux: measured with Swift 6.3.1's FoundationNetworking, any request waiting for its
-    /// reply (a body-less GET too) keeps libdispatch's event loop spinning (~3,300 wake-ups a second, 2.5–2.9 s
-    /// of CPU per 3 s of waiting), so a short deadline also bounds that cost.
+    /// Waiting costs no CPU for `http://` URLs on Linux: the transport's socket client sleeps in `poll(2)` until
+    /// the server moves or the next limit is due (measured: about 0.01 s of CPU for the whole process over a 3 s
+    /// wait). `https://` URLs on Linux still go through FoundationNetworking, and there waiting is not free:
+    /// measured with Swift 6.3.1, any request waiting for its reply (a body-less GET too) keeps libdispatch's
+    /// event loop spinning (~3,300 wake-ups a second, 2.5–2.9 s of CPU per 3 s of waiting) — FoundationNetworking
+    /// never removes the write source it made for sending the request, and a connected socket is always writable.
+    /// For HTTPS on Linux a short deadline is what bounds that cost.
     ///
     /// ```swift
     /// transport.timeout   // .seconds(60)
@@ -64,6 +68,9 @@ public struct HTTPTransport: UploadTransport {
     /// transport.redirects.maximumHops   // 3
     /// ```
     public let redirects: RedirectPolicy
+    /// Whether `http://` URLs on Linux go through URLSession too instead of the socket client — off, except in
+    /// tests that hold both clients to the same behaviour.
+    var prefersURLSession = false
 
     /// Creates a transport.
     ///
@@ -88,28 +95,6 @@ public struct HTTPTransport: UploadTransport {
         self.redirects = redirects
     }
 
-    private static let sessionDelegate = HTTPSessionDelegate()
-
-    /// The session every transport uses: an ephemeral configuration **without a URL cache**, whose delegate
-    /// never lets URLSession follow a redirect (the transport applies its ``RedirectPolicy`` itself).
-    ///
-    /// Uploads are never cached, and on Linux a cache is a crash risk: FoundationNetworking looks a new task up in
-    /// the session's `URLCache` on a background queue before the task's protocol exists, and a `cancel()` that lands
-    /// in that window reports its failure for a task already gone from the session's registry — a `fatalError`
-    /// ("Trying to access a behaviour for a task that in not in the registry") that takes the whole process down.
-    /// It was seen here when an upload was cancelled right after it started (`URLSession.shared` has a cache);
-    /// without a cache the window does not exist.
-    ///
-    /// ```swift
-    /// HTTPTransport.defaultSession.configuration.urlCache   // nil
-    /// ```
-    public static let defaultSession: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration, delegate: sessionDelegate, delegateQueue: nil)
-    }()
-
     /// POSTs `request` once.
     ///
     /// ```swift
@@ -123,8 +108,9 @@ public struct HTTPTransport: UploadTransport {
     }
 
     /// POSTs `request` once (again from the body's start for each redirect ``redirects`` follows), reporting to
-    /// `reporter`: each send as an attempt, a streamed body's bytes as URLSession reads them (ahead of the wire by
-    /// at most libcurl's and the socket's buffers), a `Data` body's bytes all at once when the server answered 2xx.
+    /// `reporter`: each send as an attempt, a streamed body's bytes as they go out (as the socket takes them on
+    /// the socket client; as URLSession reads them, ahead of the wire by at most libcurl's and the socket's
+    /// buffers), a whole body's bytes all at once when the server answered 2xx.
     ///
     /// ```swift
     /// let upload = transport.observedUpload(request)   // calls this with the handle's reporter
@@ -139,79 +125,65 @@ public struct HTTPTransport: UploadTransport {
         return promise
     }
 
-    /// Sends the whole body to `target`; on a redirect the ``redirects`` policy allows, sends it again, from its
-    /// start, to the new location.
+    /// Sends the whole body to `target` with the client for its scheme (the socket client for `http://` on Linux,
+    /// URLSession otherwise); on a redirect the ``redirects`` policy allows, sends it again, from its start, to the
+    /// new location.
     private func send(
         _ request: UploadRequest, to target: URL, hopsLeft: Int, reporter: UploadReporter,
         resolver: Resolver<UploadReceipt>
     ) {
         guard !resolver.isCancelled else { return }
         reporter.attemptStarted(batchID: request.batchID, totalBytes: request.contentLength)
-        var urlRequest = URLRequest(url: target)
-        urlRequest.httpMethod = "POST"
-        // URLSession's own timer is only a backstop, well after the transport's deadline.
-        urlRequest.timeoutInterval = Self.timeoutInterval(timeout + .seconds(30))
-        urlRequest.setValue(request.contentType, forHTTPHeaderField: "Content-Type")
-        urlRequest.setValue(request.idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
-
-        let bodyFailure = BodyFailure()
-        let watchdog = Mutex<ExchangeWatchdog?>(nil)
-        let handler: HTTPSessionDelegate.Handler = { data, response, error in
-            let ended = watchdog.withLock { $0 }
-            ended?.stop()
-            if let reason = ended?.reason {
-                resolver.reject(reason)
-                return
-            }
-            if let failure = bodyFailure.recorded {
-                resolver.reject(failure)
-                return
-            }
-            if error == nil, let http = response as? HTTPURLResponse, (300..<400).contains(http.statusCode) {
-                let location = Self.header(http, "Location")
+        let finish: @Sendable (Result<HTTPReply, any Error>) -> Void = { outcome in
+            switch outcome {
+            case .failure(let error):
+                resolver.reject(error)
+            case .success(let reply) where (300..<400).contains(reply.status):
+                let location = reply.header("Location")
                 if let next = redirectTarget(
-                    status: http.statusCode, location: location, from: target, hopsLeft: hopsLeft)
+                    status: reply.status, location: location, from: target, hopsLeft: hopsLeft)
                 {
                     send(request, to: next, hopsLeft: hopsLeft - 1, reporter: reporter, resolver: resolver)
                 } else {
-                    resolver.reject(HTTPUploadError.redirectRefused(status: http.statusCode, location: location))
+                    resolver.reject(HTTPUploadError.redirectRefused(status: reply.status, location: location))
+                }
+            case .success(let reply):
+                let result = Result { try Self.receipt(for: request, url: target, reply: reply) }
+                if case .success = result { reporter.bodySent() }
+                resolver.resolve(result)
+            }
+        }
+        #if canImport(Glibc)
+            if target.scheme?.lowercased() == "http", !prefersURLSession {
+                do {
+                    let exchange = try SocketHTTPExchange(
+                        request: request, target: target, streamed: streams(request), timeout: timeout,
+                        stallLimit: stallLimit, reporter: reporter)
+                    resolver.onCancel { exchange.cancel() }
+                    exchange.start(completion: finish)
+                } catch {
+                    resolver.reject(error)
                 }
                 return
             }
-            let result = Result {
-                try Self.receipt(for: request, url: target, data: data, response: response, error: error)
-            }
-            if case .success = result { reporter.bodySent() }
-            resolver.resolve(result)
+        #endif
+        sendWithURLSession(request, to: target, reporter: reporter, resolver: resolver, finish: finish)
+    }
+
+    /// Whether `request`'s body is streamed (chunked) rather than sent whole with a `Content-Length`.
+    func streams(_ request: UploadRequest) -> Bool {
+        request.contentLength > dataThreshold
+    }
+
+    /// The whole body of `request`, read afresh.
+    /// - Throws: The body's error, or ``UploadError/lengthMismatch(expected:actual:)`` when it is not
+    ///   ``UploadRequest/contentLength`` bytes long.
+    static func wholeBody(of request: UploadRequest) throws -> Data {
+        let data = try request.body.makeData()
+        guard Int64(data.count) == request.contentLength else {
+            throw UploadError.lengthMismatch(expected: request.contentLength, actual: Int64(data.count))
         }
-        let task: URLSessionTask
-        do {
-            if request.contentLength <= dataThreshold {
-                let data = try request.body.makeData()
-                guard Int64(data.count) == request.contentLength else {
-                    throw UploadError.lengthMismatch(expected: request.contentLength, actual: Int64(data.count))
-                }
-                urlRequest.setValue(String(data.count), forHTTPHeaderField: "Content-Length")
-                task = Self.defaultSession.uploadTask(with: urlRequest, from: data)
-            } else {
-                // The server may answer on the head alone (413, 401, …): with `Expect: 100-continue` that answer
-                // arrives before any body byte, so a reset of an unread body can never overtake it (libcurl waits
-                // 1 s for a server that ignores the header, then sends the body anyway).
-                urlRequest.setValue("100-continue", forHTTPHeaderField: "Expect")
-                urlRequest.httpBodyStream = CountingInputStream(
-                    try request.body.makeInputStream(), reporter: reporter, failure: bodyFailure)
-                task = Self.defaultSession.dataTask(with: urlRequest)
-            }
-        } catch {
-            resolver.reject(error)
-            return
-        }
-        Self.sessionDelegate.register(task, handler: handler)
-        resolver.onCancel { task.cancel() }
-        watchdog.withLock {
-            $0 = ExchangeWatchdog(task: task, delegate: Self.sessionDelegate, deadline: timeout, stallLimit: stallLimit)
-        }
-        task.resume()
+        return data
     }
 
     /// Where a redirect leads, when ``redirects`` allows following it: a 307 or 308 with a `Location` (absolute,
@@ -233,37 +205,17 @@ public struct HTTPTransport: UploadTransport {
         url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
     }
 
-    /// The `URLRequest.timeoutInterval` for `timeout`. FoundationNetworking arms its timer with
-    /// `Int(timeoutInterval) * 1000` milliseconds, so a fraction of a second would be cut (0.7 s became an
-    /// immediate −1001 here): on Linux the interval is rounded up to whole seconds, at least 1.
-    static func timeoutInterval(_ timeout: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = timeout.components
-        let interval = max(Double(seconds) + Double(attoseconds) / 1e18, 0.001)
-        #if canImport(FoundationNetworking)
-            return max(interval.rounded(.up), 1)
-        #else
-            return interval
-        #endif
-    }
-
-    /// Maps a completed task to a receipt or a typed error.
-    static func receipt(
-        for request: UploadRequest, url: URL, data: Data?, response: URLResponse?, error: (any Error)?
-    ) throws -> UploadReceipt {
-        if let error {
-            if let urlError = error as? URLError { throw HTTPUploadError.connection(code: urlError.errorCode) }
-            let nsError = error as NSError
-            if nsError.domain == NSURLErrorDomain { throw HTTPUploadError.connection(code: nsError.code) }
-            throw error
-        }
-        guard let http = response as? HTTPURLResponse else { throw HTTPUploadError.invalidResponse }
-        guard (200..<300).contains(http.statusCode) else {
+    /// The receipt for a final answer that is not a redirect: a 2xx is a receipt
+    /// (``UploadReceipt/Disposition/duplicate`` when the reply carries `Idempotent-Replayed: true` or a JSON body
+    /// with `"duplicate": true`); any other status throws ``HTTPUploadError/http(status:retryAfter:message:)`` with
+    /// its `Retry-After` and one line of its body.
+    static func receipt(for request: UploadRequest, url: URL, reply: HTTPReply) throws -> UploadReceipt {
+        guard (200..<300).contains(reply.status) else {
             throw HTTPUploadError.http(
-                status: http.statusCode, retryAfter: retryAfter(header(http, "Retry-After")),
-                message: data.flatMap(message))
+                status: reply.status, retryAfter: retryAfter(reply.header("Retry-After")), message: message(reply.body))
         }
-        let replayed = header(http, "Idempotent-Replayed")?.lowercased() == "true"
-        let disposition: UploadReceipt.Disposition = replayed || isDuplicateJSON(data) ? .duplicate : .stored
+        let replayed = reply.header("Idempotent-Replayed")?.lowercased() == "true"
+        let disposition: UploadReceipt.Disposition = replayed || isDuplicateJSON(reply.body) ? .duplicate : .stored
         return UploadReceipt(
             batchID: request.batchID, disposition: disposition, bytesSent: request.contentLength,
             location: url.absoluteString)
@@ -275,15 +227,6 @@ public struct HTTPTransport: UploadTransport {
             return nil
         }
         return .seconds(seconds)
-    }
-
-    static func header(_ response: HTTPURLResponse, _ name: String) -> String? {
-        for (key, value) in response.allHeaderFields {
-            if let key = key as? String, key.caseInsensitiveCompare(name) == .orderedSame {
-                return value as? String
-            }
-        }
-        return nil
     }
 
     /// At most one short line of a reply's body, for an error message: the first line with text once markup
@@ -302,8 +245,8 @@ public struct HTTPTransport: UploadTransport {
         return nil
     }
 
-    private static func isDuplicateJSON(_ data: Data?) -> Bool {
-        guard let data, !data.isEmpty, data.count < 65_536,
+    private static func isDuplicateJSON(_ data: Data) -> Bool {
+        guard !data.isEmpty, data.count < 65_536,
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return false }
         return object["duplicate"] as? Bool == true

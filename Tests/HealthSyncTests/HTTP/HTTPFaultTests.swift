@@ -170,6 +170,26 @@ struct HTTPFaultTests {
         }
     }
 
+    /// Nothing listens on the port (the server is gone): URLError −1004, cannot connect to host, retried.
+    @Test func aRefusedConnectionIsRetriedAsCannotConnect() async throws {
+        let server = try HTTPTestServer.start()
+        let url = server.url("upload")
+        server.stop()
+        let scheduler = ManualScheduler()
+        let upload = Uploader(
+            transport: HTTPTransport(url: url, timeout: .seconds(20)),
+            policy: UploadRetryPolicy(attempts: 2, backoff: .constant(.seconds(1))), scheduler: scheduler
+        )
+        .observedUpload(httpStreamedRequest(Self.body(Self.small)))
+
+        let (events, delays) = await driveUpload(upload, on: scheduler)
+
+        let error = await #expect(throws: HTTPUploadError.self) { try await upload.value }
+        #expect(error == .connection(code: -1004))
+        #expect(uploadFailures(events) == [.connection(code: -1004), .connection(code: -1004)])
+        #expect(delays == [.seconds(1)])
+    }
+
     /// The server reads the whole small body and closes without answering: libcurl's "empty reply", URLError
     /// −1011, retried like a lost connection.
     @Test func closeWithoutAReplyIsRetried() async throws {

@@ -52,6 +52,43 @@ struct HTTPTransportTests {
         }
     }
 
+    /// What goes on the wire: `Host`, the content type, the idempotency key, and one framing — a whole body with
+    /// `Content-Length`, a streamed one chunked with `Expect: 100-continue` — never both.
+    @Test(arguments: [false, true])
+    func theRequestCarriesItsHeadersAndExactlyOneFraming(streamed: Bool) async throws {
+        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
+            let request = httpStreamedRequest(Data(repeating: 3, count: 50_000))
+            let transport = HTTPTransport(
+                url: server.url("upload"), timeout: .seconds(20), dataThreshold: streamed ? 0 : 1 << 20)
+
+            _ = try await transport.upload(request)
+
+            let fields = try #require(try await server.stats(key: request.idempotencyKey).headers)
+            func values(_ name: String) -> [String] {
+                fields.filter { $0.first?.lowercased() == name }.map { $0.last ?? "" }
+            }
+            #expect(values("host") == ["127.0.0.1:\(server.port)"])
+            #expect(values("content-type") == [request.contentType])
+            #expect(values("idempotency-key") == [request.idempotencyKey])
+            #expect(values("content-length") == (streamed ? [] : ["50000"]))
+            #expect(values("transfer-encoding") == (streamed ? ["chunked"] : []))
+            #expect(values("expect") == (streamed ? ["100-continue"] : []))
+        }
+    }
+
+    #if os(Linux)
+        /// A content type that would break the request's head is refused before connecting: −1000, never retried.
+        @Test func aContentTypeWithALineBreakIsRefusedBeforeConnecting() async throws {
+            let transport = HTTPTransport(url: URL(string: "http://127.0.0.1:9/upload")!, timeout: .seconds(5))
+            let request = UploadRequest(
+                batchID: UUID(), contentType: "text/plain\r\nX-Injected: 1", contentLength: 1,
+                body: .data(Data([1])))
+            let error = await #expect(throws: HTTPUploadError.self) { try await transport.upload(request) }
+            #expect(error == .connection(code: -1000))
+            #expect(UploadRetryPolicy().decision(for: error ?? .invalidResponse) == .stop)
+        }
+    #endif
+
     @Test func retriedBatchIsCountedOnce() async throws {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
             let transport = HTTPTransport(url: server.url("upload"), timeout: .seconds(20))

@@ -94,6 +94,8 @@ struct HTTPTestServerStats: Decodable {
     var sha256: String?
     var bytes: Int?
     var chunked: Bool?
+    /// The stored request's header fields, in order, each `[name, value]`.
+    var headers: [[String]]?
     /// Batches stored by the server, all keys together.
     var received: Int
     /// The `Retry-After` values /retry-after sent for this key, in order.
@@ -162,7 +164,8 @@ enum HTTPTestServerScript {
                     duplicate = key in stored
                     if not duplicate:
                         stored[key] = {"sha256": hashlib.sha256(body).hexdigest(), "bytes": len(body),
-                                       "chunked": "Content-Length" not in self.headers}
+                                       "chunked": "Content-Length" not in self.headers,
+                                       "headers": [[name, value] for name, value in self.headers.items()]}
                     return duplicate, len(stored)
 
             def hang_up(self, reset):
@@ -300,6 +303,16 @@ enum HTTPTestServerScript {
                     target = {"other-origin": "http://localhost:%d/upload" % self.server.server_address[1],
                               "loop": self.path, "upload": "/upload"}[parts[2]]
                     self.reply(int(parts[1]), {"moved": target}, [("Location", target)])
+                elif parts[0] == "redirect-then-hang":
+                    # The first request of a key: 307 to this same path; every later one is never answered.
+                    with lock:
+                        seen = failures.get(key, 0)
+                        failures[key] = seen + 1
+                    if seen == 0:
+                        self.reply(307, {"moved": self.path}, [("Location", self.path)])
+                    else:
+                        threading.Event().wait(30)
+                        self.close_connection = True
                 elif parts[0] == "html" and len(parts) == 2:
                     # A web server's error page: a title, markup, many lines, a terminal escape sequence.
                     data = (b"<!DOCTYPE html>\n<html><head><title>\x1b[31mGateway error</title></head>\n"
