@@ -31,13 +31,7 @@ struct FileHealthStoreCrashTests {
 
     @Test func aCrashAtAnyWriteStepReopensToTheAcknowledgedState() throws {
         let operations = try DurableFixture.workload(seed: 5, snapshots: true)
-        let counting = FaultyFileSystem()
-        try DurableFixture.withTemporaryDirectory { directory in
-            let store = try DurableFixture.open(directory, fileSystem: counting)
-            for operation in operations { DurableFixture.perform(operation, on: store) }
-            store.close()
-        }
-        let steps = counting.steps
+        let steps = try DurableFixture.diskSteps(of: operations)
         #expect(steps.count > 40)
         var sawTornTail = false
         var sawInFlightSurvive = false

@@ -12,13 +12,7 @@ struct FileHealthStoreFullDiskTests {
 
     @Test func aFullDiskAtAnyStepLeavesTheStoreAsItWasAndTheNextChangeSucceeds() throws {
         let operations = try DurableFixture.workload(seed: 41, snapshots: true)
-        let counting = FaultyFileSystem()
-        try DurableFixture.withTemporaryDirectory { directory in
-            let store = try DurableFixture.open(directory, fileSystem: counting)
-            for operation in operations { DurableFixture.perform(operation, on: store) }
-            store.close()
-        }
-        let steps = counting.steps
+        let steps = try DurableFixture.diskSteps(of: operations)
         #expect(steps.count > 40)
         var cases = 0
         for (position, step) in steps.enumerated() {
@@ -85,34 +79,6 @@ struct FileHealthStoreFullDiskTests {
             }
         }
         print("FileHealthStoreFullDiskTests: \(cases) full-disk cases over \(steps.count) steps")
-    }
-}
-
-extension DurableFixture {
-    /// Runs `operation`; its error, or `nil` when it was acknowledged.
-    static func attempt(_ operation: Operation, on store: FileHealthStore) -> (any Error)? {
-        switch operation {
-        case .authorize(let share, let read):
-            return failure { store.requestAuthorization(toShare: share, read: read, completion: $0) }
-        case .save(let samples):
-            return failure { store.save(samples, withCompletion: $0) }
-        case .delete(let samples):
-            return failure { store.delete(samples, withCompletion: $0) }
-        case .ingest(let samples):
-            do {
-                try store.ingest(samples)
-                return nil
-            } catch {
-                return error
-            }
-        case .snapshot:
-            do throws(FileStoreError) {
-                try store.snapshot()
-                return nil
-            } catch {
-                return error
-            }
-        }
     }
 }
 

@@ -54,18 +54,44 @@ enum DurableFixture {
     /// Runs `operation` on a store whose callbacks run immediately; returns whether it was acknowledged.
     @discardableResult
     static func perform(_ operation: Operation, on store: FileHealthStore) -> Bool {
+        attempt(operation, on: store) == nil
+    }
+
+    /// Runs `operation`; its error, or `nil` when it was acknowledged.
+    static func attempt(_ operation: Operation, on store: FileHealthStore) -> (any Error)? {
         switch operation {
         case .authorize(let share, let read):
-            return outcome { store.requestAuthorization(toShare: share, read: read, completion: $0) }
+            return failure { store.requestAuthorization(toShare: share, read: read, completion: $0) }
         case .save(let samples):
-            return outcome { store.save(samples, withCompletion: $0) }
-        case .ingest(let samples):
-            return (try? store.ingest(samples)) != nil
+            return failure { store.save(samples, withCompletion: $0) }
         case .delete(let samples):
-            return outcome { store.delete(samples, withCompletion: $0) }
+            return failure { store.delete(samples, withCompletion: $0) }
+        case .ingest(let samples):
+            do {
+                try store.ingest(samples)
+                return nil
+            } catch {
+                return error
+            }
         case .snapshot:
-            return (try? store.snapshot()) != nil
+            do throws(FileStoreError) {
+                try store.snapshot()
+                return nil
+            } catch {
+                return error
+            }
         }
+    }
+
+    /// The steps that change the disk while `operations` run on a fresh store (what fault tests walk through).
+    static func diskSteps(of operations: [Operation]) throws -> [FaultyFileSystem.Step] {
+        let counting = FaultyFileSystem()
+        try withTemporaryDirectory { directory in
+            let store = try open(directory, fileSystem: counting)
+            for operation in operations { perform(operation, on: store) }
+            store.close()
+        }
+        return counting.steps
     }
 
     /// The same on the in-memory reference (a snapshot does nothing there).
