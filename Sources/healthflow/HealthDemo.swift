@@ -44,7 +44,7 @@ struct HealthDemo: Sendable {
                 for warning in StoreOpening.warnings(file.recovery) { output.line(warning) }
             } catch {
                 output.line("error: cannot open the store in \(directory.path): \(error)")
-                if let hint = StoreOpening.hint(for: error) { output.line(hint) }
+                for line in StoreOpening.hint(for: error, directory: directory) { output.line(line) }
                 return false
             }
         }

@@ -28,13 +28,25 @@ enum StoreOpening {
         return lines
     }
 
-    /// What to try next after `error`, when a repair could help.
-    static func hint(for error: FileStoreError) -> String? {
+    /// What to try next after `error` opening the store in `directory`, when a repair could help: what a repair
+    /// would keep and lose (assessed without changing anything), and how to ask for it.
+    static func hint(for error: FileStoreError, directory: URL) -> [String] {
         switch error {
-        case .corruptFile, .missingJournal:
-            "nothing was changed; run again with --repair to keep what is readable, see what is lost, and move "
-                + "the damaged files into the store's damaged/ folder"
-        default: nil
+        case .corruptFile, .missingJournal: break
+        default: return []
         }
+        var lines = ["nothing was changed"]
+        if let assessment = try? FileHealthStore.assessDamage(directory: directory, configuration: ExampleContext.app) {
+            let places =
+                assessment.repairs.count == 1 ? "1 damaged place" : "\(assessment.repairs.count) damaged places"
+            lines.append(
+                "a repair would keep \(assessment.keptObjects) samples and lose at least \(assessment.samplesLost) "
+                    + "(\(places)):")
+            lines += assessment.repairs.map { "  \($0)" }
+        }
+        lines.append(
+            "run again with --repair to keep what is readable and move the damaged files into the store's damaged/ "
+                + "folder")
+        return lines
     }
 }

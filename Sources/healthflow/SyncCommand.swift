@@ -180,7 +180,7 @@ enum SyncCommand {
             return 0
         } catch let failure as StoreOpeningFailure {
             fail("error: cannot open the store: \(failure.error)")
-            if let hint = StoreOpening.hint(for: failure.error) { fail(hint) }
+            for line in StoreOpening.hint(for: failure.error, directory: failure.directory) { fail(line) }
             return 1
         } catch {
             fail("error: \(error)")
@@ -191,6 +191,7 @@ enum SyncCommand {
     /// The store could not be opened (told apart from a failed sync, so the CLI can suggest `--repair`).
     struct StoreOpeningFailure: Error {
         let error: FileStoreError
+        let directory: URL
     }
 
     /// `--to VALUE` plus the demo's data options; other URL schemes, empty values and files are refused.
@@ -241,7 +242,7 @@ enum SyncCommand {
             do throws(FileStoreError) {
                 file = try StoreOpening.open(directory, repair: repair)
             } catch {
-                throw StoreOpeningFailure(error: error)
+                throw StoreOpeningFailure(error: error, directory: directory)
             }
             for warning in StoreOpening.warnings(file.recovery) { print(warning) }
             if DemoSeed.needsSeeding(file) {

@@ -32,6 +32,8 @@ import Testing
         #expect(stopped.status == 1)
         #expect(stopped.output.contains("error: cannot open the store"), "\(stopped.output)")
         #expect(stopped.output.contains("run again with --repair"))
+        #expect(stopped.output.contains("a repair would keep "), "the loss is assessed before anything changes")
+        #expect(stopped.output.contains("  snapshot-"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: snapshot)) == bytes, "nothing was changed")
 
         let repaired = try HealthFlowCommandTests.healthflow("demo", "--data", data, "--repair")

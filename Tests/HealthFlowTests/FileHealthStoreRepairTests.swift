@@ -87,6 +87,27 @@ struct FileHealthStoreRepairTests {
         print("FileHealthStoreRepairTests: \(cases) damaged-record repairs, each losing only its own change")
     }
 
+    @Test func anAssessmentTellsWhatARepairWouldLoseAndChangesNothing() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            let (path, journal) = try FileHealthStoreDamageTests.journal(in: directory, seed: 33)
+            let records = try Self.records(journal)
+            var copy = journal
+            copy[(records[3].offset + RecordFrame.headerSize + records[3].next) / 2] ^= 0x02
+            try Crash.write(copy, to: path)
+            let before = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+
+            let assessment = try FileHealthStore.assessDamage(directory: directory, configuration: StoreFixture.app)
+            #expect(assessment.repairs.map(\.offset) == [records[3].offset])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == before)
+            #expect(try Crash.bytes(path) == copy, "an assessment writes nothing")
+
+            let repaired = try DurableFixture.open(directory, recovery: .repair)
+            #expect(repaired.recovery.repairs == assessment.repairs, "the repair does what the assessment said")
+            #expect(StateDump(repaired.image).locations.count == assessment.keptObjects)
+            repaired.close()
+        }
+    }
+
     @Test func garbageInTheMiddleOfAJournalIsSkippedExactly() throws {
         try DurableFixture.withTemporaryDirectory { directory in
             let (path, journal) = try FileHealthStoreDamageTests.journal(in: directory, seed: 32)

@@ -154,6 +154,29 @@ public final class FileHealthStore: HealthStore {
         close()
     }
 
+    /// What opening `directory` with ``FileStoreRecoveryMode/repair`` would keep and lose, without writing,
+    /// cutting, moving or removing anything — what to show someone before they choose to repair.
+    ///
+    /// ```swift
+    /// } catch .corruptFile {
+    ///     let assessment = try FileHealthStore.assessDamage(directory: url, configuration: app)
+    ///     ask("Repair? \(assessment.samplesLost) samples would be lost, \(assessment.keptObjects) kept.")
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - directory: The store's directory (it must exist).
+    ///   - configuration: The app the store belongs to.
+    /// - Returns: The assessment (no repairs for an undamaged store).
+    /// - Throws: ``FileStoreError``: `alreadyOpen`, `differentApp`, `io`.
+    public static func assessDamage(
+        directory: URL, configuration: HealthAppConfiguration
+    ) throws(FileStoreError) -> FileStoreAssessment {
+        try StoreOpener(
+            fileSystem: PosixFileSystem(), directory: directory.standardizedFileURL.path,
+            appBundleIdentifier: configuration.bundleIdentifier, sizeLimit: 1, mode: .repair
+        ).assess()
+    }
+
     /// Who the app is: its source and usage descriptions.
     ///
     /// ```swift

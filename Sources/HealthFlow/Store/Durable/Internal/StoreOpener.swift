@@ -77,7 +77,32 @@ struct StoreOpener {
         }
     }
 
-    private func load() throws(FileStoreError) -> Loaded {
+    /// What a repairing open would find, with nothing written: the lock is taken and released, no file is
+    /// created, cut, moved or removed.
+    func assess() throws(FileStoreError) -> FileStoreAssessment {
+        let lock = try fileSystem.lockFile(at: path(StoreLayout.lockName))
+        defer { lock.close() }
+        let read = try read(repairing: true)
+        return FileStoreAssessment(repairs: read.repairs, keptObjects: read.state.locations.count)
+    }
+
+    /// What reading the files found (see ``read(repairing:)``).
+    private struct Read {
+        var state: StoreState
+        var identity: StoreIdentitySource?
+        var journals: [UInt64]
+        var snapshots: [UInt64]
+        var temporaries: [String]
+        var live: [UInt64]
+        var replayed: Int
+        var tail: (generation: UInt64, length: Int, torn: FileStoreRecovery.TornTail?)?
+        var repairs: [FileStoreRepair]
+        var damaged: [String]
+        var snapshot: UInt64? { snapshots.last }
+    }
+
+    /// Reads the newest snapshot and the journals after it into a state, changing nothing on disk.
+    private func read(repairing: Bool) throws(FileStoreError) -> Read {
         var journals: [UInt64] = []
         var snapshots: [UInt64] = []
         var temporaries: [String] = []
@@ -91,7 +116,6 @@ struct StoreOpener {
         }
         journals.sort()
         snapshots.sort()
-        let repairing = mode == .repair
         var repairs: [FileStoreRepair] = []
         var damaged: [String] = []
         let snapshot = snapshots.last
@@ -145,10 +169,23 @@ struct StoreOpener {
             }
             tail = (generation, outcome.length, outcome.torn)
         }
+        return Read(
+            state: state, identity: identity, journals: journals, snapshots: snapshots, temporaries: temporaries,
+            live: live, replayed: replayed, tail: tail, repairs: repairs, damaged: damaged)
+    }
+
+    private func load() throws(FileStoreError) -> Loaded {
+        let read = try read(repairing: mode == .repair)
+        let (state, identity, journals, snapshots, live) = (
+            read.state, read.identity, read.journals, read.snapshots, read.live
+        )
+        let (snapshot, base, replayed, tail, repairs) = (
+            read.snapshot, read.snapshot ?? 0, read.replayed, read.tail, read.repairs
+        )
 
         // Leftovers: unfinished temporary files, and files the loaded snapshot covers.
         var removed: [String] = []
-        for name in temporaries where try removeTemporary(name) { removed.append(name) }
+        for name in read.temporaries where try removeTemporary(name) { removed.append(name) }
         let covered =
             journals.filter { $0 < base }.map(StoreLayout.journalName)
             + snapshots.filter { $0 < base }.map(StoreLayout.snapshotName)
@@ -161,7 +198,7 @@ struct StoreOpener {
             tornTail: tail?.torn, removedFiles: removed)
         if !repairs.isEmpty {
             return try rebuild(
-                state, after: max(live.last ?? base, base), damaged: damaged, recovery: recovery, repairs: repairs)
+                state, after: max(live.last ?? base, base), damaged: read.damaged, recovery: recovery, repairs: repairs)
         }
         if let tail {
             let file = try fileSystem.openFile(at: path(StoreLayout.journalName(tail.generation)))
