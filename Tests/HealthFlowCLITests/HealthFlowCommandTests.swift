@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// Runs the built `healthflow` binary as a subprocess, as a user would.
@@ -19,20 +20,33 @@ import Testing
         return Bundle.main.bundleURL
     }
 
-    static func healthflow(_ arguments: String...) throws -> Run {
-        try healthflow(arguments: arguments)
+    static func healthflow(_ arguments: String...) async throws -> Run {
+        try await healthflow(arguments: arguments)
     }
 
-    static func healthflow(arguments: [String], environment: [String: String] = [:]) throws -> Run {
-        try healthflow(
+    static func healthflow(arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+        try await healthflow(
             executable: productsDirectory.appendingPathComponent("healthflow").path, arguments: arguments,
             environment: environment)
     }
 
-    /// Runs `executable` (the binary, or a shell that execs it) with `arguments`.
+    /// Runs `executable` (the binary, or a shell that execs it) with `arguments` to its end, on a thread of its
+    /// own: a test waiting for a subprocess never holds one of the few threads the other tests run on.
     static func healthflow(
         executable: String, arguments: [String], environment: [String: String] = [:]
-    ) throws -> Run {
+    ) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Result {
+                        try runToEnd(executable: executable, arguments: arguments, environment: environment)
+                    })
+            }.start()
+        }
+    }
+
+    /// Runs the process and collects both outputs (standard error read alongside, so neither pipe fills).
+    private static func runToEnd(executable: String, arguments: [String], environment: [String: String]) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -42,16 +56,23 @@ import Testing
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        let errorData = Mutex(Data())
+        let errorsRead = DispatchSemaphore(value: 0)
+        Thread {
+            let data = errors.fileHandleForReading.readDataToEndOfFile()
+            errorData.withLock { $0 = data }
+            errorsRead.signal()
+        }.start()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        errorsRead.wait()
         process.waitUntilExit()
         return Run(
             status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            errors: String(decoding: errorData, as: UTF8.self))
+            errors: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
     }
 
-    @Test func demoRunsEveryWorkflowOnAGeneratedYearAndSucceeds() throws {
-        let run = try Self.healthflow("demo", "--in-memory")
+    @Test func demoRunsEveryWorkflowOnAGeneratedYearAndSucceeds() async throws {
+        let run = try await Self.healthflow("demo", "--in-memory")
         #expect(run.status == 0)
         for step in [
             "generate a year", "authorize", "check status", "write", "fetch", "statistics", "activity rings",
@@ -66,73 +87,73 @@ import Testing
         #expect(!run.output.contains("ERROR"))
     }
 
-    @Test func demoKeepsItsDataInTheChosenFolderAndReopensIt() throws {
+    @Test func demoKeepsItsDataInTheChosenFolderAndReopensIt() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "healthflow-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try Self.healthflow("demo", "--data", folder.path)
+        let first = try await Self.healthflow("demo", "--data", folder.path)
         #expect(first.status == 0)
         #expect(first.output.contains("a new store") && first.output.contains("generate a year"))
-        let second = try Self.healthflow("demo", "--data", folder.path)
+        let second = try await Self.healthflow("demo", "--data", folder.path)
         #expect(second.status == 0)
         #expect(second.output.contains("reopened") && !second.output.contains("generate a year"))
         #expect(second.output.contains("all as expected"))
     }
 
-    @Test func demoRejectsUnknownOptionsWithStatusTwo() throws {
-        let run = try Self.healthflow("demo", "--data")
+    @Test func demoRejectsUnknownOptionsWithStatusTwo() async throws {
+        let run = try await Self.healthflow("demo", "--data")
         #expect(run.status == 2)
         #expect(run.errors.split(separator: "\n").count == 1)
     }
 
-    @Test func tourShowsTheFlowKitPatterns() throws {
-        let run = try Self.healthflow("tour")
+    @Test func tourShowsTheFlowKitPatterns() async throws {
+        let run = try await Self.healthflow("tour")
         #expect(run.status == 0)
         #expect(run.output.contains("All tour steps behaved as expected."))
     }
 
-    @Test func helpDescribesEveryCommand() throws {
-        let run = try Self.healthflow("--help")
+    @Test func helpDescribesEveryCommand() async throws {
+        let run = try await Self.healthflow("--help")
         #expect(run.status == 0)
         for command in ["demo", "tour", "example", "help"] { #expect(run.output.contains(command)) }
     }
 
-    @Test func everyCommandHasItsOwnHelp() throws {
+    @Test func everyCommandHasItsOwnHelp() async throws {
         for command in ["demo", "tour", "example"] {
-            let run = try Self.healthflow(command, "--help")
+            let run = try await Self.healthflow(command, "--help")
             #expect(run.status == 0, "\(command)")
             #expect(run.output.contains("USAGE: healthflow \(command)"), "\(command)")
         }
     }
 
-    @Test func anUnknownCommandIsAOneLineErrorWithStatusTwo() throws {
-        let run = try Self.healthflow("frobnicate")
+    @Test func anUnknownCommandIsAOneLineErrorWithStatusTwo() async throws {
+        let run = try await Self.healthflow("frobnicate")
         #expect(run.status == 2)
         #expect(run.errors.split(separator: "\n").count == 1)
         #expect(run.errors.contains("frobnicate"))
     }
 
-    @Test func noCommandPrintsTheUsageWithStatusTwo() throws {
-        let run = try Self.healthflow()
+    @Test func noCommandPrintsTheUsageWithStatusTwo() async throws {
+        let run = try await Self.healthflow()
         #expect(run.status == 2)
         #expect(run.output.contains("USAGE"))
     }
 
-    @Test func extraArgumentsToDemoAreRejected() throws {
-        #expect(try Self.healthflow("demo", "--fast").status == 2)
-        #expect(try Self.healthflow("tour", "--fast").status == 2)
+    @Test func extraArgumentsToDemoAreRejected() async throws {
+        #expect(try await Self.healthflow("demo", "--fast").status == 2)
+        #expect(try await Self.healthflow("tour", "--fast").status == 2)
     }
 
-    @Test func examplesAreListedAndRunInEveryStyle() throws {
-        let list = try Self.healthflow("example", "--list")
+    @Test func examplesAreListedAndRunInEveryStyle() async throws {
+        let list = try await Self.healthflow("example", "--list")
         #expect(list.status == 0 && list.output.contains("write-height"))
-        let run = try Self.healthflow("example", "write-height")
+        let run = try await Self.healthflow("example", "write-height")
         #expect(run.status == 0)
         #expect(run.output.contains("The 3 styles agree."))
     }
 
-    @Test func everyListedExampleNameIsWholeAndAccepted() throws {
-        let list = try Self.healthflow("example", "--list")
+    @Test func everyListedExampleNameIsWholeAndAccepted() async throws {
+        let list = try await Self.healthflow("example", "--list")
         let lines = list.output.split(separator: "\n")
         let names = lines.compactMap { $0.split(separator: " ").first.map(String.init) }
         #expect(names.contains("observe-and-upload") && names.contains("operation-chains"))
@@ -141,12 +162,12 @@ import Testing
         #expect(summaryColumns.count == 1, "summaries not aligned:\n\(list.output)")
         for name in names {
             // A bad style is refused after the name was looked up: an unknown name would be refused first.
-            let run = try Self.healthflow("example", name, "--style", "none")
+            let run = try await Self.healthflow("example", name, "--style", "none")
             #expect(run.status == 2 && !run.errors.contains("unknown example"), "\(name): \(run.errors)")
         }
     }
 
-    @Test func badExampleArgumentsAreOneLineErrorsWithStatusTwo() throws {
+    @Test func badExampleArgumentsAreOneLineErrorsWithStatusTwo() async throws {
         let refused = [
             ["example", "nope"], ["example", "write-height", "--style", "fast"], ["example"],
             ["example", "write-height", "--to", "/tmp"],  // only observe-and-upload uploads
@@ -156,7 +177,7 @@ import Testing
             ["example", "observe-and-upload", "--to"],
         ]
         for arguments in refused {
-            let process = try Self.healthflow(arguments: arguments)
+            let process = try await Self.healthflow(arguments: arguments)
             #expect(process.status == 2, "\(arguments)")
             #expect(process.errors.split(separator: "\n").count == 1, "\(arguments)")
         }

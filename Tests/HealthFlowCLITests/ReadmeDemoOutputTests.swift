@@ -36,14 +36,14 @@ import Testing
         }
     }
 
-    @Test func readmeShowsTheFirstAndSecondDemoRunsStepsInOrder() throws {
+    @Test func readmeShowsTheFirstAndSecondDemoRunsStepsInOrder() async throws {
         let printed = try Self.printedRuns()
         try #require(printed.count == 2, "README.md should print the first run and the reopening run")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "healthflow-readme-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try HealthFlowCommandTests.healthflow("demo", "--data", folder.path)
-        let second = try HealthFlowCommandTests.healthflow("demo", "--data", folder.path)
+        let first = try await HealthFlowCommandTests.healthflow("demo", "--data", folder.path)
+        let second = try await HealthFlowCommandTests.healthflow("demo", "--data", folder.path)
         #expect(first.status == 0 && second.status == 0)
 
         #expect(Self.steps(printed[0]) == Self.steps(first.output))

@@ -10,14 +10,14 @@ import Testing
 
 /// `healthflow sync`, run as a subprocess.
 @Suite struct SyncCommandTests {
-    @Test func syncSendsEverythingOnceThenNothing() throws {
+    @Test func syncSendsEverythingOnceThenNothing() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "healthflow-sync-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let outbox = folder.appendingPathComponent("outbox").path
         let data = folder.appendingPathComponent("data").path
 
-        let first = try HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data)
+        let first = try await HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data)
         #expect(first.status == 0, "\(first.errors)")
         #expect(first.output.contains("sent "))
         let batches = try FileManager.default.contentsOfDirectory(atPath: outbox).filter { $0.hasSuffix(".multipart") }
@@ -30,7 +30,7 @@ import Testing
         #expect(
             try String(contentsOf: state.appendingPathComponent("destination.txt"), encoding: .utf8).contains(outbox))
 
-        let second = try HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data)
+        let second = try await HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data)
         #expect(second.status == 0, "\(second.errors)")
         #expect(second.output.contains("nothing to send"))
         #expect(
@@ -41,18 +41,18 @@ import Testing
     }
 
     /// A store recreated under an existing sync state is sent again in full, and the run says why in one line.
-    @Test func aRecreatedStoreIsSentAgainAndTheRunSaysWhy() throws {
+    @Test func aRecreatedStoreIsSentAgainAndTheRunSaysWhy() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "healthflow-sync-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("data")
         let outbox = folder.appendingPathComponent("outbox").path
-        #expect(try HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data.path).status == 0)
+        #expect(try await HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data.path).status == 0)
         for name in try FileManager.default.contentsOfDirectory(atPath: data.path)
         where name.hasPrefix("journal-") || name.hasPrefix("snapshot-") {
             try FileManager.default.removeItem(at: data.appendingPathComponent(name))
         }
-        let again = try HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data.path)
+        let again = try await HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data.path)
         #expect(again.status == 0, "\(again.errors)")
         let lines = again.output.split(separator: "\n").filter { $0.hasPrefix("sending everything again: ") }
         #expect(lines.count == 1, "\(again.output)")
@@ -62,15 +62,15 @@ import Testing
     }
 
     /// Progress is kept per destination: after a full sync to one outbox, a second outbox still gets everything.
-    @Test func aSecondDestinationGetsEverything() throws {
+    @Test func aSecondDestinationGetsEverything() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "healthflow-sync-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("data").path
         let first = folder.appendingPathComponent("first").path
         let second = folder.appendingPathComponent("second").path
-        #expect(try HealthFlowCommandTests.healthflow("sync", "--to", first, "--data", data).status == 0)
-        let run = try HealthFlowCommandTests.healthflow("sync", "--to", second, "--data", data)
+        #expect(try await HealthFlowCommandTests.healthflow("sync", "--to", first, "--data", data).status == 0)
+        let run = try await HealthFlowCommandTests.healthflow("sync", "--to", second, "--data", data)
         #expect(run.status == 0, "\(run.errors)")
         #expect(!run.output.contains("nothing to send"))
         let batches = { (outbox: String) in
@@ -78,7 +78,7 @@ import Testing
         }
         #expect(try batches(second) == batches(first))
         #expect(
-            try HealthFlowCommandTests.healthflow("sync", "--to", first, "--data", data).output.contains(
+            try await HealthFlowCommandTests.healthflow("sync", "--to", first, "--data", data).output.contains(
                 "nothing to send"))
     }
 
@@ -93,7 +93,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try await withTestReceiver { receiver in
             let url = receiver.uploadURL.absoluteString
-            let first = try HealthFlowCommandTests.healthflow("sync", "--to", url, "--data", data.path)
+            let first = try await HealthFlowCommandTests.healthflow("sync", "--to", url, "--data", data.path)
             #expect(first.status == 0, "\(first.errors)")
             let stats = try await receiver.stats()
             #expect(stats.rejected == 0 && stats.duplicates == 0, "\(receiver.log)")
@@ -106,7 +106,7 @@ import Testing
             #expect(lines.dropLast().allSatisfy { $0.hasPrefix("batch ") }, "\(first.output)")
             #expect(lines.last?.hasPrefix("sent \(sent) samples") == true, "\(first.output)")
 
-            let second = try HealthFlowCommandTests.healthflow("sync", "--to", url, "--data", data.path)
+            let second = try await HealthFlowCommandTests.healthflow("sync", "--to", url, "--data", data.path)
             #expect(second.status == 0, "\(second.errors)")
             #expect(second.output.contains("nothing to send"))
             #expect(try await receiver.stats() == stats)
@@ -133,8 +133,8 @@ import Testing
         ["--to", "HTTP:/upload"], ["--to", "http://127.0.0.1:99999/upload"], ["--to", "http://127.0.0.1:0/upload"],
         ["--to", "http://:8080/upload"], ["--to", "mailto:someone@example.com"], ["--to", "/dev/null/outbox"],
     ])
-    func aBadDestinationExitsWithStatus2(arguments: [String]) throws {
-        let run = try HealthFlowCommandTests.healthflow(arguments: ["sync"] + arguments + ["--in-memory"])
+    func aBadDestinationExitsWithStatus2(arguments: [String]) async throws {
+        let run = try await HealthFlowCommandTests.healthflow(arguments: ["sync"] + arguments + ["--in-memory"])
         #expect(run.status == 2)
         #expect(run.output.isEmpty)
         #expect(run.errors.split(separator: "\n").count == 1)
@@ -143,8 +143,9 @@ import Testing
 
     /// Nothing listens on 127.0.0.1:9: every retry meets a refused connection, each is reported, and the command
     /// ends with one error line and status 1 (bounded: the uploader's five attempts back off for seconds at most).
-    @Test func anUnreachableServerFailsWithOneLineAndStatusOne() throws {
-        let run = try HealthFlowCommandTests.healthflow("sync", "--to", "http://127.0.0.1:9/upload", "--in-memory")
+    @Test func anUnreachableServerFailsWithOneLineAndStatusOne() async throws {
+        let run = try await HealthFlowCommandTests.healthflow(
+            "sync", "--to", "http://127.0.0.1:9/upload", "--in-memory")
         #expect(run.status == 1)
         #expect(run.errors.split(separator: "\n").count == 1)
         // Each failed attempt and the wait before the next is a line of its own: the person waiting sees why.
@@ -159,7 +160,7 @@ import Testing
     /// example's 77 samples to a real server, and the receiver counts them.
     @Test func observeAndUploadExampleUploadsEachStyleToTheReceiver() async throws {
         try await withTestReceiver { receiver in
-            let run = try HealthFlowCommandTests.healthflow(
+            let run = try await HealthFlowCommandTests.healthflow(
                 "example", "observe-and-upload", "--to", receiver.uploadURL.absoluteString)
             #expect(run.status == 0, "\(run.errors)")
             #expect(run.output.contains("The 3 styles agree."), "\(run.output)")
@@ -173,7 +174,7 @@ import Testing
 
     /// A `sync --in-memory` killed with `kill -9` leaves its scratch folder; the next run removes it — only
     /// folders of its own name pattern whose lock no live run holds — and says so.
-    @Test func scratchFoldersOfKilledRunsAreRemovedByTheNextRunAndReported() throws {
+    @Test func scratchFoldersOfKilledRunsAreRemovedByTheNextRunAndReported() async throws {
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
             "healthflow-tmp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
@@ -194,7 +195,7 @@ import Testing
         #expect(flock(held, LOCK_EX | LOCK_NB) == 0)
 
         let outbox = temporary.appendingPathComponent("outbox").path
-        let run = try HealthFlowCommandTests.healthflow(
+        let run = try await HealthFlowCommandTests.healthflow(
             arguments: ["sync", "--in-memory", "--to", outbox], environment: ["TMPDIR": temporary.path])
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("removed 1 scratch folder(s) left by interrupted syncs"), "\(run.output)")
@@ -206,7 +207,7 @@ import Testing
     @Test func aCapitalisedSchemeIsAcceptedAndUsed() async throws {
         try await withTestReceiver { receiver in
             let url = "HTTP://127.0.0.1:\(receiver.port)/upload"
-            let run = try HealthFlowCommandTests.healthflow(
+            let run = try await HealthFlowCommandTests.healthflow(
                 "example", "observe-and-upload", "--style", "async", "--to", url)
             #expect(run.status == 0, "\(run.errors)")
             #expect(try await receiver.stats().batches == 1)
@@ -214,19 +215,19 @@ import Testing
     }
 
     /// Every command that uploads fails when its upload failed: here nothing listens on 127.0.0.1:9.
-    @Test func observeAndUploadExitsNonZeroWhenItsUploadFailed() throws {
-        let run = try HealthFlowCommandTests.healthflow(
+    @Test func observeAndUploadExitsNonZeroWhenItsUploadFailed() async throws {
+        let run = try await HealthFlowCommandTests.healthflow(
             "example", "observe-and-upload", "--style", "async", "--to", "http://127.0.0.1:9/upload")
         #expect(run.status == 1)
         #expect(run.errors.contains("the upload failed"))
     }
 
     /// `--to DIR` writes the three batches to the chosen outbox.
-    @Test func observeAndUploadExampleWritesToAChosenOutbox() throws {
+    @Test func observeAndUploadExampleWritesToAChosenOutbox() async throws {
         let outbox = FileManager.default.temporaryDirectory.appendingPathComponent(
             "healthflow-outbox-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: outbox) }
-        let run = try HealthFlowCommandTests.healthflow(
+        let run = try await HealthFlowCommandTests.healthflow(
             "example", "observe-and-upload", "--style", "async", "--to", outbox.path)
         #expect(run.status == 0, "\(run.errors)")
         let files = try FileManager.default.contentsOfDirectory(atPath: outbox.path).filter {
@@ -235,9 +236,9 @@ import Testing
         #expect(files.count == 1)
     }
 
-    @Test func helpListsSync() throws {
-        #expect(try HealthFlowCommandTests.healthflow("--help").output.contains("sync --to URL|DIR"))
-        let help = try HealthFlowCommandTests.healthflow("sync", "--help")
+    @Test func helpListsSync() async throws {
+        #expect(try await HealthFlowCommandTests.healthflow("--help").output.contains("sync --to URL|DIR"))
+        let help = try await HealthFlowCommandTests.healthflow("sync", "--help")
         #expect(help.status == 0)
         #expect(help.output.contains("USAGE: healthflow sync --to URL|DIR"))
     }

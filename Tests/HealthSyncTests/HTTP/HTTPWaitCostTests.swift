@@ -16,7 +16,7 @@ struct HTTPWaitCostTests {
         async throws
     {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
-            let outcome = try ProbeProcess.run(
+            let outcome = try await ProbeProcess.run(
                 "HTTPWaitProbe",
                 arguments: [server.url(path).absoluteString, String(Self.wait)] + (streamed ? ["--streamed"] : []),
                 timeout: 60)

@@ -65,7 +65,7 @@ extension MultipartOracleTests {
         }
     }
 
-    @Test func hostileNamesAndFilenamesReachBothParsersAsOnePartEach() throws {
+    @Test func hostileNamesAndFilenamesReachBothParsersAsOnePartEach() async throws {
         // One body holding every case, each with its own payload: an injected or lost part changes the count, a
         // part of the wrong kind or name fails its case.
         let parts = try Self.written.enumerated().map { index, hostile in
@@ -75,7 +75,7 @@ extension MultipartOracleTests {
                 data: Data("payload \(index) \(hostile.name)".utf8))
         }
         let body = try MultipartBody(parts: parts)
-        let seen = try #require(try parse(body))
+        let seen = try #require(try await parse(body))
         for (parser, entries) in [("werkzeug", seen.werkzeug), ("python-multipart", seen.pythonMultipart)] {
             #expect(entries.count == Self.written.count, "\(parser) saw \(entries.count) parts")
             for (index, hostile) in Self.written.enumerated() {
@@ -97,7 +97,7 @@ extension MultipartOracleTests {
         }
     }
 
-    @Test func unicodeNamesAndFilenamesAreRecoveredExactlyByBothParsers() throws {
+    @Test func unicodeNamesAndFilenamesAreRecoveredExactlyByBothParsers() async throws {
         let cases = [
             ("Grüße", "résumé.pdf"), ("心拍数", "血糖.csv"), ("🩺 heart", "🩺.json"), ("\u{200F}مرحبا", "\u{200F}تقرير.txt"),
         ]
@@ -105,7 +105,7 @@ extension MultipartOracleTests {
             parts: try cases.map { name, filename in
                 try MultipartPart(name: name, filename: filename, contentType: "text/plain", data: Data(name.utf8))
             })
-        let seen = try #require(try parse(body))
+        let seen = try #require(try await parse(body))
         let expected = cases.map { name, filename in
             Entry(name: name, filename: filename, contentType: "text/plain", content: Data(name.utf8))
         }

@@ -40,7 +40,7 @@ import Testing
     }
 
     /// Runs the oracle on `body`; records an issue (failing the test) when a parser is missing.
-    func parse(_ body: MultipartBody) throws -> Seen? {
+    func parse(_ body: MultipartBody) async throws -> Seen? {
         let directory = try GzipMultipartSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = directory.appendingPathComponent(GzipMultipartOracleScript.fileName)
@@ -49,7 +49,7 @@ import Testing
         try body.data().write(to: bodyFile)
         let python: URL
         do {
-            python = try TestPython.interpreter()
+            python = try await TestPython.ready()
         } catch {
             Issue.record("\(error)")
             return nil
@@ -74,29 +74,29 @@ import Testing
         entries.sorted { ($0.name, $0.filename ?? "") < ($1.name, $1.filename ?? "") }
     }
 
-    @Test func bothParsersSeeAPlainField() throws {
+    @Test func bothParsersSeeAPlainField() async throws {
         let value = Data("Apple Watch ⌚️, série 10".utf8)
         let body = try MultipartBody(parts: [try MultipartPart(name: "device", data: value)])
-        let seen = try #require(try parse(body))
+        let seen = try #require(try await parse(body))
         let expected = [Entry(name: "device", content: value)]
         #expect(seen.werkzeug == expected)
         #expect(seen.pythonMultipart == expected)
     }
 
-    @Test func bothParsersSeeAFileWithARawUTF8Filename() throws {
+    @Test func bothParsersSeeAFileWithARawUTF8Filename() async throws {
         let content = gzipMultipartJSONLike(byteCount: 4096)
         let filename = "Grüße 🩺 Blutzucker 2026-11.json"
         let body = try MultipartBody(parts: [
             try MultipartPart(name: "export", filename: filename, contentType: "application/json", data: content)
         ])
         #expect(!String(decoding: try body.data(), as: UTF8.self).contains("filename*"))
-        let seen = try #require(try parse(body))
+        let seen = try #require(try await parse(body))
         let expected = [Entry(name: "export", filename: filename, contentType: "application/json", content: content)]
         #expect(seen.werkzeug == expected)
         #expect(seen.pythonMultipart == expected)
     }
 
-    @Test func contentThatLooksLikeABoundaryIsParsedAsContent() throws {
+    @Test func contentThatLooksLikeABoundaryIsParsedAsContent() async throws {
         let tricky = Data(
             ("first line\r\n--HealthFlow-notTheRealBoundary\r\nContent-Disposition: form-data; name=\"evil\"\r\n\r\n"
                 + "evil\r\n--HealthFlow-notTheRealBoundary--\r\n--\r\n--").utf8)
@@ -114,7 +114,7 @@ import Testing
             ],
             boundary: MultipartBoundary("x")
         ).data().dropFirst(Data("--x\r\nContent-Disposition: form-data; name=\"s\"\r\n\r\n".utf8).count).prefix(300_007)
-        let seen = try #require(try parse(body))
+        let seen = try #require(try await parse(body))
         let expected = [
             Entry(name: "last", content: Data("end".utf8)),
             Entry(

@@ -34,7 +34,20 @@ enum ProbeProcess {
     /// Runs `name` with `arguments`. With `stopAfter`, SIGKILLs it as soon as a printed line satisfies it;
     /// without, waits for it to exit.
     static func run(
-        _ name: String, arguments: [String], stopAfter: ((String) -> Bool)? = nil, timeout: Double
+        _ name: String, arguments: [String], stopAfter: (@Sendable (String) -> Bool)? = nil, timeout: Double
+    ) async throws -> Outcome {
+        // On a thread of its own: a test waiting for its child never holds one of the few threads the other
+        // tests run on.
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Result { try runToEnd(name, arguments: arguments, stopAfter: stopAfter, timeout: timeout) })
+            }.start()
+        }
+    }
+
+    private static func runToEnd(
+        _ name: String, arguments: [String], stopAfter: ((String) -> Bool)?, timeout: Double
     ) throws -> Outcome {
         let process = Process()
         process.executableURL = executable(name)

@@ -33,7 +33,7 @@ import Testing
         try Self.ingest(early, in: directory)
 
         try await withTestReceiver { receiver in
-            let crashed = try SyncProbeProcess.run(directory: directory, url: receiver.uploadURL, stopAt: step)
+            let crashed = try await SyncProbeProcess.run(directory: directory, url: receiver.uploadURL, stopAt: step)
             let checkpoint = try #require(
                 crashed.lines.last { $0.hasPrefix("checkpoint \(step) ") }, "no checkpoint: \(crashed.errors)")
             let crashedID = try #require(UUID(uuidString: String(checkpoint.split(separator: " ").last ?? "")))
@@ -49,7 +49,7 @@ import Testing
             let late = try SyncEngineBench.heartRates(5, first: 5_000)
             try Self.ingest(late, in: directory)
 
-            let restarted = try SyncProbeProcess.run(directory: directory, url: receiver.uploadURL)
+            let restarted = try await SyncProbeProcess.run(directory: directory, url: receiver.uploadURL)
             #expect(restarted.status == 0, "\(restarted.errors)")
             let duplicates = step == "acknowledged" ? 1 : 0
             #expect(restarted.lines.last?.hasSuffix("duplicates=\(duplicates)") == true, "\(restarted.lines)")
@@ -76,7 +76,7 @@ import Testing
             let temp = directory.appendingPathComponent("sync-tmp").path
             #expect(try FileManager.default.contentsOfDirectory(atPath: temp).isEmpty)
 
-            let again = try SyncProbeProcess.run(directory: directory, url: receiver.uploadURL)
+            let again = try await SyncProbeProcess.run(directory: directory, url: receiver.uploadURL)
             #expect(again.lines == ["report batches=0 samples=0 duplicates=0"], "\(again.errors)")
             #expect(try await receiver.stats() == stats)
         }

@@ -7,11 +7,14 @@ enum SyncProbeProcess {
     /// SIGKILLs it there; without, waits for it to exit.
     static func run(
         directory: URL, url: URL, stopAt: String? = nil, batchSize: Int = 40, timeout: Double = 120
-    ) throws -> ProbeProcess.Outcome {
-        try ProbeProcess.run(
+    ) async throws -> ProbeProcess.Outcome {
+        let stopAfter: (@Sendable (String) -> Bool)? = stopAt.map { step in
+            { @Sendable line in line.hasPrefix("checkpoint \(step) ") }
+        }
+        return try await ProbeProcess.run(
             "SyncProbe",
             arguments: [directory.path, url.absoluteString, "--batch-size", String(batchSize)]
                 + (stopAt.map { ["--stop-at", $0] } ?? []),
-            stopAfter: stopAt.map { step in { line in line.hasPrefix("checkpoint \(step) ") } }, timeout: timeout)
+            stopAfter: stopAfter, timeout: timeout)
     }
 }

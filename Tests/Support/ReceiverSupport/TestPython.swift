@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The Python the tests' oracles and receiver run on: a private virtual environment in the package's build folder
 /// (`.build/test-python/`) with the packages pinned in `Tests/Receiver/requirements.txt`, created on first use.
@@ -22,12 +23,21 @@ public enum TestPython {
     /// `.build/test-python`.
     public static let environment = packageRoot.appendingPathComponent(".build/test-python", isDirectory: true)
 
-    private static let prepared = Result { try prepare() }
+    private static let preparation = OneTimePreparation { try prepare() }
 
-    /// The environment's interpreter, preparing the environment on first use.
+    /// The environment's interpreter, preparing the environment on first use. Blocks the calling thread while the
+    /// environment is built (seconds, a minute on a loaded machine): async code awaits ``ready()`` first.
     /// - Throws: ``TestPythonError`` with a one-line reason and the command that fixes it.
     public static func interpreter() throws -> URL {
-        try prepared.get()
+        try preparation.wait()
+    }
+
+    /// The environment's interpreter, built on a thread of its own: awaiting it never holds one of the few threads
+    /// the other tests run on (a test blocked in `pip install` there would stall every other test).
+    /// - Throws: As ``interpreter()``.
+    @discardableResult
+    public static func ready() async throws -> URL {
+        try await preparation.value()
     }
 
     /// Prepares an environment with the given base interpreter and requirements (for tests of this setup).
@@ -85,5 +95,86 @@ public enum TestPythonError: Error, CustomStringConvertible {
                 + "its venv module: install it (e.g. 'apt-get install python3 python3-venv')"
         case .setupFailed(let reason): "the tests' Python environment could not be prepared: \(reason)"
         }
+    }
+}
+
+/// Runs `work` once, on a thread of its own, the first time anyone asks; every caller — blocking or awaiting —
+/// gets its result.
+final class OneTimePreparation: Sendable {
+    private enum State {
+        case idle
+        case running([CheckedContinuation<URL, any Error>], [DispatchSemaphore])
+        case done(Result<URL, any Error>)
+    }
+
+    private let work: @Sendable () throws -> URL
+    private let state = Mutex(State.idle)
+
+    init(_ work: @escaping @Sendable () throws -> URL) {
+        self.work = work
+    }
+
+    func value() async throws -> URL {
+        try await withCheckedThrowingContinuation { continuation in
+            let (finished, start) = state.withLock { state -> (Result<URL, any Error>?, Bool) in
+                switch state {
+                case .idle:
+                    state = .running([continuation], [])
+                    return (nil, true)
+                case .running(var waiters, let semaphores):
+                    waiters.append(continuation)
+                    state = .running(waiters, semaphores)
+                    return (nil, false)
+                case .done(let result):
+                    return (result, false)
+                }
+            }
+            if let finished { continuation.resume(with: finished) }
+            if start { run() }
+        }
+    }
+
+    func wait() throws -> URL {
+        let semaphore = DispatchSemaphore(value: 0)
+        let (finished, start) = state.withLock { state -> (Result<URL, any Error>?, Bool) in
+            switch state {
+            case .idle:
+                state = .running([], [semaphore])
+                return (nil, true)
+            case .running(let waiters, var semaphores):
+                semaphores.append(semaphore)
+                state = .running(waiters, semaphores)
+                return (nil, false)
+            case .done(let result):
+                return (result, false)
+            }
+        }
+        if let finished { return try finished.get() }
+        if start { run() }
+        semaphore.wait()
+        return try state.withLock { state -> Result<URL, any Error> in
+            guard case .done(let result) = state else { preconditionFailure("signalled before done") }
+            return result
+        }.get()
+    }
+
+    private func run() {
+        let thread = Thread { [self] in finish(Result { try work() }) }
+        thread.start()
+    }
+
+    private func finish(_ result: Result<URL, any Error>) {
+        let waiting: ([CheckedContinuation<URL, any Error>], [DispatchSemaphore]) = state.withLock { state in
+            let waiting: ([CheckedContinuation<URL, any Error>], [DispatchSemaphore])
+            if case .running(let waiters, let semaphores) = state {
+                waiting = (waiters, semaphores)
+            } else {
+                waiting = ([], [])
+            }
+            state = .done(result)
+            return waiting
+        }
+        for waiter in waiting.0 { waiter.resume(with: result) }
+        for semaphore in waiting.1 { semaphore.signal() }
     }
 }

@@ -152,6 +152,7 @@ public enum TestReceiverError: Error, CustomStringConvertible {
 /// let stats = try await withTestReceiver { receiver in try await receiver.stats() }
 /// ```
 public func withTestReceiver<T>(_ body: (TestReceiver) async throws -> T) async throws -> T {
+    try await TestPython.ready()
     let receiver = try TestReceiver.start()
     do {
         let value = try await body(receiver)
