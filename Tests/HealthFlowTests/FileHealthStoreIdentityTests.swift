@@ -166,6 +166,27 @@ struct FileHealthStoreIdentityTests {
         }
     }
 
+    @Test func aDeletedSnapshotIsCaughtNotReadAsAnEmptyStoreWithALaterJournal() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            let store = try DurableFixture.open(directory)
+            _ = try Self.save(3, to: store)
+            try store.snapshot()  // journal 0 is removed: only snapshot 1 holds those samples
+            _ = try Self.save(1, to: store)
+            store.close()
+            try FileManager.default.removeItem(at: directory.appendingPathComponent(StoreLayout.snapshotName(1)))
+            // Without the snapshot, journal 1 needs journal 0 (removed when the snapshot covered it).
+            #expect(throws: FileStoreError.missingJournal(generation: 0)) { try DurableFixture.open(directory) }
+            // A repair keeps what is readable and says what is missing; journal 1's changes need its start.
+            let repaired = try DurableFixture.open(directory, recovery: .repair)
+            #expect(repaired.recovery.repairs.first?.problem == .missingFile)
+            #expect(
+                repaired.recovery.repairs.contains {
+                    $0.problem == .inconsistent("the journal starts after change 3, the files before it end at 0")
+                })
+            repaired.close()
+        }
+    }
+
     @Test func filesWrittenBeforeIdentitiesGetOneWhenOpened() throws {
         try DurableFixture.withTemporaryDirectory { directory in
             // A journal as the earlier format wrote it: the header ends after the app's identifier.
