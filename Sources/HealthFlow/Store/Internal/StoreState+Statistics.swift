@@ -4,14 +4,14 @@ extension StoreState {
     /// The samples a statistics query over `type` and `predicate` sees, in start order: those a sample query
     /// would return (matching, and visible under the read rules — the app's own always).
     /// - Complexity: O(log n + m), as a sample query.
-    mutating func visibleQuantitySamples(
+    func visibleQuantitySamples(
         of type: HealthObjectType, matching predicate: SamplePredicate?
     ) -> [HealthQuantitySample] {
-        let query = HealthSampleQuery(sampleType: type, predicate: predicate) { _, _, _ in }
-        return sampleResults(for: query).compactMap { sample in
-            if case .quantity(let quantity) = sample { return quantity }
-            return nil
+        var samples: [HealthQuantitySample] = []
+        forEachVisibleEntry(of: type, matching: predicate, reserve: { samples.reserveCapacity($0) }) { entry in
+            if case .quantity(let quantity) = entry.sample { samples.append(quantity) }
         }
+        return samples
     }
 
     /// The samples activity summaries are derived from — every source's, whatever the app may read of their

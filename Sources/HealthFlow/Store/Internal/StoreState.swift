@@ -319,6 +319,38 @@ struct StoreState {
     /// The live samples of `type` that `predicate` matches, in start order, whoever may read them — for data
     /// the store derives under a read rule of its own (activity summaries).
     /// - Complexity: O(log n + m), as a sample query's scan.
+    /// The samples of `type` the app may see that match `predicate`, in store order (start date, then change
+    /// sequence) — what a sample query without sort descriptors or limit returns — handed to `body` one by one,
+    /// without sorting or copying the index; `reserve` first learns how many entries at most will follow.
+    /// - Complexity: O(log n + m) for a date-range predicate (m the entries in range), O(k log k) for k UUIDs.
+    func forEachVisibleEntry(
+        of type: HealthObjectType, matching predicate: SamplePredicate?, reserve: (Int) -> Void = { _ in },
+        _ body: (IndexedSample) -> Void
+    ) {
+        guard let slot = slots[type] else { return }
+        let index = indexes[slot]
+        let plan = QueryPlan(predicate, longestDuration: index.longestDuration)
+        let readable = type.kind == .correlation ? nil : authorization.mayRead(type)
+        if let uuids = plan.uuids {
+            let candidates = uuids.compactMap { uuid -> IndexedSample? in
+                guard let location = locations[uuid], location.slot == slot else { return nil }
+                return entry(at: location)
+            }
+            reserve(candidates.count)
+            for candidate in candidates.sorted(by: { ($0.start, $0.sequence) < ($1.start, $1.sequence) })
+            where matches(predicate, candidate, typeIsReadable: readable) {
+                body(candidate)
+            }
+            return
+        }
+        let range = index.positions(startingFrom: plan.lowerStart, below: plan.upperStart)
+        reserve(range.count)
+        for position in range {
+            let candidate = index.entries[position]
+            if matches(predicate, candidate, typeIsReadable: readable) { body(candidate) }
+        }
+    }
+
     func allSamples(of type: HealthObjectType, matching predicate: SamplePredicate?) -> [HealthSample] {
         guard let slot = slots[type] else { return [] }
         let index = indexes[slot]
