@@ -3,6 +3,10 @@ import Testing
 
 @testable import HealthFlow
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The files themselves: permissions, the directory lock, closing, and the documented byte format.
 struct FileHealthStoreFileTests {
     static func mode(_ path: String) throws -> Int {
@@ -37,6 +41,25 @@ struct FileHealthStoreFileTests {
             first.close()
             let second = try DurableFixture.open(directory)
             second.close()
+        }
+    }
+
+    /// A child process being started holds a copy of every descriptor until its `exec`: a lock busy for such a
+    /// moment is waited out, not reported as another store.
+    @Test func aLockHeldForAMomentIsWaitedOutNotReportedAsAnotherStore() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            try DurableFixture.open(directory).close()
+            let lock = open(directory.appendingPathComponent("LOCK").path, O_RDWR | O_CLOEXEC)
+            #expect(lock >= 0)
+            #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
+            let released = DispatchSemaphore(value: 0)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(200)) {
+                close(lock)
+                released.signal()
+            }
+            let store = try DurableFixture.open(directory)
+            released.wait()
+            store.close()
         }
     }
 

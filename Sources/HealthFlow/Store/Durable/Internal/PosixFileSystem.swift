@@ -98,11 +98,25 @@ struct PosixFileSystem: StoreFileSystem {
         guard fsync(descriptor) == 0 else { throw .io(operation: "fsync", path: path, errno: errno) }
     }
 
+    /// How long a held lock is waited out before the store reports `alreadyOpen` (1 s, in 10 ms steps). A lock
+    /// can be held for a moment by no store at all: a child process this one is starting (any thread's
+    /// `Process`, `posix_spawn` or `fork`) holds a copy of every descriptor until its `exec` closes the
+    /// close-on-exec ones, so a store closed and reopened meanwhile finds its own lock busy. A store really open
+    /// elsewhere stays busy and is reported.
+    static let lockPatience = Duration.seconds(1)
+
     func lockFile(at path: String) throws(FileStoreError) -> any StoreFile {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .io(operation: "open", path: path, errno: errno) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        var waited = Duration.zero
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
+            if code == EINTR { continue }
+            if code == EWOULDBLOCK, waited < Self.lockPatience {
+                usleep(10_000)
+                waited += .milliseconds(10)
+                continue
+            }
             _ = posixClose(descriptor)
             if code == EWOULDBLOCK { throw .alreadyOpen(path: path) }
             throw .io(operation: "flock", path: path, errno: code)

@@ -17,8 +17,9 @@ protocol StoreFileSystem: Sendable {
     func removeFile(at path: String) throws(FileStoreError)
     /// Flushes a directory's entries (after creating, renaming or removing files in it).
     func syncDirectory(at path: String) throws(FileStoreError)
-    /// Takes an exclusive `flock` on the file (created 0600 if needed) without waiting; throws
-    /// `alreadyOpen` when another open file description holds it. The lock lasts until the handle closes.
+    /// Takes an exclusive `flock` on the file (created 0600 if needed), waiting out a lock held for a moment
+    /// (``PosixFileSystem/lockPatience``); throws `alreadyOpen` when another open file description keeps it.
+    /// The lock lasts until the handle closes.
     func lockFile(at path: String) throws(FileStoreError) -> any StoreFile
 }
 
