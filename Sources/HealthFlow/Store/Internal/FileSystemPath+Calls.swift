@@ -9,7 +9,7 @@ import Foundation
 #endif
 
 /// A failed system call on a path: which call, on which path (its display form) and its `errno`.
-package struct PathCallFailure: Error, Sendable {
+package struct PathCallFailure: Error, Sendable, CustomStringConvertible {
     package let operation: String
     package let path: String
     package let code: Int32
@@ -18,6 +18,12 @@ package struct PathCallFailure: Error, Sendable {
         self.operation = operation
         self.path = path.description
         self.code = code
+    }
+
+    /// `mkdir failed for /a/b: Permission denied (errno 13)`.
+    package var description: String {
+        let message = strerror(code).map { String(cString: $0) } ?? "error \(code)"
+        return "\(operation) failed for \(path): \(message) (errno \(code))"
     }
 }
 
