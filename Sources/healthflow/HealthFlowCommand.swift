@@ -70,7 +70,9 @@ struct HealthFlowCommand {
         case "demo" where arguments.dropFirst().first == "--help" || arguments.dropFirst().first == "-h":
             print(demoUsage)
         case "tour" where arguments.dropFirst().first == "--help" || arguments.dropFirst().first == "-h":
-            print("USAGE: healthflow tour\n\nThe FlowKit tour: one health task as nested callbacks, as a promise chain and with\nasync/await, then fan-out, retries with back-off, timeouts and cancellation.")
+            print(
+                "USAGE: healthflow tour\n\nThe FlowKit tour: one health task as nested callbacks, as a promise chain and with\nasync/await, then fan-out, retries with back-off, timeouts and cancellation."
+            )
         case "demo":
             switch DataLocation.parse(Array(raw.dropFirst())) {
             case .success(let location):
@@ -93,7 +95,10 @@ struct HealthFlowCommand {
             print(usage)
             exit(2)
         case let command?:
-            FileHandle.standardError.write(Data("healthflow: unknown command or arguments '\(arguments.joined(separator: " "))' (\(command)); see 'healthflow --help'\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "healthflow: unknown command or arguments '\(arguments.joined(separator: " "))' (\(command)); see 'healthflow --help'\n"
+                        .utf8))
             exit(2)
         }
     }

@@ -299,7 +299,8 @@ enum SyncCommand {
     static func deviceID(in folder: FileSystemPath) throws -> String {
         let file = folder.appending("sync-device-id")
         if let stored = try? file.readContents(),
-            let id = UUID(uuidString: String(decoding: stored, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            let id = UUID(
+                uuidString: String(decoding: stored, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         {
             return id.uuidString
         }

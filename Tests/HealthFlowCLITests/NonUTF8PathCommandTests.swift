@@ -91,7 +91,10 @@ import Testing
         let states = RawPaths.names(in: RawPaths.join(data, Self.words("sync")))
         #expect(states.count == 1)
         let state = RawPaths.join(RawPaths.join(data, Self.words("sync")), states.first ?? [])
-        #expect(Set(RawPaths.names(in: state)).isSuperset(of: [Self.words("sync-state.json"), Self.words("destination.txt")]))
+        #expect(
+            Set(RawPaths.names(in: state)).isSuperset(of: [
+                Self.words("sync-state.json"), Self.words("destination.txt"),
+            ]))
         let destination = try FileSystemPath(bytes: RawPaths.join(state, Self.words("destination.txt"))).readContents()
         #expect(destination == Self.words("outbox ") + outbox + [UInt8(ascii: "\n")])
         for folder in [parent, data, outbox, state] { #expect(!RawPaths.holdsReplacement(folder)) }

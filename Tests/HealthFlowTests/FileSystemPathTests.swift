@@ -19,7 +19,9 @@ struct FileSystemPathTests {
     }
 
     @Test func aNULByteIsRefusedWithItsOffset() {
-        #expect(throws: FileSystemPathError.containsNUL(offset: 2)) { try FileSystemPath(bytes: [0x2F, 0x61, 0, 0x62]) }
+        #expect(throws: FileSystemPathError.containsNUL(offset: 2)) {
+            try FileSystemPath(bytes: [0x2F, 0x61, 0, 0x62])
+        }
         #expect(FileSystemPath("/a\u{0}b").bytes == Array("/a".utf8))
     }
 

@@ -171,7 +171,9 @@ public struct FileSystemPath: Hashable, Sendable, CustomStringConvertible {
             return FileSystemPath(unchecked: isAbsolute ? [Self.slash] : [Self.dot])
         }
         let folder = trimmed[..<last]
-        guard let end = folder.lastIndex(where: { $0 != Self.slash }) else { return FileSystemPath(unchecked: [Self.slash]) }
+        guard let end = folder.lastIndex(where: { $0 != Self.slash }) else {
+            return FileSystemPath(unchecked: [Self.slash])
+        }
         return FileSystemPath(unchecked: Array(folder[...end]))
     }
 

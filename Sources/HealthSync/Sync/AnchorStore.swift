@@ -75,7 +75,7 @@ public struct AnchorStore: Sendable {
         let data: Data
         do throws(PathCallFailure) {
             data = Data(try path.readContents())
-        } catch where error.operation == "open" && error.code == ENOENT {
+        } catch  where error.operation == "open" && error.code == ENOENT {
             return SyncState()
         } catch {
             throw .io(operation: error.operation, path: error.path, code: error.code)

@@ -102,7 +102,8 @@ public struct UploadBody: Sendable {
             do throws(PathCallFailure) {
                 return Data(try path.readContents())
             } catch {
-                throw UploadError.bodyUnavailable("cannot read \(path) (\(error.operation) failed, errno \(error.code))")
+                throw UploadError.bodyUnavailable(
+                    "cannot read \(path) (\(error.operation) failed, errno \(error.code))")
             }
         case .stream:
             var data = Data()

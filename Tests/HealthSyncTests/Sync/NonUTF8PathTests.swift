@@ -27,7 +27,8 @@ import Testing
         #expect(receipt.disposition == .stored)
         #expect(RawPaths.names(in: parent) == [name])
         #expect(!RawPaths.holdsReplacement(parent))
-        #expect(RawPaths.names(in: RawPaths.join(parent, name)) == [Array("\(SyncFixtures.batchID.uuidString).json".utf8)])
+        #expect(
+            RawPaths.names(in: RawPaths.join(parent, name)) == [Array("\(SyncFixtures.batchID.uuidString).json".utf8)])
         #expect(try outbox.filePath(for: request).readContents() == Array(body))
         #expect(try outbox.storedBatchIDs() == [SyncFixtures.batchID])
         #expect(try await outbox.upload(request).disposition == .duplicate)
@@ -61,7 +62,8 @@ import Testing
         defer { try? root.removeTree() }
         let name = RawPaths.withFF("state-")
         #expect(RawPaths.makeFolder(RawPaths.join(parent, name)))
-        let anchors = AnchorStore(path: try FileSystemPath(bytes: RawPaths.join(parent, name)).appending("sync-state.json"))
+        let anchors = AnchorStore(
+            path: try FileSystemPath(bytes: RawPaths.join(parent, name)).appending("sync-state.json"))
         #expect(try anchors.load() == SyncState())
         var state = SyncState()
         state.pendingBatchID = SyncFixtures.batchID

@@ -42,7 +42,8 @@ struct PendingBodyChecksum {
                 throw .pendingBatchMissing(path: path.description)
             }
             let verb = failure?.operation == "open" ? "opened" : "read"
-            throw .pendingBatchCorrupt(path: path.description, reason: "cannot be \(verb) (errno \(failure?.code ?? 0))")
+            throw .pendingBatchCorrupt(
+                path: path.description, reason: "cannot be \(verb) (errno \(failure?.code ?? 0))")
         }
         return checksum.value
     }

@@ -1,7 +1,6 @@
+import CZlib
 import Foundation
 import HealthFlow
-
-import CZlib
 
 #if canImport(Glibc)
     import Glibc
@@ -88,7 +87,8 @@ enum SyncBatchBody {
                 }
                 guard written == request.contentLength else {
                     throw SyncEngineError.pendingBatchCorrupt(
-                        path: destination.description, reason: "wrote \(written) bytes, expected \(request.contentLength)")
+                        path: destination.description,
+                        reason: "wrote \(written) bytes, expected \(request.contentLength)")
                 }
             }
         } catch let failure as PathCallFailure {
