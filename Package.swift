@@ -83,17 +83,23 @@ let package = Package(
             path: "Examples/Exercises", swiftSettings: strict),
     ] + exampleNames.map(example) + healthKitTargets + [
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting"], swiftSettings: strict),
-        .testTarget(name: "HealthFlowTests", dependencies: ["HealthFlow", "FlowKitTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "HealthFlowTests", dependencies: ["HealthFlow", "FlowKitTesting", "RawPathSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "HealthSyncTests",
             dependencies: [
                 "HealthSync", "HealthFlow", "FlowKit", "FlowKitTesting", "ReceiverSupport", "SyncProbe",
-                "HTTPWaitProbe",
+                "HTTPWaitProbe", "RawPathSupport",
             ],
             swiftSettings: strict),
         .testTarget(
-            name: "HealthFlowCLITests", dependencies: ["healthflow", "HealthFlow", "ExampleSupport", "ReceiverSupport"],
+            name: "HealthFlowCLITests",
+            dependencies: ["healthflow", "HealthFlow", "ExampleSupport", "ReceiverSupport", "RawPathSupport"],
             swiftSettings: strict),
+        // Folders named by bytes that are not UTF-8, made and listed with the C calls alone, for the tests that
+        // check a path reaches the disk as given.
+        .target(name: "RawPathSupport", path: "Tests/Support/RawPathSupport", swiftSettings: strict),
         // Starts Tests/Receiver/healthsync_receiver.py (Werkzeug, python-multipart, jsonschema) for the tests that
         // need a real server. Tests/Receiver itself is no target: it holds the Python receiver and its JSON schema.
         .target(name: "ReceiverSupport", path: "Tests/Support/ReceiverSupport", swiftSettings: strict),

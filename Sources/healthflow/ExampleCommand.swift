@@ -29,7 +29,7 @@ enum ExampleCommand {
         """
 
     /// Runs the command; returns the exit status (0 ok, 1 the styles disagree, 2 bad arguments).
-    static func run(_ arguments: [String]) async -> Int32 {
+    static func run(_ arguments: [CommandArgument]) async -> Int32 {
         if arguments == ["--list"] {
             let width = examples.map { $0.name.count }.max() ?? 0
             for example in examples {
@@ -41,7 +41,7 @@ enum ExampleCommand {
             print(usage)
             return 0
         }
-        guard let name = arguments.first else {
+        guard let name = arguments.first?.description else {
             return fail("missing the example's name; run 'healthflow example --list'")
         }
         guard let example = examples.first(where: { $0.name == name }) else {
@@ -103,24 +103,25 @@ enum ExampleCommand {
         /// Where observe-and-upload uploads, or `nil` for its scratch outbox.
         var destination: SyncCommand.Destination?
 
-        static func parse(_ arguments: [String]) -> Result<Options, ArgumentError> {
+        static func parse(_ arguments: [CommandArgument]) -> Result<Options, ArgumentError> {
             var options = Options()
             var seen: Set<String> = []
             var index = 0
             while index < arguments.count {
-                let flag = arguments[index]
+                let flag = arguments[index].description
                 guard flag == "--style" || flag == "--to", index + 1 < arguments.count, seen.insert(flag).inserted
                 else {
                     return .failure(
                         ArgumentError(
-                            "unexpected arguments '\(arguments.joined(separator: " "))'; see 'healthflow example --help'"
+                            "unexpected arguments '\(arguments.map(\.description).joined(separator: " "))'; "
+                                + "see 'healthflow example --help'"
                         ))
                 }
                 let value = arguments[index + 1]
                 index += 2
                 if flag == "--style" {
                     if value == "all" { continue }
-                    guard let style = ExampleStyle(rawValue: value) else {
+                    guard let style = ExampleStyle(rawValue: value.description) else {
                         return .failure(ArgumentError("unknown style '\(value)'; use callback, promise, async or all"))
                     }
                     options.style = style

@@ -33,7 +33,7 @@ struct HealthDemo: Sendable {
             opened = InMemoryHealthStore(configuration: ExampleContext.app)
             durable = nil
         case .directory(let directory, let repair):
-            output.line("HealthFlow demo — the embedded durable store in \(directory.path), no server, no setup\n")
+            output.line("HealthFlow demo — the embedded durable store in \(directory), no server, no setup\n")
             do throws(FileStoreError) {
                 let clock = ContinuousClock()
                 let started = clock.now
@@ -43,7 +43,7 @@ struct HealthDemo: Sendable {
                 durable = file
                 for warning in StoreOpening.warnings(file.recovery) { output.line(warning) }
             } catch {
-                output.line("error: cannot open the store in \(directory.path): \(error)")
+                output.line("error: cannot open the store in \(directory): \(error)")
                 for line in StoreOpening.hint(for: error, directory: directory) { output.line(line) }
                 return false
             }

@@ -62,14 +62,19 @@ struct HealthFlowCommand {
         """
 
     static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        // Read from argv as bytes: CommandLine.arguments would turn bytes that are not UTF-8 into U+FFFD, and a
+        // folder given with them into another folder. The words are compared as text; paths keep their bytes.
+        let raw = RawCommandLine.arguments
+        let arguments = raw.map(\.description)
         switch arguments.first {
         case "demo" where arguments.dropFirst().first == "--help" || arguments.dropFirst().first == "-h":
             print(demoUsage)
         case "tour" where arguments.dropFirst().first == "--help" || arguments.dropFirst().first == "-h":
-            print("USAGE: healthflow tour\n\nThe FlowKit tour: one health task as nested callbacks, as a promise chain and with\nasync/await, then fan-out, retries with back-off, timeouts and cancellation.")
+            print(
+                "USAGE: healthflow tour\n\nThe FlowKit tour: one health task as nested callbacks, as a promise chain and with\nasync/await, then fan-out, retries with back-off, timeouts and cancellation."
+            )
         case "demo":
-            switch DataLocation.parse(Array(arguments.dropFirst())) {
+            switch DataLocation.parse(Array(raw.dropFirst())) {
             case .success(let location):
                 let succeeded = await HealthDemo(output: StandardOutput(), location: location).run()
                 exit(succeeded ? 0 : 1)
@@ -81,16 +86,19 @@ struct HealthFlowCommand {
             let succeeded = await FlowKitTour(output: StandardOutput()).run()
             exit(succeeded ? 0 : 1)
         case "example":
-            exit(await ExampleCommand.run(Array(arguments.dropFirst())))
+            exit(await ExampleCommand.run(Array(raw.dropFirst())))
         case "sync":
-            exit(await SyncCommand.run(Array(arguments.dropFirst())))
+            exit(await SyncCommand.run(Array(raw.dropFirst())))
         case "help", "--help", "-h":
             print(usage)
         case nil:
             print(usage)
             exit(2)
         case let command?:
-            FileHandle.standardError.write(Data("healthflow: unknown command or arguments '\(arguments.joined(separator: " "))' (\(command)); see 'healthflow --help'\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "healthflow: unknown command or arguments '\(arguments.joined(separator: " "))' (\(command)); see 'healthflow --help'\n"
+                        .utf8))
             exit(2)
         }
     }

@@ -9,9 +9,9 @@ import HealthFlow
 /// keeps what is readable, each loss is printed as a warning and the damaged files are named where they were
 /// moved.
 enum StoreOpening {
-    static func open(_ directory: URL, repair: Bool) throws(FileStoreError) -> FileHealthStore {
+    static func open(_ directory: FileSystemPath, repair: Bool) throws(FileStoreError) -> FileHealthStore {
         try FileHealthStore(
-            directory: directory, configuration: ExampleContext.app,
+            directoryPath: directory, configuration: ExampleContext.app,
             options: FileStoreOptions(recovery: repair ? .repair : .tolerateTornTail))
     }
 
@@ -30,13 +30,15 @@ enum StoreOpening {
 
     /// What to try next after `error` opening the store in `directory`, when a repair could help: what a repair
     /// would keep and lose (assessed without changing anything), and how to ask for it.
-    static func hint(for error: FileStoreError, directory: URL) -> [String] {
+    static func hint(for error: FileStoreError, directory: FileSystemPath) -> [String] {
         switch error {
         case .corruptFile, .missingJournal: break
         default: return []
         }
         var lines = ["nothing was changed"]
-        if let assessment = try? FileHealthStore.assessDamage(directory: directory, configuration: ExampleContext.app) {
+        if let assessment = try? FileHealthStore.assessDamage(
+            directoryPath: directory, configuration: ExampleContext.app)
+        {
             let places =
                 assessment.repairs.count == 1 ? "1 damaged place" : "\(assessment.repairs.count) damaged places"
             lines.append(

@@ -10,17 +10,18 @@ import HealthSync
 ///
 /// The store is the one the demo uses (``DataLocation``); a new store gets the demo's generated year first. Each
 /// destination has its own sync state in the data folder, `sync/<hash of the destination>/` (`sync-state.json`,
-/// a private `sync-tmp` folder, `destination.txt`); the device ID is `sync-device-id` in the data folder.
+/// a private `sync-tmp` folder, `destination.txt`); the device ID is `sync-device-id` in the data folder. Folders
+/// are paths of bytes: an outbox or data folder whose name is not UTF-8 is used where it is.
 enum SyncCommand {
     /// Where batches go.
     enum Destination: CustomStringConvertible {
         case server(URL)
-        case outbox(URL)
+        case outbox(FileSystemPath)
 
         var description: String {
             switch self {
             case .server(let url): url.absoluteString
-            case .outbox(let url): url.path
+            case .outbox(let path): path.description
             }
         }
 
@@ -29,14 +30,14 @@ enum SyncCommand {
         /// A value that starts with a scheme (`letters:`) is a URL and must be `http://` or `https://` (any case)
         /// with a host and, when given, a port in 1…65535: `http:/host/x`, `ftp://…` or port 99999 are refused, never
         /// taken for a folder. Anything else is a folder path: an existing directory, or one that can be created
-        /// (its nearest existing parent is a writable directory). A folder whose name starts with `letters:` is
-        /// written `./name`.
-        static func parse(_ destination: String) -> Result<Destination, ArgumentError> {
-            guard !destination.isEmpty else {
+        /// (its nearest existing parent is a writable directory), taken byte for byte. A folder whose name starts
+        /// with `letters:` is written `./name`.
+        static func parse(_ destination: CommandArgument) -> Result<Destination, ArgumentError> {
+            guard !destination.bytes.isEmpty else {
                 return .failure(ArgumentError("missing --to URL|DIR"))
             }
-            if destination.wholeMatch(of: /[A-Za-z][A-Za-z0-9+.\-]*:.*/) != nil {
-                return parseURL(destination)
+            if destination.description.wholeMatch(of: /[A-Za-z][A-Za-z0-9+.\-]*:.*/) != nil {
+                return parseURL(destination.description)
             }
             return parseFolder(destination)
         }
@@ -61,43 +62,42 @@ enum SyncCommand {
             return .success(.server(url))
         }
 
-        private static func parseFolder(_ value: String) -> Result<Destination, ArgumentError> {
-            let url = URL(fileURLWithPath: value, isDirectory: true).standardizedFileURL
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
-                return isDirectory.boolValue
-                    ? .success(.outbox(url)) : .failure(ArgumentError("--to \(value) is a file, not a directory"))
+        private static func parseFolder(_ value: CommandArgument) -> Result<Destination, ArgumentError> {
+            let path = RawCommandLine.absolute(value.path)
+            var info = stat()
+            if path.withCString({ stat($0, &info) }) == 0 {
+                return info.st_mode & S_IFMT == S_IFDIR
+                    ? .success(.outbox(path)) : .failure(ArgumentError("--to \(value) is a file, not a directory"))
             }
-            var parent = url.deletingLastPathComponent()
-            while !FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory) {
-                parent = parent.deletingLastPathComponent()
+            var parent = path.parent
+            while parent.withCString({ stat($0, &info) }) != 0 {
+                parent = parent.parent
             }
-            guard isDirectory.boolValue, FileManager.default.isWritableFile(atPath: parent.path) else {
+            guard info.st_mode & S_IFMT == S_IFDIR, parent.withCString({ access($0, W_OK) }) == 0 else {
                 return .failure(
-                    ArgumentError("--to \(value) cannot be created: \(parent.path) is not a writable directory"))
+                    ArgumentError("--to \(value) cannot be created: \(parent) is not a writable directory"))
             }
-            return .success(.outbox(url))
+            return .success(.outbox(path))
         }
 
-        /// The destination as one canonical string: the server's URL, or the outbox's absolute path.
-        var key: String {
+        /// The destination as one canonical run of bytes: the server's URL, or the outbox's absolute path.
+        var key: [UInt8] {
             switch self {
-            case .server(let url): "server " + url.absoluteString
-            case .outbox(let url): "outbox " + url.standardizedFileURL.path
+            case .server(let url): Array(("server " + url.absoluteString).utf8)
+            case .outbox(let path): Array("outbox ".utf8) + path.lexicallyNormalized().bytes
             }
         }
 
         /// The folder, inside the data folder, that keeps this destination's sync state: anchors move per
         /// destination, so a second destination gets everything. Named by a 64-bit FNV-1a hash of ``key``; the
         /// key itself is written beside the state, in `destination.txt`.
-        func stateFolder(in dataFolder: URL) -> URL {
+        func stateFolder(in dataFolder: FileSystemPath) -> FileSystemPath {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in key.utf8 {
+            for byte in key {
                 hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
             }
             let hex = String(hash, radix: 16)
-            return dataFolder.appendingPathComponent("sync", isDirectory: true)
-                .appendingPathComponent(String(repeating: "0", count: 16 - hex.count) + hex, isDirectory: true)
+            return dataFolder.appending("sync").appending(String(repeating: "0", count: 16 - hex.count) + hex)
         }
 
         /// The transport for this destination: the retrying uploader over HTTP, or the outbox folder.
@@ -105,7 +105,7 @@ enum SyncCommand {
             switch self {
             case .server(let url):
                 Uploader(transport: HTTPTransport(url: url), policy: retryPolicy, scheduler: DispatchScheduler())
-            case .outbox(let directory): try OutboxTransport(directory: directory)
+            case .outbox(let directory): try OutboxTransport(directoryPath: directory)
             }
         }
     }
@@ -149,7 +149,7 @@ enum SyncCommand {
         [.quantity, .category, .correlation, .electrocardiogram].contains($0.kind)
     }
 
-    static func run(_ arguments: [String]) async -> Int32 {
+    static func run(_ arguments: [CommandArgument]) async -> Int32 {
         if arguments.first == "--help" || arguments.first == "-h" {
             print(usage)
             return 0
@@ -191,13 +191,13 @@ enum SyncCommand {
     /// The store could not be opened (told apart from a failed sync, so the CLI can suggest `--repair`).
     struct StoreOpeningFailure: Error {
         let error: FileStoreError
-        let directory: URL
+        let directory: FileSystemPath
     }
 
     /// `--to VALUE` plus the demo's data options; other URL schemes, empty values and files are refused.
-    static func parse(_ arguments: [String]) -> Result<(Destination, DataLocation), ArgumentError> {
-        var rest: [String] = []
-        var destination: String?
+    static func parse(_ arguments: [CommandArgument]) -> Result<(Destination, DataLocation), ArgumentError> {
+        var rest: [CommandArgument] = []
+        var destination: CommandArgument?
         var index = 0
         while index < arguments.count {
             if arguments[index] == "--to" {
@@ -221,8 +221,8 @@ enum SyncCommand {
         let transport = try destination.transport()
         let store: any HealthStore
         let durable: FileHealthStore?
-        let stateFolder: URL
-        let deviceFolder: URL
+        let stateFolder: FileSystemPath
+        let deviceFolder: FileSystemPath
         var scratch: ScratchFolder?
         switch location {
         case .inMemory:
@@ -235,7 +235,7 @@ enum SyncCommand {
             if folder.removedLeftovers > 0 {
                 print("removed \(folder.removedLeftovers) scratch folder(s) left by interrupted syncs")
             }
-            stateFolder = folder.url
+            stateFolder = folder.path
             deviceFolder = stateFolder
         case .directory(let directory, let repair):
             let file: FileHealthStore
@@ -262,16 +262,15 @@ enum SyncCommand {
             durable?.close()
             scratch?.remove()
         }
-        try FileManager.default.createDirectory(
-            at: stateFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try Data((destination.key + "\n").utf8).write(to: stateFolder.appendingPathComponent("destination.txt"))
+        try stateFolder.makeFolders(mode: 0o700)
+        try stateFolder.appending("destination.txt").writeContents(destination.key + [UInt8(ascii: "\n")], mode: 0o600)
         // Correlations are read through their member types' authorization (HealthKit's rule).
         try await store.requestAuthorization(toShare: [], read: Set(types.filter { $0.kind != .correlation }))
         let engine = try SyncEngine(
             store: store, types: types,
-            anchorStore: AnchorStore(fileURL: stateFolder.appendingPathComponent("sync-state.json")),
+            anchorStore: AnchorStore(path: stateFolder.appending("sync-state.json")),
             transport: transport, deviceID: try deviceID(in: deviceFolder),
-            tempFolder: stateFolder.appendingPathComponent("sync-tmp", isDirectory: true))
+            tempFolderPath: stateFolder.appending("sync-tmp"))
         let run = engine.observedSync()
         var bytes: Int64 = 0
         var number = 0
@@ -297,18 +296,20 @@ enum SyncCommand {
     }
 
     /// An opaque, random device ID kept in `sync-device-id` in the data folder (made on first use).
-    static func deviceID(in folder: URL) throws -> String {
-        let url = folder.appendingPathComponent("sync-device-id")
-        if let stored = try? String(contentsOf: url, encoding: .utf8),
-            let id = UUID(uuidString: stored.trimmingCharacters(in: .whitespacesAndNewlines))
+    static func deviceID(in folder: FileSystemPath) throws -> String {
+        let file = folder.appending("sync-device-id")
+        if let stored = try? file.readContents(),
+            let id = UUID(
+                uuidString: String(decoding: stored, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         {
             return id.uuidString
         }
         let id = UUID().uuidString
-        guard
-            FileManager.default.createFile(
-                atPath: url.path, contents: Data((id + "\n").utf8), attributes: [.posixPermissions: 0o600])
-        else { throw ArgumentError("cannot write the device ID file \(url.path)") }
+        do throws(PathCallFailure) {
+            try file.writeContents(Array((id + "\n").utf8), mode: 0o600)
+        } catch {
+            throw ArgumentError("cannot write the device ID file \(file): \(error)")
+        }
         return id
     }
 

@@ -421,7 +421,7 @@ struct FileHealthStoreCrashTests {
             try Self.write(journal + [0x11, 0x00], to: Self.journalPath(directory, 0))
             // Journal 1 exists, so journal 0 was complete when it began: its tail cannot be a torn write.
             let creator = JournalCreator(
-                fileSystem: PosixFileSystem(), directory: directory.path,
+                fileSystem: PosixFileSystem(), directory: FileSystemPath(directory),
                 appBundleIdentifier: StoreFixture.app.bundleIdentifier, storeID: store.storeID)
             try creator.create(generation: 1, startSequence: store.lastChangeSequence).file.close()
             #expect(

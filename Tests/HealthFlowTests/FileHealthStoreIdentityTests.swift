@@ -135,7 +135,7 @@ struct FileHealthStoreIdentityTests {
             let name = StoreLayout.journalName(1)
             try FileManager.default.removeItem(at: directory.appendingPathComponent(name))
             let creator = JournalCreator(
-                fileSystem: PosixFileSystem(), directory: directory.path,
+                fileSystem: PosixFileSystem(), directory: FileSystemPath(directory),
                 appBundleIdentifier: StoreFixture.app.bundleIdentifier, storeID: identity)
             try creator.create(generation: 1, startSequence: 7).file.close()
             do throws(FileStoreError) {

@@ -1,4 +1,5 @@
 import Foundation
+import HealthFlow
 
 /// Keeps the ``SyncState`` (per-type anchors and the pending batch ID) in a small JSON file, durably.
 ///
@@ -18,15 +19,25 @@ import Foundation
 /// try anchors.save(state)
 /// ```
 ///
-/// - Note: `Sendable`: the store holds only its URL. Two processes saving the same file concurrently each
+/// The file is named by its bytes (``path``): a state file in a folder whose name is not UTF-8 is read and
+/// written there, never in a folder whose name has U+FFFD in their place.
+///
+/// - Note: `Sendable`: the store holds only its path. Two processes saving the same file concurrently each
 ///   write a whole file; the last rename wins.
 public struct AnchorStore: Sendable {
-    /// The state file.
+    /// The state file as a URL: the one the store was made with, or ``path`` as a URL — which, for a path that
+    /// is not UTF-8, shows U+FFFD in place of the bytes a URL cannot hold (``path`` names the file).
     ///
     /// ```swift
     /// anchorStore.fileURL.lastPathComponent   // "sync-state.json"
     /// ```
     public let fileURL: URL
+    /// The state file, as the bytes every file call is given.
+    ///
+    /// ```swift
+    /// anchorStore.path.lastComponent.description   // "sync-state.json"
+    /// ```
+    public let path: FileSystemPath
 
     /// Creates a store for the state file at `fileURL` (its folder must exist).
     ///
@@ -36,6 +47,19 @@ public struct AnchorStore: Sendable {
     /// - Parameter fileURL: The state file's location.
     public init(fileURL: URL) {
         self.fileURL = fileURL
+        self.path = FileSystemPath(fileURL)
+    }
+
+    /// Creates a store for the state file at `path`, byte for byte (its folder must exist): the way to keep the
+    /// state in a folder whose name is not UTF-8.
+    ///
+    /// ```swift
+    /// let anchors = AnchorStore(path: dataFolder.appending("sync-state.json"))
+    /// ```
+    /// - Parameter path: The state file's location.
+    public init(path: FileSystemPath) {
+        self.fileURL = path.urlOrDisplayForm
+        self.path = path
     }
 
     /// Reads the state: fresh when the file does not exist. Removes temp files an interrupted save left behind.
@@ -47,22 +71,22 @@ public struct AnchorStore: Sendable {
     /// - Throws: ``SyncStateError/corrupt(path:reason:)`` for an unreadable document,
     ///   ``SyncStateError/unsupportedVersion(path:version:)`` for a newer format, ``SyncStateError/io(operation:path:code:)``.
     public func load() throws(SyncStateError) -> SyncState {
-        AtomicFile.removeLeftovers(for: fileURL)
+        AtomicFile.removeLeftovers(for: path)
         let data: Data
-        do {
-            data = try Data(contentsOf: fileURL)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+        do throws(PathCallFailure) {
+            data = Data(try path.readContents())
+        } catch  where error.operation == "open" && error.code == ENOENT {
             return SyncState()
         } catch {
-            throw .io(operation: "read", path: fileURL.path, code: Self.errnoCode(of: error))
+            throw .io(operation: error.operation, path: error.path, code: error.code)
         }
         if let version = Self.formatVersion(in: data), version > SyncState.formatVersion {
-            throw .unsupportedVersion(path: fileURL.path, version: version)
+            throw .unsupportedVersion(path: path.description, version: version)
         }
         do {
             return try JSONDecoder().decode(SyncState.self, from: data)
         } catch {
-            throw .corrupt(path: fileURL.path, reason: Self.reason(for: error))
+            throw .corrupt(path: path.description, reason: Self.reason(for: error))
         }
     }
 
@@ -80,16 +104,16 @@ public struct AnchorStore: Sendable {
         do {
             data = try encoder.encode(state)
         } catch {
-            throw .corrupt(path: fileURL.path, reason: "state could not be encoded")
+            throw .corrupt(path: path.description, reason: "state could not be encoded")
         }
         do {
-            _ = try AtomicFile.write(to: fileURL, replaceExisting: true) { sink in
+            _ = try AtomicFile.write(to: path, replaceExisting: true) { sink in
                 try data.withUnsafeBytes { try sink($0) }
             }
-        } catch let failure as AtomicFileFailure {
+        } catch let failure as PathCallFailure {
             throw .io(operation: failure.operation, path: failure.path, code: failure.code)
         } catch {
-            throw .io(operation: "write", path: fileURL.path, code: 0)
+            throw .io(operation: "write", path: path.description, code: 0)
         }
     }
 
@@ -106,9 +130,5 @@ public struct AnchorStore: Sendable {
             "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
         default: "not a sync state document"
         }
-    }
-
-    private static func errnoCode(of error: any Error) -> Int32 {
-        ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) } ?? 0
     }
 }

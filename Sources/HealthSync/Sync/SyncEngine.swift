@@ -20,7 +20,8 @@ import HealthFlow
 ///    (`application/gzip`, filename `batch-<ID>.json.gz`): in memory while small, else in a temp file created
 ///    0600 in the private (0700) temp folder, removed on every path.
 /// 4. **Before** the upload, the whole body is written durably to
-///    `<stateFolder>/<state file name>.pending-<ID>.multipart` (0600, `fsync`ed, renamed into place) and the
+///    `<stateFolder>/<state file name>.pending-<ID>.multipart` (0600, `fsync`ed, renamed into place; a state file
+///    name that is not UTF-8 appears in its display form, as the state records the body's name as text) and the
 ///    batch — ID, file, length, CRC-32, content type and the anchors it advances to — is saved as the pending
 ///    batch.
 /// 5. After the upload succeeded, step 1's commit runs. A failed upload leaves the anchors as they were and the
@@ -44,6 +45,9 @@ import HealthFlow
 /// let report = try await engine.sync()
 /// print(report.isEmpty ? "nothing to send" : "\(report.totalSamples) samples in \(report.batches) batches")
 /// ```
+///
+/// Folders and files are named by their bytes (``tempFolderPath``, ``stateFolderPath``, ``AnchorStore/path``):
+/// state kept in a folder whose name is not UTF-8 stays there.
 ///
 /// - Note: The app must hold read authorization for the types (a store hides what it may not read). Runs of
 ///   engines sharing one state file must not overlap: run one at a time. Nothing is logged.
@@ -97,18 +101,32 @@ public struct SyncEngine: Sendable {
     /// engine.batchSize   // 1_000
     /// ```
     public let batchSize: Int
-    /// The private folder (0700) temp bodies are written to.
+    /// The private folder (0700) temp bodies are written to, as a URL: the one given, or ``tempFolderPath`` as a
+    /// URL (U+FFFD in place of bytes that are not UTF-8; ``tempFolderPath`` names the folder).
     ///
     /// ```swift
     /// engine.tempFolder.lastPathComponent   // "sync-tmp"
     /// ```
     public let tempFolder: URL
-    /// The folder pending batch bodies are kept in until acknowledged (by default the temp folder's parent).
+    /// The private folder temp bodies are written to, as the bytes every file call is given.
+    ///
+    /// ```swift
+    /// engine.tempFolderPath.lastComponent.description   // "sync-tmp"
+    /// ```
+    public let tempFolderPath: FileSystemPath
+    /// The folder pending batch bodies are kept in until acknowledged (by default the temp folder's parent), as a
+    /// URL: the one given, or ``stateFolderPath`` as a URL.
     ///
     /// ```swift
     /// engine.stateFolder.path   // "/var/lib/healthflow"
     /// ```
     public let stateFolder: URL
+    /// The folder pending batch bodies are kept in, as the bytes every file call is given.
+    ///
+    /// ```swift
+    /// engine.stateFolderPath.description   // "/var/lib/healthflow"
+    /// ```
+    public let stateFolderPath: FileSystemPath
     /// Gzip payloads up to this many bytes are uploaded from memory; larger ones go through a temp file.
     ///
     /// ```swift
@@ -146,6 +164,55 @@ public struct SyncEngine: Sendable {
         inMemoryLimit: Int = SyncEngine.defaultInMemoryLimit, stateFolder: URL? = nil,
         makeBatchID: @escaping @Sendable () -> UUID = { UUID() }, now: @escaping @Sendable () -> Date = { Date() }
     ) throws(SyncEngineError) {
+        let stateFolder = stateFolder ?? tempFolder.deletingLastPathComponent()
+        try self.init(
+            store: store, types: types, anchorStore: anchorStore, transport: transport, deviceID: deviceID,
+            batchSize: batchSize, tempFolder: (tempFolder, FileSystemPath(tempFolder)), inMemoryLimit: inMemoryLimit,
+            stateFolder: (stateFolder, FileSystemPath(stateFolder)), makeBatchID: makeBatchID, now: now)
+    }
+
+    /// Creates an engine whose folders are named by their bytes: the way to keep temp bodies and pending batches
+    /// in folders whose names are not UTF-8. Everything else is as
+    /// ``init(store:types:anchorStore:transport:deviceID:batchSize:tempFolder:inMemoryLimit:stateFolder:makeBatchID:now:)``.
+    ///
+    /// ```swift
+    /// let engine = try SyncEngine(
+    ///     store: store, types: [.heartRate], anchorStore: AnchorStore(path: data.appending("sync-state.json")),
+    ///     transport: outbox, deviceID: "device-1", tempFolderPath: data.appending("sync-tmp"))
+    /// ```
+    /// - Parameters:
+    ///   - store: The store to read changes from.
+    ///   - types: The sample types to sync.
+    ///   - anchorStore: The durable sync state.
+    ///   - transport: Where batches go.
+    ///   - deviceID: The opaque device identifier for batch headers.
+    ///   - batchSize: The most samples plus deletions per batch (at least 1).
+    ///   - tempFolderPath: A private folder for temp bodies; created 0700 when missing.
+    ///   - inMemoryLimit: The largest gzip payload uploaded from memory.
+    ///   - stateFolderPath: Where pending batch bodies are kept durably; `nil` for `tempFolderPath`'s parent.
+    ///   - makeBatchID: Draws the ID of a new batch (random by default; tests pass a fixed sequence).
+    ///   - now: The clock for batch headers' `createdAt`.
+    /// - Throws: ``SyncEngineError/invalidBatchSize(_:)`` when `batchSize` is below 1.
+    public init(
+        store: any HealthStore, types: [HealthObjectType], anchorStore: AnchorStore, transport: any UploadTransport,
+        deviceID: String, batchSize: Int = SyncEngine.defaultBatchSize, tempFolderPath: FileSystemPath,
+        inMemoryLimit: Int = SyncEngine.defaultInMemoryLimit, stateFolderPath: FileSystemPath? = nil,
+        makeBatchID: @escaping @Sendable () -> UUID = { UUID() }, now: @escaping @Sendable () -> Date = { Date() }
+    ) throws(SyncEngineError) {
+        let stateFolderPath = stateFolderPath ?? tempFolderPath.parent
+        try self.init(
+            store: store, types: types, anchorStore: anchorStore, transport: transport, deviceID: deviceID,
+            batchSize: batchSize, tempFolder: (tempFolderPath.urlOrDisplayForm, tempFolderPath),
+            inMemoryLimit: inMemoryLimit, stateFolder: (stateFolderPath.urlOrDisplayForm, stateFolderPath),
+            makeBatchID: makeBatchID, now: now)
+    }
+
+    private init(
+        store: any HealthStore, types: [HealthObjectType], anchorStore: AnchorStore, transport: any UploadTransport,
+        deviceID: String, batchSize: Int, tempFolder: (URL, FileSystemPath), inMemoryLimit: Int,
+        stateFolder: (URL, FileSystemPath), makeBatchID: @escaping @Sendable () -> UUID,
+        now: @escaping @Sendable () -> Date
+    ) throws(SyncEngineError) {
         guard batchSize >= 1 else { throw .invalidBatchSize(batchSize) }
         var seen = Set<HealthObjectType>()
         self.store = store
@@ -154,9 +221,9 @@ public struct SyncEngine: Sendable {
         self.transport = transport
         self.deviceID = deviceID
         self.batchSize = batchSize
-        self.tempFolder = tempFolder
+        (self.tempFolder, self.tempFolderPath) = tempFolder
         self.inMemoryLimit = max(0, inMemoryLimit)
-        self.stateFolder = stateFolder ?? tempFolder.deletingLastPathComponent()
+        (self.stateFolder, self.stateFolderPath) = stateFolder
         self.makeBatchID = makeBatchID
         self.now = now
     }
@@ -189,22 +256,23 @@ public struct SyncEngine: Sendable {
     }
 
     private func run(reporter: SyncReporter? = nil) async throws -> SyncReport {
-        try SyncBatchBody.ensurePrivateFolder(tempFolder)
-        try ensureStateFolder()
+        try SyncBatchBody.ensurePrivateFolder(tempFolderPath)
+        try SyncBatchBody.makeFolder(stateFolderPath)
         var state = try anchorStore.load()
         var report = SyncReport()
         // Bodies of batches that never became pending (a crash before the state was saved) or whose commit
         // finished (a crash before the file was deleted).
-        let prefix = anchorStore.fileURL.lastPathComponent + ".pending-"
+        let prefix = anchorStore.path.lastComponent.description + ".pending-"
         SyncBatchBody.removeFiles(
-            in: stateFolder, prefixes: [prefix, "." + prefix], keeping: state.pending?.bodyFileName)
+            in: stateFolderPath, prefixes: [Array(prefix.utf8), Array(("." + prefix).utf8)],
+            keeping: state.pending.map { Array($0.bodyFileName.utf8) })
         if let pending = state.pending {
             try Task.checkCancellation()
-            let url = try pendingFileURL(pending.bodyFileName)
-            try SyncBatchBody.checkPendingFile(at: url, length: pending.bodyLength, crc32: pending.bodyCRC32)
-            let receipt = try await upload(pending, at: url, reporter: reporter)
+            let path = try pendingFilePath(pending.bodyFileName)
+            try SyncBatchBody.checkPendingFile(at: path, length: pending.bodyLength, crc32: pending.bodyCRC32)
+            let receipt = try await upload(pending, at: path, reporter: reporter)
             checkpointHook?(.acknowledged(pending.batchID))
-            try commit(pending, receipt: receipt, at: url, state: &state, report: &report)
+            try commit(pending, receipt: receipt, at: path, state: &state, report: &report)
             checkpointHook?(.committed(pending.batchID))
             reporter?.batchCommitted(pending, receipt: receipt)
         }
@@ -233,24 +301,24 @@ public struct SyncEngine: Sendable {
             checkpointHook?(.gathered(batchID))
             let header = SyncBatchHeader(batchID: batchID, deviceID: deviceID, createdAt: now())
             let prepared = try SyncBatchBody.prepare(
-                header: header, sections: sections, tempFolder: tempFolder, inMemoryLimit: inMemoryLimit)
+                header: header, sections: sections, tempFolder: tempFolderPath, inMemoryLimit: inMemoryLimit)
             let pending: PendingBatch
-            let url: URL
+            let path: FileSystemPath
             let receipt: UploadReceipt
             do {
                 defer { prepared.remove() }
                 var record = Self.pendingBatch(
                     batchID: batchID, fileName: prefix + batchID.uuidString + ".multipart",
                     request: prepared.request, sections: sections)
-                url = try pendingFileURL(record.bodyFileName)
-                record.bodyCRC32 = try SyncBatchBody.persist(prepared.request, to: url)
+                path = try pendingFilePath(record.bodyFileName)
+                record.bodyCRC32 = try SyncBatchBody.persist(prepared.request, to: path)
                 pending = record
                 state.pending = pending
                 state.pendingBatchID = batchID
                 state.checkpoint = checkpoint ?? state.checkpoint
                 try anchorStore.save(state)
                 checkpointHook?(.persisted(batchID))
-                receipt = try await upload(pending, at: url, reporter: reporter)
+                receipt = try await upload(pending, at: path, reporter: reporter)
                 checkpointHook?(.acknowledged(batchID))
             }
             if legacyID != nil && receipt.disposition == .duplicate {
@@ -262,13 +330,13 @@ public struct SyncEngine: Sendable {
                 state.pending = nil
                 state.pendingBatchID = nil
                 try anchorStore.save(state)
-                try SyncBatchBody.removePendingFile(at: url)
+                try SyncBatchBody.removePendingFile(at: path)
                 reporter?.batchCommitted(pending, receipt: receipt)
                 legacyID = nil
                 continue
             }
             legacyID = nil
-            try commit(pending, receipt: receipt, at: url, state: &state, report: &report)
+            try commit(pending, receipt: receipt, at: path, state: &state, report: &report)
             checkpointHook?(.committed(batchID))
             reporter?.batchCommitted(pending, receipt: receipt)
             if count < batchSize { return report }
@@ -278,7 +346,7 @@ public struct SyncEngine: Sendable {
     /// Commits an acknowledged pending batch: end anchors in and pending out in one atomic save, then the body
     /// file is deleted; the report counts the batch.
     private func commit(
-        _ pending: PendingBatch, receipt: UploadReceipt, at url: URL, state: inout SyncState,
+        _ pending: PendingBatch, receipt: UploadReceipt, at path: FileSystemPath, state: inout SyncState,
         report: inout SyncReport
     ) throws {
         state.commitPending()
@@ -289,21 +357,23 @@ public struct SyncEngine: Sendable {
         if receipt.disposition == .duplicate { report.duplicates += 1 }
         report.samples.merge(pending.samples, uniquingKeysWith: +)
         report.deletions.merge(pending.deletions, uniquingKeysWith: +)
-        try SyncBatchBody.removePendingFile(at: url)
+        try SyncBatchBody.removePendingFile(at: path)
     }
 
     /// Uploads a pending batch, reporting its start and its upload's events when the run is observed.
-    private func upload(_ pending: PendingBatch, at url: URL, reporter: SyncReporter?) async throws -> UploadReceipt {
-        let request = request(for: pending, at: url)
+    private func upload(
+        _ pending: PendingBatch, at path: FileSystemPath, reporter: SyncReporter?
+    ) async throws -> UploadReceipt {
+        let request = request(for: pending, at: path)
         guard let reporter else { return try await transport.upload(request) }
         return try await transport.upload(request, reporter: reporter.batchStarted(pending)).value
     }
 
     /// The upload of a pending batch: its durable body file, read afresh for every attempt.
-    private func request(for pending: PendingBatch, at url: URL) -> UploadRequest {
+    private func request(for pending: PendingBatch, at path: FileSystemPath) -> UploadRequest {
         UploadRequest(
             batchID: pending.batchID, contentType: pending.contentType, contentLength: pending.bodyLength,
-            fileExtension: "multipart", body: .file(at: url))
+            fileExtension: "multipart", body: .file(atPath: path))
     }
 
     /// The record of a batch about to be sent: its body, and the anchors and counts its sections carry.
@@ -323,29 +393,12 @@ public struct SyncEngine: Sendable {
         return pending
     }
 
-    /// The pending body file's URL; the recorded name must be a bare file name inside the state folder.
-    private func pendingFileURL(_ name: String) throws(SyncEngineError) -> URL {
+    /// The pending body file's path; the recorded name must be a bare file name inside the state folder.
+    private func pendingFilePath(_ name: String) throws(SyncEngineError) -> FileSystemPath {
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
-            throw .pendingBatchCorrupt(path: stateFolder.appendingPathComponent(name).path, reason: "not a file name")
+            throw .pendingBatchCorrupt(path: stateFolderPath.appending(name).description, reason: "not a file name")
         }
-        return stateFolder.appendingPathComponent(name)
-    }
-
-    /// Creates the state folder (0700) when missing.
-    private func ensureStateFolder() throws(SyncEngineError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: stateFolder.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw .tempFolder(path: stateFolder.path, reason: "not a directory")
-            }
-            return
-        }
-        do {
-            try FileManager.default.createDirectory(
-                at: stateFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .tempFolder(path: stateFolder.path, reason: "cannot be created")
-        }
+        return stateFolderPath.appending(name)
     }
 
     /// The next batch's sections: every type queried concurrently, then filled in type order up to `batchSize`;

@@ -1,6 +1,7 @@
 import Dispatch
 import FlowKit
 import Foundation
+import HealthFlow
 
 #if canImport(Glibc)
     import Glibc
@@ -25,14 +26,24 @@ import Foundation
 /// receipt.disposition                // .stored (the first time), .duplicate after
 /// try outbox.storedBatchIDs()        // [request.batchID]
 /// ```
-/// - Note: `Sendable`: it holds a URL and a queue; each upload works on its own temp file.
+///
+/// The directory is named by its bytes (``directoryPath``): an outbox in a folder whose name is not UTF-8 is
+/// created and filled there, never in a folder whose name has U+FFFD in their place.
+/// - Note: `Sendable`: it holds a URL, a path and a queue; each upload works on its own temp file.
 public struct OutboxTransport: UploadTransport {
-    /// The outbox directory.
+    /// The outbox directory as a URL: the one the outbox was made with, or ``directoryPath`` as a URL — which,
+    /// for a path that is not UTF-8, shows U+FFFD in place of the bytes a URL cannot hold.
     ///
     /// ```swift
     /// outbox.directory.path   // "/tmp/healthflow-outbox"
     /// ```
     public let directory: URL
+    /// The outbox directory, as the bytes every file call is given.
+    ///
+    /// ```swift
+    /// outbox.directoryPath.description   // "/tmp/healthflow-outbox"
+    /// ```
+    public let directoryPath: FileSystemPath
     private let queue: DispatchQueue
 
     /// Creates an outbox in `directory`, creating the directory (mode 0700) when missing.
@@ -45,14 +56,33 @@ public struct OutboxTransport: UploadTransport {
     ///   - queue: Where the file work runs; a utility-priority global queue by default.
     /// - Throws: ``UploadError/io(operation:path:code:)`` when the directory cannot be created.
     public init(directory: URL, queue: DispatchQueue = .global(qos: .utility)) throws {
-        do throws(FolderFailure) {
-            try makeFolders(atPath: directory.path, mode: 0o700)
+        try self.init(directory: directory, directoryPath: FileSystemPath(directory), queue: queue)
+    }
+
+    /// Creates an outbox in the directory at `directoryPath`, byte for byte, creating it (and any missing parent,
+    /// mode 0700) when missing: the way to deliver into a folder whose name is not UTF-8.
+    ///
+    /// ```swift
+    /// let outbox = try OutboxTransport(directoryPath: try FileSystemPath(bytes: outboxBytes))
+    /// ```
+    /// - Parameters:
+    ///   - directoryPath: Where batches are delivered.
+    ///   - queue: Where the file work runs; a utility-priority global queue by default.
+    /// - Throws: ``UploadError/io(operation:path:code:)`` when the directory cannot be created.
+    public init(directoryPath: FileSystemPath, queue: DispatchQueue = .global(qos: .utility)) throws {
+        try self.init(directory: directoryPath.urlOrDisplayForm, directoryPath: directoryPath, queue: queue)
+    }
+
+    private init(directory: URL, directoryPath: FileSystemPath, queue: DispatchQueue) throws {
+        do throws(PathCallFailure) {
+            try directoryPath.makeFolders(mode: 0o700)
         } catch {
             throw UploadError.io(operation: error.operation, path: error.path, code: error.code)
         }
         self.directory = directory
+        self.directoryPath = directoryPath
         self.queue = queue
-        self.removedLeftovers = Self.removeLeftovers(in: directory)
+        self.removedLeftovers = Self.removeLeftovers(in: directoryPath)
     }
 
     /// The partial batch files a crashed delivery left in the outbox, removed when this outbox was created: only
@@ -73,9 +103,16 @@ public struct OutboxTransport: UploadTransport {
             && UUID(uuidString: String(name[marker.upperBound...])) != nil
     }
 
-    private static func removeLeftovers(in directory: URL) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter(isLeftover).sorted().filter { name in unlink(directory.path + "/" + name) == 0 }
+    /// The outbox's names that are UTF-8: every name it generates is (a name that is not is never one of them).
+    private static func names(in directory: FileSystemPath) throws(PathCallFailure) -> [String] {
+        try directory.entryNames().compactMap { String(validating: $0.bytes, as: UTF8.self) }
+    }
+
+    private static func removeLeftovers(in directory: FileSystemPath) -> [String] {
+        let names = (try? names(in: directory)) ?? []
+        return names.filter(isLeftover).sorted().filter { name in
+            directory.appending(name).withCString { unlink($0) } == 0
+        }
     }
 
     /// The file a batch is delivered to: `<directory>/<BATCH-ID>.<ext>`.
@@ -87,6 +124,18 @@ public struct OutboxTransport: UploadTransport {
     /// - Returns: The destination.
     public func fileURL(for request: UploadRequest) -> URL {
         directory.appendingPathComponent(request.batchID.uuidString + "." + request.fileExtension)
+    }
+
+    /// The file a batch is delivered to, as the bytes the delivery writes: ``directoryPath`` followed by
+    /// `/<BATCH-ID>.<ext>`.
+    ///
+    /// ```swift
+    /// let path = outbox.filePath(for: request)
+    /// ```
+    /// - Parameter request: The upload.
+    /// - Returns: The destination.
+    public func filePath(for request: UploadRequest) -> FileSystemPath {
+        directoryPath.appending(request.batchID.uuidString + "." + request.fileExtension)
     }
 
     /// Delivers the batch into the outbox (once per batch ID), on the outbox's queue.
@@ -129,8 +178,8 @@ public struct OutboxTransport: UploadTransport {
     /// - Throws: ``UploadError/io(operation:path:code:)`` when the directory cannot be listed.
     public func storedBatchIDs() throws -> [UUID] {
         let names: [String]
-        do throws(FolderFailure) {
-            names = try folderNames(atPath: directory.path)
+        do throws(PathCallFailure) {
+            names = try Self.names(in: directoryPath)
         } catch {
             throw UploadError.io(operation: error.operation, path: error.path, code: error.code)
         }
@@ -146,10 +195,11 @@ public struct OutboxTransport: UploadTransport {
         guard !ext.isEmpty, !ext.hasPrefix("."), !ext.contains("/"), !ext.contains("\0") else {
             throw UploadError.invalidFileExtension(ext)
         }
-        let destination = fileURL(for: request)
-        if FileManager.default.fileExists(atPath: destination.path) {
+        let destination = filePath(for: request)
+        var status = stat()
+        if destination.withCString({ stat($0, &status) }) == 0 {
             return UploadReceipt(
-                batchID: request.batchID, disposition: .duplicate, bytesSent: 0, location: destination.path)
+                batchID: request.batchID, disposition: .duplicate, bytesSent: 0, location: destination.description)
         }
         var written: Int64 = 0
         let outcome: AtomicFile.Outcome
@@ -167,11 +217,11 @@ public struct OutboxTransport: UploadTransport {
                     throw UploadError.lengthMismatch(expected: request.contentLength, actual: written)
                 }
             }
-        } catch let failure as AtomicFileFailure {
+        } catch let failure as PathCallFailure {
             throw UploadError.io(operation: failure.operation, path: failure.path, code: failure.code)
         }
         return UploadReceipt(
             batchID: request.batchID, disposition: outcome == .written ? .stored : .duplicate, bytesSent: written,
-            location: destination.path)
+            location: destination.description)
     }
 }

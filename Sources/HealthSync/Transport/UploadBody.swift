@@ -1,4 +1,5 @@
 import Foundation
+import HealthFlow
 
 /// Where an upload's bytes come from: a source that makes a fresh `InputStream` (or `Data`) for every attempt.
 ///
@@ -8,13 +9,14 @@ import Foundation
 ///
 /// ```swift
 /// let body = UploadBody.file(at: preparedBodyURL)     // a fresh InputStream on the file per attempt
+/// let raw = UploadBody.file(atPath: preparedBodyPath) // the same, for a path given as bytes
 /// let stream = try body.makeInputStream()
 /// let small = UploadBody.data(Data("{}".utf8))
 /// ```
 public struct UploadBody: Sendable {
     private enum Source: Sendable {
         case data(Data)
-        case file(URL)
+        case file(FileSystemPath)
         case stream(@Sendable () throws -> InputStream)
     }
 
@@ -31,7 +33,8 @@ public struct UploadBody: Sendable {
         UploadBody(source: .data(data))
     }
 
-    /// A body read from a prepared file, through a new `InputStream` per attempt.
+    /// A body read from a prepared file, through a new `InputStream` per attempt: the file at the URL's path,
+    /// as ``file(atPath:)`` reads it.
     ///
     /// ```swift
     /// let body = UploadBody.file(at: tempBodyURL)
@@ -39,7 +42,19 @@ public struct UploadBody: Sendable {
     /// - Parameter url: The file holding the body.
     /// - Returns: The body.
     public static func file(at url: URL) -> UploadBody {
-        UploadBody(source: .file(url))
+        file(atPath: FileSystemPath(url))
+    }
+
+    /// A body read from the prepared file at `path`, byte for byte (`open(2)` and `read(2)` on the path's bytes,
+    /// so a folder whose name is not UTF-8 is read where it is), through a new stream per attempt.
+    ///
+    /// ```swift
+    /// let body = UploadBody.file(atPath: try FileSystemPath(bytes: pathBytes))
+    /// ```
+    /// - Parameter path: The file holding the body.
+    /// - Returns: The body.
+    public static func file(atPath path: FileSystemPath) -> UploadBody {
+        UploadBody(source: .file(path))
     }
 
     /// A body from a closure that makes a new, unopened stream each time it is called.
@@ -58,17 +73,15 @@ public struct UploadBody: Sendable {
     /// ```swift
     /// request.httpBodyStream = try body.makeInputStream()
     /// ```
-    /// - Returns: The stream.
-    /// - Throws: ``UploadError/bodyUnavailable(_:)`` when the file cannot be opened, or the closure's error.
+    /// - Returns: The stream. A file's stream opens the file when it is opened, and is in the `error` state, with
+    ///   ``UploadError/bodyUnavailable(_:)`` as its `streamError`, when the file cannot be opened.
+    /// - Throws: The closure's error.
     public func makeInputStream() throws -> InputStream {
         switch source {
         case .data(let data):
             return InputStream(data: data)
-        case .file(let url):
-            guard let stream = InputStream(url: url) else {
-                throw UploadError.bodyUnavailable("cannot open \(url.path)")
-            }
-            return stream
+        case .file(let path):
+            return FileInputStream(path: path)
         case .stream(let makeStream):
             return try makeStream()
         }
@@ -85,11 +98,12 @@ public struct UploadBody: Sendable {
         switch source {
         case .data(let data):
             return data
-        case .file(let url):
-            do {
-                return try Data(contentsOf: url)
+        case .file(let path):
+            do throws(PathCallFailure) {
+                return Data(try path.readContents())
             } catch {
-                throw UploadError.bodyUnavailable("cannot read \(url.path)")
+                throw UploadError.bodyUnavailable(
+                    "cannot read \(path) (\(error.operation) failed, errno \(error.code))")
             }
         case .stream:
             var data = Data()
@@ -113,7 +127,14 @@ public struct UploadBody: Sendable {
         if case .data(let data) = source {
             return try data.withUnsafeBytes { try consume($0) }
         }
-        let stream = try makeInputStream()
+        try Self.forEachChunk(of: try makeInputStream(), chunkSize: chunkSize, consume)
+    }
+
+    /// Opens `stream`, hands `consume` each run of at most `chunkSize` bytes read from it, and closes it.
+    /// - Throws: ``UploadError/bodyUnavailable(_:)`` when the stream fails, or `consume`'s error.
+    static func forEachChunk(
+        of stream: InputStream, chunkSize: Int, _ consume: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         stream.open()
         defer { stream.close() }
         var buffer = [UInt8](repeating: 0, count: max(chunkSize, 1))

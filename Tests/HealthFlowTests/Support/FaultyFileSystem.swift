@@ -38,7 +38,7 @@ final class FaultyFileSystem: StoreFileSystem {
         var steps: [Step] = []
         var crashed = false
         /// Temporary paths renamed into place, so an open file's steps log its current name.
-        var renamed: [String: String] = [:]
+        var renamed: [FileSystemPath: FileSystemPath] = [:]
     }
 
     private let real = PosixFileSystem()
@@ -59,11 +59,11 @@ final class FaultyFileSystem: StoreFileSystem {
         case partial(Int?)
     }
 
-    private func step(_ operation: String, _ path: String, bytes: Int = 0) throws(FileStoreError) -> Verdict {
+    private func step(_ operation: String, _ path: FileSystemPath, bytes: Int = 0) throws(FileStoreError) -> Verdict {
         try state.withLock { state throws(FileStoreError) in
-            if state.crashed { throw .io(operation: operation, path: path, errno: EIO) }
+            if state.crashed { throw .io(operation: operation, path: path.description, errno: EIO) }
             let current = state.renamed[path] ?? path
-            state.steps.append(Step(operation: operation, name: (current as NSString).lastPathComponent, bytes: bytes))
+            state.steps.append(Step(operation: operation, name: current.lastComponent.description, bytes: bytes))
             let number = state.steps.count
             switch fault {
             case .crash(number, let keeping):
@@ -77,11 +77,11 @@ final class FaultyFileSystem: StoreFileSystem {
         }
     }
 
-    private func checkAlive(_ operation: String, _ path: String) throws(FileStoreError) {
-        if hasCrashed { throw .io(operation: operation, path: path, errno: EIO) }
+    private func checkAlive(_ operation: String, _ path: FileSystemPath) throws(FileStoreError) {
+        if hasCrashed { throw .io(operation: operation, path: path.description, errno: EIO) }
     }
 
-    fileprivate func write(_ file: any StoreFile, _ path: String, _ bytes: [UInt8], at offset: Int)
+    fileprivate func write(_ file: any StoreFile, _ path: FileSystemPath, _ bytes: [UInt8], at offset: Int)
         throws(FileStoreError)
     {
         switch try step("write", path, bytes: bytes.count) {
@@ -90,62 +90,62 @@ final class FaultyFileSystem: StoreFileSystem {
         case .partial(let keeping):
             let kept = min(bytes.count, keeping ?? bytes.count)
             if kept > 0 { try file.write(Array(bytes[0..<kept]), at: offset) }
-            throw .io(operation: "write", path: path, errno: kept == bytes.count ? EIO : ENOSPC)
+            throw .io(operation: "write", path: path.description, errno: kept == bytes.count ? EIO : ENOSPC)
         }
     }
 
-    fileprivate func simple(_ operation: String, _ path: String, _ body: () throws(FileStoreError) -> Void)
+    fileprivate func simple(_ operation: String, _ path: FileSystemPath, _ body: () throws(FileStoreError) -> Void)
         throws(FileStoreError)
     {
         switch try step(operation, path) {
         case .proceed: try body()
-        case .partial: throw .io(operation: operation, path: path, errno: EIO)
+        case .partial: throw .io(operation: operation, path: path.description, errno: EIO)
         }
     }
 
-    func makeDirectory(at path: String) throws(FileStoreError) {
+    func makeDirectory(at path: FileSystemPath) throws(FileStoreError) {
         try checkAlive("mkdir", path)
         try real.makeDirectory(at: path)
     }
 
-    func contentsOfDirectory(at path: String) throws(FileStoreError) -> [String] {
+    func contentsOfDirectory(at path: FileSystemPath) throws(FileStoreError) -> [String] {
         try checkAlive("opendir", path)
         return try real.contentsOfDirectory(at: path)
     }
 
-    func readFile(at path: String) throws(FileStoreError) -> [UInt8] {
+    func readFile(at path: FileSystemPath) throws(FileStoreError) -> [UInt8] {
         try checkAlive("read", path)
         return try real.readFile(at: path)
     }
 
-    func createFile(at path: String) throws(FileStoreError) -> any StoreFile {
+    func createFile(at path: FileSystemPath) throws(FileStoreError) -> any StoreFile {
         var file: (any StoreFile)?
         try simple("create", path) { () throws(FileStoreError) in file = try real.createFile(at: path) }
-        guard let file else { throw .io(operation: "create", path: path, errno: EIO) }
+        guard let file else { throw .io(operation: "create", path: path.description, errno: EIO) }
         return FaultyFile(file, path: path, fileSystem: self)
     }
 
-    func openFile(at path: String) throws(FileStoreError) -> any StoreFile {
+    func openFile(at path: FileSystemPath) throws(FileStoreError) -> any StoreFile {
         try checkAlive("open", path)
         return FaultyFile(try real.openFile(at: path), path: path, fileSystem: self)
     }
 
-    func rename(_ source: String, to destination: String) throws(FileStoreError) {
+    func rename(_ source: FileSystemPath, to destination: FileSystemPath) throws(FileStoreError) {
         try simple("rename", destination) { () throws(FileStoreError) in
             try real.rename(source, to: destination)
             state.withLock { $0.renamed[source] = destination }
         }
     }
 
-    func removeFile(at path: String) throws(FileStoreError) {
+    func removeFile(at path: FileSystemPath) throws(FileStoreError) {
         try simple("remove", path) { () throws(FileStoreError) in try real.removeFile(at: path) }
     }
 
-    func syncDirectory(at path: String) throws(FileStoreError) {
+    func syncDirectory(at path: FileSystemPath) throws(FileStoreError) {
         try simple("syncDirectory", path) { () throws(FileStoreError) in try real.syncDirectory(at: path) }
     }
 
-    func lockFile(at path: String) throws(FileStoreError) -> any StoreFile {
+    func lockFile(at path: FileSystemPath) throws(FileStoreError) -> any StoreFile {
         try checkAlive("lock", path)
         return try real.lockFile(at: path)
     }
@@ -154,10 +154,10 @@ final class FaultyFileSystem: StoreFileSystem {
 /// A file whose changes go through its ``FaultyFileSystem``.
 private final class FaultyFile: StoreFile {
     private let file: any StoreFile
-    private let path: String
+    private let path: FileSystemPath
     private let fileSystem: FaultyFileSystem
 
-    init(_ file: any StoreFile, path: String, fileSystem: FaultyFileSystem) {
+    init(_ file: any StoreFile, path: FileSystemPath, fileSystem: FaultyFileSystem) {
         self.file = file
         self.path = path
         self.fileSystem = fileSystem

@@ -58,12 +58,23 @@ import Foundation
 ///
 /// The store never logs; errors name files, offsets, types and UUIDs, never health values.
 public final class FileHealthStore: HealthStore {
-    /// The store's directory.
+    /// The store's directory as a URL: the one it was opened with, or, for a store opened with
+    /// ``init(directoryPath:configuration:policy:characteristics:callbackExecutor:isHealthDataAvailable:options:)``,
+    /// ``directoryPath`` as a URL — which, for a path that is not UTF-8, shows U+FFFD in place of the bytes a URL
+    /// cannot hold (use ``directoryPath`` to name the folder again).
     ///
     /// ```swift
     /// store.directory.lastPathComponent   // "health"
     /// ```
     public let directory: URL
+    /// The store's directory, as the bytes every file call is given: a path opened with
+    /// ``init(directoryPath:configuration:policy:characteristics:callbackExecutor:isHealthDataAvailable:options:)``
+    /// unchanged, or a URL's standardized file-system representation.
+    ///
+    /// ```swift
+    /// let again = try FileHealthStore(directoryPath: store.directoryPath, configuration: app)
+    /// ```
+    public let directoryPath: FileSystemPath
     /// What opening found: the snapshot loaded, the records replayed, a torn last record dropped.
     ///
     /// ```swift
@@ -80,7 +91,6 @@ public final class FileHealthStore: HealthStore {
     let core: InMemoryHealthStore
     private let journal: JournalWriter
     private let fileSystem: any StoreFileSystem
-    private let path: String
     /// Serializes snapshots and closing.
     private let snapshotLock = NSLock()
 
@@ -118,23 +128,67 @@ public final class FileHealthStore: HealthStore {
             fileSystem: PosixFileSystem())
     }
 
-    /// Opens the store over `fileSystem` (tests pass a failing one).
-    init(
+    /// Opens the store in the directory whose path is `directoryPath`, byte for byte (creating it, mode 0700,
+    /// if needed — its parent must exist): the way to open a store in a folder whose name is not UTF-8, which a
+    /// URL cannot name. Everything else is as
+    /// ``init(directory:configuration:policy:characteristics:callbackExecutor:isHealthDataAvailable:options:)``.
+    ///
+    /// ```swift
+    /// let path = try FileSystemPath(bytes: Array("/srv/health/caf".utf8) + [0xE9])   // a Latin-1 name
+    /// let store = try FileHealthStore(directoryPath: path, configuration: app)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - directoryPath: The directory; a relative path is taken from the current directory at each file call.
+    ///   - configuration: The app; its bundle identifier must match the one the directory was created for.
+    ///   - policy: Who answers the permission sheet (answers are stored).
+    ///   - characteristics: The person's characteristics (not stored).
+    ///   - callbackExecutor: Where handlers run; by default a serial queue owned by the store.
+    ///   - isHealthDataAvailable: `false` to model a device without health data.
+    ///   - options: Snapshot tuning and the recovery mode.
+    /// - Throws: ``FileStoreError``: `alreadyOpen`, `corruptFile`, `missingJournal`, `differentApp`,
+    ///   `notADirectory` or `io` (whose paths show the directory's display form).
+    /// - Complexity: O(n) in the size of the snapshot and journal.
+    public convenience init(
+        directoryPath: FileSystemPath, configuration: HealthAppConfiguration, policy: AuthorizationPolicy = .grantAll,
+        characteristics: HealthCharacteristics = HealthCharacteristics(), callbackExecutor: FlowExecutor? = nil,
+        isHealthDataAvailable: Bool = true, options: FileStoreOptions = FileStoreOptions()
+    ) throws(FileStoreError) {
+        try self.init(
+            directoryPath: directoryPath, directory: nil, configuration: configuration, policy: policy,
+            characteristics: characteristics, callbackExecutor: callbackExecutor,
+            isHealthDataAvailable: isHealthDataAvailable, options: options, fileSystem: PosixFileSystem())
+    }
+
+    /// Opens the store in `directory` over `fileSystem` (tests pass a failing one).
+    convenience init(
         directory: URL, configuration: HealthAppConfiguration, policy: AuthorizationPolicy,
         characteristics: HealthCharacteristics, callbackExecutor: FlowExecutor?, isHealthDataAvailable: Bool,
         options: FileStoreOptions, fileSystem: any StoreFileSystem
     ) throws(FileStoreError) {
-        let path = directory.standardizedFileURL.path
+        try self.init(
+            directoryPath: FileSystemPath(directory.standardizedFileURL), directory: directory,
+            configuration: configuration, policy: policy, characteristics: characteristics,
+            callbackExecutor: callbackExecutor, isHealthDataAvailable: isHealthDataAvailable, options: options,
+            fileSystem: fileSystem)
+    }
+
+    /// Opens the store at `directoryPath` over `fileSystem`; `directory` is the URL it was named by, if any.
+    init(
+        directoryPath: FileSystemPath, directory: URL?, configuration: HealthAppConfiguration,
+        policy: AuthorizationPolicy, characteristics: HealthCharacteristics, callbackExecutor: FlowExecutor?,
+        isHealthDataAvailable: Bool, options: FileStoreOptions, fileSystem: any StoreFileSystem
+    ) throws(FileStoreError) {
         let opened = try StoreOpener(
-            fileSystem: fileSystem, directory: path, appBundleIdentifier: configuration.bundleIdentifier,
+            fileSystem: fileSystem, directory: directoryPath, appBundleIdentifier: configuration.bundleIdentifier,
             sizeLimit: options.journalSizeLimit, mode: options.recovery
         ).open()
-        self.directory = directory
+        self.directory = directory ?? directoryPath.urlOrDisplayForm
+        self.directoryPath = directoryPath
         self.recovery = opened.recovery
         self.options = options
         self.journal = opened.journal
         self.fileSystem = fileSystem
-        self.path = path
         self.core = InMemoryHealthStore(
             configuration: configuration, policy: policy, characteristics: characteristics,
             callbackExecutor: callbackExecutor, isHealthDataAvailable: isHealthDataAvailable, state: opened.state,
@@ -171,8 +225,25 @@ public final class FileHealthStore: HealthStore {
     public static func assessDamage(
         directory: URL, configuration: HealthAppConfiguration
     ) throws(FileStoreError) -> FileStoreAssessment {
+        try assessDamage(directoryPath: FileSystemPath(directory.standardizedFileURL), configuration: configuration)
+    }
+
+    /// What opening the directory at `directoryPath` with ``FileStoreRecoveryMode/repair`` would keep and lose,
+    /// as ``assessDamage(directory:configuration:)``, for a directory named by its bytes (one a URL cannot name).
+    ///
+    /// ```swift
+    /// let assessment = try FileHealthStore.assessDamage(directoryPath: store.directoryPath, configuration: app)
+    /// ```
+    /// - Parameters:
+    ///   - directoryPath: The store's directory (it must exist).
+    ///   - configuration: The app the store belongs to.
+    /// - Returns: The assessment (no repairs for an undamaged store).
+    /// - Throws: ``FileStoreError``: `alreadyOpen`, `differentApp`, `io`.
+    public static func assessDamage(
+        directoryPath: FileSystemPath, configuration: HealthAppConfiguration
+    ) throws(FileStoreError) -> FileStoreAssessment {
         try StoreOpener(
-            fileSystem: PosixFileSystem(), directory: directory.standardizedFileURL.path,
+            fileSystem: PosixFileSystem(), directory: directoryPath,
             appBundleIdentifier: configuration.bundleIdentifier, sizeLimit: 1, mode: .repair
         ).assess()
     }
@@ -253,7 +324,7 @@ public final class FileHealthStore: HealthStore {
         let (generation, image) = try core.withLockedState { state throws(FileStoreError) in
             (try journal.rotate(startSequence: state.sequence), StoreImage(state))
         }
-        let writer = SnapshotWriter(fileSystem: fileSystem, directory: path)
+        let writer = SnapshotWriter(fileSystem: fileSystem, directory: directoryPath)
         try writer.write(image, generation: generation)
         writer.removeCovered(before: generation)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthFlow
 
 #if canImport(Glibc)
     import Glibc
@@ -8,18 +9,12 @@ import Foundation
     import Darwin
 #endif
 
-/// A failed system call while writing a file atomically: the operation, the path and `errno`.
-struct AtomicFileFailure: Error {
-    let operation: String
-    let path: String
-    let code: Int32
-}
-
 /// Writes files atomically: a temp file (mode 0600, `O_EXCL`) in the destination's folder, the bytes, `fsync`,
 /// then `rename` (replace) or `link` (no-replace), and an `fsync` of the folder so the new name is durable.
 ///
 /// A crash leaves either the old file or the new one, plus at most a temp file named
-/// `.<name>.tmp-<UUID>`, which ``removeLeftovers(for:)`` deletes.
+/// `.<name>.tmp-<UUID>`, which ``removeLeftovers(for:)`` deletes. Paths are bytes (``FileSystemPath``): the temp
+/// name is the destination's name byte for byte with a prefix and a suffix. Failures are ``PathCallFailure``s.
 enum AtomicFile {
     /// What happened to the destination.
     enum Outcome {
@@ -29,8 +24,9 @@ enum AtomicFile {
         case alreadyExisted
     }
 
-    static func tempPrefix(for destination: URL) -> String {
-        "." + destination.lastPathComponent + ".tmp-"
+    /// `.<name>.tmp-`: how every temp name of `destination` starts.
+    static func tempPrefix(for destination: FileSystemPath) -> [UInt8] {
+        Array(".".utf8) + destination.lastComponent.bytes + Array(".tmp-".utf8)
     }
 
     /// Writes the bytes `produce` hands to its writer into `destination`, atomically.
@@ -39,39 +35,40 @@ enum AtomicFile {
     ///   - replaceExisting: `true` renames over an existing file; `false` keeps an existing file and reports it.
     ///   - produce: Calls the given closure with each run of bytes; an error it throws removes the temp file.
     static func write(
-        to destination: URL, replaceExisting: Bool,
+        to destination: FileSystemPath, replaceExisting: Bool,
         _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws -> Outcome {
-        let folder = destination.deletingLastPathComponent().path
-        let tempPath = folder + "/" + tempPrefix(for: destination) + UUID().uuidString
-        let descriptor = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw AtomicFileFailure(operation: "open", path: tempPath, code: errno) }
+        let folder = destination.parent
+        let tempPath = folder.appending(
+            FileSystemPath(unchecked: tempPrefix(for: destination) + Array(UUID().uuidString.utf8)))
+        let descriptor = tempPath.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+        guard descriptor >= 0 else { throw PathCallFailure(operation: "open", path: tempPath, code: errno) }
         var committed = false
-        defer { if !committed { unlink(tempPath) } }
+        defer { if !committed { _ = tempPath.withCString { unlink($0) } } }
         do {
             defer { close(descriptor) }
             // The mode given to open is filtered by the umask; make 0600 exact.
             guard fchmod(descriptor, 0o600) == 0 else {
-                throw AtomicFileFailure(operation: "fchmod", path: tempPath, code: errno)
+                throw PathCallFailure(operation: "fchmod", path: tempPath, code: errno)
             }
-            try produce { chunk in try writeAll(chunk, to: descriptor, path: tempPath) }
+            try produce { chunk in try tempPath.writeAll(chunk, to: descriptor) }
             guard fsync(descriptor) == 0 else {
-                throw AtomicFileFailure(operation: "fsync", path: tempPath, code: errno)
+                throw PathCallFailure(operation: "fsync", path: tempPath, code: errno)
             }
         }
         let outcome: Outcome
         if replaceExisting {
-            guard rename(tempPath, destination.path) == 0 else {
-                throw AtomicFileFailure(operation: "rename", path: destination.path, code: errno)
+            guard tempPath.withCString({ from in destination.withCString { rename(from, $0) } }) == 0 else {
+                throw PathCallFailure(operation: "rename", path: destination, code: errno)
             }
             committed = true
             outcome = .written
-        } else if link(tempPath, destination.path) == 0 {
+        } else if tempPath.withCString({ from in destination.withCString { link(from, $0) } }) == 0 {
             outcome = .written
         } else if errno == EEXIST {
             outcome = .alreadyExisted
         } else {
-            throw AtomicFileFailure(operation: "link", path: destination.path, code: errno)
+            throw PathCallFailure(operation: "link", path: destination, code: errno)
         }
         // `link` leaves the temp name behind (the defer removes it); `rename` consumed it.
         try syncFolder(folder)
@@ -79,37 +76,18 @@ enum AtomicFile {
     }
 
     /// Deletes temp files a crash left beside `destination`.
-    static func removeLeftovers(for destination: URL) {
-        let folder = destination.deletingLastPathComponent()
+    static func removeLeftovers(for destination: FileSystemPath) {
+        let folder = destination.parent
         let prefix = tempPrefix(for: destination)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names where name.hasPrefix(prefix) {
-            unlink(folder.path + "/" + name)
+        for name in (try? folder.entryNames()) ?? [] where name.bytes.starts(with: prefix) {
+            _ = folder.appending(name).withCString { unlink($0) }
         }
     }
 
-    static func syncFolder(_ folder: String) throws {
-        let descriptor = open(folder, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw AtomicFileFailure(operation: "open", path: folder, code: errno) }
+    static func syncFolder(_ folder: FileSystemPath) throws(PathCallFailure) {
+        let descriptor = folder.withCString { open($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw PathCallFailure(operation: "open", path: folder, code: errno) }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw AtomicFileFailure(operation: "fsync", path: folder, code: errno) }
+        guard fsync(descriptor) == 0 else { throw PathCallFailure(operation: "fsync", path: folder, code: errno) }
     }
-
-    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws {
-        var offset = 0
-        while offset < bytes.count {
-            guard let base = bytes.baseAddress else { return }
-            let written = posixWrite(descriptor, base + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw AtomicFileFailure(operation: "write", path: path, code: errno)
-            }
-            offset += written
-        }
-    }
-}
-
-/// The C `write`, named apart from ``AtomicFile/write(to:replaceExisting:_:)``.
-private func posixWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
 }

@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import HealthFlow
 
 #if canImport(Glibc)
     import Glibc
@@ -29,25 +30,22 @@ struct PendingBodyChecksum {
         value = UInt32(truncatingIfNeeded: crc)
     }
 
-    /// The CRC-32 of the whole file at `url`, read in 64 KiB runs.
-    static func ofFile(at url: URL) throws(SyncEngineError) -> UInt32 {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { throw .pendingBatchMissing(path: url.path) }
-            throw .pendingBatchCorrupt(path: url.path, reason: "cannot be opened (errno \(errno))")
-        }
-        defer { close(descriptor) }
+    /// The CRC-32 of the whole file at `path`, read in 64 KiB runs.
+    static func ofFile(at path: FileSystemPath) throws(SyncEngineError) -> UInt32 {
+        let file = FileInputStream(path: path)
         var checksum = PendingBodyChecksum()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .pendingBatchCorrupt(path: url.path, reason: "cannot be read (errno \(errno))")
+        do {
+            try UploadBody.forEachChunk(of: file, chunkSize: 64 * 1024) { checksum.update($0) }
+        } catch {
+            let failure = file.failure
+            if failure?.operation == "open" && failure?.code == ENOENT {
+                throw .pendingBatchMissing(path: path.description)
             }
-            if count == 0 { return checksum.value }
-            buffer.withUnsafeBytes { checksum.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            let verb = failure?.operation == "open" ? "opened" : "read"
+            throw .pendingBatchCorrupt(
+                path: path.description, reason: "cannot be \(verb) (errno \(failure?.code ?? 0))")
         }
+        return checksum.value
     }
 
     /// Eight lower-case hex digits.

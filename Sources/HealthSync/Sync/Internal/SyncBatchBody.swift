@@ -1,7 +1,6 @@
+import CZlib
 import Foundation
 import HealthFlow
-
-import CZlib
 
 #if canImport(Glibc)
     import Glibc
@@ -22,11 +21,11 @@ struct SyncPlanSection: Sendable {
 /// A batch ready to upload: the request, and the temp file holding the gzip part when it was spilled to disk.
 struct PreparedSyncBatch: Sendable {
     let request: UploadRequest
-    let tempFile: URL?
+    let tempFile: FileSystemPath?
 
     /// Removes the temp file (if any); safe to call more than once.
     func remove() {
-        if let tempFile { _ = unlink(tempFile.path) }
+        _ = tempFile?.withCString { unlink($0) }
     }
 }
 
@@ -34,10 +33,10 @@ struct PreparedSyncBatch: Sendable {
 /// memory while small and spilled to a 0600 temp file in the private folder once larger than `inMemoryLimit`.
 enum SyncBatchBody {
     static func prepare(
-        header: SyncBatchHeader, sections: [SyncPlanSection], tempFolder: URL, inMemoryLimit: Int
+        header: SyncBatchHeader, sections: [SyncPlanSection], tempFolder: FileSystemPath, inMemoryLimit: Int
     ) throws -> PreparedSyncBatch {
         let spool = GzipSpool(
-            tempURL: tempFolder.appendingPathComponent(".batch-\(header.batchID.uuidString)-\(UUID().uuidString).gz"),
+            tempPath: tempFolder.appending(".batch-\(header.batchID.uuidString)-\(UUID().uuidString).gz"),
             inMemoryLimit: inMemoryLimit)
         do {
             let gzip = try GzipCompressor()
@@ -52,21 +51,21 @@ enum SyncBatchBody {
             try spool.closeFile()
             let filename = "batch-\(header.batchID.uuidString).json.gz"
             let part: MultipartPart
-            if let url = spool.fileURL {
+            if let path = spool.filePath {
                 part = try MultipartPart(
                     name: "batch", filename: filename, contentType: "application/gzip", length: spool.length,
-                    makeStream: { InputStream(url: url) })
+                    makeStream: { FileInputStream(path: path) })
             } else {
                 part = try MultipartPart(
                     name: "batch", filename: filename, contentType: "application/gzip", data: spool.data)
             }
             let body = try MultipartBody(parts: [part])
             let uploadBody: UploadBody =
-                spool.fileURL == nil ? .data(try body.data()) : .stream { body.makeInputStream() }
+                spool.filePath == nil ? .data(try body.data()) : .stream { body.makeInputStream() }
             let request = UploadRequest(
                 batchID: header.batchID, contentType: body.contentType, contentLength: body.contentLength,
                 fileExtension: "multipart", body: uploadBody)
-            return PreparedSyncBatch(request: request, tempFile: spool.fileURL)
+            return PreparedSyncBatch(request: request, tempFile: spool.filePath)
         } catch {
             spool.discard()
             throw error
@@ -76,7 +75,7 @@ enum SyncBatchBody {
     /// Writes the whole body of `request` durably to `destination`: a 0600 temp file beside it, the bytes,
     /// `fsync`, rename into place, `fsync` of the folder.
     /// - Returns: The CRC-32 of the bytes written, kept in the pending record and checked before a re-send.
-    static func persist(_ request: UploadRequest, to destination: URL) throws -> UInt32 {
+    static func persist(_ request: UploadRequest, to destination: FileSystemPath) throws -> UInt32 {
         var checksum = PendingBodyChecksum()
         do {
             _ = try AtomicFile.write(to: destination, replaceExisting: true) { sink in
@@ -88,94 +87,110 @@ enum SyncBatchBody {
                 }
                 guard written == request.contentLength else {
                     throw SyncEngineError.pendingBatchCorrupt(
-                        path: destination.path, reason: "wrote \(written) bytes, expected \(request.contentLength)")
+                        path: destination.description,
+                        reason: "wrote \(written) bytes, expected \(request.contentLength)")
                 }
             }
-        } catch let failure as AtomicFileFailure {
+        } catch let failure as PathCallFailure {
             throw SyncEngineError.pendingFile(operation: failure.operation, path: failure.path, code: failure.code)
         }
         return checksum.value
     }
 
-    /// Checks that the pending body file at `url` is a regular file of exactly `length` bytes and, when the record
-    /// has one (files written before checksums existed do not), that its bytes have the CRC-32 `crc32`.
-    static func checkPendingFile(at url: URL, length: Int64, crc32 expected: UInt32?) throws(SyncEngineError) {
-        try checkPendingFile(at: url, length: length)
+    /// Checks that the pending body file at `path` is a regular file of exactly `length` bytes and, when the
+    /// record has one (files written before checksums existed do not), that its bytes have the CRC-32 `crc32`.
+    static func checkPendingFile(
+        at path: FileSystemPath, length: Int64, crc32 expected: UInt32?
+    ) throws(SyncEngineError) {
+        try checkPendingFile(at: path, length: length)
         guard let expected else { return }
-        let actual = try PendingBodyChecksum.ofFile(at: url)
+        let actual = try PendingBodyChecksum.ofFile(at: path)
         guard actual == expected else {
             throw .pendingBatchCorrupt(
-                path: url.path, reason: "CRC-32 \(PendingBodyChecksum.hex(actual)), expected \(PendingBodyChecksum.hex(expected))")
+                path: path.description,
+                reason: "CRC-32 \(PendingBodyChecksum.hex(actual)), expected \(PendingBodyChecksum.hex(expected))")
         }
     }
 
-    /// Checks that the pending body file at `url` is a regular file of exactly `length` bytes.
-    private static func checkPendingFile(at url: URL, length: Int64) throws(SyncEngineError) {
+    /// Checks that the pending body file at `path` is a regular file of exactly `length` bytes.
+    private static func checkPendingFile(at path: FileSystemPath, length: Int64) throws(SyncEngineError) {
         var info = stat()
-        guard lstat(url.path, &info) == 0 else {
-            if errno == ENOENT { throw .pendingBatchMissing(path: url.path) }
-            throw .pendingBatchCorrupt(path: url.path, reason: "cannot be inspected (errno \(errno))")
+        guard path.withCString({ lstat($0, &info) }) == 0 else {
+            if errno == ENOENT { throw .pendingBatchMissing(path: path.description) }
+            throw .pendingBatchCorrupt(path: path.description, reason: "cannot be inspected (errno \(errno))")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw .pendingBatchCorrupt(path: url.path, reason: "not a file")
+            throw .pendingBatchCorrupt(path: path.description, reason: "not a file")
         }
         guard Int64(info.st_size) == length else {
-            throw .pendingBatchCorrupt(path: url.path, reason: "\(info.st_size) bytes, expected \(length)")
+            throw .pendingBatchCorrupt(path: path.description, reason: "\(info.st_size) bytes, expected \(length)")
         }
     }
 
-    /// Removes the file at `url`; a missing file is fine.
-    static func removePendingFile(at url: URL) throws(SyncEngineError) {
-        if unlink(url.path) != 0 && errno != ENOENT {
-            throw .pendingFile(operation: "unlink", path: url.path, code: errno)
+    /// Removes the file at `path`; a missing file is fine.
+    static func removePendingFile(at path: FileSystemPath) throws(SyncEngineError) {
+        if path.withCString({ unlink($0) }) != 0 && errno != ENOENT {
+            throw .pendingFile(operation: "unlink", path: path.description, code: errno)
         }
     }
 
-    /// Removes files in `folder` whose names start with one of `prefixes`, except `keeping`.
-    static func removeFiles(in folder: URL, prefixes: [String], keeping: String?) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names where name != keeping && prefixes.contains(where: { name.hasPrefix($0) }) {
-            _ = unlink(folder.appendingPathComponent(name).path)
+    /// Removes files in `folder` whose names start with one of `prefixes` (compared byte for byte), except
+    /// `keeping`.
+    static func removeFiles(in folder: FileSystemPath, prefixes: [[UInt8]], keeping: [UInt8]?) {
+        for name in (try? folder.entryNames()) ?? []
+        where name.bytes != keeping && prefixes.contains(where: { name.bytes.starts(with: $0) }) {
+            _ = folder.appending(name).withCString { unlink($0) }
         }
     }
 
-    /// Makes `folder` a private folder: created 0700 when missing; an existing one must be a real directory owned
-    /// by this user and is set to 0700.
-    static func ensurePrivateFolder(_ folder: URL) throws(SyncEngineError) {
-        let path = folder.path
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw .tempFolder(path: path, reason: "cannot be created")
-            }
-        }
+    /// Makes `folder` a private folder: created 0700 (with any missing parent) when missing; an existing one
+    /// must be a real directory owned by this user and is set to 0700.
+    static func ensurePrivateFolder(_ folder: FileSystemPath) throws(SyncEngineError) {
+        let path = folder.description
+        try makeFolder(folder)
         var info = stat()
-        guard lstat(path, &info) == 0 else { throw .tempFolder(path: path, reason: "cannot be inspected") }
+        guard folder.withCString({ lstat($0, &info) }) == 0 else {
+            throw .tempFolder(path: path, reason: "cannot be inspected")
+        }
         guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .tempFolder(path: path, reason: "not a directory") }
         guard info.st_uid == geteuid() else { throw .tempFolder(path: path, reason: "owned by another user") }
-        guard chmod(path, 0o700) == 0 else { throw .tempFolder(path: path, reason: "cannot be made private") }
+        guard folder.withCString({ chmod($0, 0o700) }) == 0 else {
+            throw .tempFolder(path: path, reason: "cannot be made private")
+        }
+    }
+}
+
+extension SyncBatchBody {
+    /// Creates `folder` and any missing parent (each new one 0700) unless it exists; an existing folder is kept
+    /// as it is.
+    static func makeFolder(_ folder: FileSystemPath) throws(SyncEngineError) {
+        do throws(PathCallFailure) {
+            try folder.makeFolders(mode: 0o700)
+        } catch {
+            throw .tempFolder(
+                path: folder.description, reason: error.code == ENOTDIR ? "not a directory" : "cannot be created")
+        }
     }
 }
 
 /// Collects gzip output in memory, moving it to a temp file (created 0600, exclusively) past a size limit.
 private final class GzipSpool {
-    private let tempURL: URL
+    private let tempPath: FileSystemPath
     private let inMemoryLimit: Int
     private var descriptor: Int32 = -1
     private(set) var data = Data()
     private(set) var length: Int64 = 0
-    private(set) var fileURL: URL?
+    private(set) var filePath: FileSystemPath?
 
-    init(tempURL: URL, inMemoryLimit: Int) {
-        self.tempURL = tempURL
+    init(tempPath: FileSystemPath, inMemoryLimit: Int) {
+        self.tempPath = tempPath
         self.inMemoryLimit = inMemoryLimit
     }
 
     func append(_ bytes: Data) throws(SyncEngineError) {
         guard !bytes.isEmpty else { return }
         length += Int64(bytes.count)
-        if fileURL == nil {
+        if filePath == nil {
             data.append(bytes)
             guard data.count > inMemoryLimit else { return }
             try openFile()
@@ -191,41 +206,31 @@ private final class GzipSpool {
         guard descriptor >= 0 else { return }
         let result = close(descriptor)
         descriptor = -1
-        if result != 0 { throw .tempFile(operation: "close", path: tempURL.path, code: errno) }
+        if result != 0 { throw .tempFile(operation: "close", path: tempPath.description, code: errno) }
     }
 
     func discard() {
         if descriptor >= 0 { _ = close(descriptor) }
         descriptor = -1
-        if fileURL != nil { _ = unlink(tempURL.path) }
-        fileURL = nil
+        if filePath != nil { _ = tempPath.withCString { unlink($0) } }
+        filePath = nil
     }
 
     private func openFile() throws(SyncEngineError) {
-        let fd = open(tempURL.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .tempFile(operation: "open", path: tempURL.path, code: errno) }
+        let fd = tempPath.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+        guard fd >= 0 else { throw .tempFile(operation: "open", path: tempPath.description, code: errno) }
         descriptor = fd
-        fileURL = tempURL
-        guard fchmod(fd, 0o600) == 0 else { throw .tempFile(operation: "fchmod", path: tempURL.path, code: errno) }
+        filePath = tempPath
+        guard fchmod(fd, 0o600) == 0 else {
+            throw .tempFile(operation: "fchmod", path: tempPath.description, code: errno)
+        }
     }
 
     private func writeAll(_ bytes: Data) throws(SyncEngineError) {
-        let fd = descriptor
-        let path = tempURL.path
-        let failure: Int32? = bytes.withUnsafeBytes { buffer -> Int32? in
-            var offset = 0
-            while offset < buffer.count {
-                guard let base = buffer.baseAddress else { return nil }
-                let written = write(fd, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
+        do throws(PathCallFailure) {
+            try tempPath.writeAll(bytes, to: descriptor)
+        } catch {
+            throw .tempFile(operation: error.operation, path: error.path, code: error.code)
         }
-        if let failure { throw .tempFile(operation: "write", path: path, code: failure) }
     }
 }
-

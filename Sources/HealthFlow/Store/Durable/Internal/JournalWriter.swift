@@ -21,7 +21,7 @@ final class JournalWriter: MutationLog {
     }
 
     let fileSystem: any StoreFileSystem
-    let directory: String
+    let directory: FileSystemPath
     let appBundleIdentifier: String
     /// The store's identity, written into the header of every journal it starts.
     let storeID: UUID
@@ -32,7 +32,7 @@ final class JournalWriter: MutationLog {
 
     /// Takes over an open journal (`file`, complete up to `length`) and the held lock file.
     init(
-        fileSystem: any StoreFileSystem, directory: String, appBundleIdentifier: String, storeID: UUID,
+        fileSystem: any StoreFileSystem, directory: FileSystemPath, appBundleIdentifier: String, storeID: UUID,
         sizeLimit: Int, file: sending any StoreFile, lock: sending any StoreFile, generation: UInt64, length: Int
     ) {
         self.fileSystem = fileSystem
@@ -149,7 +149,7 @@ final class JournalWriter: MutationLog {
 /// into place — so a journal file always starts with a complete header. The caller flushes the directory.
 struct JournalCreator {
     let fileSystem: any StoreFileSystem
-    let directory: String
+    let directory: FileSystemPath
     let appBundleIdentifier: String
     let storeID: UUID
 
@@ -160,7 +160,7 @@ struct JournalCreator {
         generation: UInt64, startSequence: UInt64
     ) throws(FileStoreError) -> (file: any StoreFile, length: Int) {
         let name = StoreLayout.journalName(generation)
-        let temporary = directory + "/" + StoreLayout.temporaryName(for: name)
+        let temporary = directory.appending(StoreLayout.temporaryName(for: name))
         var bytes = StoreLayout.journalMagic
         RecordFrame.append(
             kind: .header,
@@ -173,7 +173,7 @@ struct JournalCreator {
         do throws(FileStoreError) {
             try file.write(bytes, at: 0)
             try file.sync()
-            try fileSystem.rename(temporary, to: directory + "/" + name)
+            try fileSystem.rename(temporary, to: directory.appending(name))
         } catch {
             file.close()
             try? fileSystem.removeFile(at: temporary)

@@ -8,94 +8,68 @@
 
 // The system calls whose names the types below reuse for their own methods.
 private func posixClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
-private func posixRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
+private func posixRename(_ source: UnsafePointer<CChar>, _ destination: UnsafePointer<CChar>) -> Int32 {
+    rename(source, destination)
+}
 
 /// ``StoreFileSystem`` over POSIX calls: `open` with `O_CLOEXEC`, `pwrite`, `fsync`, `ftruncate`, `rename`,
 /// `unlink`, `flock`, and `fsync` of the directory after changing its entries. Files are created 0600 and
-/// directories 0700 whatever the umask (an explicit `fchmod`/`chmod` follows creation).
+/// directories 0700 whatever the umask (an explicit `fchmod`/`chmod` follows creation). Every call gets the
+/// path's bytes as they are (``FileSystemPath/withCString(_:)``).
 struct PosixFileSystem: StoreFileSystem {
-    func makeDirectory(at path: String) throws(FileStoreError) {
-        if mkdir(path, 0o700) == 0 {
-            guard chmod(path, 0o700) == 0 else { throw .io(operation: "chmod", path: path, errno: errno) }
+    func makeDirectory(at path: FileSystemPath) throws(FileStoreError) {
+        if path.withCString({ mkdir($0, 0o700) }) == 0 {
+            guard path.withCString({ chmod($0, 0o700) }) == 0 else { throw .io("chmod", path, errno) }
             return
         }
         let code = errno
-        guard code == EEXIST else { throw .io(operation: "mkdir", path: path, errno: code) }
+        guard code == EEXIST else { throw .io("mkdir", path, code) }
         var info = stat()
-        guard stat(path, &info) == 0 else { throw .io(operation: "stat", path: path, errno: errno) }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: path) }
+        guard path.withCString({ stat($0, &info) }) == 0 else { throw .io("stat", path, errno) }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: path.description) }
     }
 
-    func contentsOfDirectory(at path: String) throws(FileStoreError) -> [String] {
-        guard let directory = opendir(path) else { throw .io(operation: "opendir", path: path, errno: errno) }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
+    func contentsOfDirectory(at path: FileSystemPath) throws(FileStoreError) -> [String] {
+        try Self.mapFailure { () throws(PathCallFailure) in
+            try path.entryNames().compactMap { String(validating: $0.bytes, as: UTF8.self) }
         }
-        return names
     }
 
-    func readFile(at path: String) throws(FileStoreError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .io(operation: "open", path: path, errno: errno) }
-        defer { _ = posixClose(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .io(operation: "fstat", path: path, errno: errno) }
-        let size = Int(info.st_size)
-        var failure: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            initialized = 0
-            while initialized < size, let base = buffer.baseAddress {
-                let count = pread(descriptor, base + initialized, size - initialized, off_t(initialized))
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                if count == 0 { return }  // The file shrank meanwhile: keep what was read.
-                initialized += count
-            }
-        }
-        if failure != 0 { throw .io(operation: "read", path: path, errno: failure) }
-        return bytes
+    func readFile(at path: FileSystemPath) throws(FileStoreError) -> [UInt8] {
+        try Self.mapFailure { () throws(PathCallFailure) in try path.readContents() }
     }
 
-    func createFile(at path: String) throws(FileStoreError) -> any StoreFile {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .io(operation: "open", path: path, errno: errno) }
+    func createFile(at path: FileSystemPath) throws(FileStoreError) -> any StoreFile {
+        let descriptor = path.withCString { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
+        guard descriptor >= 0 else { throw .io("open", path, errno) }
         guard fchmod(descriptor, 0o600) == 0 else {
             let code = errno
             _ = posixClose(descriptor)
-            throw .io(operation: "fchmod", path: path, errno: code)
+            throw .io("fchmod", path, code)
         }
         return PosixFile(descriptor: descriptor, path: path)
     }
 
-    func openFile(at path: String) throws(FileStoreError) -> any StoreFile {
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .io(operation: "open", path: path, errno: errno) }
+    func openFile(at path: FileSystemPath) throws(FileStoreError) -> any StoreFile {
+        let descriptor = path.withCString { open($0, O_WRONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw .io("open", path, errno) }
         return PosixFile(descriptor: descriptor, path: path)
     }
 
-    func rename(_ source: String, to destination: String) throws(FileStoreError) {
-        guard posixRename(source, destination) == 0 else {
-            throw .io(operation: "rename", path: destination, errno: errno)
-        }
+    func rename(_ source: FileSystemPath, to destination: FileSystemPath) throws(FileStoreError) {
+        let result = source.withCString { from in destination.withCString { to in posixRename(from, to) } }
+        guard result == 0 else { throw .io("rename", destination, errno) }
     }
 
-    func removeFile(at path: String) throws(FileStoreError) {
-        guard unlink(path) == 0 || errno == ENOENT else { throw .io(operation: "unlink", path: path, errno: errno) }
+    func removeFile(at path: FileSystemPath) throws(FileStoreError) {
+        guard path.withCString({ unlink($0) }) == 0 || errno == ENOENT else { throw .io("unlink", path, errno) }
     }
 
-    func syncDirectory(at path: String) throws(FileStoreError) {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .io(operation: "open", path: path, errno: errno) }
+    func syncDirectory(at path: FileSystemPath) throws(FileStoreError) {
+        let descriptor = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw .io("open", path, errno) }
         defer { _ = posixClose(descriptor) }
-        guard fsync(descriptor) == 0 else { throw .io(operation: "fsync", path: path, errno: errno) }
+        guard fsync(descriptor) == 0 else { throw .io("fsync", path, errno) }
     }
 
     /// How long a held lock is waited out before the store reports `alreadyOpen` (1 s, in 10 ms steps). A lock
@@ -105,9 +79,9 @@ struct PosixFileSystem: StoreFileSystem {
     /// elsewhere stays busy and is reported.
     static let lockPatience = Duration.seconds(1)
 
-    func lockFile(at path: String) throws(FileStoreError) -> any StoreFile {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .io(operation: "open", path: path, errno: errno) }
+    func lockFile(at path: FileSystemPath) throws(FileStoreError) -> any StoreFile {
+        let descriptor = path.withCString { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        guard descriptor >= 0 else { throw .io("open", path, errno) }
         var waited = Duration.zero
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
@@ -118,24 +92,42 @@ struct PosixFileSystem: StoreFileSystem {
                 continue
             }
             _ = posixClose(descriptor)
-            if code == EWOULDBLOCK { throw .alreadyOpen(path: path) }
-            throw .io(operation: "flock", path: path, errno: code)
+            if code == EWOULDBLOCK { throw .alreadyOpen(path: path.description) }
+            throw .io("flock", path, code)
         }
         guard fchmod(descriptor, 0o600) == 0 else {
             let code = errno
             _ = posixClose(descriptor)
-            throw .io(operation: "fchmod", path: path, errno: code)
+            throw .io("fchmod", path, code)
         }
         return PosixFile(descriptor: descriptor, path: path)
+    }
+
+    /// Runs one of the package's path calls, reporting its failure as the store's ``FileStoreError/io(operation:path:errno:)``.
+    private static func mapFailure<Result>(
+        _ call: () throws(PathCallFailure) -> Result
+    ) throws(FileStoreError) -> Result {
+        do throws(PathCallFailure) {
+            return try call()
+        } catch {
+            throw .io(operation: error.operation, path: error.path, errno: error.code)
+        }
+    }
+}
+
+extension FileStoreError {
+    /// `io` for a failed call on a byte path, which the error names in its display form.
+    static func io(_ operation: String, _ path: FileSystemPath, _ code: Int32) -> FileStoreError {
+        .io(operation: operation, path: path.description, errno: code)
     }
 }
 
 /// A file descriptor. Used under the store's locks only, never concurrently.
 final class PosixFile: StoreFile {
     private var descriptor: Int32
-    private let path: String
+    private let path: FileSystemPath
 
-    init(descriptor: Int32, path: String) {
+    init(descriptor: Int32, path: FileSystemPath) {
         self.descriptor = descriptor
         self.path = path
     }
@@ -156,16 +148,16 @@ final class PosixFile: StoreFile {
                 written += count
             }
         }
-        if failure != 0 { throw .io(operation: "write", path: path, errno: failure) }
+        if failure != 0 { throw .io("write", path, failure) }
     }
 
     func sync() throws(FileStoreError) {
-        guard fsync(descriptor) == 0 else { throw .io(operation: "fsync", path: path, errno: errno) }
+        guard fsync(descriptor) == 0 else { throw .io("fsync", path, errno) }
     }
 
     func truncate(to length: Int) throws(FileStoreError) {
         guard ftruncate(descriptor, off_t(length)) == 0 else {
-            throw .io(operation: "ftruncate", path: path, errno: errno)
+            throw .io("ftruncate", path, errno)
         }
     }
 

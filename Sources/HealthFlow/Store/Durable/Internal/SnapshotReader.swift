@@ -10,7 +10,7 @@ import Foundation
 /// is kept on its own, and a missing end record or authorization table gives way to what was read.
 struct SnapshotReader {
     let fileSystem: any StoreFileSystem
-    let directory: String
+    let directory: FileSystemPath
     let appBundleIdentifier: String
     var repairing = false
 
@@ -40,7 +40,7 @@ struct SnapshotReader {
     /// Reads snapshot `generation`; a snapshot written before stores had an identity gets `legacyStoreID`.
     func read(generation: UInt64, legacyStoreID: UUID) throws(FileStoreError) -> Read {
         let name = StoreLayout.snapshotName(generation)
-        let bytes = try fileSystem.readFile(at: directory + "/" + name)
+        let bytes = try fileSystem.readFile(at: directory.appending(name))
         do {
             var repairs: [FileStoreRepair] = []
             let (state, header) = try rebuild(

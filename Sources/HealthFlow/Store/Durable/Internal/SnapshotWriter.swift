@@ -19,7 +19,7 @@ import Foundation
 /// logs, so a restored store answers anchored queries exactly as the one that wrote the snapshot.
 struct SnapshotWriter {
     let fileSystem: any StoreFileSystem
-    let directory: String
+    let directory: FileSystemPath
     /// A record is closed once its payload reaches this size (256 KiB).
     static let recordSize = 1 << 18
     /// Bytes buffered before a write.
@@ -27,7 +27,7 @@ struct SnapshotWriter {
 
     func write(_ image: StoreImage, generation: UInt64) throws(FileStoreError) {
         let name = StoreLayout.snapshotName(generation)
-        let temporary = directory + "/" + StoreLayout.temporaryName(for: name)
+        let temporary = directory.appending(StoreLayout.temporaryName(for: name))
         let file = try fileSystem.createFile(at: temporary)
         do throws(FileStoreError) {
             var output = Output(file: file)
@@ -95,7 +95,7 @@ struct SnapshotWriter {
             try output.flush()
             try file.sync()
             file.close()
-            try fileSystem.rename(temporary, to: directory + "/" + name)
+            try fileSystem.rename(temporary, to: directory.appending(name))
         } catch {
             file.close()
             try? fileSystem.removeFile(at: temporary)
@@ -153,7 +153,7 @@ struct SnapshotWriter {
         for name in names.sorted() {
             switch StoreLayout.classify(name) {
             case .journal(let older) where older < generation, .snapshot(let older) where older < generation:
-                removed = (try? fileSystem.removeFile(at: directory + "/" + name)) != nil || removed
+                removed = (try? fileSystem.removeFile(at: directory.appending(name))) != nil || removed
             default:
                 break
             }

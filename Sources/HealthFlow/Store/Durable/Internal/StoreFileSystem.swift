@@ -1,26 +1,28 @@
 /// The file operations a ``FileHealthStore`` performs, so tests can put a failing or crashing layer under
-/// it. ``PosixFileSystem`` is the real one. Paths are absolute.
+/// it. ``PosixFileSystem`` is the real one. Paths are the bytes the store was given (``FileSystemPath``), joined with
+/// the store's own ASCII file names: never decoded, never re-encoded.
 protocol StoreFileSystem: Sendable {
     /// Creates the directory with mode 0700 unless it exists; throws `notADirectory` when the path is a file.
-    func makeDirectory(at path: String) throws(FileStoreError)
-    /// The names in a directory.
-    func contentsOfDirectory(at path: String) throws(FileStoreError) -> [String]
+    func makeDirectory(at path: FileSystemPath) throws(FileStoreError)
+    /// The names in a directory that are UTF-8 (the store's own files have ASCII names: a name that is not
+    /// UTF-8 is never one of them, and is left out rather than decoded into a name it does not have).
+    func contentsOfDirectory(at path: FileSystemPath) throws(FileStoreError) -> [String]
     /// A whole file's bytes.
-    func readFile(at path: String) throws(FileStoreError) -> [UInt8]
+    func readFile(at path: FileSystemPath) throws(FileStoreError) -> [UInt8]
     /// Creates (or truncates) a file with mode 0600, open for writing.
-    func createFile(at path: String) throws(FileStoreError) -> any StoreFile
+    func createFile(at path: FileSystemPath) throws(FileStoreError) -> any StoreFile
     /// Opens an existing file for writing (a journal to append to).
-    func openFile(at path: String) throws(FileStoreError) -> any StoreFile
+    func openFile(at path: FileSystemPath) throws(FileStoreError) -> any StoreFile
     /// Renames atomically, replacing `destination`.
-    func rename(_ source: String, to destination: String) throws(FileStoreError)
+    func rename(_ source: FileSystemPath, to destination: FileSystemPath) throws(FileStoreError)
     /// Removes a file.
-    func removeFile(at path: String) throws(FileStoreError)
+    func removeFile(at path: FileSystemPath) throws(FileStoreError)
     /// Flushes a directory's entries (after creating, renaming or removing files in it).
-    func syncDirectory(at path: String) throws(FileStoreError)
+    func syncDirectory(at path: FileSystemPath) throws(FileStoreError)
     /// Takes an exclusive `flock` on the file (created 0600 if needed), waiting out a lock held for a moment
     /// (``PosixFileSystem/lockPatience``); throws `alreadyOpen` when another open file description keeps it.
     /// The lock lasts until the handle closes.
-    func lockFile(at path: String) throws(FileStoreError) -> any StoreFile
+    func lockFile(at path: FileSystemPath) throws(FileStoreError) -> any StoreFile
 }
 
 /// An open file. Not thread-safe: the store uses each one under a lock.

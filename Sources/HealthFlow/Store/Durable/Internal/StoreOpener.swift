@@ -18,7 +18,7 @@ import Foundation
 /// - the new snapshot without its journal (created here, empty).
 struct StoreOpener {
     let fileSystem: any StoreFileSystem
-    let directory: String
+    let directory: FileSystemPath
     let appBundleIdentifier: String
     let sizeLimit: Int
     let mode: FileStoreRecoveryMode
@@ -62,8 +62,8 @@ struct StoreOpener {
         let needsIdentity: Bool
     }
 
-    private func path(_ name: String) -> String {
-        directory + "/" + name
+    private func path(_ name: String) -> FileSystemPath {
+        directory.appending(name)
     }
 
     /// Removes a leftover temporary file; a directory that happens to carry such a name is not the store's and
@@ -287,7 +287,7 @@ struct StoreOpener {
                 target = name + "." + stamp + "-" + String(counter)
             }
             taken.insert(target)
-            try fileSystem.rename(path(name), to: folder + "/" + target)
+            try fileSystem.rename(path(name), to: folder.appending(target))
             moved.append(StoreLayout.damagedFolder + "/" + target)
         }
         try fileSystem.syncDirectory(at: folder)
