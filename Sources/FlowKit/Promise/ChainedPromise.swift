@@ -1,10 +1,9 @@
 /// The promise a chaining operator returns, which is also the continuation it registers on its source.
 ///
-/// A link of a chain used to cost three allocations: the derived promise, the closure registered on the
-/// source, and the job closure carrying the result to the executor. Here the derived promise holds the step
-/// itself, the closure registered on the source captures only this object, and so does the job it submits;
-/// Swift uses a closure's single captured object as its context, so neither closure allocates. The job reads
-/// the source's (settled, immutable) result instead of carrying it.
+/// A link of a chain costs one allocation, this object: the derived promise holds the step itself, the closure
+/// registered on the source captures only this object, and so does the job it submits; Swift uses a closure's
+/// single captured object as its context, so neither closure allocates. The job reads the source's (settled,
+/// immutable) result instead of carrying it.
 ///
 /// ```swift
 /// let doubled = Promise(value: 21).map { $0 * 2 }   // a ChainedPromise<Int, Int>, seen as a Promise<Int>
