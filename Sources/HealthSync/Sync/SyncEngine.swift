@@ -133,8 +133,8 @@ public struct SyncEngine: Sendable {
     /// engine.inMemoryLimit   // 262_144
     /// ```
     public let inMemoryLimit: Int
-    private let makeBatchID: @Sendable () -> UUID
-    private let now: @Sendable () -> Date
+    let makeBatchID: @Sendable () -> UUID
+    let now: @Sendable () -> Date
     /// Told when a run passes each ``SyncCheckpoint`` (crash tests only; see ``reportingCheckpoints(_:)``).
     var checkpointHook: (@Sendable (SyncCheckpoint) -> Void)?
 
@@ -255,175 +255,35 @@ public struct SyncEngine: Sendable {
         try await run(reporter: reporter)
     }
 
+    /// The steps of one run (``SyncRun``): resume a pending batch, check the anchors, then gather → serialize →
+    /// send → commit until a batch comes out short.
     private func run(reporter: SyncReporter? = nil) async throws -> SyncReport {
-        try SyncBatchBody.ensurePrivateFolder(tempFolderPath)
-        try SyncBatchBody.makeFolder(stateFolderPath)
-        var state = try anchorStore.load()
-        var report = SyncReport()
-        // Bodies of batches that never became pending (a crash before the state was saved) or whose commit
-        // finished (a crash before the file was deleted).
-        let prefix = anchorStore.path.lastComponent.description + ".pending-"
-        SyncBatchBody.removeFiles(
-            in: stateFolderPath, prefixes: [Array(prefix.utf8), Array(("." + prefix).utf8)],
-            keeping: state.pending.map { Array($0.bodyFileName.utf8) })
-        if let pending = state.pending {
-            try Task.checkCancellation()
-            let path = try pendingFilePath(pending.bodyFileName)
-            try SyncBatchBody.checkPendingFile(at: path, length: pending.bodyLength, crc32: pending.bodyCRC32)
-            let receipt = try await upload(pending, at: path, reporter: reporter)
-            checkpointHook?(.acknowledged(pending.batchID))
-            try commit(pending, receipt: receipt, at: path, state: &state, report: &report)
-            checkpointHook?(.committed(pending.batchID))
-            reporter?.batchCommitted(pending, receipt: receipt)
+        var run = try SyncRun(engine: self, reporter: reporter)
+        try await run.resumePending()
+        try run.restartIfUntrusted()
+        while let gathered = try await run.gather() {
+            let batch = try run.serialize(gathered)
+            let receipt = try await run.send(batch)
+            guard try run.commit(batch, receipt: receipt) == .gatherAgain else { break }
         }
-        if let restart = SyncRestart.check(state, against: store) {
-            state.anchors = [:]
-            state.checkpoint = nil
-            try anchorStore.save(state)
-            report.restart = restart
-        }
-        // An older state file recorded only the ID: that batch is rebuilt from the anchors under the same key.
-        var legacyID = state.pendingBatchID
-        while true {
-            try Task.checkCancellation()
-            let batchID = legacyID ?? makeBatchID()
-            let sections = try await gather(since: state)
-            // Taken after gathering, so it covers every anchor the batch advances to.
-            let checkpoint = (store as? any HealthChangeHistory)?.historyCheckpoint()
-            let count = sections.reduce(0) { $0 + $1.count }
-            if count == 0 {
-                if legacyID != nil {
-                    state.pendingBatchID = nil
-                    try anchorStore.save(state)
-                }
-                return report
-            }
-            checkpointHook?(.gathered(batchID))
-            let header = SyncBatchHeader(batchID: batchID, deviceID: deviceID, createdAt: now())
-            let prepared = try SyncBatchBody.prepare(
-                header: header, sections: sections, tempFolder: tempFolderPath, inMemoryLimit: inMemoryLimit)
-            let pending: PendingBatch
-            let path: FileSystemPath
-            let receipt: UploadReceipt
-            do {
-                defer { prepared.remove() }
-                var record = Self.pendingBatch(
-                    batchID: batchID, fileName: prefix + batchID.uuidString + ".multipart",
-                    request: prepared.request, sections: sections)
-                path = try pendingFilePath(record.bodyFileName)
-                record.bodyCRC32 = try SyncBatchBody.persist(prepared.request, to: path)
-                pending = record
-                state.pending = pending
-                state.pendingBatchID = batchID
-                state.checkpoint = checkpoint ?? state.checkpoint
-                try anchorStore.save(state)
-                checkpointHook?(.persisted(batchID))
-                receipt = try await upload(pending, at: path, reporter: reporter)
-                checkpointHook?(.acknowledged(batchID))
-            }
-            if legacyID != nil && receipt.disposition == .duplicate {
-                // The receiver kept the older version's copy, whose content is unknown: send these changes again.
-                report.batches += 1
-                report.batchIDs.append(batchID)
-                report.bytes += pending.bodyLength
-                report.duplicates += 1
-                state.pending = nil
-                state.pendingBatchID = nil
-                try anchorStore.save(state)
-                try SyncBatchBody.removePendingFile(at: path)
-                reporter?.batchCommitted(pending, receipt: receipt)
-                legacyID = nil
-                continue
-            }
-            legacyID = nil
-            try commit(pending, receipt: receipt, at: path, state: &state, report: &report)
-            checkpointHook?(.committed(batchID))
-            reporter?.batchCommitted(pending, receipt: receipt)
-            if count < batchSize { return report }
-        }
+        return run.report
     }
 
-    /// Commits an acknowledged pending batch: end anchors in and pending out in one atomic save, then the body
-    /// file is deleted; the report counts the batch.
-    private func commit(
-        _ pending: PendingBatch, receipt: UploadReceipt, at path: FileSystemPath, state: inout SyncState,
-        report: inout SyncReport
-    ) throws {
-        state.commitPending()
-        try anchorStore.save(state)
-        report.batches += 1
-        report.batchIDs.append(pending.batchID)
-        report.bytes += pending.bodyLength
-        if receipt.disposition == .duplicate { report.duplicates += 1 }
-        report.samples.merge(pending.samples, uniquingKeysWith: +)
-        report.deletions.merge(pending.deletions, uniquingKeysWith: +)
-        try SyncBatchBody.removePendingFile(at: path)
-    }
-
-    /// Uploads a pending batch, reporting its start and its upload's events when the run is observed.
-    private func upload(
-        _ pending: PendingBatch, at path: FileSystemPath, reporter: SyncReporter?
-    ) async throws -> UploadReceipt {
-        let request = request(for: pending, at: path)
-        guard let reporter else { return try await transport.upload(request) }
-        return try await transport.upload(request, reporter: reporter.batchStarted(pending)).value
-    }
-
-    /// The upload of a pending batch: its durable body file, read afresh for every attempt.
-    private func request(for pending: PendingBatch, at path: FileSystemPath) -> UploadRequest {
-        UploadRequest(
-            batchID: pending.batchID, contentType: pending.contentType, contentLength: pending.bodyLength,
-            fileExtension: "multipart", body: .file(atPath: path))
-    }
-
-    /// The record of a batch about to be sent: its body, and the anchors and counts its sections carry.
-    private static func pendingBatch(
-        batchID: UUID, fileName: String, request: UploadRequest, sections: [SyncPlanSection]
-    ) -> PendingBatch {
-        var pending = PendingBatch(
-            batchID: batchID, bodyFileName: fileName, bodyLength: request.contentLength,
-            contentType: request.contentType, endAnchors: [:])
-        for section in sections {
-            let identifier = section.type.identifier
-            pending.endAnchors[identifier] = section.changes.newAnchor
-            let (added, deleted) = (section.changes.samples.count, section.changes.deletedObjects.count)
-            if added > 0 { pending.samples[identifier, default: 0] += added }
-            if deleted > 0 { pending.deletions[identifier, default: 0] += deleted }
-        }
-        return pending
-    }
+    /// The start of every pending body file's name: the state file's name (its display form when not UTF-8, as
+    /// the state records the body's name as text) and `.pending-`.
+    var pendingFilePrefix: String { anchorStore.path.lastComponent.description + ".pending-" }
 
     /// The pending body file's path; the recorded name must be a bare file name inside the state folder.
-    private func pendingFilePath(_ name: String) throws(SyncEngineError) -> FileSystemPath {
+    func pendingFilePath(_ name: String) throws(SyncEngineError) -> FileSystemPath {
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
             throw .pendingBatchCorrupt(path: stateFolderPath.appending(name).description, reason: "not a file name")
         }
         return stateFolderPath.appending(name)
     }
 
-    /// The next batch's sections: every type queried concurrently, then filled in type order up to `batchSize`;
-    /// the type that overflows is queried again with the room left, so its anchor stops exactly there.
-    private func gather(since state: SyncState) async throws -> [SyncPlanSection] {
-        let store = self.store
-        let limit = batchSize
-        let found = try await when(
-            fulfilled: types.map { type in store.changes(of: type, since: state.anchor(for: type), limit: limit) }
-        ).value
-        var room = limit
-        var sections: [SyncPlanSection] = []
-        for (type, changes) in zip(types, found) {
-            let count = changes.samples.count + changes.deletedObjects.count
-            if count <= room {
-                sections.append(SyncPlanSection(type: type, changes: changes))
-                room -= count
-            } else if room > 0 {
-                let trimmed = try await store.changes(of: type, since: state.anchor(for: type), limit: room).value
-                sections.append(SyncPlanSection(type: type, changes: trimmed))
-                room -= min(room, trimmed.samples.count + trimmed.deletedObjects.count)
-            } else {
-                break
-            }
-        }
-        return sections
+    /// Creates the state folder (and any missing parent, 0700) unless it exists.
+    /// - Throws: ``SyncEngineError/stateFolder(path:reason:)`` when it cannot be created.
+    func ensureStateFolder() throws(SyncEngineError) {
+        try SyncBatchBody.makeFolder(stateFolderPath, orThrow: SyncEngineError.stateFolder)
     }
 }

@@ -11,6 +11,8 @@ public enum SyncEngineError: Error, Hashable, Sendable, CustomStringConvertible 
     case invalidBatchSize(Int)
     /// The private temp folder could not be created or is not a private (0700) folder of this user.
     case tempFolder(path: String, reason: String)
+    /// The folder pending batch bodies are kept in (``SyncEngine/stateFolderPath``) could not be created.
+    case stateFolder(path: String, reason: String)
     /// A temp body file could not be created or written: the operation, the path and `errno`.
     case tempFile(operation: String, path: String, code: Int32)
     /// The state records a pending batch but its body file is missing: the batch cannot be re-sent as it was.
@@ -30,6 +32,7 @@ public enum SyncEngineError: Error, Hashable, Sendable, CustomStringConvertible 
         switch self {
         case .invalidBatchSize(let size): "batch size must be at least 1 (got \(size))"
         case .tempFolder(let path, let reason): "temp folder \(path) unusable: \(reason)"
+        case .stateFolder(let path, let reason): "state folder \(path) unusable: \(reason)"
         case .tempFile(let operation, let path, let code): "\(operation) failed for \(path) (errno \(code))"
         case .pendingBatchMissing(let path): "pending batch body \(path) is missing"
         case .pendingBatchCorrupt(let path, let reason): "pending batch body \(path) is corrupt: \(reason)"

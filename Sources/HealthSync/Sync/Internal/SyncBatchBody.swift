@@ -147,7 +147,7 @@ enum SyncBatchBody {
     /// must be a real directory owned by this user and is set to 0700.
     static func ensurePrivateFolder(_ folder: FileSystemPath) throws(SyncEngineError) {
         let path = folder.description
-        try makeFolder(folder)
+        try makeFolder(folder, orThrow: SyncEngineError.tempFolder)
         var info = stat()
         guard folder.withCString({ lstat($0, &info) }) == 0 else {
             throw .tempFolder(path: path, reason: "cannot be inspected")
@@ -163,12 +163,14 @@ enum SyncBatchBody {
 extension SyncBatchBody {
     /// Creates `folder` and any missing parent (each new one 0700) unless it exists; an existing folder is kept
     /// as it is.
-    static func makeFolder(_ folder: FileSystemPath) throws(SyncEngineError) {
+    /// - Parameter failure: The error naming the folder's role, given its path and why it could not be created.
+    static func makeFolder(
+        _ folder: FileSystemPath, orThrow failure: (_ path: String, _ reason: String) -> SyncEngineError
+    ) throws(SyncEngineError) {
         do throws(PathCallFailure) {
             try folder.makeFolders(mode: 0o700)
         } catch {
-            throw .tempFolder(
-                path: folder.description, reason: error.code == ENOTDIR ? "not a directory" : "cannot be created")
+            throw failure(folder.description, error.code == ENOTDIR ? "not a directory" : "cannot be created")
         }
     }
 }

@@ -4,6 +4,12 @@ import Foundation
 /// file is complete and agrees with itself. Any damage is a ``FileStoreError/corruptFile(name:offset:problem:)``:
 /// a snapshot is renamed into place only once complete, so unlike a journal it has no torn tail.
 ///
+/// Each record goes through three steps: it is **decoded** (``SnapshotRecord``: the payload as typed values),
+/// **validated** against the records before it (order, a section per type, increasing sequences, samples under
+/// their section's type, a UUID stored once, the end record's counts), and **applied** to the state being built.
+/// At the end of the file the whole is validated (the end record present, every section complete, every
+/// correlation member's correlation stored, the header's sequence) and the state made.
+///
 /// When `repairing`, damage is recorded instead (``FileStoreRepair``) and reading goes on: a damaged record is
 /// skipped (or, when its frame is unreadable, everything up to the next intact record), a section with fewer
 /// entries than announced is kept with the shortfall reported, a correlation member whose correlation was lost
@@ -22,31 +28,16 @@ struct SnapshotReader {
         let repairs: [FileStoreRepair]
     }
 
-    /// One type's section as it is read.
-    private struct Section {
-        let type: HealthObjectType
-        let expectedAdditions: Int
-        let expectedTombstones: Int
-        var entries: [IndexedSample] = []
-        var additions: [(sequence: UInt64, uuid: UUID)] = []
-        var tombstones: [StoredTombstone] = []
-    }
-
-    private struct Damage: Error {
-        let offset: Int
-        let problem: FileStoreError.Damage
-    }
-
     /// Reads snapshot `generation`; a snapshot written before stores had an identity gets `legacyStoreID`.
     func read(generation: UInt64, legacyStoreID: UUID) throws(FileStoreError) -> Read {
         let name = StoreLayout.snapshotName(generation)
         let bytes = try fileSystem.readFile(at: directory.appending(name))
+        var log = SnapshotDamageLog(file: name, repairing: repairing)
         do {
-            var repairs: [FileStoreRepair] = []
             let (state, header) = try rebuild(
-                from: bytes, generation: generation, legacyStoreID: legacyStoreID, name: name, repairs: &repairs)
-            return Read(state: state, header: header, repairs: repairs)
-        } catch let damage as Damage {
+                from: bytes, generation: generation, legacyStoreID: legacyStoreID, log: &log)
+            return Read(state: state, header: header, repairs: log.repairs)
+        } catch let damage as SnapshotDamage {
             throw .corruptFile(name: name, offset: damage.offset, problem: damage.problem)
         } catch let error as FileStoreError {
             throw error
@@ -55,265 +46,301 @@ struct SnapshotReader {
         }
     }
 
-    /// Throws `damage`, unless repairing: then records it (`skipped` bytes, `lost` entries) and returns.
-    private func flag(
-        _ damage: Damage, skipped: Int = 0, lost: Int = 0, name: String, into repairs: inout [FileStoreRepair]
-    ) throws {
-        guard repairing else { throw damage }
-        repairs.append(
-            FileStoreRepair(
-                file: name, offset: damage.offset, skippedBytes: skipped, problem: damage.problem,
-                changesLost: 0, samplesLost: lost))
-    }
-
+    /// Walks the file's frames: each intact record decoded, validated and applied; damaged frames skipped up to
+    /// the next intact record when repairing.
     private func rebuild(
-        from bytes: [UInt8], generation: UInt64, legacyStoreID: UUID, name: String, repairs: inout [FileStoreRepair]
+        from bytes: [UInt8], generation: UInt64, legacyStoreID: UUID, log: inout SnapshotDamageLog
     ) throws -> (state: StoreState, header: StoreFileHeader?) {
         let magic = StoreLayout.snapshotMagic
         guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else {
-            try flag(Damage(offset: 0, problem: .notAStoreFile), skipped: bytes.count, name: name, into: &repairs)
+            try log.flag(SnapshotDamage(offset: 0, problem: .notAStoreFile), skipped: bytes.count)
             return (StoreState(appBundleIdentifier: appBundleIdentifier, storeID: legacyStoreID), nil)
         }
         let scanner = FrameScanner(bytes: bytes)
-        var offset = magic.count
+        var assembly = SnapshotAssembly(
+            appBundleIdentifier: appBundleIdentifier, generation: generation, fileSize: bytes.count)
         var decoder = SampleDecoder()
-        var authorization: AuthorizationTable?
-        var sections: [Section] = []
-        var slots: [HealthObjectType: Int] = [:]
-        var locations: [UUID: StoreState.Location] = [:]
-        var members: [(member: UUID, correlation: UUID)] = []
-        var header: StoreFileHeader?
-        var endSequence: UInt64?
-        var lastSequence: UInt64 = 0
-
+        var offset = magic.count
         while true {
-            let recordOffset = offset
-            let kind: RecordKind
-            let payload: Range<Int>
             switch scanner.scan(at: offset) {
             case .end:
-                if endSequence == nil || authorization == nil || header == nil {
-                    try flag(Damage(offset: offset, problem: .truncated), name: name, into: &repairs)
-                }
-                for (member, correlation) in members where locations[correlation] == nil {
-                    try flag(
-                        Damage(
-                            offset: offset,
-                            problem: .inconsistent(
-                                "member \(member.uuidString) names a correlation that is not stored; kept on its own")),
-                        name: name, into: &repairs)
-                    if let location = locations[member] {
-                        locations[member] = StoreState.Location(
-                            slot: location.slot, start: location.start, sequence: location.sequence, correlation: nil)
-                    }
-                }
-                if let section = sections.last { try checkComplete(section, at: offset, name: name, repairs: &repairs) }
-                let endSequence = endSequence ?? lastSequence
-                let indexes = sections.map {
-                    TypeIndex(restoringEntries: $0.entries, additions: $0.additions, tombstones: $0.tombstones)
-                }
-                let sequence = max(endSequence, lastSequence)
-                if let start = header?.startSequence, start != sequence {
-                    try flag(
-                        Damage(
-                            offset: magic.count,
-                            problem: .inconsistent("the header names sequence \(start), the records end at \(sequence)")
-                        ),
-                        name: name, into: &repairs)
-                }
-                let state = StoreState(
-                    appBundleIdentifier: appBundleIdentifier, storeID: header?.storeID ?? legacyStoreID,
-                    authorization: authorization ?? AuthorizationTable(), indexes: indexes, slots: slots,
-                    locations: locations, sequence: sequence)
-                return (state, header)
+                try assembly.validateEnd(at: offset, headerOffset: magic.count, log: &log)
+                return (assembly.makeState(legacyStoreID: legacyStoreID), assembly.header)
             case .tornTail(let at, let problem), .corrupt(let at, let problem):
-                guard repairing else { throw Damage(offset: at, problem: problem) }
+                guard log.repairing else { throw SnapshotDamage(offset: at, problem: problem) }
                 let next = scanner.nextRecord(after: at) ?? bytes.count
-                try flag(Damage(offset: at, problem: problem), skipped: next - at, name: name, into: &repairs)
+                try log.flag(SnapshotDamage(offset: at, problem: problem), skipped: next - at)
                 offset = next
-                continue
-            case .record(let recordKind, let range, let next, let continues):
-                kind = recordKind
-                payload = range
+            case .record(let kind, let payload, let next, let continues):
+                do {
+                    guard !continues else {
+                        throw BinaryReader.Failure(reason: "a snapshot record flagged to continue")
+                    }
+                    try assembly.admit(kind, at: offset, log: &log)
+                    var reader = BinaryReader(bytes, range: payload)
+                    let record = try SnapshotRecord.decode(kind, from: &reader, decoder: &decoder)
+                    try assembly.apply(record, at: offset)
+                } catch let failure as BinaryReader.Failure {
+                    try log.flag(
+                        SnapshotDamage(offset: offset, problem: .undecodable(failure.reason)), skipped: next - offset)
+                } catch let damage as SnapshotDamage {
+                    try log.flag(damage, skipped: next - offset)
+                }
                 offset = next
-                guard !continues else {
-                    try flag(
-                        Damage(offset: recordOffset, problem: .undecodable("a snapshot record flagged to continue")),
-                        skipped: next - recordOffset, name: name, into: &repairs)
-                    continue
-                }
-            }
-            guard endSequence == nil else {
-                try flag(
-                    Damage(offset: recordOffset, problem: .inconsistent("records follow the end record")),
-                    skipped: offset - recordOffset, name: name, into: &repairs)
-                continue
-            }
-            var reader = BinaryReader(bytes, range: payload)
-            do {
-                switch kind {
-                case .header:
-                    guard header == nil else { throw BinaryReader.Failure(reason: "a second header") }
-                    let read = try StoreFileHeader(from: &reader)
-                    guard read.appBundleIdentifier == appBundleIdentifier else {
-                        throw FileStoreError.differentApp(
-                            stored: read.appBundleIdentifier, configured: appBundleIdentifier)
-                    }
-                    guard read.generation == generation else {
-                        throw Damage(
-                            offset: recordOffset,
-                            problem: .inconsistent("the header names generation \(read.generation)"))
-                    }
-                    header = read
-                case .authorizationTable:
-                    guard header != nil, authorization == nil else {
-                        throw BinaryReader.Failure(reason: "out of order")
-                    }
-                    authorization = try Self.decodeAuthorization(from: &reader, decoder: &decoder)
-                case .typeSection:
-                    guard authorization != nil else { throw BinaryReader.Failure(reason: "out of order") }
-                    if let section = sections.last {
-                        try checkComplete(section, at: recordOffset, name: name, repairs: &repairs)
-                    }
-                    let type = try decoder.type(from: &reader)
-                    let additions = try reader.integer()
-                    let tombstones = try reader.integer()
-                    try reader.expectEnd()
-                    guard slots[type] == nil else {
-                        throw Damage(offset: recordOffset, problem: .inconsistent("\(type) has two sections"))
-                    }
-                    slots[type] = sections.count
-                    var section = Section(type: type, expectedAdditions: additions, expectedTombstones: tombstones)
-                    // Reserve what the counts promise, but no more than the file could hold (a count is not
-                    // trusted before the records it announces are read).
-                    let plausible = min(additions, bytes.count / 24)
-                    section.entries.reserveCapacity(plausible)
-                    section.additions.reserveCapacity(plausible)
-                    section.tombstones.reserveCapacity(min(tombstones, bytes.count / 48))
-                    if sections.isEmpty {
-                        // A live sample takes at least 48 bytes here, so this bounds the count: no rehashing.
-                        locations.reserveCapacity(bytes.count / 48)
-                    }
-                    sections.append(section)
-                case .additions:
-                    guard !sections.isEmpty, sections[sections.count - 1].tombstones.isEmpty else {
-                        throw BinaryReader.Failure(reason: "out of order")
-                    }
-                    let slot = sections.count - 1
-                    var previous = sections[slot].additions.last?.sequence ?? 0
-                    var base: UInt64 = 0
-                    while !reader.isAtEnd {
-                        let sequence = base &+ (try reader.varint())
-                        base = sequence
-                        guard sequence > previous else {
-                            throw BinaryReader.Failure(reason: "sequences do not increase")
-                        }
-                        previous = sequence
-                        let state = try reader.byte()
-                        switch state {
-                        case 0:
-                            sections[slot].additions.append((sequence, try reader.uuid()))
-                        case 1, 2:
-                            let correlation = state == 2 ? try reader.uuid() : nil
-                            let sample = try decoder.sample(from: &reader)
-                            guard sample.type == sections[slot].type else {
-                                throw BinaryReader.Failure(reason: "a sample is filed under another type")
-                            }
-                            let entry = IndexedSample(
-                                sample: sample, sequence: sequence,
-                                isOwned: sample.source.bundleIdentifier == appBundleIdentifier)
-                            let location = StoreState.Location(
-                                slot: slot, start: entry.start, sequence: sequence, correlation: correlation)
-                            guard locations.updateValue(location, forKey: sample.uuid) == nil else {
-                                throw Damage(
-                                    offset: recordOffset,
-                                    problem: .inconsistent("UUID \(sample.uuid.uuidString) is stored twice"))
-                            }
-                            if let correlation { members.append((sample.uuid, correlation)) }
-                            sections[slot].additions.append((sequence, sample.uuid))
-                            sections[slot].entries.append(entry)
-                        default:
-                            throw BinaryReader.Failure(reason: "unknown addition state")
-                        }
-                        lastSequence = max(lastSequence, sequence)
-                    }
-                case .tombstones:
-                    guard !sections.isEmpty else { throw BinaryReader.Failure(reason: "out of order") }
-                    let slot = sections.count - 1
-                    var previous = sections[slot].tombstones.last?.sequence ?? 0
-                    var base: UInt64 = 0
-                    while !reader.isAtEnd {
-                        let sequence = base &+ (try reader.varint())
-                        base = sequence
-                        guard sequence > previous else {
-                            throw BinaryReader.Failure(reason: "sequences do not increase")
-                        }
-                        previous = sequence
-                        let sample = try decoder.sample(from: &reader)
-                        guard sample.type == sections[slot].type else {
-                            throw BinaryReader.Failure(reason: "a sample is filed under another type")
-                        }
-                        sections[slot].tombstones.append(
-                            StoredTombstone(
-                                sequence: sequence, object: HealthDeletedObject(deleting: sample), sample: sample))
-                        lastSequence = max(lastSequence, sequence)
-                    }
-                case .end:
-                    guard authorization != nil else { throw BinaryReader.Failure(reason: "out of order") }
-                    let sequence = try reader.uint64()
-                    let sectionCount = try reader.integer()
-                    let liveCount = try reader.integer()
-                    try reader.expectEnd()
-                    guard sequence >= lastSequence, sectionCount == sections.count, liveCount == locations.count else {
-                        throw Damage(
-                            offset: recordOffset, problem: .inconsistent("the end record disagrees with the file"))
-                    }
-                    endSequence = sequence
-                case .insert, .delete, .authorization:
-                    throw BinaryReader.Failure(reason: "a snapshot does not hold \(kind) records")
-                }
-            } catch let failure as BinaryReader.Failure {
-                try flag(
-                    Damage(offset: recordOffset, problem: .undecodable(failure.reason)), skipped: offset - recordOffset,
-                    name: name, into: &repairs)
-            } catch let damage as Damage {
-                try flag(damage, skipped: offset - recordOffset, name: name, into: &repairs)
             }
         }
     }
+}
 
-    private func checkComplete(
-        _ section: Section, at offset: Int, name: String, repairs: inout [FileStoreRepair]
-    ) throws {
-        guard section.additions.count == section.expectedAdditions,
-            section.tombstones.count == section.expectedTombstones
-        else {
-            let lost =
-                max(0, section.expectedAdditions - section.additions.count)
-                + max(0, section.expectedTombstones - section.tombstones.count)
-            try flag(
-                Damage(offset: offset, problem: .inconsistent("\(section.type)'s section is incomplete")), lost: lost,
-                name: name, into: &repairs)
-            return
+/// Damage at an offset of the snapshot being read.
+private struct SnapshotDamage: Error {
+    let offset: Int
+    let problem: FileStoreError.Damage
+}
+
+/// Where damage goes: thrown, or recorded when repairing.
+private struct SnapshotDamageLog {
+    let file: String
+    let repairing: Bool
+    private(set) var repairs: [FileStoreRepair] = []
+
+    init(file: String, repairing: Bool) {
+        self.file = file
+        self.repairing = repairing
+    }
+
+    /// Throws `damage`, unless repairing: then records it (`skipped` bytes, `lost` entries) and returns.
+    mutating func flag(_ damage: SnapshotDamage, skipped: Int = 0, lost: Int = 0) throws(SnapshotDamage) {
+        guard repairing else { throw damage }
+        repairs.append(
+            FileStoreRepair(
+                file: file, offset: damage.offset, skippedBytes: skipped, problem: damage.problem, changesLost: 0,
+                samplesLost: lost))
+    }
+}
+
+/// The state being rebuilt from a snapshot's records, and what validating the next record needs to know of the
+/// ones before it.
+private struct SnapshotAssembly {
+    /// One type's section as it is read.
+    struct Section {
+        let type: HealthObjectType
+        let expectedAdditions: Int
+        let expectedTombstones: Int
+        var entries: [IndexedSample] = []
+        var additions: [(sequence: UInt64, uuid: UUID)] = []
+        var tombstones: [StoredTombstone] = []
+
+        /// Flags a section with fewer (or more) entries than its record announced, counting the entries lost.
+        func checkComplete(at offset: Int, log: inout SnapshotDamageLog) throws(SnapshotDamage) {
+            guard additions.count != expectedAdditions || tombstones.count != expectedTombstones else { return }
+            let lost = max(0, expectedAdditions - additions.count) + max(0, expectedTombstones - tombstones.count)
+            try log.flag(
+                SnapshotDamage(offset: offset, problem: .inconsistent("\(type)'s section is incomplete")), lost: lost)
         }
     }
 
-    static func decodeAuthorization(
-        from reader: inout BinaryReader, decoder: inout SampleDecoder
-    ) throws(BinaryReader.Failure) -> AuthorizationTable {
-        var tables: [[HealthObjectType: Bool]] = []
-        for _ in 0..<2 {
-            let count = try reader.count(minimumSize: 2)
-            var answers: [HealthObjectType: Bool] = [:]
-            for _ in 0..<count {
-                let type = try decoder.type(from: &reader)
-                let allowed = try reader.byte()
-                guard allowed <= 1 else { throw BinaryReader.Failure(reason: "an answer is not a Boolean") }
-                answers[type] = allowed == 1
-            }
-            tables.append(answers)
+    let appBundleIdentifier: String
+    let generation: UInt64
+    let fileSize: Int
+    private(set) var header: StoreFileHeader?
+    private var authorization: AuthorizationTable?
+    private var sections: [Section] = []
+    private var slots: [HealthObjectType: Int] = [:]
+    private var locations: [UUID: StoreState.Location] = [:]
+    private var members: [(member: UUID, correlation: UUID)] = []
+    private var endSequence: UInt64?
+    private var lastSequence: UInt64 = 0
+
+    init(appBundleIdentifier: String, generation: UInt64, fileSize: Int) {
+        self.appBundleIdentifier = appBundleIdentifier
+        self.generation = generation
+        self.fileSize = fileSize
+    }
+
+    // MARK: Validate a record's place (before it is decoded)
+
+    /// Checks that a record of `kind` may come next: after the header, the authorization table, then per type a
+    /// section record, its additions, its tombstones; the end record last. A new section first checks that the
+    /// one before it is complete.
+    mutating func admit(_ kind: RecordKind, at offset: Int, log: inout SnapshotDamageLog) throws {
+        let outOfOrder = BinaryReader.Failure(reason: "out of order")
+        guard endSequence == nil else {
+            throw SnapshotDamage(offset: offset, problem: .inconsistent("records follow the end record"))
         }
-        try reader.expectEnd()
-        return AuthorizationTable(share: tables[0], read: tables[1])
+        switch kind {
+        case .header:
+            guard header == nil else { throw BinaryReader.Failure(reason: "a second header") }
+        case .authorizationTable:
+            guard header != nil, authorization == nil else { throw outOfOrder }
+        case .typeSection:
+            guard authorization != nil else { throw outOfOrder }
+            try sections.last?.checkComplete(at: offset, log: &log)
+        case .additions:
+            guard let section = sections.last, section.tombstones.isEmpty else { throw outOfOrder }
+        case .tombstones:
+            guard !sections.isEmpty else { throw outOfOrder }
+        case .end:
+            guard authorization != nil else { throw outOfOrder }
+        case .insert, .delete, .authorization:
+            break
+        }
+    }
+
+    // MARK: Validate a decoded record against the ones before it, and apply it
+
+    /// Validates `record` against the records before it and applies it; a record of entries applies the entries
+    /// before the first that fails.
+    mutating func apply(_ record: SnapshotRecord, at offset: Int) throws {
+        switch record {
+        case .header(let read):
+            guard read.appBundleIdentifier == appBundleIdentifier else {
+                throw FileStoreError.differentApp(stored: read.appBundleIdentifier, configured: appBundleIdentifier)
+            }
+            guard read.generation == generation else {
+                throw SnapshotDamage(
+                    offset: offset, problem: .inconsistent("the header names generation \(read.generation)"))
+            }
+            header = read
+        case .authorizationTable(let table):
+            authorization = table
+        case .typeSection(let type, let additions, let tombstones):
+            guard slots[type] == nil else {
+                throw SnapshotDamage(offset: offset, problem: .inconsistent("\(type) has two sections"))
+            }
+            openSection(type, additions: additions, tombstones: tombstones)
+        case .additions(let entries):
+            var previous = sections[sections.count - 1].additions.last?.sequence ?? 0
+            for addition in entries.decoded {
+                try Self.checkIncreasing(addition.sequence, after: &previous)
+                try add(addition, at: offset)
+            }
+            try Self.checkFailure(of: entries, after: previous)
+        case .tombstones(let entries):
+            var previous = sections[sections.count - 1].tombstones.last?.sequence ?? 0
+            for tombstone in entries.decoded {
+                try Self.checkIncreasing(tombstone.sequence, after: &previous)
+                try bury(tombstone)
+            }
+            try Self.checkFailure(of: entries, after: previous)
+        case .end(let sequence, let sectionCount, let liveCount):
+            guard sequence >= lastSequence, sectionCount == sections.count, liveCount == locations.count else {
+                throw SnapshotDamage(offset: offset, problem: .inconsistent("the end record disagrees with the file"))
+            }
+            endSequence = sequence
+        }
+    }
+
+    private static func checkIncreasing(_ sequence: UInt64, after previous: inout UInt64) throws(BinaryReader.Failure) {
+        guard sequence > previous else { throw BinaryReader.Failure(reason: "sequences do not increase") }
+        previous = sequence
+    }
+
+    /// Throws why the entry after the decoded ones failed; one whose sequence was read is first held to the rule
+    /// of increasing sequences, as that is checked before the rest of an entry is read.
+    private static func checkFailure<Entry>(
+        of entries: SnapshotRecord.Entries<Entry>, after previous: UInt64
+    ) throws(BinaryReader.Failure) {
+        guard let failure = entries.failure else { return }
+        var previous = previous
+        if let sequence = entries.failedSequence { try checkIncreasing(sequence, after: &previous) }
+        throw failure
+    }
+
+    private mutating func openSection(_ type: HealthObjectType, additions: Int, tombstones: Int) {
+        slots[type] = sections.count
+        var section = Section(type: type, expectedAdditions: additions, expectedTombstones: tombstones)
+        // Reserve what the counts promise, but no more than the file could hold (a count is not trusted before
+        // the records it announces are read).
+        let plausible = min(additions, fileSize / 24)
+        section.entries.reserveCapacity(plausible)
+        section.additions.reserveCapacity(plausible)
+        section.tombstones.reserveCapacity(min(tombstones, fileSize / 48))
+        if sections.isEmpty {
+            // A live sample takes at least 48 bytes here, so this bounds the count: no rehashing.
+            locations.reserveCapacity(fileSize / 48)
+        }
+        sections.append(section)
+    }
+
+    /// Applies one entry of the last section's additions log.
+    private mutating func add(_ addition: SnapshotRecord.Addition, at offset: Int) throws {
+        let slot = sections.count - 1
+        switch addition {
+        case .removed(let sequence, let uuid):
+            sections[slot].additions.append((sequence, uuid))
+        case .live(let sequence, let sample, let correlation):
+            guard sample.type == sections[slot].type else {
+                throw BinaryReader.Failure(reason: "a sample is filed under another type")
+            }
+            let entry = IndexedSample(
+                sample: sample, sequence: sequence, isOwned: sample.source.bundleIdentifier == appBundleIdentifier)
+            let location = StoreState.Location(
+                slot: slot, start: entry.start, sequence: sequence, correlation: correlation)
+            guard locations.updateValue(location, forKey: sample.uuid) == nil else {
+                throw SnapshotDamage(
+                    offset: offset, problem: .inconsistent("UUID \(sample.uuid.uuidString) is stored twice"))
+            }
+            if let correlation { members.append((sample.uuid, correlation)) }
+            sections[slot].additions.append((sequence, sample.uuid))
+            sections[slot].entries.append(entry)
+        }
+        lastSequence = max(lastSequence, addition.sequence)
+    }
+
+    /// Applies one entry of the last section's tombstones.
+    private mutating func bury(_ tombstone: SnapshotRecord.Tombstone) throws(BinaryReader.Failure) {
+        let slot = sections.count - 1
+        guard tombstone.sample.type == sections[slot].type else {
+            throw BinaryReader.Failure(reason: "a sample is filed under another type")
+        }
+        sections[slot].tombstones.append(
+            StoredTombstone(
+                sequence: tombstone.sequence, object: HealthDeletedObject(deleting: tombstone.sample),
+                sample: tombstone.sample))
+        lastSequence = max(lastSequence, tombstone.sequence)
+    }
+
+    // MARK: Validate the whole, and make the state
+
+    /// The change sequence the state ends at: the end record's, or (without one) the last change read.
+    private var sequence: UInt64 { max(endSequence ?? lastSequence, lastSequence) }
+
+    /// Validates the file as a whole once its records are read: the end record, authorization table and header
+    /// present, every correlation member's correlation stored (a member whose correlation is not is detached, to
+    /// be kept on its own), the last section complete, and the header's start sequence where the records end.
+    mutating func validateEnd(at offset: Int, headerOffset: Int, log: inout SnapshotDamageLog) throws {
+        if endSequence == nil || authorization == nil || header == nil {
+            try log.flag(SnapshotDamage(offset: offset, problem: .truncated))
+        }
+        for (member, correlation) in members where locations[correlation] == nil {
+            try log.flag(
+                SnapshotDamage(
+                    offset: offset,
+                    problem: .inconsistent(
+                        "member \(member.uuidString) names a correlation that is not stored; kept on its own")))
+            if let location = locations[member] {
+                locations[member] = StoreState.Location(
+                    slot: location.slot, start: location.start, sequence: location.sequence, correlation: nil)
+            }
+        }
+        try sections.last?.checkComplete(at: offset, log: &log)
+        if let start = header?.startSequence, start != sequence {
+            try log.flag(
+                SnapshotDamage(
+                    offset: headerOffset,
+                    problem: .inconsistent("the header names sequence \(start), the records end at \(sequence)")))
+        }
+    }
+
+    /// The store state the records make.
+    func makeState(legacyStoreID: UUID) -> StoreState {
+        let indexes = sections.map {
+            TypeIndex(restoringEntries: $0.entries, additions: $0.additions, tombstones: $0.tombstones)
+        }
+        return StoreState(
+            appBundleIdentifier: appBundleIdentifier, storeID: header?.storeID ?? legacyStoreID,
+            authorization: authorization ?? AuthorizationTable(), indexes: indexes, slots: slots,
+            locations: locations, sequence: sequence)
     }
 }

@@ -1,0 +1,238 @@
+import FlowKit
+import Foundation
+import HealthFlow
+
+/// One run of a ``SyncEngine``, as its steps. ``SyncEngine`` drives them:
+///
+/// 1. ``init(engine:reporter:)``: the folders made, the state loaded, stale body files removed.
+/// 2. ``resumePending()``: a batch left pending is checked, re-sent byte for byte and committed.
+/// 3. ``restartIfUntrusted()``: anchors that do not belong to this store are dropped.
+/// 4. ``gather()`` → ``serialize(_:)`` → ``send(_:)`` → ``commit(_:receipt:)``, again from ``gather()`` while
+///    ``commit(_:receipt:)`` answers ``Outcome/gatherAgain``.
+///
+/// Each step reads and updates ``state`` and ``report``, saves the state where its guarantee needs it, and passes
+/// its ``SyncCheckpoint``; a step that throws leaves the state as durable as the last save made it.
+struct SyncRun {
+    /// A batch's changes, gathered and not yet written anywhere.
+    struct Gathered {
+        let batchID: UUID
+        /// The changes in type order; at most the engine's batch size in all.
+        let sections: [SyncPlanSection]
+        /// The store's history checkpoint taken right after gathering, so it covers every anchor the batch
+        /// advances to (`nil` for a store that keeps no history).
+        let checkpoint: HealthHistoryCheckpoint?
+        /// Whether the batch is rebuilt under the ID an older version recorded as `pendingBatchID`.
+        let resendsLegacyBatch: Bool
+
+        var changeCount: Int { sections.reduce(0) { $0 + $1.count } }
+    }
+
+    /// A batch whose body is durable in the state folder and recorded as the state's pending batch.
+    struct Durable {
+        let record: PendingBatch
+        let path: FileSystemPath
+        let changeCount: Int
+        let resendsLegacyBatch: Bool
+        /// The temp body written while serializing, removed once the upload is over (`nil` for a resumed batch).
+        let prepared: PreparedSyncBatch?
+    }
+
+    /// What follows a commit.
+    enum Outcome: Equatable {
+        /// The batch came out full, or must be sent again: more changes may be waiting.
+        case gatherAgain
+        /// The batch held everything that was left.
+        case finished
+    }
+
+    let engine: SyncEngine
+    let reporter: SyncReporter?
+    private(set) var state: SyncState
+    private(set) var report = SyncReport()
+
+    /// Starts a run: the private temp folder and the state folder made, the state loaded, and body files of
+    /// batches that never became pending (a crash before the state was saved) or whose commit finished (a crash
+    /// before the file was deleted) removed.
+    /// - Throws: ``SyncEngineError/tempFolder(path:reason:)``, ``SyncEngineError/stateFolder(path:reason:)`` or
+    ///   the state file's ``SyncStateError``.
+    init(engine: SyncEngine, reporter: SyncReporter? = nil) throws {
+        try SyncBatchBody.ensurePrivateFolder(engine.tempFolderPath)
+        try engine.ensureStateFolder()
+        let state = try engine.anchorStore.load()
+        let prefix = engine.pendingFilePrefix
+        SyncBatchBody.removeFiles(
+            in: engine.stateFolderPath, prefixes: [Array(prefix.utf8), Array(("." + prefix).utf8)],
+            keeping: state.pending.map { Array($0.bodyFileName.utf8) })
+        self.engine = engine
+        self.reporter = reporter
+        self.state = state
+    }
+
+    /// Re-sends the state's pending batch, if any, from its durable body file under its own ID, and commits it.
+    /// - Throws: ``SyncEngineError/pendingBatchMissing(path:)`` or ``SyncEngineError/pendingBatchCorrupt(path:reason:)``
+    ///   when the file is not the recorded body; the transport's error when the upload fails (the batch stays
+    ///   pending).
+    mutating func resumePending() async throws {
+        guard let pending = state.pending else { return }
+        try Task.checkCancellation()
+        let path = try engine.pendingFilePath(pending.bodyFileName)
+        try SyncBatchBody.checkPendingFile(at: path, length: pending.bodyLength, crc32: pending.bodyCRC32)
+        let changes = pending.samples.values.reduce(0, +) + pending.deletions.values.reduce(0, +)
+        let batch = Durable(
+            record: pending, path: path, changeCount: changes, resendsLegacyBatch: false, prepared: nil)
+        let receipt = try await send(batch)
+        _ = try commit(batch, receipt: receipt)
+    }
+
+    /// Drops the anchors (and the checkpoint) when ``SyncRestart`` finds they do not belong to this store, saving
+    /// the state and recording why in ``SyncReport/restart``.
+    mutating func restartIfUntrusted() throws {
+        guard let restart = SyncRestart.check(state, against: engine.store) else { return }
+        state.anchors = [:]
+        state.checkpoint = nil
+        try engine.anchorStore.save(state)
+        report.restart = restart
+    }
+
+    /// Gathers the next batch's changes since the anchors (``fill(_:from:since:limit:)``).
+    /// - Returns: The batch, or `nil` when nothing is left (a legacy `pendingBatchID` is then cleared and saved).
+    mutating func gather() async throws -> Gathered? {
+        try Task.checkCancellation()
+        // An older state file recorded only the ID: that batch is rebuilt from the anchors under the same key.
+        let legacyID = state.pending == nil ? state.pendingBatchID : nil
+        let batchID = legacyID ?? engine.makeBatchID()
+        let sections = try await Self.fill(engine.types, from: engine.store, since: state, limit: engine.batchSize)
+        let batch = Gathered(
+            batchID: batchID, sections: sections,
+            checkpoint: (engine.store as? any HealthChangeHistory)?.historyCheckpoint(),
+            resendsLegacyBatch: legacyID != nil)
+        guard batch.changeCount > 0 else {
+            if legacyID != nil {
+                state.pendingBatchID = nil
+                try engine.anchorStore.save(state)
+            }
+            return nil
+        }
+        engine.checkpointHook?(.gathered(batchID))
+        return batch
+    }
+
+    /// Writes the batch's body (``SyncBatchBody/prepare(header:sections:tempFolder:inMemoryLimit:)``), then makes
+    /// it durable in the state folder and saves it as the pending batch, with the gathering's checkpoint: from
+    /// here on a crash re-sends these very bytes.
+    /// - Returns: The pending batch; its temp body stays until ``send(_:)`` is over (removed here on a throw).
+    mutating func serialize(_ batch: Gathered) throws -> Durable {
+        let header = SyncBatchHeader(batchID: batch.batchID, deviceID: engine.deviceID, createdAt: engine.now())
+        let prepared = try SyncBatchBody.prepare(
+            header: header, sections: batch.sections, tempFolder: engine.tempFolderPath,
+            inMemoryLimit: engine.inMemoryLimit)
+        do {
+            var record = Self.pendingBatch(
+                batchID: batch.batchID, fileName: engine.pendingFilePrefix + batch.batchID.uuidString + ".multipart",
+                request: prepared.request, sections: batch.sections)
+            let path = try engine.pendingFilePath(record.bodyFileName)
+            record.bodyCRC32 = try SyncBatchBody.persist(prepared.request, to: path)
+            state.pending = record
+            state.pendingBatchID = batch.batchID
+            state.checkpoint = batch.checkpoint ?? state.checkpoint
+            try engine.anchorStore.save(state)
+            engine.checkpointHook?(.persisted(batch.batchID))
+            return Durable(
+                record: record, path: path, changeCount: batch.changeCount,
+                resendsLegacyBatch: batch.resendsLegacyBatch, prepared: prepared)
+        } catch {
+            prepared.remove()
+            throw error
+        }
+    }
+
+    /// Uploads the pending batch from its durable body file (read afresh for every attempt), reporting its start
+    /// and its upload's events when the run is observed; the temp body is removed once the upload is over.
+    /// - Returns: The receiver's 2xx answer.
+    func send(_ batch: Durable) async throws -> UploadReceipt {
+        defer { batch.prepared?.remove() }
+        let request = UploadRequest(
+            batchID: batch.record.batchID, contentType: batch.record.contentType,
+            contentLength: batch.record.bodyLength, fileExtension: "multipart", body: .file(atPath: batch.path))
+        let receipt: UploadReceipt
+        if let reporter {
+            receipt = try await engine.transport.upload(request, reporter: reporter.batchStarted(batch.record)).value
+        } else {
+            receipt = try await engine.transport.upload(request)
+        }
+        engine.checkpointHook?(.acknowledged(batch.record.batchID))
+        return receipt
+    }
+
+    /// Commits an acknowledged batch: end anchors in and pending out in one atomic save, then the body file is
+    /// deleted and the report counts the batch. A rebuilt legacy batch the receiver calls a duplicate kept the
+    /// older version's copy, whose content is unknown: its anchors are not advanced, so its changes go again.
+    /// - Returns: Whether more changes may be waiting.
+    mutating func commit(_ batch: Durable, receipt: UploadReceipt) throws -> Outcome {
+        let record = batch.record
+        let sendAgain = batch.resendsLegacyBatch && receipt.disposition == .duplicate
+        if sendAgain {
+            state.pending = nil
+            state.pendingBatchID = nil
+        } else {
+            state.commitPending()
+        }
+        try engine.anchorStore.save(state)
+        report.batches += 1
+        report.batchIDs.append(record.batchID)
+        report.bytes += record.bodyLength
+        if receipt.disposition == .duplicate { report.duplicates += 1 }
+        if !sendAgain {
+            report.samples.merge(record.samples, uniquingKeysWith: +)
+            report.deletions.merge(record.deletions, uniquingKeysWith: +)
+        }
+        try SyncBatchBody.removePendingFile(at: batch.path)
+        if !sendAgain { engine.checkpointHook?(.committed(record.batchID)) }
+        reporter?.batchCommitted(record, receipt: receipt)
+        return sendAgain || batch.changeCount >= engine.batchSize ? .gatherAgain : .finished
+    }
+
+    /// A batch's sections: every type queried concurrently, then filled in type order up to `limit`; the type
+    /// that overflows is queried again with the room left, so its anchor stops exactly there, and the types after
+    /// it wait for the next batch.
+    static func fill(
+        _ types: [HealthObjectType], from store: any HealthStore, since state: SyncState, limit: Int
+    ) async throws -> [SyncPlanSection] {
+        let found = try await when(
+            fulfilled: types.map { type in store.changes(of: type, since: state.anchor(for: type), limit: limit) }
+        ).value
+        var room = limit
+        var sections: [SyncPlanSection] = []
+        for (type, changes) in zip(types, found) {
+            let count = changes.samples.count + changes.deletedObjects.count
+            if count <= room {
+                sections.append(SyncPlanSection(type: type, changes: changes))
+                room -= count
+            } else if room > 0 {
+                let trimmed = try await store.changes(of: type, since: state.anchor(for: type), limit: room).value
+                sections.append(SyncPlanSection(type: type, changes: trimmed))
+                room -= min(room, trimmed.samples.count + trimmed.deletedObjects.count)
+            } else {
+                break
+            }
+        }
+        return sections
+    }
+
+    /// The record of a batch about to be sent: its body, and the anchors and counts its sections carry.
+    static func pendingBatch(
+        batchID: UUID, fileName: String, request: UploadRequest, sections: [SyncPlanSection]
+    ) -> PendingBatch {
+        var pending = PendingBatch(
+            batchID: batchID, bodyFileName: fileName, bodyLength: request.contentLength,
+            contentType: request.contentType, endAnchors: [:])
+        for section in sections {
+            let identifier = section.type.identifier
+            pending.endAnchors[identifier] = section.changes.newAnchor
+            let (added, deleted) = (section.changes.samples.count, section.changes.deletedObjects.count)
+            if added > 0 { pending.samples[identifier, default: 0] += added }
+            if deleted > 0 { pending.deletions[identifier, default: 0] += deleted }
+        }
+        return pending
+    }
+}

@@ -1,0 +1,125 @@
+import FlowKit
+import Foundation
+import HealthFlow
+import Testing
+
+@testable import HealthSync
+
+/// The steps of a sync run, each on its own: fill, gather, serialize, send, commit, resume.
+struct SyncRunTests {
+    @Test func fillTakesTypesInOrderTrimsTheTypeThatOverflowsAndLeavesTheRest() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(3) + SyncEngineBench.steps(5, first: 100))
+
+        let sections = try await SyncRun.fill(
+            [.heartRate, .stepCount], from: bench.store, since: SyncState(), limit: 5)
+        #expect(sections.map(\.type) == [.heartRate, .stepCount])
+        #expect(sections.map(\.count) == [3, 2])
+
+        var state = SyncState()
+        for section in sections { state.anchors[section.type.identifier] = section.changes.newAnchor }
+        let rest = try await SyncRun.fill([.heartRate, .stepCount], from: bench.store, since: state, limit: 5)
+        #expect(rest.map(\.count) == [0, 3])
+
+        let full = try await SyncRun.fill([.heartRate, .stepCount], from: bench.store, since: SyncState(), limit: 3)
+        #expect(full.map(\.type) == [.heartRate])
+    }
+
+    @Test func gatherWritesNothingAndSerializeMakesTheBatchPendingBeforeAnySend() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(2))
+        var run = try SyncRun(engine: bench.engine())
+
+        let gathered = try #require(try await run.gather())
+        #expect(gathered.changeCount == 2)
+        #expect(!gathered.resendsLegacyBatch)
+        #expect(gathered.checkpoint != nil)
+        #expect(try bench.anchors.load() == SyncState())
+
+        let batch = try run.serialize(gathered)
+        let saved = try bench.anchors.load()
+        #expect(saved.pending == batch.record)
+        #expect(saved.pendingBatchID == gathered.batchID)
+        #expect(saved.checkpoint == gathered.checkpoint)
+        #expect(saved.anchors.isEmpty)
+        let body = try Data(contentsOf: URL(fileURLWithPath: batch.path.description))
+        #expect(Int64(body.count) == batch.record.bodyLength)
+        #expect(try bench.outbox.storedBatchIDs().isEmpty)
+        batch.prepared?.remove()
+    }
+
+    /// A full batch (3 of 3) may leave changes behind; a short one (2 of 3) was everything.
+    @Test(arguments: [(3, SyncRun.Outcome.gatherAgain), (2, .finished)])
+    func commitAdvancesTheAnchorsAndClearsThePendingBatchInOneSave(count: Int, outcome: SyncRun.Outcome)
+        async throws
+    {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(count))
+        var run = try SyncRun(engine: bench.engine(batchSize: 3))
+        let batch = try run.serialize(try #require(try await run.gather()))
+        let receipt = try await run.send(batch)
+        #expect(try bench.anchors.load().pending == batch.record)
+
+        #expect(try run.commit(batch, receipt: receipt) == outcome)
+        let saved = try bench.anchors.load()
+        #expect(saved.pending == nil)
+        #expect(saved.pendingBatchID == nil)
+        #expect(saved.anchors == batch.record.endAnchors)
+        #expect(!FileManager.default.fileExists(atPath: batch.path.description))
+        #expect(run.report.batchIDs == [batch.record.batchID])
+        #expect(run.report.samples == ["heartRate": count])
+        #expect(try await run.gather() == nil)
+    }
+
+    @Test func resumePendingResendsTheDurableBodyByteForByteAndCommitsIt() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(2))
+        let rejecting = SyncEngineRejectingTransport()
+        var first = try SyncRun(engine: bench.engine(transport: rejecting))
+        let batch = try first.serialize(try #require(try await first.gather()))
+        let body = try Data(contentsOf: URL(fileURLWithPath: batch.path.description))
+        do {
+            _ = try await first.send(batch)
+            Issue.record("the rejecting transport accepted the batch")
+        } catch is SyncEngineRejectingTransport.Rejected {}
+        #expect(try bench.anchors.load().pending == batch.record)
+
+        var second = try SyncRun(engine: bench.engine())
+        try await second.resumePending()
+        let delivered = bench.outbox.directory.appendingPathComponent(batch.record.batchID.uuidString + ".multipart")
+        #expect(try Data(contentsOf: delivered) == body)
+        #expect(rejecting.attempts.map(\.body) == [body])
+        #expect(second.report.batchIDs == [batch.record.batchID])
+        #expect(second.state.pending == nil)
+        #expect(try bench.anchors.load().anchors == batch.record.endAnchors)
+    }
+
+    @Test(arguments: ["state", "temp"])
+    func aFolderThatCannotBeCreatedIsNamedInTheError(blocked: String) async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        let blocker = bench.folder.url.appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: blocker)
+        let unmakeable = blocker.appendingPathComponent(blocked)
+        let engine = try SyncEngine(
+            store: bench.store, types: SyncEngineBench.types, anchorStore: bench.anchors, transport: bench.outbox,
+            deviceID: "device-1", tempFolder: blocked == "temp" ? unmakeable : bench.tempURL,
+            stateFolder: blocked == "state" ? unmakeable : bench.folder.url)
+
+        let expected: SyncEngineError =
+            blocked == "state"
+            ? .stateFolder(path: unmakeable.path, reason: "not a directory")
+            : .tempFolder(path: unmakeable.path, reason: "not a directory")
+        await #expect(throws: expected) { try await engine.sync() }
+    }
+
+    @Test func aStateFolderErrorSaysItIsTheStateFolder() {
+        #expect(
+            SyncEngineError.stateFolder(path: "/data/sync", reason: "cannot be created").description
+                == "state folder /data/sync unusable: cannot be created")
+    }
+}
