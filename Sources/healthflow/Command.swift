@@ -18,7 +18,7 @@ protocol Command: Sendable {
     /// the command's own rule.
     var operands: [String] { get }
     /// When the command exits with ``ExitCode/failure``, for its help (`""`: never).
-    var failure: String { get }
+    var failsWhen: String { get }
 
     /// Runs the command on its parsed arguments and returns how it ended, having said why when it failed.
     /// - Throws: ``ArgumentError`` for arguments the parser could not judge (a value of the wrong form, options

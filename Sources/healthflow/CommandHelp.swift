@@ -38,7 +38,7 @@ enum CommandHelp {
             lines.append(synopsis.padding(toLength: column, withPad: " ", startingAt: 0) + text[0].dropFirst(column))
             lines += text.dropFirst()
         }
-        let failure = command.failure.isEmpty ? "" : "1 when \(command.failure), "
+        let failure = command.failsWhen.isEmpty ? "" : "1 when \(command.failsWhen), "
         lines += ["", "Exit status: 0 on success, \(failure)2 for bad arguments."]
         return lines.joined(separator: "\n")
     }

@@ -16,7 +16,7 @@ struct DemoCommand: Command {
         for byte, so one whose name is not UTF-8 is the one written to.
         """
     let options = DataLocation.options
-    let failure = "a step fails or the store cannot be opened or seeded"
+    let failsWhen = "a step fails or the store cannot be opened or seeded"
 
     func run(_ arguments: ParsedArguments) async throws(ArgumentError) -> ExitCode {
         let location = try DataLocation.parse(arguments)

@@ -35,13 +35,12 @@ struct ExampleCommand: Command {
         "--style", "STYLE", help: "callback, promise, async, or all (the default: the three, checked to agree)")
     let options = [list, style, SyncCommand.to]
     let operands = ["NAME"]
-    let failure = "the styles disagree or an upload failed"
+    let failsWhen = "the styles disagree or an upload failed"
 
     func run(_ arguments: ParsedArguments) async throws(ArgumentError) -> ExitCode {
-        let listing = ArgumentError("--list takes no name and no other option")
         if arguments.contains(Self.list) {
             guard arguments.operands.isEmpty, !arguments.contains(Self.style), !arguments.contains(SyncCommand.to)
-            else { throw listing }
+            else { throw ArgumentError("--list takes no name and no other option") }
             let width = Self.examples.map { $0.name.count }.max() ?? 0
             for example in Self.examples {
                 print("\(example.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(example.summary)")

@@ -6,7 +6,7 @@ struct HelpCommand: Command {
     let discussion = "Prints the list of commands, or with COMMAND that command's usage, what it does and its options."
     let options: [CommandOption] = []
     let operands = ["COMMAND"]
-    let failure = ""
+    let failsWhen = ""
 
     func run(_ arguments: ParsedArguments) async throws(ArgumentError) -> ExitCode {
         guard let name = arguments.operands.first?.description else {

@@ -4,14 +4,14 @@ import Foundation
 import HealthFlow
 import HealthSync
 
-/// `healthflow sync --to URL|DIR [--data DIR [--repair] | --in-memory]`: sends what changed in the demo's store since the
-/// last acknowledged batch to a server (HTTP, through the retrying ``Uploader``) or an outbox directory, through
-/// ``SyncEngine``.
+/// `healthflow sync --to URL|DIR [--data DIR [--repair] | --in-memory]`: sends what changed in the demo's store
+/// since the last acknowledged batch to a server (HTTP, through the retrying ``Uploader``) or an outbox directory,
+/// through ``SyncEngine``.
 ///
-/// The store is the one the demo uses, opened by ``DemoStore``; a new store gets the demo's generated year first. Each
-/// destination has its own sync state in the data folder, `sync/<hash of the destination>/` (`sync-state.json`,
-/// a private `sync-tmp` folder, `destination.txt`); the device ID is `sync-device-id` in the data folder. Folders
-/// are paths of bytes: an outbox or data folder whose name is not UTF-8 is used where it is.
+/// The store is the one the demo uses, opened (and seeded when new) by ``DemoStore``. Each destination has its
+/// own sync state in the data folder, `sync/<hash of the destination>/` (`sync-state.json`, a private `sync-tmp`
+/// folder, `destination.txt`); the device ID is `sync-device-id` in the data folder. Folders are paths of bytes:
+/// an outbox or data folder whose name is not UTF-8 is used where it is.
 struct SyncCommand: Command {
     let name = "sync"
     let summary =
@@ -31,7 +31,7 @@ struct SyncCommand: Command {
         failed attempt with the wait before the next, then a summary.
         """
     let options = [to] + DataLocation.options
-    let failure = "the store cannot be opened or the sync fails"
+    let failsWhen = "the store cannot be opened or the sync fails"
 
     /// `--to URL|DIR`, also `example observe-and-upload`'s.
     static let to = CommandOption.value(
@@ -150,7 +150,7 @@ struct SyncCommand: Command {
         do throws(PathCallFailure) {
             try file.writeContents(Array((id + "\n").utf8), mode: 0o600)
         } catch {
-            throw ArgumentError("cannot write the device ID file \(file): \(error)")
+            throw CommandFailure("cannot write the device ID file \(file): \(error)")
         }
         return id
     }

@@ -11,7 +11,7 @@ struct TourCommand: Command {
         outcome. Needs no store and no server.
         """
     let options: [CommandOption] = []
-    let failure = "a step did not behave as expected"
+    let failsWhen = "a step did not behave as expected"
 
     func run(_ arguments: ParsedArguments) async throws(ArgumentError) -> ExitCode {
         await FlowKitTour(output: StandardOutput()).run() ? .success : .failure

@@ -13,7 +13,7 @@ import Testing
         let discussion = "Runs nothing."
         let options = [flag, value]
         let operands = ["NAME"]
-        let failure = ""
+        let failsWhen = ""
 
         func run(_ arguments: ParsedArguments) async throws(ArgumentError) -> ExitCode { .success }
     }
