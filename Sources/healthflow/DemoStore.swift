@@ -13,7 +13,7 @@ import Synchronization
 struct DemoStore: Sendable {
     let store: any HealthChangeHistory
     /// The durable store, or `nil` in memory.
-    let durable: FileHealthStore?
+    private let durable: FileHealthStore?
 
     /// Why the store is not ready.
     enum Failure: Error {
