@@ -45,29 +45,34 @@ enum DataLocation: Equatable {
         return RawCommandLine.absolute(FileSystemPath("."))
     }
 
-    /// Reads `--data DIR` / `--in-memory` and `--repair` from `options`; a message for anything else.
-    static func parse(_ options: [CommandArgument]) -> Result<DataLocation, ArgumentError> {
-        let repair = options.contains("--repair")
-        let options = options.filter { $0 != "--repair" }
-        switch options.count {
-        case 0: return .success(.directory(perUserDefault, repair: repair))
-        case 1 where options[0] == "--in-memory":
-            if repair { return .failure(ArgumentError("--repair applies to a durable store, not --in-memory")) }
-            return .success(.inMemory)
-        case 2 where options[0] == "--data" && !options[1].bytes.isEmpty:
-            return .success(.directory(RawCommandLine.absolute(options[1].path), repair: repair))
-        default:
-            return .failure(
-                ArgumentError("unexpected arguments '\(options.map(\.description).joined(separator: " "))'"))
+    static let dataOption = CommandOption.value(
+        "--data", "DIR", help: "keep the store in DIR instead of the per-user folder")
+    static let inMemoryOption = CommandOption.flag(
+        "--in-memory", help: "use a fresh in-memory store, generated for this run and discarded after it")
+    static let repairOption = CommandOption.flag(
+        "--repair",
+        help: "open a damaged store keeping what is readable: every loss is printed as a warning and the damaged "
+            + "files are moved into the store's damaged/ folder (without it, damage stops the command with exit "
+            + "status 1 and changes nothing)")
+    /// The options of every command that uses the demo's store.
+    static let options = [dataOption, inMemoryOption, repairOption]
+
+    /// The location `arguments` choose with ``options``.
+    /// - Throws: ``ArgumentError`` for `--data` with `--in-memory`, `--repair` with `--in-memory`, or an empty
+    ///   folder name.
+    static func parse(_ arguments: ParsedArguments) throws(ArgumentError) -> DataLocation {
+        let repair = arguments.contains(repairOption)
+        switch (arguments.value(dataOption), arguments.contains(inMemoryOption)) {
+        case (nil, false):
+            return .directory(perUserDefault, repair: repair)
+        case (nil, true):
+            guard !repair else { throw ArgumentError("--repair applies to a durable store, not --in-memory") }
+            return .inMemory
+        case (let folder?, false):
+            guard !folder.bytes.isEmpty else { throw ArgumentError("--data needs a folder name, not ''") }
+            return .directory(RawCommandLine.absolute(folder.path), repair: repair)
+        case (_?, true):
+            throw ArgumentError("--data and --in-memory exclude each other")
         }
-    }
-}
-
-/// A bad command line: printed as one line, exit status 2.
-struct ArgumentError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) {
-        self.description = description
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import HealthFlow
 
 /// The demo's data: a generated year of one person (fixed seed and dates, so every run prints the same), stored
-/// once into an empty durable store — one rule for `demo` and `sync`.
+/// once into a store without any sample — one rule for `demo` and `sync` (``DemoStore``).
 ///
 /// Seeding is one logical step. The year is one change (written as bounded records in one write and one flush),
 /// so a store holds all of it or none: an interrupted or failed seeding (a kill, a full disk) leaves no sample,
@@ -21,7 +21,7 @@ enum DemoSeed {
     }
 
     /// Whether `store` has never held a sample, so it needs the year.
-    static func needsSeeding(_ store: FileHealthStore) -> Bool {
+    static func needsSeeding(_ store: any HealthChangeHistory) -> Bool {
         store.lastChangeSequence == 0
     }
 

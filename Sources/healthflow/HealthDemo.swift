@@ -23,74 +23,25 @@ struct HealthDemo: Sendable {
 
     func run() async -> Bool {
         let trace = DemoTrace(output: output)
-        let opened: any HealthStore
-        let durable: FileHealthStore?
-        var openingTime = Duration.zero
         switch location {
         case .inMemory:
             output.line(
                 "HealthFlow demo — the embedded in-memory store, a generated year of data, no server, no setup\n")
-            opened = InMemoryHealthStore(configuration: ExampleContext.app)
-            durable = nil
-        case .directory(let directory, let repair):
+        case .directory(let directory, _):
             output.line("HealthFlow demo — the embedded durable store in \(directory), no server, no setup\n")
-            do throws(FileStoreError) {
-                let clock = ContinuousClock()
-                let started = clock.now
-                let file = try StoreOpening.open(directory, repair: repair)
-                openingTime = clock.now - started
-                opened = file
-                durable = file
-                for warning in StoreOpening.warnings(file.recovery) { output.line(warning) }
-            } catch {
-                output.line("error: cannot open the store in \(directory): \(error)")
-                for line in StoreOpening.hint(for: error, directory: directory) { output.line(line) }
-                return false
-            }
         }
-        let store = opened
-        defer { durable?.close() }
+        let opened: DemoStore
+        do throws(DemoStore.Failure) {
+            opened = try await DemoStore.open(location, trace: trace, log: output.line)
+        } catch {
+            for line in error.lines { output.line(line) }
+            return false
+        }
+        defer { opened.close() }
+        let store = opened.store
         let context = ExampleContext(store: store, source: ExampleContext.app.source, now: Self.now)
         let today = Self.calendar.startOfDay(for: Self.now)
-        let data = Mutex<GeneratedHealthData?>(nil)
-        let isFresh = durable.map(DemoSeed.needsSeeding) ?? true
 
-        if let durable {
-            let opening = openingTime
-            await trace.step("setup", "open the durable store (journal + snapshots)") {
-                let recovery = durable.recovery
-                if isFresh { return "a new store, opened in \(DemoTrace.format(opening))" }
-                var found =
-                    "reopened: snapshot \(recovery.snapshotGeneration.map(String.init) ?? "none"), "
-                    + "\(recovery.replayedRecords) journal records replayed, in \(DemoTrace.format(opening))"
-                if let torn = recovery.tornTail { found += ", a torn last record dropped (\(torn.length) bytes)" }
-                return found
-            }
-        }
-        if isFresh {
-            await trace.step("setup", "generate a year of data for one person (seed \(Self.seed), hourly steps)") {
-                let generated = try DemoSeed.year()
-                data.withLock { $0 = generated }
-                return
-                    "\(grouped(generated.sampleCount)) samples of \(generated.quantitySamples.count + generated.categorySamples.count) types"
-            }
-            let seeded = await trace.step(
-                "setup", "ingest it into the store, as if recorded by the phone and the watch"
-            ) {
-                guard let generated = data.withLock({ $0 }) else { throw DemoFailure.noData }
-                if let durable {
-                    try DemoSeed.seed(durable, with: generated)
-                } else if let memory = store as? InMemoryHealthStore {
-                    try memory.ingest(generated)
-                }
-                return "\(grouped(generated.sampleCount)) samples stored"
-            }
-            // The workflows below need the year; a store left without it is seeded again by the next run.
-            if !seeded, let durable, DemoSeed.needsSeeding(durable) {
-                output.line("the year was not stored (nothing of it was kept); the next run stores it again")
-                return false
-            }
-        }
         await trace.step("callback", "authorize: share height and body mass; read steps, heart rate, sleep, activity") {
             try await withCheckedThrowingContinuation { continuation in
                 store.requestAuthorization(

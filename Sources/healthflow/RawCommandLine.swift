@@ -23,6 +23,11 @@ struct CommandArgument: Equatable, ExpressibleByStringLiteral, CustomStringConve
         bytes = FileSystemPath(platformString: pointer).bytes
     }
 
+    /// The argument of `bytes`, up to a NUL (as `argv` would hold it).
+    init(bytes: [UInt8]) {
+        self.bytes = Array(bytes.prefix { $0 != 0 })
+    }
+
     /// An argument spelled in code (tests, the dispatch of a command): its UTF-8 up to a NUL, as `argv` would
     /// hold it.
     init(stringLiteral value: String) {

@@ -31,7 +31,7 @@ final class ScratchFolder {
         lock = path.appending("LOCK").withCString { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
         guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
-            throw ArgumentError("cannot lock the scratch folder \(path): \(String(cString: strerror(code)))")
+            throw CommandFailure("cannot lock the scratch folder \(path): \(String(cString: strerror(code)))")
         }
     }
 

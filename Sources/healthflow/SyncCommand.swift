@@ -4,115 +4,21 @@ import Foundation
 import HealthFlow
 import HealthSync
 
-/// `healthflow sync --to URL|DIR [--data DIR | --in-memory]`: sends what changed in the demo's store since the
-/// last acknowledged batch to a server (HTTP, through the retrying ``Uploader``) or an outbox directory, through
-/// ``SyncEngine``.
+/// `healthflow sync --to URL|DIR [--data DIR [--repair] | --in-memory]`: sends what changed in the demo's store
+/// since the last acknowledged batch to a server (HTTP, through the retrying ``Uploader``) or an outbox directory,
+/// through ``SyncEngine``.
 ///
-/// The store is the one the demo uses (``DataLocation``); a new store gets the demo's generated year first. Each
-/// destination has its own sync state in the data folder, `sync/<hash of the destination>/` (`sync-state.json`,
-/// a private `sync-tmp` folder, `destination.txt`); the device ID is `sync-device-id` in the data folder. Folders
-/// are paths of bytes: an outbox or data folder whose name is not UTF-8 is used where it is.
-enum SyncCommand {
-    /// Where batches go.
-    enum Destination: CustomStringConvertible {
-        case server(URL)
-        case outbox(FileSystemPath)
-
-        var description: String {
-            switch self {
-            case .server(let url): url.absoluteString
-            case .outbox(let path): path.description
-            }
-        }
-
-        /// An http(s) URL (a server) or a directory path (an outbox), decided once, before any work.
-        ///
-        /// A value that starts with a scheme (`letters:`) is a URL and must be `http://` or `https://` (any case)
-        /// with a host and, when given, a port in 1…65535: `http:/host/x`, `ftp://…` or port 99999 are refused, never
-        /// taken for a folder. Anything else is a folder path: an existing directory, or one that can be created
-        /// (its nearest existing parent is a writable directory), taken byte for byte. A folder whose name starts
-        /// with `letters:` is written `./name`.
-        static func parse(_ destination: CommandArgument) -> Result<Destination, ArgumentError> {
-            guard !destination.bytes.isEmpty else {
-                return .failure(ArgumentError("missing --to URL|DIR"))
-            }
-            if destination.description.wholeMatch(of: /[A-Za-z][A-Za-z0-9+.\-]*:.*/) != nil {
-                return parseURL(destination.description)
-            }
-            return parseFolder(destination)
-        }
-
-        private static func parseURL(_ value: String) -> Result<Destination, ArgumentError> {
-            let expected = "--to takes an http(s) URL such as http://host:8080/upload, or a directory"
-            guard var components = URLComponents(string: value), let scheme = components.scheme?.lowercased(),
-                scheme == "http" || scheme == "https"
-            else {
-                return .failure(ArgumentError("\(expected), not '\(value)'"))
-            }
-            guard value.dropFirst(scheme.count + 1).hasPrefix("//"), let host = components.host, !host.isEmpty else {
-                return .failure(ArgumentError("--to \(value) has no host; \(expected)"))
-            }
-            if let port = components.port, !(1...65_535).contains(port) {
-                return .failure(ArgumentError("--to \(value): port \(port) is not in 1…65535"))
-            }
-            components.scheme = scheme
-            guard let url = components.url else {
-                return .failure(ArgumentError("--to \(value) is not a valid URL; \(expected)"))
-            }
-            return .success(.server(url))
-        }
-
-        private static func parseFolder(_ value: CommandArgument) -> Result<Destination, ArgumentError> {
-            let path = RawCommandLine.absolute(value.path)
-            var info = stat()
-            if path.withCString({ stat($0, &info) }) == 0 {
-                return info.st_mode & S_IFMT == S_IFDIR
-                    ? .success(.outbox(path)) : .failure(ArgumentError("--to \(value) is a file, not a directory"))
-            }
-            var parent = path.parent
-            while parent.withCString({ stat($0, &info) }) != 0 {
-                parent = parent.parent
-            }
-            guard info.st_mode & S_IFMT == S_IFDIR, parent.withCString({ access($0, W_OK) }) == 0 else {
-                return .failure(
-                    ArgumentError("--to \(value) cannot be created: \(parent) is not a writable directory"))
-            }
-            return .success(.outbox(path))
-        }
-
-        /// The destination as one canonical run of bytes: the server's URL, or the outbox's absolute path.
-        var key: [UInt8] {
-            switch self {
-            case .server(let url): Array(("server " + url.absoluteString).utf8)
-            case .outbox(let path): Array("outbox ".utf8) + path.lexicallyNormalized().bytes
-            }
-        }
-
-        /// The folder, inside the data folder, that keeps this destination's sync state: anchors move per
-        /// destination, so a second destination gets everything. Named by a 64-bit FNV-1a hash of ``key``; the
-        /// key itself is written beside the state, in `destination.txt`.
-        func stateFolder(in dataFolder: FileSystemPath) -> FileSystemPath {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in key {
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            }
-            let hex = String(hash, radix: 16)
-            return dataFolder.appending("sync").appending(String(repeating: "0", count: 16 - hex.count) + hex)
-        }
-
-        /// The transport for this destination: the retrying uploader over HTTP, or the outbox folder.
-        func transport() throws -> any UploadTransport {
-            switch self {
-            case .server(let url):
-                Uploader(transport: HTTPTransport(url: url), policy: retryPolicy, scheduler: DispatchScheduler())
-            case .outbox(let directory): try OutboxTransport(directoryPath: directory)
-            }
-        }
-    }
-
-    static let usage = """
-        USAGE: healthflow sync --to URL|DIR [--data DIR [--repair] | --in-memory]
-
+/// The store is the one the demo uses, opened (and seeded when new) by ``DemoStore``. Each destination has its
+/// own sync state in the data folder, `sync/<hash of the destination>/` (`sync-state.json`, a private `sync-tmp`
+/// folder, `destination.txt`); the device ID is `sync-device-id` in the data folder. Folders are paths of bytes:
+/// an outbox or data folder whose name is not UTF-8 is used where it is.
+struct SyncCommand: Command {
+    let name = "sync"
+    let summary =
+        "Send every sample and deletion recorded since the last sync, as gzip'd JSON in multipart bodies, to an "
+        + "HTTP(S) endpoint or an outbox directory; a second run sends only what is new. Uses the demo's store."
+    let usage = ["--to URL|DIR [--data DIR [--repair] | --in-memory]"]
+    let discussion = """
         Sends every sample and deletion recorded since the last sync, as gzip'd JSON batches in multipart bodies,
         to an HTTP(S) URL (POST, an Idempotency-Key per batch, retries with back-off on connection loss, 408, 429
         and 5xx, honouring Retry-After) or to the outbox directory DIR (one file per batch, named by its batch
@@ -120,20 +26,18 @@ enum SyncCommand {
         The store is the demo's (see 'healthflow demo --help'); a new store gets the demo's generated year first.
         The sync state (per-type anchors, the batch in flight) is kept per destination in the data folder, so a
         second run to the same destination sends only what is new ("nothing to send" when nothing is), and a new
-        destination gets everything. A batch interrupted by a crash is
-        re-sent with the same batch ID by the next run. One line is printed per batch as it is acknowledged
-        (its number, sample count and size), one per failed attempt with the wait before the next, then a summary.
-
-        OPTIONS:
-          --to URL      an http:// or https:// endpoint (with a host, port 1-65535) that accepts multipart POSTs
-          --to DIR      the outbox directory (created 0700 when missing; write ./NAME for a NAME with a colon)
-          --data DIR    keep the store in DIR instead of the per-user folder
-          --in-memory   sync a fresh in-memory store (its state is discarded after the run)
-          --repair      open a damaged store keeping what is readable: every loss is printed, the damaged files
-                        are moved into the store's damaged/ folder (without it, damage stops the run, exit 1)
-
-        Exit status: 0 on success, 1 when the sync fails, 2 for bad arguments.
+        destination gets everything. A batch interrupted by a crash is re-sent with the same batch ID by the next
+        run. One line is printed per batch as it is acknowledged (its number, sample count and size), one per
+        failed attempt with the wait before the next, then a summary.
         """
+    let options = [to] + DataLocation.options
+    let failsWhen = "the store cannot be opened or the sync fails"
+
+    /// `--to URL|DIR`, also `example observe-and-upload`'s.
+    static let to = CommandOption.value(
+        "--to", "URL|DIR",
+        help: "an http:// or https:// endpoint (with a host, port 1-65535) that accepts multipart POSTs, or the "
+            + "outbox directory (created 0700 when missing; write ./NAME for a NAME with a colon)")
 
     /// How uploads to a server are retried (the library's default policy).
     static let retryPolicy = UploadRetryPolicy()
@@ -149,87 +53,46 @@ enum SyncCommand {
         [.quantity, .category, .correlation, .electrocardiogram].contains($0.kind)
     }
 
-    static func run(_ arguments: [CommandArgument]) async -> Int32 {
-        if arguments.first == "--help" || arguments.first == "-h" {
-            print(usage)
-            return 0
-        }
-        let outbox: Destination
-        let location: DataLocation
-        switch parse(arguments) {
-        case .success(let parsed): (outbox, location) = parsed
-        case .failure(let error):
-            fail("\(error); see 'healthflow sync --help'")
-            return 2
-        }
+    func run(_ arguments: ParsedArguments) async throws(ArgumentError) -> ExitCode {
+        guard let to = arguments.value(Self.to) else { throw ArgumentError("missing --to URL|DIR") }
+        let destination = try Destination.parse(to).get()
+        let location = try DataLocation.parse(arguments)
         do {
-            let report = try await sync(to: outbox, location: location)
+            let report = try await Self.sync(to: destination, location: location)
             if let restart = report.restart {
                 print("sending everything again: \(restart); the receiver drops what it already has")
             }
             if report.isEmpty {
-                print("nothing to send: \(outbox) is up to date")
+                print("nothing to send: \(destination) is up to date")
             } else {
                 print(
                     "sent \(grouped(report.totalSamples)) samples and \(grouped(report.totalDeletions)) deletions "
                         + "of \(Set(report.samples.keys).union(report.deletions.keys).count) types in "
                         + "\(report.batches) batch\(report.batches == 1 ? "" : "es") (\(grouped(Int(report.bytes))) bytes) "
-                        + "to \(outbox)"
+                        + "to \(destination)"
                         + (report.duplicates > 0 ? "; \(report.duplicates) already delivered" : ""))
             }
-            return 0
-        } catch let failure as StoreOpeningFailure {
-            fail("error: cannot open the store: \(failure.error)")
-            for line in StoreOpening.hint(for: failure.error, directory: failure.directory) { fail(line) }
-            return 1
+            return .success
+        } catch let failure as DemoStore.Failure {
+            for line in failure.lines { Self.fail(line) }
+            return .failure
         } catch {
-            fail("error: \(error)")
-            return 1
+            Self.fail("error: \(error)")
+            return .failure
         }
-    }
-
-    /// The store could not be opened (told apart from a failed sync, so the CLI can suggest `--repair`).
-    struct StoreOpeningFailure: Error {
-        let error: FileStoreError
-        let directory: FileSystemPath
-    }
-
-    /// `--to VALUE` plus the demo's data options; other URL schemes, empty values and files are refused.
-    static func parse(_ arguments: [CommandArgument]) -> Result<(Destination, DataLocation), ArgumentError> {
-        var rest: [CommandArgument] = []
-        var destination: CommandArgument?
-        var index = 0
-        while index < arguments.count {
-            if arguments[index] == "--to" {
-                guard destination == nil, index + 1 < arguments.count else {
-                    return .failure(ArgumentError("--to needs exactly one URL or directory"))
-                }
-                destination = arguments[index + 1]
-                index += 2
-            } else {
-                rest.append(arguments[index])
-                index += 1
-            }
-        }
-        guard let destination else {
-            return .failure(ArgumentError("missing --to URL|DIR"))
-        }
-        return Destination.parse(destination).flatMap { parsed in DataLocation.parse(rest).map { (parsed, $0) } }
     }
 
     static func sync(to destination: Destination, location: DataLocation) async throws -> SyncReport {
         let transport = try destination.transport()
-        let store: any HealthStore
-        let durable: FileHealthStore?
+        let opened = try await DemoStore.open(location, trace: nil) { print($0) }
+        defer { opened.close() }
+        let store = opened.store
         let stateFolder: FileSystemPath
         let deviceFolder: FileSystemPath
         var scratch: ScratchFolder?
+        defer { scratch?.remove() }
         switch location {
         case .inMemory:
-            let memory = InMemoryHealthStore(configuration: ExampleContext.app)
-            try memory.ingest(try DemoSeed.year())
-            store = memory
-            durable = nil
             let folder = try ScratchFolder(prefix: "healthflow-sync-")
             scratch = folder
             if folder.removedLeftovers > 0 {
@@ -237,30 +100,9 @@ enum SyncCommand {
             }
             stateFolder = folder.path
             deviceFolder = stateFolder
-        case .directory(let directory, let repair):
-            let file: FileHealthStore
-            do throws(FileStoreError) {
-                file = try StoreOpening.open(directory, repair: repair)
-            } catch {
-                throw StoreOpeningFailure(error: error, directory: directory)
-            }
-            for warning in StoreOpening.warnings(file.recovery) { print(warning) }
-            if DemoSeed.needsSeeding(file) {
-                do {
-                    try DemoSeed.seed(file, with: try DemoSeed.year())
-                } catch {
-                    file.close()
-                    throw error
-                }
-            }
-            store = file
-            durable = file
+        case .directory(let directory, _):
             stateFolder = destination.stateFolder(in: directory)
             deviceFolder = directory
-        }
-        defer {
-            durable?.close()
-            scratch?.remove()
         }
         try stateFolder.makeFolders(mode: 0o700)
         try stateFolder.appending("destination.txt").writeContents(destination.key + [UInt8(ascii: "\n")], mode: 0o600)
@@ -308,7 +150,7 @@ enum SyncCommand {
         do throws(PathCallFailure) {
             try file.writeContents(Array((id + "\n").utf8), mode: 0o600)
         } catch {
-            throw ArgumentError("cannot write the device ID file \(file): \(error)")
+            throw CommandFailure("cannot write the device ID file \(file): \(error)")
         }
         return id
     }
