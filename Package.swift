@@ -4,7 +4,7 @@ import PackageDescription
 /// HealthFlow: a promise and operation-graph framework with an async/await façade (FlowKit),
 /// and health-data workflows built on it. No package dependencies, by design.
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 /// The example modules: `Examples/<Name>/` becomes the target `<Name>Example`.

@@ -34,7 +34,8 @@ public enum ActivityRingsExample: HealthExample {
         let tracker = StoreActivityTracker(store: context.store, calendar: utcCalendar)
         let (from, to) = lastDays(before: context.now)
         switch style {
-        case .callback: return await awaitCallback { activityRingsWithCallbacks(tracker, from: from, to: to, completion: $0) }
+        case .callback:
+            return await awaitCallback { activityRingsWithCallbacks(tracker, from: from, to: to, completion: $0) }
         case .promise: return await awaitPromise(activityRingsWithPromises(tracker, from: from, to: to))
         case .async: return await awaitAsync { try await activityRingsAsync(tracker, from: from, to: to) }
         }
@@ -80,6 +81,8 @@ public struct StoreActivityTracker: ActivityTracking {
         self.calendar = calendar
     }
 
+    /// See ``ActivityTracking/fetchActivitySummaries(from:to:completion:)``: `completion` runs on the store's
+    /// callback executor.
     public func fetchActivitySummaries(
         from start: Date, to end: Date, completion: @escaping @Sendable (Result<[ActivitySummary], any Error>) -> Void
     ) {
@@ -95,9 +98,10 @@ public struct StoreActivityTracker: ActivityTracking {
                 completion(.failure(error ?? HealthStoreError.unknown(reason: "authorization did not complete")))
                 return
             }
-            store.execute(HealthActivitySummaryQuery(predicate: predicate) { _, summaries, error in
-                if let error { completion(.failure(error)) } else { completion(.success(summaries ?? [])) }
-            })
+            store.execute(
+                HealthActivitySummaryQuery(predicate: predicate) { _, summaries, error in
+                    if let error { completion(.failure(error)) } else { completion(.success(summaries ?? [])) }
+                })
         }
     }
 
@@ -117,7 +121,8 @@ func ringLines(_ summaries: [ActivitySummary]) -> [String] {
         let kcal = HealthUnit.kilocalorie()
         let minutes = HealthUnit.minute()
         let count = HealthUnit.count()
-        return "\(summary.dateString)  move \(amount(summary.activeEnergyBurned, kcal))/\(amount(summary.activeEnergyBurnedGoal, kcal)) kcal"
+        return
+            "\(summary.dateString)  move \(amount(summary.activeEnergyBurned, kcal))/\(amount(summary.activeEnergyBurnedGoal, kcal)) kcal"
             + "  exercise \(amount(summary.appleExerciseTime, minutes))/\(amount(summary.exerciseTimeGoal, minutes)) min"
             + "  stand \(amount(summary.appleStandHours, count))/\(amount(summary.standHoursGoal, count)) h"
     }

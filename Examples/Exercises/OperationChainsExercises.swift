@@ -26,7 +26,10 @@ public func whenThree(
     _ third: @escaping @Sendable () -> Promise<Int>
 ) -> Promise<[Int]> {
     OperationChain(on: queue, name: "three members")
-        .when([.promise("first") { _ in first() }, .promise("second") { _ in second() }, .promise("third") { _ in third() }])
+        .when([
+            .promise("first") { _ in first() }, .promise("second") { _ in second() },
+            .promise("third") { _ in third() },
+        ])
         .start()
 }
 

@@ -36,10 +36,13 @@ public enum ObserveAndUploadExample: HealthExample {
         var samples: [HealthSample] = []
         for hour in 0..<24 {
             let from = start.addingTimeInterval(Double(hour) * 3_600)
-            samples.append(.quantity(try quantitySample(.stepCount, 100 + Double(hour * 37 % 500), "count", from, 3_000, context)))
+            samples.append(
+                .quantity(try quantitySample(.stepCount, 100 + Double(hour * 37 % 500), "count", from, 3_000, context)))
             for half in 0..<2 {
                 let at = from.addingTimeInterval(Double(half) * 1_800)
-                samples.append(.quantity(try quantitySample(.heartRate, 58 + Double((hour + half) % 30), "count/min", at, 0, context)))
+                samples.append(
+                    .quantity(
+                        try quantitySample(.heartRate, 58 + Double((hour + half) % 30), "count/min", at, 0, context)))
             }
         }
         let night = start.addingTimeInterval(-6 * 3_600)
@@ -47,7 +50,9 @@ public enum ObserveAndUploadExample: HealthExample {
         for (index, stage) in stages.enumerated() {
             let from = night.addingTimeInterval(Double(index) * 5_400)
             samples.append(
-                .category(try HealthCategorySample(stage, start: from, end: from.addingTimeInterval(5_400), source: context.source)))
+                .category(
+                    try HealthCategorySample(
+                        stage, start: from, end: from.addingTimeInterval(5_400), source: context.source)))
         }
         try await context.store.save(samples)
         if let store = context.store as? InMemoryHealthStore {

@@ -15,7 +15,8 @@ public enum OperationChainsExample: HealthExample {
     /// `operation-chains`.
     public static let name = "operation-chains"
     /// What it shows.
-    public static let summary = "then chains and when fan-out over an OperationQueue: by hand, OperationChain, async let"
+    public static let summary =
+        "then chains and when fan-out over an OperationQueue: by hand, OperationChain, async let"
 
     /// Runs one style.
     public static func run(_ style: ExampleStyle, in context: ExampleContext) async -> ExampleOutcome {

@@ -1,10 +1,11 @@
+import ExampleSupport
+import Foundation
+
 #if canImport(HealthKit)
     import HealthKit
 #else
     import HealthKitShim
 #endif
-import ExampleSupport
-import Foundation
 
 /// The seed program as it was written, directly against HealthKit: ask for permission, then fetch every
 /// height, newest first, with an `HKSampleQuery`. On an iPhone it compiles against HealthKit; on Linux against

@@ -51,53 +51,74 @@ struct Pitfall: Sendable {
 
 /// The tour, in order. Later saves rely on the earlier authorizations.
 let pitfalls: [Pitfall] = [
-    Pitfall(title: "authorize water and steps", action: .authorize(share: [.dietaryWater, .stepCount], read: [.dietaryWater, .stepCount])),
-    Pitfall(title: "save 300 steps in grams", action: .save { context in
-        .quantity(try quantity(.stepCount, 300, "g", context))
-    }),
-    Pitfall(title: "save 250 mL of water", action: .save { context in
-        .quantity(try quantity(.dietaryWater, 250, "mL", context))
-    }),
-    Pitfall(title: "ask to share appleExerciseTime (read-only)", action: .authorize(share: [.appleExerciseTime], read: [])),
+    Pitfall(
+        title: "authorize water and steps",
+        action: .authorize(share: [.dietaryWater, .stepCount], read: [.dietaryWater, .stepCount])),
+    Pitfall(
+        title: "save 300 steps in grams",
+        action: .save { context in
+            .quantity(try quantity(.stepCount, 300, "g", context))
+        }),
+    Pitfall(
+        title: "save 250 mL of water",
+        action: .save { context in
+            .quantity(try quantity(.dietaryWater, 250, "mL", context))
+        }),
+    Pitfall(
+        title: "ask to share appleExerciseTime (read-only)", action: .authorize(share: [.appleExerciseTime], read: [])),
     Pitfall(title: "ask for the bloodPressure correlation type", action: .authorize(share: [], read: [.bloodPressure])),
     Pitfall(
         title: "authorize insulin, VO₂max, sleep and systolic blood pressure (diastolic comes with it)",
         action: .authorize(share: [.insulinDelivery, .vo2Max, .sleepAnalysis, .bloodPressureSystolic], read: [])),
-    Pitfall(title: "save 4 IU of insulin without a delivery reason", action: .save { context in
-        .quantity(try quantity(.insulinDelivery, 4, "IU", context))
-    }),
-    Pitfall(title: "save 4 IU of bolus insulin", action: .save { context in
-        .quantity(
-            try quantity(
-                .insulinDelivery, 4, "IU", context,
-                metadata: [.insulinDeliveryReason: InsulinDeliveryReason.bolus.metadataValue]))
-    }),
-    Pitfall(title: "save VO₂max 42 in mL/kg/min", action: .save { context in
-        .quantity(try quantity(.vo2Max, 42, "mL/kg/min", context))
-    }),
-    Pitfall(title: "save VO₂max 42 in mL/(kg*min)", action: .save { context in
-        .quantity(try quantity(.vo2Max, 42, "mL/(kg*min)", context))
-    }),
-    Pitfall(title: "save 90 minutes of REM sleep", action: .save { context in
-        .category(
-            try HealthCategorySample(
-                SleepAnalysisValue.asleepREM, start: context.now.addingTimeInterval(-5_400), end: context.now,
-                source: context.source))
-    }),
-    Pitfall(title: "save sleep with category value 9", action: .save { context in
-        .category(
-            try HealthCategorySample(
-                type: .sleepAnalysis, value: 9, start: context.now.addingTimeInterval(-600), end: context.now,
-                source: context.source))
-    }),
-    Pitfall(title: "save blood pressure 120/80 mmHg as a correlation", action: .save { context in
-        let mmHg = try HealthUnit(from: "mmHg")
-        return .correlation(
-            try HealthCorrelation.bloodPressure(
-                systolic: HealthQuantity(unit: mmHg, doubleValue: 120),
-                diastolic: HealthQuantity(unit: mmHg, doubleValue: 80), start: context.now, end: context.now,
-                source: context.source))
-    }),
+    Pitfall(
+        title: "save 4 IU of insulin without a delivery reason",
+        action: .save { context in
+            .quantity(try quantity(.insulinDelivery, 4, "IU", context))
+        }),
+    Pitfall(
+        title: "save 4 IU of bolus insulin",
+        action: .save { context in
+            .quantity(
+                try quantity(
+                    .insulinDelivery, 4, "IU", context,
+                    metadata: [.insulinDeliveryReason: InsulinDeliveryReason.bolus.metadataValue]))
+        }),
+    Pitfall(
+        title: "save VO₂max 42 in mL/kg/min",
+        action: .save { context in
+            .quantity(try quantity(.vo2Max, 42, "mL/kg/min", context))
+        }),
+    Pitfall(
+        title: "save VO₂max 42 in mL/(kg*min)",
+        action: .save { context in
+            .quantity(try quantity(.vo2Max, 42, "mL/(kg*min)", context))
+        }),
+    Pitfall(
+        title: "save 90 minutes of REM sleep",
+        action: .save { context in
+            .category(
+                try HealthCategorySample(
+                    SleepAnalysisValue.asleepREM, start: context.now.addingTimeInterval(-5_400), end: context.now,
+                    source: context.source))
+        }),
+    Pitfall(
+        title: "save sleep with category value 9",
+        action: .save { context in
+            .category(
+                try HealthCategorySample(
+                    type: .sleepAnalysis, value: 9, start: context.now.addingTimeInterval(-600), end: context.now,
+                    source: context.source))
+        }),
+    Pitfall(
+        title: "save blood pressure 120/80 mmHg as a correlation",
+        action: .save { context in
+            let mmHg = try HealthUnit(from: "mmHg")
+            return .correlation(
+                try HealthCorrelation.bloodPressure(
+                    systolic: HealthQuantity(unit: mmHg, doubleValue: 120),
+                    diastolic: HealthQuantity(unit: mmHg, doubleValue: 80), start: context.now, end: context.now,
+                    source: context.source))
+        }),
 ]
 
 /// A quantity sample over the last minute, its unit parsed from HealthKit's unit-string grammar.

@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(HealthKit)
     import HealthKit
 #else
     import HealthKitShim
 #endif
-import Foundation
 
 /// The seed program as it was written, directly against HealthKit: make the height type, ask for permission,
 /// check it, build a sample and save it, each step nested in the previous step's completion handler. On an

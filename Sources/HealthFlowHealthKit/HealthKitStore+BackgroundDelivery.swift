@@ -1,10 +1,11 @@
+import Foundation
+import HealthFlow
+
 #if canImport(HealthKit)
     import HealthKit
 #else
     import HealthKitShim
 #endif
-import Foundation
-import HealthFlow
 
 /// How often HealthKit may wake the app for new data of a type (HealthKit enforces a minimum per type: step
 /// count is at most hourly).

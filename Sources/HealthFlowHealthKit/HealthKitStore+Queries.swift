@@ -1,10 +1,11 @@
+import Foundation
+import HealthFlow
+
 #if canImport(HealthKit)
     import HealthKit
 #else
     import HealthKitShim
 #endif
-import Foundation
-import HealthFlow
 
 extension HealthKitStore {
     /// Runs a HealthFlow query as the matching HealthKit query (sample, anchored, observer, statistics,
@@ -70,7 +71,9 @@ extension HealthKitStore {
 
     private func run(_ query: HealthSampleQuery) {
         let handler = query.resultsHandler
-        guard query.begin() else { return handler(query, nil, HealthStoreError.queryAlreadyExecuted(query: query.name)) }
+        guard query.begin() else {
+            return handler(query, nil, HealthStoreError.queryAlreadyExecuted(query: query.name))
+        }
         if let error = queryError(query, limit: query.limit) {
             if query.finish() { handler(query, nil, error) }
             return
@@ -167,7 +170,8 @@ extension HealthKitStore {
         }
         let type = query.objectType
         let healthKitQuery = HKObserverQuery(
-            sampleType: BridgeTypes.healthKitSample(type)!, predicate: query.predicate.flatMap(BridgePredicates.healthKit)
+            sampleType: BridgeTypes.healthKitSample(type)!,
+            predicate: query.predicate.flatMap(BridgePredicates.healthKit)
         ) { _, completionHandler, error in
             guard query.isRunning else { return completionHandler() }
             // HealthFlow's completion handler calls HealthKit's: an app that acknowledges an update through
@@ -178,4 +182,3 @@ extension HealthKitStore {
         start(healthKitQuery, for: query)
     }
 }
-

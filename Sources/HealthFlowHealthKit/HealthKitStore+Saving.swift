@@ -1,11 +1,12 @@
+import Foundation
+import HealthFlow
+import Synchronization
+
 #if canImport(HealthKit)
     import HealthKit
 #else
     import HealthKitShim
 #endif
-import Foundation
-import HealthFlow
-import Synchronization
 
 extension HealthKitStore {
     /// Saves one sample (see `save(_:withCompletion:)` for the batch rules).
@@ -13,8 +14,9 @@ extension HealthKitStore {
     /// ```swift
     /// store.save(.quantity(height)) { success, error in }
     /// ```
-    public func save(_ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
-    {
+    public func save(
+        _ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         save([sample], withCompletion: completion)
     }
 

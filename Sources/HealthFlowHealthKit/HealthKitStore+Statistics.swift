@@ -1,15 +1,18 @@
+import Foundation
+import HealthFlow
+
 #if canImport(HealthKit)
     import HealthKit
 #else
     import HealthKitShim
 #endif
-import Foundation
-import HealthFlow
 
 extension HealthKitStore {
     func run(_ query: HealthStatisticsQuery) {
         let handler = query.completionHandler
-        guard query.begin() else { return handler(query, nil, HealthStoreError.queryAlreadyExecuted(query: query.name)) }
+        guard query.begin() else {
+            return handler(query, nil, HealthStoreError.queryAlreadyExecuted(query: query.name))
+        }
         let type = query.objectType
         let failure =
             isHealthDataAvailable
@@ -37,7 +40,9 @@ extension HealthKitStore {
 
     func run(_ query: HealthStatisticsCollectionQuery) {
         let handler = query.initialResultsHandler
-        guard query.begin() else { return handler(query, nil, HealthStoreError.queryAlreadyExecuted(query: query.name)) }
+        guard query.begin() else {
+            return handler(query, nil, HealthStoreError.queryAlreadyExecuted(query: query.name))
+        }
         let type = query.objectType
         let failure =
             isHealthDataAvailable
@@ -59,16 +64,20 @@ extension HealthKitStore {
         let keepsRunning = query.statisticsUpdateHandler != nil
         healthKitQuery.initialResultsHandler = { [self] _, collection, error in
             guard keepsRunning ? query.isRunning : finished(query) else { return }
-            handler(query, collection.flatMap { BridgeStatistics.healthFlow($0, for: query) }, error.map {
-                BridgeErrors.healthFlow($0, type: type)
-            })
+            handler(
+                query, collection.flatMap { BridgeStatistics.healthFlow($0, for: query) },
+                error.map {
+                    BridgeErrors.healthFlow($0, type: type)
+                })
         }
         if let updates = query.statisticsUpdateHandler {
             healthKitQuery.statisticsUpdateHandler = { _, _, collection, error in
                 guard query.isRunning else { return }
-                updates(query, collection.flatMap { BridgeStatistics.healthFlow($0, for: query) }, error.map {
-                    BridgeErrors.healthFlow($0, type: type)
-                })
+                updates(
+                    query, collection.flatMap { BridgeStatistics.healthFlow($0, for: query) },
+                    error.map {
+                        BridgeErrors.healthFlow($0, type: type)
+                    })
             }
         }
         start(healthKitQuery, for: query)
@@ -76,7 +85,9 @@ extension HealthKitStore {
 
     func run(_ query: HealthActivitySummaryQuery) {
         let handler = query.resultsHandler
-        guard query.begin() else { return handler(query, nil, HealthStoreError.queryAlreadyExecuted(query: query.name)) }
+        guard query.begin() else {
+            return handler(query, nil, HealthStoreError.queryAlreadyExecuted(query: query.name))
+        }
         guard isHealthDataAvailable else {
             if query.finish() { handler(query, nil, HealthStoreError.healthDataUnavailable) }
             return

@@ -1,11 +1,12 @@
+import Foundation
+import HealthFlow
+import Synchronization
+
 #if canImport(HealthKit)
     import HealthKit
 #else
     import HealthKitShim
 #endif
-import Foundation
-import HealthFlow
-import Synchronization
 
 /// HealthFlow's `HealthStore` over HealthKit's `HKHealthStore`: every workflow, example and sync in HealthFlow
 /// runs on an iPhone unchanged. It checks HealthFlow's rules **before** calling HealthKit (so the calls where

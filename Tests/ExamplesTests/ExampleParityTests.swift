@@ -1,12 +1,12 @@
 import ActivityRingsExample
 import ExampleSupport
 import FlowKit
+import Foundation
 import HealthFlow
 import ObserveAndUploadExample
 import OperationChainsExample
 import ReadHeightsExample
 import SafeWritesExample
-import Foundation
 import Testing
 import WriteHeightExample
 
@@ -14,7 +14,8 @@ import WriteHeightExample
 /// (prepared once) and compare the outcomes, values and errors alike.
 @Suite struct ExampleParityTests {
     static let examples: [any HealthExample.Type] = [
-        WriteHeightExample.self, ReadHeightsExample.self, OperationChainsExample.self, SafeWritesExample.self, ObserveAndUploadExample.self,
+        WriteHeightExample.self, ReadHeightsExample.self, OperationChainsExample.self, SafeWritesExample.self,
+        ObserveAndUploadExample.self,
         ActivityRingsExample.self,
     ]
 

@@ -59,7 +59,8 @@ private final class RecordingTransport: UploadTransport {
             }
             for style in ExampleStyle.allCases {
                 #expect(
-                    outcomes[style] == .lines([Self.gatheredLine, "uploaded 1 batch: 77 samples, 0 deletions (stored)"]),
+                    outcomes[style]
+                        == .lines([Self.gatheredLine, "uploaded 1 batch: 77 samples, 0 deletions (stored)"]),
                     "\(style): \(receiver.log)")
             }
             let ids = transport.batchIDs

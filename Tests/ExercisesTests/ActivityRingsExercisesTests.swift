@@ -17,14 +17,17 @@ import Testing
             func cancel() { cancelled.withLock { $0 = true } }
         }
 
-        private let state = Mutex<(completions: [@Sendable (Result<HealthQuantity, any Error>) -> Void], fetches: [Fetch], days: [Date])>(
+        private let state = Mutex<
+            (completions: [@Sendable (Result<HealthQuantity, any Error>) -> Void], fetches: [Fetch], days: [Date])
+        >(
             ([], [], []))
 
         var fetches: [Fetch] { state.withLock { $0.fetches } }
         var days: [Date] { state.withLock { $0.days } }
 
         func fetchActivitySummaries(
-            from start: Date, to end: Date, completion: @escaping @Sendable (Result<[ActivitySummary], any Error>) -> Void
+            from start: Date, to end: Date,
+            completion: @escaping @Sendable (Result<[ActivitySummary], any Error>) -> Void
         ) {
             completion(.success([]))
         }
@@ -79,7 +82,7 @@ import Testing
         goal.cancel()
         #expect(service.fetches.first?.isCancelled == true)
         await #expect(throws: CancellationError.self) { try await goal.value }
-        service.answer(.success(Self.goal))                  // a late answer changes nothing
+        service.answer(.success(Self.goal))  // a late answer changes nothing
         #expect(goal.isRejected)
     }
 

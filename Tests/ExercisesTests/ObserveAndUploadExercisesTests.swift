@@ -80,7 +80,8 @@ import Testing
         let gathered = try await gatherChanges(of: Self.types, limit: 2) { type in
             let changes = try await context.store.changes(of: type, since: nil)
             return GatheredChanges(
-                type: type, samples: changes.samples, deletedObjects: changes.deletedObjects, newAnchor: changes.newAnchor)
+                type: type, samples: changes.samples, deletedObjects: changes.deletedObjects,
+                newAnchor: changes.newAnchor)
         }
         #expect(gathered.map(\.samples.count) == [24, 48, 4, 1])
     }
@@ -88,7 +89,8 @@ import Testing
     // Exercise 2: gatherChanges(of:in:since:)
 
     static func anchors(_ gathered: [GatheredChanges]) -> [HealthObjectType: HealthQueryAnchor] {
-        Dictionary(uniqueKeysWithValues: gathered.compactMap { changes in changes.newAnchor.map { (changes.type, $0) } })
+        Dictionary(
+            uniqueKeysWithValues: gathered.compactMap { changes in changes.newAnchor.map { (changes.type, $0) } })
     }
 
     @Test func aSecondRunFromTheSavedAnchorsGathersNothing() async throws {

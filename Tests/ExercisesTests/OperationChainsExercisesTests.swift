@@ -26,8 +26,16 @@ import Testing
         let (c, resolveC) = Promise<Int>.pending()
         let started = Counter()
         let all = whenThree(
-            on: Self.queue(), { started.increment(); return a }, { started.increment(); return b },
-            { started.increment(); return c })
+            on: Self.queue(),
+            {
+                started.increment(); return a
+            },
+            {
+                started.increment(); return b
+            },
+            {
+                started.increment(); return c
+            })
         resolveC.fulfill(3)
         resolveB.fulfill(2)
         #expect(all.isPending)

@@ -12,7 +12,7 @@ import Testing
 
     @Test func averagesEveryHeight() async throws {
         let context = ExampleContext.embedded()
-        try await ReadHeightsExample.prepare(context)      // 1.70, 1.71 and 1.72 m
+        try await ReadHeightsExample.prepare(context)  // 1.70, 1.71 and 1.72 m
         let average = try #require(try await averageHeightInMetres(in: context))
         #expect(abs(average - 1.71) < 1e-9)
     }
@@ -29,7 +29,8 @@ import Testing
         let context = ExampleContext.embedded()
         try await ReadHeightsExample.prepare(context)
         let scheduler = ManualScheduler()
-        let lines = try await readHeights(within: .seconds(10), on: scheduler) { readHeightsWithPromises(in: context) }.value
+        let lines = try await readHeights(within: .seconds(10), on: scheduler) { readHeightsWithPromises(in: context) }
+            .value
         #expect(lines == ["1.72 m  2026-10-21", "1.71 m  2025-11-20", "1.7 m  2024-11-20"])
         #expect(scheduler.now == .zero)
         try scheduler.checkNoPendingWork()

@@ -77,7 +77,9 @@ import Testing
 
     @Test func runsOneStepAtATimeAndKeepsGoingAfterAFailure() async throws {
         let script = Script()
-        let tour = runInSeries([script.step(1, "authorize"), script.step(2, "save water"), script.step(3, "save steps")])
+        let tour = runInSeries([
+            script.step(1, "authorize"), script.step(2, "save water"), script.step(3, "save steps"),
+        ])
         var started: [Int] = []
         for await number in script.starts {
             started.append(number)
@@ -100,12 +102,15 @@ import Testing
             date: context.now, source: context.source)
         let lines = try await runInSeries([
             TourStep(title: "save water before asking") { context.store.save(.quantity(water)) },
-            TourStep(title: "authorize water") { context.store.requestAuthorization(toShare: [.dietaryWater], read: []) },
+            TourStep(title: "authorize water") {
+                context.store.requestAuthorization(toShare: [.dietaryWater], read: [])
+            },
             TourStep(title: "save water") { context.store.save(.quantity(water)) },
         ]).value
         let notDetermined = HealthStoreError.authorizationNotDetermined(.dietaryWater)
-        #expect(lines == [
-            "✗ save water before asking → HealthStoreError: \(notDetermined)", "✓ authorize water", "✓ save water",
-        ])
+        #expect(
+            lines == [
+                "✗ save water before asking → HealthStoreError: \(notDetermined)", "✓ authorize water", "✓ save water",
+            ])
     }
 }

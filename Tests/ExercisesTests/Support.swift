@@ -6,7 +6,11 @@ import Synchronization
 /// A thread-safe counter for the exercises' tests.
 final class Counter: Sendable {
     private let count = Mutex(0)
-    @discardableResult func increment() -> Int { count.withLock { $0 += 1; return $0 } }
+    @discardableResult func increment() -> Int {
+        count.withLock {
+            $0 += 1; return $0
+        }
+    }
     var value: Int { count.withLock { $0 } }
 }
 

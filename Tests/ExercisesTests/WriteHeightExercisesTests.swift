@@ -23,7 +23,9 @@ import Testing
 
     @Test func rejectsANegativeWeightBeforeAskingForPermission() async throws {
         let (context, sheets) = countingSheets()
-        await #expect(throws: ValidationError.self) { try await writeWeightWithPromises(kilograms: -3, in: context).value }
+        await #expect(throws: ValidationError.self) {
+            try await writeWeightWithPromises(kilograms: -3, in: context).value
+        }
         #expect(sheets.value == 0)
         #expect(context.store.authorizationStatus(for: .bodyMass) == .notDetermined)
         #expect(try await context.store.samples(of: .bodyMass).isEmpty)

@@ -97,10 +97,12 @@ import Testing
     @Test func asyncRetryStopsOnAnErrorThePredicateRejects() async {
         let attempts = Counter()
         await #expect(throws: TestError.numbered(1)) {
-            try await retry(attempts: 5, backoff: .immediate, on: ManualScheduler(), { () async throws -> Int in
-                attempts.increment()
-                throw TestError.numbered(1)
-            }, while: { _ in false })
+            try await retry(
+                attempts: 5, backoff: .immediate, on: ManualScheduler(),
+                { () async throws -> Int in
+                    attempts.increment()
+                    throw TestError.numbered(1)
+                }, while: { _ in false })
         }
         #expect(attempts.current == 1)
     }
@@ -173,7 +175,8 @@ import Testing
     @Test(arguments: scripts) func whenFulfilledMatchesItsAsyncTwin(script: [Int]) async {
         let promised = await when(fulfilled: script.map(Self.promise)).settled
         let awaited = await Result { try await when(fulfilled: script.map(Self.operation)) }
-        let failures = Set(script.filter { $0 < 0 }.map { Self.describe(Result<Int, any Error>.failure(TestError.numbered($0))) })
+        let failures = Set(
+            script.filter { $0 < 0 }.map { Self.describe(Result<Int, any Error>.failure(TestError.numbered($0))) })
         if failures.count > 1 {
             #expect(failures.contains(Self.describe(promised)))
             #expect(failures.contains(Self.describe(awaited)))
@@ -205,7 +208,8 @@ import Testing
         for failures in 0...4 {
             let promiseAttempts = Counter()
             let promised: Promise<Int> = retry(attempts: 3, backoff: .immediate, on: ManualScheduler()) {
-                promiseAttempts.increment() <= failures ? Promise(error: TestError.numbered(failures)) : Promise(value: 1)
+                promiseAttempts.increment() <= failures
+                    ? Promise(error: TestError.numbered(failures)) : Promise(value: 1)
             }
             let asyncAttempts = Counter()
             let awaited = await Result {

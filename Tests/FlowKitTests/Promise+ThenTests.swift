@@ -75,7 +75,8 @@ import Testing
         let queue = DispatchQueue(label: "then-tests")
         let key = DispatchSpecificKey<String>()
         queue.setSpecific(key: key, value: "on-queue")
-        let label = try await Promise(value: 0).map(on: .queue(queue)) { _ in DispatchQueue.getSpecific(key: key) }.value
+        let label = try await Promise(value: 0).map(on: .queue(queue)) { _ in DispatchQueue.getSpecific(key: key) }
+            .value
         #expect(label == "on-queue")
     }
 

@@ -102,10 +102,12 @@ import Testing
 
     @Test func retryStopsWhenThePredicateSaysSo() async {
         let attempts = Counter()
-        let result: Promise<Int> = retry(attempts: 5, backoff: .immediate, on: ManualScheduler(), { () -> Promise<Int> in
-            attempts.increment()
-            return Promise(error: TestError.numbered(400))
-        }, while: { error in (error as? TestError) != .numbered(400) })
+        let result: Promise<Int> = retry(
+            attempts: 5, backoff: .immediate, on: ManualScheduler(),
+            { () -> Promise<Int> in
+                attempts.increment()
+                return Promise(error: TestError.numbered(400))
+            }, while: { error in (error as? TestError) != .numbered(400) })
         #expect(await rejection(of: result) as? TestError == .numbered(400))
         #expect(attempts.current == 1)
     }
@@ -113,10 +115,12 @@ import Testing
     @Test func retryHonoursAnExplicitRetryAfter() {
         let scheduler = ManualScheduler()
         let times = Recorder<Duration>()
-        _ = retry(attempts: 2, backoff: .constant(.seconds(1)), on: scheduler, { () -> Promise<Int> in
-            times.append(scheduler.now)
-            return Promise(error: TestError.boom)
-        }, while: { _, _ in .retryAfter(.seconds(42)) })
+        _ = retry(
+            attempts: 2, backoff: .constant(.seconds(1)), on: scheduler,
+            { () -> Promise<Int> in
+                times.append(scheduler.now)
+                return Promise(error: TestError.boom)
+            }, while: { _, _ in .retryAfter(.seconds(42)) })
         scheduler.runUntilIdle()
         #expect(times.events == [.zero, .seconds(42)])
     }
@@ -156,8 +160,9 @@ import Testing
         func waits(seed: UInt64) -> [Duration] {
             let scheduler = ManualScheduler()
             let times = Recorder<Duration>()
-            _ = retry(attempts: 4, backoff: .exponential(initial: .seconds(1)), jitterSource: .seeded(seed), on: scheduler)
-            { () -> Promise<Int> in
+            _ = retry(
+                attempts: 4, backoff: .exponential(initial: .seconds(1)), jitterSource: .seeded(seed), on: scheduler
+            ) { () -> Promise<Int> in
                 times.append(scheduler.now)
                 return Promise(error: TestError.boom)
             }
@@ -171,9 +176,14 @@ import Testing
 
 @Suite struct BackoffTests {
     @Test func exponentialBackoffGrowsAndIsCapped() {
-        let backoff = Backoff.exponential(initial: .milliseconds(100), multiplier: 2, maximum: .seconds(1), jitter: .none)
+        let backoff = Backoff.exponential(
+            initial: .milliseconds(100), multiplier: 2, maximum: .seconds(1), jitter: .none)
         let waits = (1...6).map { backoff.delay(beforeRetry: $0, randomUnit: 0.5) }
-        #expect(waits == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1), .seconds(1)])
+        #expect(
+            waits == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1),
+                .seconds(1),
+            ])
     }
 
     @Test func fullJitterSpreadsBetweenZeroAndTheWait() {

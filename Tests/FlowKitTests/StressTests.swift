@@ -69,7 +69,9 @@ import Testing
         let count = stressCount
         let pairs = (0..<count).map { _ in Promise<Int>.pending() }
         let settlements = Counter()
-        for pair in pairs { pair.promise.tap(on: .immediate) { _ in settlements.increment() }.finally(on: .immediate) {} }
+        for pair in pairs {
+            pair.promise.tap(on: .immediate) { _ in settlements.increment() }.finally(on: .immediate) {}
+        }
         let threads = 4
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for index in 0..<count {

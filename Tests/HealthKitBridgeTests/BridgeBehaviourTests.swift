@@ -1,10 +1,11 @@
 import FlowKit
 import Foundation
 import HealthFlow
-@testable import HealthFlowHealthKit
 @_spi(Testing) import HealthKitShim
 import Synchronization
 import Testing
+
+@testable import HealthFlowHealthKit
 
 /// What the bridge does beyond the conformance suite: lossless conversion (looked at from both sides),
 /// error-code mapping, long-running queries, characteristics and background delivery.
@@ -13,7 +14,8 @@ import Testing
 
     @Test func everyHealthKitErrorCodeMapsToATypedError() {
         for code in HKError.Code.allCases {
-            let mapped = BridgeErrors.healthFlow(HKError(code, userInfo: [NSLocalizedDescriptionKey: "from HealthKit"]), type: .height)
+            let mapped = BridgeErrors.healthFlow(
+                HKError(code, userInfo: [NSLocalizedDescriptionKey: "from HealthKit"]), type: .height)
             switch code {
             case .errorInvalidArgument, .errorUnknown, .errorAnotherWorkoutSessionStarted,
                 .errorUserExitedWorkoutSession, .errorWorkoutActivityNotAllowed,
@@ -34,7 +36,8 @@ import Testing
     @Test func samplesRoundTripWithoutLossAndHealthKitHoldsItsOwnUUID() async throws {
         let fixture = BridgeFixture()
         try await fixture.store.requestAuthorization(
-            toShare: [.height, .sleepAnalysis, .bloodPressureSystolic], read: [.height, .sleepAnalysis, .bloodPressureSystolic])
+            toShare: [.height, .sleepAnalysis, .bloodPressureSystolic],
+            read: [.height, .sleepAnalysis, .bloodPressureSystolic])
         let source = StoreUnderTest.appSource
         let height = HealthSample.quantity(
             try HealthQuantitySample(
@@ -45,7 +48,8 @@ import Testing
                     "Tolerance": .quantity(HealthQuantity(unit: .meter(), doubleValue: 0.005)),
                 ]))
         let sleep = HealthSample.category(
-            try HealthCategorySample(SleepAnalysisValue.asleepREM, start: noon, end: noon.addingTimeInterval(900), source: source))
+            try HealthCategorySample(
+                SleepAnalysisValue.asleepREM, start: noon, end: noon.addingTimeInterval(900), source: source))
         let pressure = HealthSample.correlation(
             try HealthCorrelation.bloodPressure(
                 systolic: HealthQuantity(unit: .millimeterOfMercury(), doubleValue: 118),
@@ -83,7 +87,8 @@ import Testing
         try await fixture.store.save(
             .quantity(
                 try HealthQuantitySample(
-                    type: .bodyMass, quantity: HealthQuantity(unit: .gramUnit(with: .kilo), doubleValue: 70), date: noon,
+                    type: .bodyMass, quantity: HealthQuantity(unit: .gramUnit(with: .kilo), doubleValue: 70),
+                    date: noon,
                     source: StoreUnderTest.appSource)))
         try await second.value
         #expect(query.deliveredUpdates == 2)
@@ -94,7 +99,8 @@ import Testing
         try await fixture.store.save(
             .quantity(
                 try HealthQuantitySample(
-                    type: .bodyMass, quantity: HealthQuantity(unit: .gramUnit(with: .kilo), doubleValue: 71), date: noon,
+                    type: .bodyMass, quantity: HealthQuantity(unit: .gramUnit(with: .kilo), doubleValue: 71),
+                    date: noon,
                     source: StoreUnderTest.appSource)))
         _ = try await fixture.store.samples(of: .bodyMass)  // let any stray delivery run first
         #expect(query.deliveredUpdates == 2)
@@ -124,7 +130,8 @@ import Testing
     }
 
     @Test func characteristicsReadThroughHealthKitWithTypedErrors() async throws {
-        let fixture = BridgeFixture(characteristics: HealthCharacteristics(biologicalSex: .female, bloodType: .oNegative))
+        let fixture = BridgeFixture(
+            characteristics: HealthCharacteristics(biologicalSex: .female, bloodType: .oNegative))
         #expect(throws: HealthStoreError.authorizationNotDetermined(.biologicalSex)) {
             _ = try fixture.store.biologicalSex()
         }

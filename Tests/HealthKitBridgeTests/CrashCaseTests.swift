@@ -43,7 +43,8 @@ import Testing
         #expect(reason == "HKInsulinDeliveryReason is required for HKQuantityTypeIdentifierInsulinDelivery")
         let withReason = HealthKitShimExceptions.reasonForQuantitySample(
             type: HKQuantityType(.insulinDelivery), quantity: HKQuantity(unit: .internationalUnit(), doubleValue: 4),
-            start: noon, end: noon, metadata: [HKMetadataKeyInsulinDeliveryReason: HKInsulinDeliveryReason.basal.rawValue])
+            start: noon, end: noon,
+            metadata: [HKMetadataKeyInsulinDeliveryReason: HKInsulinDeliveryReason.basal.rawValue])
         #expect(withReason == nil)
     }
 
@@ -86,7 +87,9 @@ import Testing
         #expect(fixture.calls("execute") == 0)
         #expect(
             HealthKitShimExceptions.reasonForStatistics(type: HKQuantityType(.height), options: .cumulativeSum) != nil)
-        #expect(HealthKitShimExceptions.reasonForStatistics(type: HKQuantityType(.height), options: .discreteAverage) == nil)
+        #expect(
+            HealthKitShimExceptions.reasonForStatistics(type: HKQuantityType(.height), options: .discreteAverage) == nil
+        )
     }
 
     @Test func executingAQueryTwiceIsATypedErrorAndNeverReachesHealthKit() async throws {

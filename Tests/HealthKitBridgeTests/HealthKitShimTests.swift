@@ -12,7 +12,8 @@ import Testing
         #expect(HKObjectType.quantityType(forIdentifier: .height)?.identifier == "HKQuantityTypeIdentifierHeight")
         #expect(HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: "HKNoSuchType")) == nil)
         #expect(
-            HKObjectType.categoryType(forIdentifier: HKCategoryTypeIdentifier(rawValue: "HKQuantityTypeIdentifierHeight"))
+            HKObjectType.categoryType(
+                forIdentifier: HKCategoryTypeIdentifier(rawValue: "HKQuantityTypeIdentifierHeight"))
                 == nil)
         #expect(HKQuantityType(.stepCount).aggregationStyle == .cumulative)
         #expect(HKQuantityType(.heartRate).aggregationStyle == .discreteTemporallyWeighted)
@@ -24,7 +25,9 @@ import Testing
         #expect(HKUnit(from: "mg/dL") == HKUnit.gramUnit(with: .milli).unitDivided(by: .literUnit(with: .deci)))
         #expect(HKUnit.meterUnit(with: .centi).unitString == "cm")
         #expect(HKQuantity(unit: .meterUnit(with: .centi), doubleValue: 180).doubleValue(for: .meter()) == 1.8)
-        #expect(HKQuantity(unit: .meter(), doubleValue: 1).compare(HKQuantity(unit: .foot(), doubleValue: 1)) == .orderedDescending)
+        #expect(
+            HKQuantity(unit: .meter(), doubleValue: 1).compare(HKQuantity(unit: .foot(), doubleValue: 1))
+                == .orderedDescending)
         #expect(!HKQuantity(unit: .meter(), doubleValue: 1).is(compatibleWith: .gram()))
         #expect(HKMetricPrefix.kilo.rawValue == 9)
         #expect(HKMetricPrefix.femto.rawValue == 13)
@@ -44,7 +47,8 @@ import Testing
         let samples = (0..<3).map { index in
             HKQuantitySample(
                 type: height, quantity: HKQuantity(unit: .meterUnit(with: .centi), doubleValue: 170 + Double(index)),
-                start: noon.addingTimeInterval(Double(index) * 3600), end: noon.addingTimeInterval(Double(index) * 3600),
+                start: noon.addingTimeInterval(Double(index) * 3600),
+                end: noon.addingTimeInterval(Double(index) * 3600),
                 metadata: [HKMetadataKeyWasUserEntered: true, "Note": "n\(index)"])
         }
         let (saved, savedResolver) = Promise<Bool>.pending()
@@ -89,10 +93,12 @@ import Testing
 
     @Test func correlationsKeepTheirMembers() {
         let systolic = HKQuantitySample(
-            type: HKQuantityType(.bloodPressureSystolic), quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: 120),
+            type: HKQuantityType(.bloodPressureSystolic),
+            quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: 120),
             start: noon, end: noon)
         let diastolic = HKQuantitySample(
-            type: HKQuantityType(.bloodPressureDiastolic), quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: 80),
+            type: HKQuantityType(.bloodPressureDiastolic),
+            quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: 80),
             start: noon, end: noon)
         let reading = HKCorrelation(
             type: HKCorrelationType(.bloodPressure), start: noon, end: noon, objects: [systolic, diastolic])

@@ -26,7 +26,9 @@ import Testing
     @Test func transcriptFollowsHealthKitsRules() async throws {
         let entries = try await HealthStoreConformance.transcript(of: .bridge(policy: HealthStoreConformance.policy))
         func value(_ label: String) -> AnyHashable? { entries.first { $0.label == label }?.value }
-        #expect(value("share read-only appleExerciseTime") == AnyHashable(HealthStoreError.typeNotShareable(.appleExerciseTime)))
+        #expect(
+            value("share read-only appleExerciseTime")
+                == AnyHashable(HealthStoreError.typeNotShareable(.appleExerciseTime)))
         #expect(
             value("authorize bloodPressure correlation")
                 == AnyHashable(HealthStoreError.correlationTypeNotAuthorizable(.bloodPressure)))

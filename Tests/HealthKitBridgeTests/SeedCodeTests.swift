@@ -16,7 +16,8 @@ import WriteHeightExample
     @Test func healthKitWriteHeightPrintsWhatThePortPrints() async throws {
         let fixture = BridgeFixture()
         let (promise, resolver) = Promise<String>.pending()
-        HealthKitHeightWriter(healthStore: fixture.healthStore).writeHeight(centimeters: 172, date: now) { line, error in
+        HealthKitHeightWriter(healthStore: fixture.healthStore).writeHeight(centimeters: 172, date: now) {
+            line, error in
             if let line { resolver.fulfill(line) } else { resolver.reject(error ?? CancellationError()) }
         }
         let healthKitLine = try await promise.value

@@ -48,8 +48,10 @@ private func syncJSON() throws -> [UInt8] {
 /// memLevel 8, default strategy), in the same input and output chunk sizes; returns the gzip byte count.
 private func zlibDirect(_ input: UnsafeRawBufferPointer, output: UnsafeMutableRawBufferPointer) -> Int {
     var stream = z_stream()
-    guard deflateInit2_(&stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-        Int32(MemoryLayout<z_stream>.size)) == Z_OK
+    guard
+        deflateInit2_(
+            &stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+            Int32(MemoryLayout<z_stream>.size)) == Z_OK
     else { fatalError("deflateInit2_ failed") }
     defer { deflateEnd(&stream) }
     let out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
@@ -58,14 +60,17 @@ private func zlibDirect(_ input: UnsafeRawBufferPointer, output: UnsafeMutableRa
     while true {
         let count = min(inputChunk, input.count - offset)
         let flush = offset + count == input.count ? Z_FINISH : Z_NO_FLUSH
-        stream.next_in = UnsafeMutablePointer(mutating: (input.baseAddress! + offset).assumingMemoryBound(to: Bytef.self))
+        stream.next_in = UnsafeMutablePointer(
+            mutating: (input.baseAddress! + offset).assumingMemoryBound(to: Bytef.self))
         stream.avail_in = uInt(count)
         var status: Int32
         repeat {
             stream.next_out = out
             stream.avail_out = uInt(output.count)
             status = deflate(&stream, flush)
-            guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else { fatalError("deflate \(status)") }
+            guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
+                fatalError("deflate \(status)")
+            }
             produced += output.count - Int(stream.avail_out)
         } while stream.avail_out == 0 || (flush == Z_FINISH && status != Z_STREAM_END)
         offset += count
@@ -84,7 +89,12 @@ private func gzipCommand(_ input: [UInt8]) throws -> Int {
     process.standardOutput = stdout
     try process.run()
     let writer = Thread {
-        input.withUnsafeBytes { stdin.fileHandleForWriting.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0.baseAddress!), count: $0.count, deallocator: .none)) }
+        input.withUnsafeBytes {
+            stdin.fileHandleForWriting.write(
+                Data(
+                    bytesNoCopy: UnsafeMutableRawPointer(mutating: $0.baseAddress!), count: $0.count, deallocator: .none
+                ))
+        }
         try? stdin.fileHandleForWriting.close()
     }
     writer.start()
@@ -101,7 +111,8 @@ let benchmarks: @Sendable () -> Void = {
     let mode = BenchmarkRunMode.current
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident], warmupIterations: 1,
-        maxDuration: mode.maxDuration(.seconds(20), quick: .seconds(3)), maxIterations: mode.maxIterations(10, quick: 2))
+        maxDuration: mode.maxDuration(.seconds(20), quick: .seconds(3)), maxIterations: mode.maxIterations(10, quick: 2)
+    )
 
     Benchmark("Gzip100MiB: GzipCompressor level 6, 16 KiB chunks") { (benchmark: Benchmark, input: [UInt8]) in
         for _ in benchmark.scaledIterations {
@@ -111,7 +122,8 @@ let benchmarks: @Sendable () -> Void = {
                 var offset = 0
                 while offset < bytes.count {
                     let count = min(inputChunk, bytes.count - offset)
-                    produced += try gzip.compress(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])).count
+                    produced += try gzip.compress(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]))
+                        .count
                     offset += count
                 }
             }
@@ -122,7 +134,8 @@ let benchmarks: @Sendable () -> Void = {
         try syncJSON()
     }
 
-    Benchmark("Gzip100MiB: baseline — zlib deflate called directly (same settings and chunks)") { (benchmark: Benchmark, input: [UInt8]) in
+    Benchmark("Gzip100MiB: baseline — zlib deflate called directly (same settings and chunks)") {
+        (benchmark: Benchmark, input: [UInt8]) in
         let output = UnsafeMutableRawBufferPointer.allocate(byteCount: outputChunk, alignment: 1)
         defer { output.deallocate() }
         for _ in benchmark.scaledIterations {
@@ -132,7 +145,8 @@ let benchmarks: @Sendable () -> Void = {
         try syncJSON()
     }
 
-    Benchmark("Gzip100MiB: peer — gzip -6 command (same bytes through a pipe)") { (benchmark: Benchmark, input: [UInt8]) in
+    Benchmark("Gzip100MiB: peer — gzip -6 command (same bytes through a pipe)") {
+        (benchmark: Benchmark, input: [UInt8]) in
         for _ in benchmark.scaledIterations {
             blackHole(try gzipCommand(input))
         }

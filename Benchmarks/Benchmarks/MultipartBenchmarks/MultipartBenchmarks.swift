@@ -65,7 +65,8 @@ let benchmarks: @Sendable () -> Void = {
     let mode = BenchmarkRunMode.current
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .peakMemoryResident, .mallocCountTotal], warmupIterations: 1,
-        maxDuration: mode.maxDuration(.seconds(20), quick: .seconds(3)), maxIterations: mode.maxIterations(10, quick: 2))
+        maxDuration: mode.maxDuration(.seconds(20), quick: .seconds(3)), maxIterations: mode.maxIterations(10, quick: 2)
+    )
 
     Benchmark("Multipart1GiB: MultipartBody.makeInputStream(), 64 KiB reads") { benchmark in
         let part = try MultipartPart(

@@ -165,7 +165,9 @@ let benchmarks: @Sendable () -> Void = {
     for size in [10_000, 100_000, 1_000_000] {
         let label = size == 1_000_000 ? "1M" : "\(size / 1_000)k"
 
-        Benchmark("Query1000of\(label): InMemoryHealthStore samples(matching: date range)", configuration: queryConfiguration) {
+        Benchmark(
+            "Query1000of\(label): InMemoryHealthStore samples(matching: date range)", configuration: queryConfiguration
+        ) {
             (benchmark: Benchmark, store: InMemoryHealthStore) in
             let window = middleWindow(of: size)
             for _ in benchmark.scaledIterations {

@@ -39,9 +39,10 @@ final class LoopbackReceiver: Sendable {
 
     /// Starts the receiver and waits for its port line.
     static func start() throws -> LoopbackReceiver {
-        let script = ProcessInfo.processInfo.environment["HEALTHFLOW_RECEIVER_SCRIPT"].map {
-            URL(fileURLWithPath: $0)
-        } ?? defaultScript
+        let script =
+            ProcessInfo.processInfo.environment["HEALTHFLOW_RECEIVER_SCRIPT"].map {
+                URL(fileURLWithPath: $0)
+            } ?? defaultScript
         let output = Pipe()
         let input = Pipe()
         let process = Process()
@@ -78,7 +79,11 @@ final class LoopbackReceiver: Sendable {
         request.timeoutInterval = 10
         let data: Data = try await withCheckedThrowingContinuation { continuation in
             URLSession.shared.dataTask(with: request) { data, _, error in
-                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: data ?? Data()) }
+                if let error {
+                    continuation.resume(throwing: error)
+                } else {
+                    continuation.resume(returning: data ?? Data())
+                }
             }.resume()
         }
         return try JSONDecoder().decode(LoopbackReceiverStats.self, from: data)

@@ -61,9 +61,11 @@ let benchmarks: @Sendable () -> Void = {
     let mode = BenchmarkRunMode.current
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident], warmupIterations: 0,
-        maxDuration: mode.maxDuration(.seconds(120), quick: .seconds(1)), maxIterations: mode.maxIterations(3, quick: 1))
+        maxDuration: mode.maxDuration(.seconds(120), quick: .seconds(1)), maxIterations: mode.maxIterations(3, quick: 1)
+    )
 
-    Benchmark("Sync1M: SyncEngine → HTTPTransport → loopback receiver, batches of 1,000") { (benchmark: Benchmark, setup: SyncSetup) in
+    Benchmark("Sync1M: SyncEngine → HTTPTransport → loopback receiver, batches of 1,000") {
+        (benchmark: Benchmark, setup: SyncSetup) in
         let receiver = try LoopbackReceiver.start()
         defer { receiver.stop() }
         for _ in benchmark.scaledIterations {
@@ -81,10 +83,13 @@ let benchmarks: @Sendable () -> Void = {
         try await syncStore()
     }
 
-    Benchmark("Sync1M: SyncEngine → OutboxTransport (no network), batches of 1,000") { (benchmark: Benchmark, setup: SyncSetup) in
+    Benchmark("Sync1M: SyncEngine → OutboxTransport (no network), batches of 1,000") {
+        (benchmark: Benchmark, setup: SyncSetup) in
         for _ in benchmark.scaledIterations {
             benchmark.startMeasurement()
-            let report = try await syncEverything(setup.store, types: setup.types) { try OutboxTransport(directory: $0) }
+            let report = try await syncEverything(setup.store, types: setup.types) {
+                try OutboxTransport(directory: $0)
+            }
             benchmark.stopMeasurement()
             blackHole(report)
         }
@@ -92,7 +97,8 @@ let benchmarks: @Sendable () -> Void = {
         try await syncStore()
     }
 
-    Benchmark("Sync1M: baseline — SyncBatchWriter + GzipCompressor alone, batches of 1,000") { (benchmark: Benchmark, setup: SyncSetup) in
+    Benchmark("Sync1M: baseline — SyncBatchWriter + GzipCompressor alone, batches of 1,000") {
+        (benchmark: Benchmark, setup: SyncSetup) in
         // The same samples in the same batches, serialized and gzipped into memory: no store, no files, no upload.
         let samples = setup.samples
         for _ in benchmark.scaledIterations {

@@ -34,7 +34,8 @@ public enum PromiseError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .timedOut(let after): "the operation timed out after \(after)"
         case .emptyInput(let operation): "\(operation) needs at least one input"
-        case .allFailed(let errors): "all \(errors.count) inputs failed: \(errors.map { "\($0)" }.joined(separator: "; "))"
+        case .allFailed(let errors):
+            "all \(errors.count) inputs failed: \(errors.map { "\($0)" }.joined(separator: "; "))"
         case .validationFailed: "the value did not pass validation"
         case .missingValue: "compactMap produced no value"
         case .invalidCallbackResult: "the callback reported neither a value nor an error"

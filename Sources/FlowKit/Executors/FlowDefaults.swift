@@ -1,4 +1,3 @@
-
 /// The process-wide defaults used when a call passes no executor or scheduler.
 ///
 /// Change them once at start-up (an app may prefer the main queue for every continuation), or per test.

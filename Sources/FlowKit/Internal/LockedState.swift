@@ -1,13 +1,13 @@
 #if FLOWKIT_THREAD_SANITIZER
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+    #if canImport(Darwin)
+        import Darwin
+    #elseif canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #endif
 #else
-import Synchronization
+    import Synchronization
 #endif
 
 /// A value behind a lock: FlowKit's one locking primitive.
@@ -24,11 +24,11 @@ import Synchronization
 /// ```
 public struct LockedState<Value>: ~Copyable {
     #if FLOWKIT_THREAD_SANITIZER
-    @usableFromInline
-    let storage: PThreadLockStorage<Value>
+        @usableFromInline
+        let storage: PThreadLockStorage<Value>
     #else
-    @usableFromInline
-    let mutex: Mutex<Value>
+        @usableFromInline
+        let mutex: Mutex<Value>
     #endif
 
     /// A lock protecting `initialValue`.
@@ -40,9 +40,9 @@ public struct LockedState<Value>: ~Copyable {
     @inlinable
     public init(_ initialValue: sending Value) {
         #if FLOWKIT_THREAD_SANITIZER
-        storage = PThreadLockStorage(initialValue)
+            storage = PThreadLockStorage(initialValue)
         #else
-        mutex = Mutex(initialValue)
+            mutex = Mutex(initialValue)
         #endif
     }
 
@@ -59,9 +59,9 @@ public struct LockedState<Value>: ~Copyable {
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
         #if FLOWKIT_THREAD_SANITIZER
-        try storage.withLock(body)
+            try storage.withLock(body)
         #else
-        try mutex.withLock(body)
+            try mutex.withLock(body)
         #endif
     }
 }
@@ -71,42 +71,42 @@ public struct LockedState<Value>: ~Copyable {
 extension LockedState: @unchecked Sendable {}
 
 #if FLOWKIT_THREAD_SANITIZER
-/// The sanitizer build's storage: a heap-allocated `pthread_mutex_t` (stable address) and the value.
-/// Safe for the same reason as `LockedState`: the value is only touched between lock and unlock.
-@usableFromInline
-final class PThreadLockStorage<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private nonisolated(unsafe) var value: Value
-
+    /// The sanitizer build's storage: a heap-allocated `pthread_mutex_t` (stable address) and the value.
+    /// Safe for the same reason as `LockedState`: the value is only touched between lock and unlock.
     @usableFromInline
-    init(_ value: Value) {
-        self.value = value
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
+    final class PThreadLockStorage<Value>: @unchecked Sendable {
+        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        private nonisolated(unsafe) var value: Value
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+        @usableFromInline
+        init(_ value: Value) {
+            self.value = value
+            mutex = .allocate(capacity: 1)
+            mutex.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(mutex, nil)
+        }
 
-    @usableFromInline
-    func withLockUnchecked<Result>(_ body: () -> Result) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
+        deinit {
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
+        }
 
-    @usableFromInline
-    func withLock<Result, Failure: Error>(
-        _ body: (inout sending Value) throws(Failure) -> sending Result
-    ) throws(Failure) -> sending Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        @usableFromInline
+        func withLockUnchecked<Result>(_ body: () -> Result) -> Result {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return body()
+        }
+
+        @usableFromInline
+        func withLock<Result, Failure: Error>(
+            _ body: (inout sending Value) throws(Failure) -> sending Result
+        ) throws(Failure) -> sending Result {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&value)
+        }
     }
-}
 #endif
 
 /// A lock with no value of its own, for a class that keeps its protected fields beside it.
@@ -118,19 +118,19 @@ final class PThreadLockStorage<Value>: @unchecked Sendable {
 struct StateLock: ~Copyable, @unchecked Sendable {
     // Safe: it only serialises the closures passed to `withLock`; it protects no value itself.
     #if FLOWKIT_THREAD_SANITIZER
-    @usableFromInline
-    let storage: PThreadLockStorage<Void>
+        @usableFromInline
+        let storage: PThreadLockStorage<Void>
     #else
-    @usableFromInline
-    let mutex: Mutex<Void>
+        @usableFromInline
+        let mutex: Mutex<Void>
     #endif
 
     @inlinable
     init() {
         #if FLOWKIT_THREAD_SANITIZER
-        storage = PThreadLockStorage(())
+            storage = PThreadLockStorage(())
         #else
-        mutex = Mutex(())
+            mutex = Mutex(())
         #endif
     }
 
@@ -138,9 +138,9 @@ struct StateLock: ~Copyable, @unchecked Sendable {
     @inlinable
     borrowing func withLock<Result: Sendable>(_ body: () -> Result) -> Result {
         #if FLOWKIT_THREAD_SANITIZER
-        storage.withLockUnchecked(body)
+            storage.withLockUnchecked(body)
         #else
-        mutex.withLock { _ in body() }
+            mutex.withLock { _ in body() }
         #endif
     }
 }

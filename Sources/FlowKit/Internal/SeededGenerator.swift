@@ -1,4 +1,3 @@
-
 /// SplitMix64 behind a lock: a tiny, well-distributed, reproducible random source for jitter in tests.
 final class SeededGenerator: Sendable {
     private let state: LockedState<UInt64>

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A per-thread queue of jobs that keeps every `.immediate` continuation off the caller's stack.
@@ -61,11 +61,11 @@ final class Trampoline {
 private let trampolineKey: pthread_key_t = {
     var key = pthread_key_t()
     #if canImport(Darwin)
-    pthread_key_create(&key) { raw in Unmanaged<Trampoline>.fromOpaque(raw).release() }
+        pthread_key_create(&key) { raw in Unmanaged<Trampoline>.fromOpaque(raw).release() }
     #else
-    pthread_key_create(&key) { raw in
-        if let raw { Unmanaged<Trampoline>.fromOpaque(raw).release() }
-    }
+        pthread_key_create(&key) { raw in
+            if let raw { Unmanaged<Trampoline>.fromOpaque(raw).release() }
+        }
     #endif
     return key
 }()

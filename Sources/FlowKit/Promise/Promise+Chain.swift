@@ -68,7 +68,8 @@ extension Promise {
         handles: ChainHandles,
         _ body: ChainBody<Value, U>
     ) -> Promise<U> {
-        let child = ChainedPromise(source: self, executor: executor ?? FlowDefaults.executor, handles: handles, body: body)
+        let child = ChainedPromise(
+            source: self, executor: executor ?? FlowDefaults.executor, handles: handles, body: body)
         subscribe { child.sourceSettled(with: $0) }
         return child
     }

@@ -1,4 +1,3 @@
-
 /// Settles like the first input to settle, fulfilled or rejected; the losers are released (and cancelled
 /// unless something else depends on them).
 ///

@@ -1,4 +1,3 @@
-
 /// What `retry` should do after a failed attempt.
 ///
 /// ```swift

@@ -1,4 +1,3 @@
-
 /// Waits for every promise to fulfill; fails fast on the first rejection.
 ///
 /// The values keep the input order, whatever order the promises fulfill in. On the first rejection the result

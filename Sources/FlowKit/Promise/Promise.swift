@@ -1,4 +1,3 @@
-
 /// A value that will exist later — or an error explaining why it never will.
 ///
 /// A promise starts *pending* and settles exactly once, either *fulfilled* with a `Value` or *rejected* with an

@@ -1,10 +1,11 @@
+import Foundation
+import HealthFlow
+
 #if canImport(HealthKit)
     import HealthKit
 #else
     import HealthKitShim
 #endif
-import Foundation
-import HealthFlow
 
 /// HealthFlow anchors for HealthKit's opaque ones. Every anchor the bridge hands out carries the archived
 /// `HKQueryAnchor` (it adopts `NSSecureCoding`) as its opaque payload, so an anchor persisted by an earlier

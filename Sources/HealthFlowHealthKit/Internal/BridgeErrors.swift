@@ -1,10 +1,11 @@
+import Foundation
+import HealthFlow
+
 #if canImport(HealthKit)
     import HealthKit
 #else
     import HealthKitShim
 #endif
-import Foundation
-import HealthFlow
 
 /// HealthKit's error codes → HealthFlow's typed errors. `type` is the type the failed call concerned (the
 /// first one, sorted by identifier, for calls about several).

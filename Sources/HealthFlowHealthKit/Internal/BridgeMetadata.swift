@@ -1,10 +1,11 @@
+import Foundation
+import HealthFlow
+
 #if canImport(HealthKit)
     import HealthKit
 #else
     import HealthKitShim
 #endif
-import Foundation
-import HealthFlow
 
 /// HealthFlow's typed metadata ⇄ HealthKit's `[String: Any]`, plus the two private keys that keep what
 /// HealthKit would otherwise lose: the HealthFlow UUID (HealthKit assigns its own) and the unit the quantity

@@ -1,10 +1,11 @@
+import Foundation
+import HealthFlow
+
 #if canImport(HealthKit)
     import HealthKit
 #else
     import HealthKitShim
 #endif
-import Foundation
-import HealthFlow
 
 /// HealthFlow predicates → HealthKit's `NSPredicate`s. Sources have no public HealthKit constructor from a
 /// bundle identifier, so a predicate that names sources returns `nil` and the bridge filters the converted

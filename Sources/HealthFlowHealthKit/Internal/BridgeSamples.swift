@@ -1,10 +1,11 @@
+import Foundation
+import HealthFlow
+
 #if canImport(HealthKit)
     import HealthKit
 #else
     import HealthKitShim
 #endif
-import Foundation
-import HealthFlow
 
 /// HealthFlow samples ⇄ HealthKit objects, both ways without loss: UUID and given unit ride in private
 /// metadata keys, metadata, dates, sources, correlation members and ECG fields map one to one.

@@ -1,10 +1,11 @@
+import Foundation
+import HealthFlow
+
 #if canImport(HealthKit)
     import HealthKit
 #else
     import HealthKitShim
 #endif
-import Foundation
-import HealthFlow
 
 /// HealthKit's statistics and activity summaries → HealthFlow's values (read in the type's canonical unit).
 enum BridgeStatistics {
@@ -22,7 +23,8 @@ enum BridgeStatistics {
             values.maximum = read(statistics.maximumQuantity, statistics.maximumQuantity(for:))
             values.mostRecent = read(statistics.mostRecentQuantity, statistics.mostRecentQuantity(for:))
             values.mostRecentInterval =
-                source.map(statistics.mostRecentQuantityDateInterval(for:)) ?? statistics.mostRecentQuantityDateInterval()
+                source.map(statistics.mostRecentQuantityDateInterval(for:))
+                ?? statistics.mostRecentQuantityDateInterval()
             values.duration = (source.map(statistics.duration(for:)) ?? statistics.duration())?.doubleValue(
                 for: .second())
             return values

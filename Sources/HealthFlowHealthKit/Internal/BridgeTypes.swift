@@ -1,10 +1,11 @@
+import Foundation
+import HealthFlow
+
 #if canImport(HealthKit)
     import HealthKit
 #else
     import HealthKitShim
 #endif
-import Foundation
-import HealthFlow
 
 /// HealthFlow's catalog types ⇄ HealthKit's type objects (both are keyed by HealthKit's identifiers).
 enum BridgeTypes {

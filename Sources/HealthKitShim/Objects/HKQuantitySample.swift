@@ -37,8 +37,9 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
     /// let steps = HKQuantitySample(
     ///     type: HKQuantityType(.stepCount), quantity: HKQuantity(unit: .count(), doubleValue: 120), start: a, end: b)
     /// ```
-    public convenience init(type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date)
-    {
+    public convenience init(
+        type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date
+    ) {
         self.init(type: quantityType, quantity: quantity, start: startDate, end: endDate, metadata: nil)
     }
 

@@ -81,9 +81,10 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     /// ```
     public init(
         type: HKSampleType, predicate: NSPredicate?, anchor: HKQueryAnchor?, limit: Int,
-        resultsHandler handler: @escaping (
-            HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?
-        ) -> Void
+        resultsHandler handler:
+            @escaping (
+                HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?
+            ) -> Void
     ) {
         self.handler = ShimCallback(call: handler)
         self.anchor = anchor
@@ -138,7 +139,8 @@ public typealias HKObserverQueryCompletionHandler = @Sendable () -> Void
 /// ```
 public final class HKObserverQuery: HKQuery, @unchecked Sendable {
     // @unchecked: restated from HKQuery; this subclass adds one `let` set in init.
-    private let handler: ShimCallback<(HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?) -> Void>
+    private let handler:
+        ShimCallback<(HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?) -> Void>
 
     /// An observer query.
     ///

@@ -37,14 +37,16 @@ public struct HKCharacteristicTypeIdentifier: RawRepresentable, Hashable, Sendab
     /// ```swift
     /// HKCharacteristicTypeIdentifier.dateOfBirth
     /// ```
-    public static let dateOfBirth = HKCharacteristicTypeIdentifier(rawValue: "HKCharacteristicTypeIdentifierDateOfBirth")
+    public static let dateOfBirth = HKCharacteristicTypeIdentifier(
+        rawValue: "HKCharacteristicTypeIdentifierDateOfBirth")
 
     /// `HKCharacteristicTypeIdentifierBiologicalSex`.
     ///
     /// ```swift
     /// HKCharacteristicTypeIdentifier.biologicalSex
     /// ```
-    public static let biologicalSex = HKCharacteristicTypeIdentifier(rawValue: "HKCharacteristicTypeIdentifierBiologicalSex")
+    public static let biologicalSex = HKCharacteristicTypeIdentifier(
+        rawValue: "HKCharacteristicTypeIdentifierBiologicalSex")
 
     /// `HKCharacteristicTypeIdentifierBloodType`.
     ///
@@ -58,19 +60,22 @@ public struct HKCharacteristicTypeIdentifier: RawRepresentable, Hashable, Sendab
     /// ```swift
     /// HKCharacteristicTypeIdentifier.fitzpatrickSkinType
     /// ```
-    public static let fitzpatrickSkinType = HKCharacteristicTypeIdentifier(rawValue: "HKCharacteristicTypeIdentifierFitzpatrickSkinType")
+    public static let fitzpatrickSkinType = HKCharacteristicTypeIdentifier(
+        rawValue: "HKCharacteristicTypeIdentifierFitzpatrickSkinType")
 
     /// `HKCharacteristicTypeIdentifierWheelchairUse`.
     ///
     /// ```swift
     /// HKCharacteristicTypeIdentifier.wheelchairUse
     /// ```
-    public static let wheelchairUse = HKCharacteristicTypeIdentifier(rawValue: "HKCharacteristicTypeIdentifierWheelchairUse")
+    public static let wheelchairUse = HKCharacteristicTypeIdentifier(
+        rawValue: "HKCharacteristicTypeIdentifierWheelchairUse")
 
     /// `HKCharacteristicTypeIdentifierActivityMoveMode`.
     ///
     /// ```swift
     /// HKCharacteristicTypeIdentifier.activityMoveMode
     /// ```
-    public static let activityMoveMode = HKCharacteristicTypeIdentifier(rawValue: "HKCharacteristicTypeIdentifierActivityMoveMode")
+    public static let activityMoveMode = HKCharacteristicTypeIdentifier(
+        rawValue: "HKCharacteristicTypeIdentifierActivityMoveMode")
 }

@@ -65,7 +65,8 @@ public struct HKQuantityTypeIdentifier: RawRepresentable, Hashable, Sendable {
     /// ```swift
     /// HKQuantityTypeIdentifier.bodyFatPercentage
     /// ```
-    public static let bodyFatPercentage = HKQuantityTypeIdentifier(rawValue: "HKQuantityTypeIdentifierBodyFatPercentage")
+    public static let bodyFatPercentage = HKQuantityTypeIdentifier(
+        rawValue: "HKQuantityTypeIdentifierBodyFatPercentage")
 
     /// `HKQuantityTypeIdentifierBodyTemperature`.
     ///
@@ -86,7 +87,8 @@ public struct HKQuantityTypeIdentifier: RawRepresentable, Hashable, Sendable {
     /// ```swift
     /// HKQuantityTypeIdentifier.distanceWalkingRunning
     /// ```
-    public static let distanceWalkingRunning = HKQuantityTypeIdentifier(rawValue: "HKQuantityTypeIdentifierDistanceWalkingRunning")
+    public static let distanceWalkingRunning = HKQuantityTypeIdentifier(
+        rawValue: "HKQuantityTypeIdentifierDistanceWalkingRunning")
 
     /// `HKQuantityTypeIdentifierDistanceCycling`.
     ///
@@ -107,21 +109,24 @@ public struct HKQuantityTypeIdentifier: RawRepresentable, Hashable, Sendable {
     /// ```swift
     /// HKQuantityTypeIdentifier.activeEnergyBurned
     /// ```
-    public static let activeEnergyBurned = HKQuantityTypeIdentifier(rawValue: "HKQuantityTypeIdentifierActiveEnergyBurned")
+    public static let activeEnergyBurned = HKQuantityTypeIdentifier(
+        rawValue: "HKQuantityTypeIdentifierActiveEnergyBurned")
 
     /// `HKQuantityTypeIdentifierBasalEnergyBurned`.
     ///
     /// ```swift
     /// HKQuantityTypeIdentifier.basalEnergyBurned
     /// ```
-    public static let basalEnergyBurned = HKQuantityTypeIdentifier(rawValue: "HKQuantityTypeIdentifierBasalEnergyBurned")
+    public static let basalEnergyBurned = HKQuantityTypeIdentifier(
+        rawValue: "HKQuantityTypeIdentifierBasalEnergyBurned")
 
     /// `HKQuantityTypeIdentifierAppleExerciseTime`.
     ///
     /// ```swift
     /// HKQuantityTypeIdentifier.appleExerciseTime
     /// ```
-    public static let appleExerciseTime = HKQuantityTypeIdentifier(rawValue: "HKQuantityTypeIdentifierAppleExerciseTime")
+    public static let appleExerciseTime = HKQuantityTypeIdentifier(
+        rawValue: "HKQuantityTypeIdentifierAppleExerciseTime")
 
     /// `HKQuantityTypeIdentifierAppleStandTime`.
     ///
@@ -163,7 +168,8 @@ public struct HKQuantityTypeIdentifier: RawRepresentable, Hashable, Sendable {
     /// ```swift
     /// HKQuantityTypeIdentifier.walkingHeartRateAverage
     /// ```
-    public static let walkingHeartRateAverage = HKQuantityTypeIdentifier(rawValue: "HKQuantityTypeIdentifierWalkingHeartRateAverage")
+    public static let walkingHeartRateAverage = HKQuantityTypeIdentifier(
+        rawValue: "HKQuantityTypeIdentifierWalkingHeartRateAverage")
 
     /// `HKQuantityTypeIdentifierRespiratoryRate`.
     ///
@@ -184,14 +190,16 @@ public struct HKQuantityTypeIdentifier: RawRepresentable, Hashable, Sendable {
     /// ```swift
     /// HKQuantityTypeIdentifier.bloodPressureSystolic
     /// ```
-    public static let bloodPressureSystolic = HKQuantityTypeIdentifier(rawValue: "HKQuantityTypeIdentifierBloodPressureSystolic")
+    public static let bloodPressureSystolic = HKQuantityTypeIdentifier(
+        rawValue: "HKQuantityTypeIdentifierBloodPressureSystolic")
 
     /// `HKQuantityTypeIdentifierBloodPressureDiastolic`.
     ///
     /// ```swift
     /// HKQuantityTypeIdentifier.bloodPressureDiastolic
     /// ```
-    public static let bloodPressureDiastolic = HKQuantityTypeIdentifier(rawValue: "HKQuantityTypeIdentifierBloodPressureDiastolic")
+    public static let bloodPressureDiastolic = HKQuantityTypeIdentifier(
+        rawValue: "HKQuantityTypeIdentifierBloodPressureDiastolic")
 
     /// `HKQuantityTypeIdentifierBloodGlucose`.
     ///
@@ -219,21 +227,24 @@ public struct HKQuantityTypeIdentifier: RawRepresentable, Hashable, Sendable {
     /// ```swift
     /// HKQuantityTypeIdentifier.environmentalAudioExposure
     /// ```
-    public static let environmentalAudioExposure = HKQuantityTypeIdentifier(rawValue: "HKQuantityTypeIdentifierEnvironmentalAudioExposure")
+    public static let environmentalAudioExposure = HKQuantityTypeIdentifier(
+        rawValue: "HKQuantityTypeIdentifierEnvironmentalAudioExposure")
 
     /// `HKQuantityTypeIdentifierHeadphoneAudioExposure`.
     ///
     /// ```swift
     /// HKQuantityTypeIdentifier.headphoneAudioExposure
     /// ```
-    public static let headphoneAudioExposure = HKQuantityTypeIdentifier(rawValue: "HKQuantityTypeIdentifierHeadphoneAudioExposure")
+    public static let headphoneAudioExposure = HKQuantityTypeIdentifier(
+        rawValue: "HKQuantityTypeIdentifierHeadphoneAudioExposure")
 
     /// `HKQuantityTypeIdentifierDietaryEnergyConsumed`.
     ///
     /// ```swift
     /// HKQuantityTypeIdentifier.dietaryEnergyConsumed
     /// ```
-    public static let dietaryEnergyConsumed = HKQuantityTypeIdentifier(rawValue: "HKQuantityTypeIdentifierDietaryEnergyConsumed")
+    public static let dietaryEnergyConsumed = HKQuantityTypeIdentifier(
+        rawValue: "HKQuantityTypeIdentifierDietaryEnergyConsumed")
 
     /// `HKQuantityTypeIdentifierDietaryWater`.
     ///
@@ -254,7 +265,8 @@ public struct HKQuantityTypeIdentifier: RawRepresentable, Hashable, Sendable {
     /// ```swift
     /// HKQuantityTypeIdentifier.dietaryCarbohydrates
     /// ```
-    public static let dietaryCarbohydrates = HKQuantityTypeIdentifier(rawValue: "HKQuantityTypeIdentifierDietaryCarbohydrates")
+    public static let dietaryCarbohydrates = HKQuantityTypeIdentifier(
+        rawValue: "HKQuantityTypeIdentifierDietaryCarbohydrates")
 
     /// `HKQuantityTypeIdentifierDietaryFatTotal`.
     ///

@@ -273,7 +273,9 @@ extension HKUnit {
     /// ```swift
     /// let unit = HKUnit.decibelAWeightedSoundPressureLevel()
     /// ```
-    public class func decibelAWeightedSoundPressureLevel() -> Self { Self(healthFlowUnit: .decibelAWeightedSoundPressureLevel()) }
+    public class func decibelAWeightedSoundPressureLevel() -> Self {
+        Self(healthFlowUnit: .decibelAWeightedSoundPressureLevel())
+    }
 
     /// The `decibelHearingLevel` unit.
     ///

@@ -31,7 +31,8 @@ final class SyncReporter: Sendable {
             state.batches += 1
             progress.totalUnitCount = state.committed + Int64(samples)
             onEvent(
-                .batchStarted(number: state.batches, batchID: pending.batchID, samples: samples, bytes: pending.bodyLength))
+                .batchStarted(
+                    number: state.batches, batchID: pending.batchID, samples: samples, bytes: pending.bodyLength))
         }
         return UploadReporter { [self] event in
             guard !event.isTerminal else { return }
@@ -50,7 +51,8 @@ final class SyncReporter: Sendable {
             progress.completedUnitCount = state.committed
             onEvent(
                 .batchCommitted(
-                    number: state.batches, batchID: pending.batchID, samples: samples, disposition: receipt.disposition))
+                    number: state.batches, batchID: pending.batchID, samples: samples, disposition: receipt.disposition)
+            )
         }
     }
 

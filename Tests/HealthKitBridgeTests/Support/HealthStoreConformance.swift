@@ -56,7 +56,8 @@ final class HealthStoreConformance {
         }
     }
 
-    private func quantity(_ type: HealthObjectType, _ value: Double, _ unit: String, at offset: TimeInterval,
+    private func quantity(
+        _ type: HealthObjectType, _ value: Double, _ unit: String, at offset: TimeInterval,
         duration: TimeInterval = 0, source: HealthSource = StoreUnderTest.appSource,
         metadata: [MetadataKey: MetadataValue] = [:]
     ) throws -> HealthSample {
@@ -123,12 +124,15 @@ final class HealthStoreConformance {
             try await store.save(try quantity(.height, 1, "m", at: 0, source: StoreUnderTest.watch))
         }
         let insulin = try quantity(
-            .insulinDelivery, 4, "IU", at: 7200, metadata: [.insulinDeliveryReason: InsulinDeliveryReason.bolus.metadataValue])
+            .insulinDelivery, 4, "IU", at: 7200,
+            metadata: [.insulinDeliveryReason: InsulinDeliveryReason.bolus.metadataValue])
         await record("save insulin with reason") { try await store.save(insulin) }
         let members: Set<HealthQuantitySample> = try [
             (HealthObjectType.bloodPressureSystolic, 120.0), (.bloodPressureDiastolic, 80),
         ].map { type, value in
-            guard case .quantity(let member) = try quantity(type, value, "mmHg", at: 0) else { throw CancellationError() }
+            guard case .quantity(let member) = try quantity(type, value, "mmHg", at: 0) else {
+                throw CancellationError()
+            }
             return member
         }.reduce(into: []) { $0.insert($1) }
         let pressure = HealthSample.correlation(
@@ -157,7 +161,8 @@ final class HealthStoreConformance {
         }
         await record("heights strictly in range, limit 1") {
             try await store.samples(
-                of: .height, matching: .samples(withStart: start, end: end, options: [.strictStartDate, .strictEndDate]),
+                of: .height,
+                matching: .samples(withStart: start, end: end, options: [.strictStartDate, .strictEndDate]),
                 sortedBy: [.endDate(ascending: true)], limit: 1)
         }
         await record("insulin by metadata") {
@@ -227,16 +232,20 @@ final class HealthStoreConformance {
         var watch: [HealthSample] = []
         for hour in 8..<12 {
             let offset = Double(hour) * 3600
-            watch.append(try quantity(.activeEnergyBurned, 50, "kcal", at: offset, duration: 600, source: StoreUnderTest.watch))
-            watch.append(try quantity(.appleExerciseTime, 10, "min", at: offset, duration: 600, source: StoreUnderTest.watch))
-            watch.append(try quantity(.appleStandTime, 5, "min", at: offset, duration: 300, source: StoreUnderTest.watch))
+            watch.append(
+                try quantity(.activeEnergyBurned, 50, "kcal", at: offset, duration: 600, source: StoreUnderTest.watch))
+            watch.append(
+                try quantity(.appleExerciseTime, 10, "min", at: offset, duration: 600, source: StoreUnderTest.watch))
+            watch.append(
+                try quantity(.appleStandTime, 5, "min", at: offset, duration: 300, source: StoreUnderTest.watch))
         }
         let ecg = HealthSample.electrocardiogram(
             try HealthElectrocardiogram(
                 start: Self.day.addingTimeInterval(9 * 3600), end: Self.day.addingTimeInterval(9 * 3600 + 30),
                 classification: .sinusRhythm, symptomsStatus: .none,
                 averageHeartRate: HealthQuantity(unit: HealthUnit.count().unitDivided(by: .minute()), doubleValue: 64),
-                samplingFrequency: HealthQuantity(unit: .hertz(), doubleValue: 512), numberOfVoltageMeasurements: 15_360,
+                samplingFrequency: HealthQuantity(unit: .hertz(), doubleValue: 512),
+                numberOfVoltageMeasurements: 15_360,
                 source: StoreUnderTest.watch, uuid: nextUUID()))
         try sut.ingest(watch + [ecg])
         let first = DateComponents(calendar: StoreUnderTest.calendar, year: 2024, month: 2, day: 29)

@@ -118,12 +118,16 @@ struct UploaderTests {
 
     @Test(arguments: [408, 429, 500, 502, 503, 504, 599])
     func retryableStatuses(status: Int) {
-        #expect(UploadRetryPolicy().decision(for: HTTPUploadError.http(status: status, retryAfter: nil, message: nil)) == .retry)
+        #expect(
+            UploadRetryPolicy().decision(for: HTTPUploadError.http(status: status, retryAfter: nil, message: nil))
+                == .retry)
     }
 
     @Test(arguments: [400, 401, 403, 404, 409, 413, 422])
     func clientStatusesStop(status: Int) {
-        #expect(UploadRetryPolicy().decision(for: HTTPUploadError.http(status: status, retryAfter: nil, message: nil)) == .stop)
+        #expect(
+            UploadRetryPolicy().decision(for: HTTPUploadError.http(status: status, retryAfter: nil, message: nil))
+                == .stop)
     }
 
     @Test func connectionCodesAndOtherErrors() {

@@ -9,7 +9,8 @@ import Testing
     @Test func writesEveryFieldOfEveryKindAsParseableJSON() throws {
         let recordedAt = F.nine.addingTimeInterval(0.25)
         let heart = try F.heartRate(
-            72, metadata: [
+            72,
+            metadata: [
                 .wasUserEntered: true, "note": "after run", "recordedAt": .date(recordedAt),
                 "dose": .quantity(HealthQuantity(unit: .gramUnit(with: .milli), doubleValue: 2.5)),
             ])
@@ -48,7 +49,10 @@ import Testing
         #expect(root["deviceID"] as? String == "device-1")
         #expect(root["createdAt"] as? String == "2026-11-20T10:00:00+00:00")
         let sections = try #require(root["sections"] as? [[String: Any]])
-        #expect(sections.map { $0["type"] as? String } == ["heartRate", "sleepAnalysis", "bloodPressure", "electrocardiogram"])
+        #expect(
+            sections.map { $0["type"] as? String } == [
+                "heartRate", "sleepAnalysis", "bloodPressure", "electrocardiogram",
+            ])
 
         let quantity = try #require((sections[0]["samples"] as? [[String: Any]])?.first)
         #expect(quantity["uuid"] as? String == F.uuid(1).uuidString)
@@ -118,7 +122,8 @@ import Testing
         #expect(String(decoding: data, as: UTF8.self) == golden)
         // Chunking never changes the bytes.
         let oneByteChunks = try F.encode([(.heartRate, [sample], [HealthDeletedObject(uuid: F.uuid(2))])], chunkSize: 1)
-        let bigChunks = try F.encode([(.heartRate, [sample], [HealthDeletedObject(uuid: F.uuid(2))])], chunkSize: 1 << 20)
+        let bigChunks = try F.encode(
+            [(.heartRate, [sample], [HealthDeletedObject(uuid: F.uuid(2))])], chunkSize: 1 << 20)
         #expect(oneByteChunks == data)
         #expect(bigChunks == data)
     }
@@ -215,7 +220,8 @@ import Testing
         guard case .quantity(let template) = base else { return }
         for index in 0..<100_000 {
             let sample = try HealthQuantitySample(
-                type: .heartRate, quantity: HealthQuantity(unit: template.quantity.unit, doubleValue: Double(40 + index % 120)),
+                type: .heartRate,
+                quantity: HealthQuantity(unit: template.quantity.unit, doubleValue: Double(40 + index % 120)),
                 date: F.nine.addingTimeInterval(Double(index)), source: F.watch, uuid: F.uuid(index))
             try writer.writeSample(.quantity(sample))
             // Bytes leave the writer as they are produced: it never holds more than one chunk.

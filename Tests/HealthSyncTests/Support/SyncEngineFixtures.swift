@@ -111,10 +111,14 @@ struct SyncEngineDecodedBatch {
     var batchID: String? { json["batchID"] as? String }
     var sections: [[String: Any]] { json["sections"] as? [[String: Any]] ?? [] }
     var sampleUUIDs: [UUID] {
-        sections.flatMap { ($0["samples"] as? [[String: Any]] ?? []).compactMap { ($0["uuid"] as? String).flatMap(UUID.init) } }
+        sections.flatMap {
+            ($0["samples"] as? [[String: Any]] ?? []).compactMap { ($0["uuid"] as? String).flatMap(UUID.init) }
+        }
     }
     var deletedUUIDs: [UUID] {
-        sections.flatMap { ($0["deleted"] as? [[String: Any]] ?? []).compactMap { ($0["uuid"] as? String).flatMap(UUID.init) } }
+        sections.flatMap {
+            ($0["deleted"] as? [[String: Any]] ?? []).compactMap { ($0["uuid"] as? String).flatMap(UUID.init) }
+        }
     }
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {

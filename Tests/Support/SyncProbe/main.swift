@@ -9,10 +9,10 @@
 // `mid-body` stops inside the upload after half of the body was handed to the HTTP stack. Without it the run
 // ends with one line, `report batches=B samples=S duplicates=D`, and exit status 0.
 
-@_spi(Testing) import HealthSync
 import FlowKit
 import Foundation
 import HealthFlow
+@_spi(Testing) import HealthSync
 
 #if canImport(Glibc)
     import Glibc
@@ -140,7 +140,8 @@ final class HaltingInputStream: InputStream {
         if offset >= haltAt { SyncProbe.halt(line) }
         let count = min(len, haltAt - offset)
         _ = data.withUnsafeBytes { raw in
-            raw.copyBytes(to: UnsafeMutableRawBufferPointer(start: buffer, count: count), from: offset..<(offset + count))
+            raw.copyBytes(
+                to: UnsafeMutableRawBufferPointer(start: buffer, count: count), from: offset..<(offset + count))
         }
         offset += count
         return count
