@@ -40,7 +40,7 @@ let healthKitTargets: [Target] = [
         name: "HealthKitBridgeTests",
         dependencies: [
             "HealthFlowHealthKit", "HealthKitShim", "HealthFlow", "HealthSync", "FlowKit", "FlowKitTesting",
-            "WriteHeightExample", "ReadHeightsExample", "ExampleSupport", "HealthKitShimProbe",
+            "WriteHeightExample", "ReadHeightsExample", "ExampleSupport", "HealthKitShimProbe", "ProductSupport",
         ],
         exclude: ["Scripts"], swiftSettings: strict),
     // A child process that makes one HealthKit call that raises, so a test sees the shim stop like HealthKit.
@@ -90,16 +90,19 @@ let package = Package(
             name: "HealthSyncTests",
             dependencies: [
                 "HealthSync", "HealthFlow", "FlowKit", "FlowKitTesting", "ReceiverSupport", "SyncProbe",
-                "HTTPWaitProbe", "RawPathSupport",
+                "HTTPWaitProbe", "RawPathSupport", "ProductSupport",
             ],
             swiftSettings: strict),
         .testTarget(
             name: "HealthFlowCLITests",
-            dependencies: ["healthflow", "HealthFlow", "ExampleSupport", "ReceiverSupport", "RawPathSupport"],
+            dependencies: [
+                "healthflow", "HealthFlow", "ExampleSupport", "ReceiverSupport", "RawPathSupport", "ProductSupport",
+            ],
             swiftSettings: strict),
         // Folders named by bytes that are not UTF-8, made and listed with the C calls alone, for the tests that
         // check a path reaches the disk as given.
         .target(name: "RawPathSupport", path: "Tests/Support/RawPathSupport", swiftSettings: strict),
+        .target(name: "ProductSupport", path: "Tests/Support/ProductSupport", swiftSettings: strict),
         // Starts Tests/Receiver/healthsync_receiver.py (Werkzeug, python-multipart, jsonschema) for the tests that
         // need a real server. Tests/Receiver itself is no target: it holds the Python receiver and its JSON schema.
         .target(name: "ReceiverSupport", path: "Tests/Support/ReceiverSupport", swiftSettings: strict),

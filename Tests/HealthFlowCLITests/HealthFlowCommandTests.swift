@@ -1,4 +1,5 @@
 import Foundation
+import ProductSupport
 import Synchronization
 import Testing
 
@@ -11,14 +12,7 @@ import Testing
     }
 
     /// The folder holding the built products (the test runner sits beside `healthflow`).
-    static var productsDirectory: URL {
-        #if os(macOS)
-            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-                return bundle.bundleURL.deletingLastPathComponent()
-            }
-        #endif
-        return Bundle.main.bundleURL
-    }
+    static var productsDirectory: URL { BuiltProducts.directory }
 
     static func healthflow(_ arguments: String...) async throws -> Run {
         try await healthflow(arguments: arguments)

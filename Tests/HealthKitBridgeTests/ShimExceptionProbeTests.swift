@@ -1,17 +1,11 @@
 import Foundation
+import ProductSupport
 import Testing
 
 /// The shim stops the process where HealthKit raises: each crash case, run in a child process directly
 /// against the shim, ends the child with a trap and HealthKit's message; the valid call runs to the end.
 @Suite struct ShimExceptionProbeTests {
-    static var productsDirectory: URL {
-        #if os(macOS)
-            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-                return bundle.bundleURL.deletingLastPathComponent()
-            }
-        #endif
-        return Bundle.main.bundleURL
-    }
+    static var productsDirectory: URL { BuiltProducts.directory }
 
     /// Runs the probe for one case and returns how it ended and what it wrote to standard error.
     static func probe(_ name: String) throws -> (trapped: Bool, output: String) {

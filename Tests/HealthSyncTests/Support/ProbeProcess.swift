@@ -1,4 +1,5 @@
 import Foundation
+import ProductSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -22,14 +23,7 @@ enum ProbeProcess {
     }
 
     /// The executable `name`, built beside the test bundle.
-    static func executable(_ name: String) -> URL {
-        #if os(macOS)
-            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-                return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name)
-            }
-        #endif
-        return Bundle.main.bundleURL.appendingPathComponent(name)
-    }
+    static func executable(_ name: String) -> URL { BuiltProducts.executable(name) }
 
     /// Runs `name` with `arguments`. With `stopAfter`, SIGKILLs it as soon as a printed line satisfies it;
     /// without, waits for it to exit.
