@@ -1,4 +1,4 @@
 import Testing
 
 /// Groups every operation-graph suite, so that `swift test --filter OperationGraph` runs them all.
-@Suite(.timeLimit(.minutes(2))) enum OperationGraphSuite {}
+@Suite(.timeLimit(.minutes(3))) enum OperationGraphSuite {}
