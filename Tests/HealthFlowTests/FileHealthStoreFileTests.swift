@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import HealthFlow
@@ -52,16 +53,17 @@ struct FileHealthStoreFileTests {
             let lock = open(directory.appendingPathComponent("LOCK").path, O_RDWR | O_CLOEXEC)
             #expect(lock >= 0)
             #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
-            // Released by a thread of its own (a dispatch queue may be busy on a loaded machine), well inside
-            // the store's patience.
-            let released = DispatchSemaphore(value: 0)
-            Thread {
-                usleep(50_000)
-                close(lock)
-                released.signal()
-            }.start()
-            let store = try DurableFixture.open(directory)
-            released.wait()
+            // The other holder lets go while the store waits between tries (no clock involved).
+            let pauses = Mutex(0)
+            let fileSystem = PosixFileSystem {
+                let count = pauses.withLock { count in
+                    count += 1
+                    return count
+                }
+                if count == 3 { close(lock) }
+            }
+            let store = try DurableFixture.open(directory, fileSystem: fileSystem)
+            #expect(pauses.withLock { $0 } == 3, "the store found the lock busy and waited it out")
             store.close()
         }
     }

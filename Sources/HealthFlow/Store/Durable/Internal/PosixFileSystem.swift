@@ -17,6 +17,14 @@ private func posixRename(_ source: UnsafePointer<CChar>, _ destination: UnsafePo
 /// directories 0700 whatever the umask (an explicit `fchmod`/`chmod` follows creation). Every call gets the
 /// path's bytes as they are (``FileSystemPath/withCString(_:)``).
 struct PosixFileSystem: StoreFileSystem {
+    /// How a busy lock is waited on between tries (10 ms each, counted against ``lockPatience``): a real sleep,
+    /// or — in tests — a step that releases the lock, so no test waits on the clock.
+    let pauseBetweenLockTries: @Sendable () -> Void
+
+    init(pauseBetweenLockTries: @escaping @Sendable () -> Void = { usleep(10_000) }) {
+        self.pauseBetweenLockTries = pauseBetweenLockTries
+    }
+
     func makeDirectory(at path: FileSystemPath) throws(FileStoreError) {
         if path.withCString({ mkdir($0, 0o700) }) == 0 {
             guard path.withCString({ chmod($0, 0o700) }) == 0 else { throw .io("chmod", path, errno) }
@@ -87,7 +95,7 @@ struct PosixFileSystem: StoreFileSystem {
             let code = errno
             if code == EINTR { continue }
             if code == EWOULDBLOCK, waited < Self.lockPatience {
-                usleep(10_000)
+                pauseBetweenLockTries()
                 waited += .milliseconds(10)
                 continue
             }
