@@ -11,6 +11,10 @@ let strict: [SwiftSetting] = [
 let exampleNames = ["WriteHeight", "ReadHeights", "OperationChains", "SafeWrites", "ObserveAndUpload", "ActivityRings"]
 let examples: [Target.Dependency] = exampleNames.map { .target(name: "\($0)Example") }
 
+/// What the exercises, their worked solutions and their tests build on.
+let exerciseDependencies: [Target.Dependency] =
+    ["ExampleSupport", "HealthFlow", "HealthSync", "FlowKit", "FlowKitTesting"] + examples
+
 /// Examples that end in a real upload also depend on HealthSync.
 let uploadingExamples: Set<String> = ["ObserveAndUpload"]
 
@@ -76,11 +80,12 @@ let package = Package(
         .target(
             name: "ExampleSupport", dependencies: ["FlowKit", "HealthFlow"], path: "Examples/Support",
             swiftSettings: strict),
-        // Examples/Exercises: the learners' exercises, shipped with worked solutions (see each LESSON.md).
+        // Examples/Exercises: the learners' exercises, as stubs that compile and report "not done yet";
+        // Examples/Solutions: the worked solutions, which the exercise tests check unless HEALTHFLOW_EXERCISES=mine.
         .target(
-            name: "Exercises",
-            dependencies: ["ExampleSupport", "HealthFlow", "HealthSync", "FlowKit", "FlowKitTesting"] + examples,
-            path: "Examples/Exercises", swiftSettings: strict),
+            name: "Exercises", dependencies: exerciseDependencies, path: "Examples/Exercises", swiftSettings: strict),
+        .target(
+            name: "Solutions", dependencies: exerciseDependencies, path: "Examples/Solutions", swiftSettings: strict),
     ] + exampleNames.map(example) + healthKitTargets + [
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting"], swiftSettings: strict),
         .testTarget(
@@ -125,11 +130,11 @@ let package = Package(
             name: "ExamplesTests",
             dependencies: ["ExampleSupport", "HealthFlow", "HealthSync", "FlowKit", "ReceiverSupport"] + examples,
             swiftSettings: strict),
+        // Each answer file imports one of Exercises and Solutions; MemberImportVisibility keeps the two modules'
+        // extension methods of the same name apart.
         .testTarget(
-            name: "ExercisesTests",
-            dependencies: ["Exercises", "ExampleSupport", "HealthFlow", "HealthSync", "FlowKit", "FlowKitTesting"]
-                + examples,
-            swiftSettings: strict),
+            name: "ExercisesTests", dependencies: ["Exercises", "Solutions"] + exerciseDependencies,
+            swiftSettings: strict + [.enableUpcomingFeature("MemberImportVisibility")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,6 +9,9 @@ and a private outbox, and must exit 0; a `swift test --filter X` must also run a
 Skipped, and why:
 - `swift test` with no filter: it is CI's own test step (.ci/run runs exactly that line already);
 - lines holding a placeholder a reader fills in (`NAME`, `URL`, `DIR`, `[`…`]`, `…`): they are usage lines.
+
+Checked the other way round: `HEALTHFLOW_EXERCISES=mine swift test …` checks a learner's own answers, and the
+exercises ship as stubs, so it must fail, and say that an exercise "is not done yet".
 """
 
 import glob
@@ -59,9 +62,12 @@ def main():
                 )
                 ran += 1
                 problem = None
-                if result.returncode != 0:
+                learner = bare.startswith("HEALTHFLOW_EXERCISES=mine ")
+                if learner and (result.returncode == 0 or "is not done yet" not in result.stdout):
+                    problem = "the shipped stubs must fail it, saying which exercise is not done yet"
+                elif result.returncode != 0 and not learner:
                     problem = f"exit {result.returncode}"
-                elif bare.startswith("swift test") and re.search(r"with 0 tests|No matching test cases", result.stdout):
+                elif "swift test" in bare and re.search(r"with 0 tests|No matching test cases", result.stdout):
                     problem = "its filter matches no test"
                 if problem:
                     failed.append(f"{path}: {bare} — {problem}")

@@ -5,70 +5,27 @@ import Foundation
 import HealthFlow
 
 // Lesson: Examples/ActivityRings/LESSON.md — keep the completion-handler service, wrap it in one line.
-
-/// A handle on a fetch the service started, which can stop it.
-///
-/// ```swift
-/// let fetch = service.fetchMoveGoal(for: today) { result in … }
-/// fetch.cancel()
-/// ```
-public protocol ActivityFetch: Sendable {
-    /// Stops the fetch; its completion is then never called.
-    ///
-    /// ```swift
-    /// fetch.cancel()
-    /// ```
-    func cancel()
-}
-
-/// More of the app's completion-handler service: a day's move goal, fetched in a way that can be cancelled.
-///
-/// ```swift
-/// service.fetchMoveGoal(for: today) { result in show(try? result.get()) }
-/// ```
-public protocol ActivityGoalTracking: ActivityTracking {
-    /// Fetches the move goal (active energy) for `day`; calls `completion` once unless the fetch is cancelled.
-    ///
-    /// ```swift
-    /// let fetch = service.fetchMoveGoal(for: today) { result in … }
-    /// ```
-    /// - Parameters:
-    ///   - day: Any moment of the day.
-    ///   - completion: Called once with the goal or the error.
-    /// - Returns: A handle that cancels the fetch.
-    func fetchMoveGoal(
-        for day: Date, completion: @escaping @Sendable (Result<HealthQuantity, any Error>) -> Void
-    ) -> any ActivityFetch
-}
+// Each function below is yours to write: replace its body, then run
+//     HEALTHFLOW_EXERCISES=mine swift test --filter ExerciseActivityRings
+// A worked solution is in Examples/Solutions/ActivityRingsSolutions.swift: try first, compare after.
 
 extension ActivityGoalTracking {
-    // Exercise 1 — worked solution; delete the body and write your own, then run: swift test --filter ExerciseActivityRings
-    /// Exercise 1: `fetchMoveGoal(for:completion:)` as a promise, in one line (leave cancelling to exercise 2:
-    /// this version ignores the handle).
+    /// Exercise 1 (★☆☆): `fetchMoveGoal(for:completion:)` as a promise, in one line (leave cancelling to
+    /// exercise 2: this version ignores the handle the service returns).
     ///
-    /// ```swift
-    /// service.moveGoal(for: today).done { show($0) }
-    /// ```
-    /// - Parameter day: Any moment of the day.
-    /// - Returns: A promise of the goal.
+    /// Hints:
+    /// - `Promise { resolver in … }` gives you the resolver; `resolver.resolve` fits a `Result` completion.
     public func moveGoal(for day: Date) -> Promise<HealthQuantity> {
-        Promise { resolver in _ = fetchMoveGoal(for: day, completion: resolver.resolve) }
+        Promise(error: Unimplemented("ActivityRings 1"))
     }
 
-    // Exercise 2 — worked solution; delete the body and write your own, then run: swift test --filter ExerciseActivityRings
-    /// Exercise 2: the same promise, but cancelling it — or cancelling a task that awaits it — cancels the
+    /// Exercise 2 (★★☆): the same promise, but cancelling it — or cancelling a task that awaits it — cancels the
     /// service's fetch through the handle it returned. A fetch that already finished is not cancelled.
     ///
-    /// ```swift
-    /// let goal = service.cancellableMoveGoal(for: today)
-    /// closeButton.onTap { goal.cancel() }      // the service stops fetching
-    /// ```
-    /// - Parameter day: Any moment of the day.
-    /// - Returns: A promise of the goal that stops the fetch when cancelled.
+    /// Hints:
+    /// - Keep the handle `fetchMoveGoal` returns; `resolver.onCancel { … }` is where to use it.
+    /// - A task awaiting a promise cancels the promise when the task is cancelled: nothing more to write.
     public func cancellableMoveGoal(for day: Date) -> Promise<HealthQuantity> {
-        Promise { resolver in
-            let fetch = fetchMoveGoal(for: day, completion: resolver.resolve)
-            resolver.onCancel { fetch.cancel() }
-        }
+        Promise(error: Unimplemented("ActivityRings 2"))
     }
 }

@@ -5,99 +5,46 @@ import HealthSync
 import ObserveAndUploadExample
 
 // Lesson: Examples/ObserveAndUpload/LESSON.md — fan-out / fan-in, with a limit, resuming from anchors.
+// Each function below is yours to write: replace its body, then run
+//     HEALTHFLOW_EXERCISES=mine swift test --filter ExerciseObserveAndUpload
+// A worked solution is in Examples/Solutions/ObserveAndUploadSolutions.swift: try first, compare after.
 
-// Exercise 1 — worked solution; delete the body and write your own, then run: swift test --filter ExerciseObserveAndUpload
-/// Exercise 1: gather every type's changes with `fetch`, but never more than `limit` fetches at once (at least
-/// one), and return them in the order of `types` — whatever order they finish in. The first error is thrown and
-/// cancels the fetches still running.
+/// Exercise 1 (★★★): gather every type's changes with `fetch`, but never more than `limit` fetches at once (at
+/// least one), and return them in the order of `types` — whatever order they finish in. The first error is thrown
+/// and cancels the fetches still running.
 ///
-/// ```swift
-/// let gathered = try await gatherChanges(of: types, limit: 2) { type in try await fetchChanges(of: type) }
-/// ```
-/// - Parameters:
-///   - types: The types, in the order the result lists them.
-///   - limit: The most fetches running at once.
-///   - fetch: Gathers one type's changes.
-/// - Returns: One entry per type, in `types` order.
-/// - Throws: The first fetch error.
+/// Hints:
+/// - A throwing task group gives the fan-in; start `limit` tasks, then one more each time one finishes.
+/// - Carry each result's index with it, so the results can be put back in `types` order.
 public func gatherChanges(
     of types: [HealthObjectType], limit: Int,
     fetch: @escaping @Sendable (HealthObjectType) async throws -> GatheredChanges
 ) async throws -> [GatheredChanges] {
-    try await withThrowingTaskGroup(of: (Int, GatheredChanges).self) { group in
-        var next = 0
-        func startNext() {
-            guard next < types.count else { return }
-            let (index, type) = (next, types[next])
-            group.addTask { (index, try await fetch(type)) }
-            next += 1
-        }
-        for _ in 0..<max(1, limit) { startNext() }
-        var gathered = [GatheredChanges?](repeating: nil, count: types.count)
-        while let (index, changes) = try await group.next() {
-            gathered[index] = changes
-            startNext()
-        }
-        return gathered.compactMap { $0 }
-    }
+    throw Unimplemented("ObserveAndUpload 1")
 }
 
-// Exercise 2 — worked solution; delete the body and write your own, then run: swift test --filter ExerciseObserveAndUpload
-/// Exercise 2: gather what changed for each type since its saved anchor (from the beginning for a type with no
-/// anchor), all types at once, in `types` order. Feed each result's `newAnchor` back in and a second run gathers
+/// Exercise 2 (★★☆): gather what changed for each type since its saved anchor (from the beginning for a type with
+/// no anchor), all types at once, in `types` order. Feed each result's `newAnchor` back in and a second run gathers
 /// nothing — until something new is saved.
 ///
-/// ```swift
-/// let first = try await gatherChanges(of: types, in: store, since: [:])
-/// let anchors = Dictionary(uniqueKeysWithValues: first.compactMap { c in c.newAnchor.map { (c.type, $0) } })
-/// let second = try await gatherChanges(of: types, in: store, since: anchors)   // every count 0
-/// ```
-/// - Parameters:
-///   - types: The types, in the order the result lists them.
-///   - store: The store.
-///   - anchors: Where each type's last sync stopped.
-/// - Returns: One entry per type, in `types` order.
-/// - Throws: The first query's error.
+/// Hints:
+/// - `store.changes(of:since:)` is the anchored query's async twin; a `nil` anchor means "from the beginning".
+/// - The async `when(fulfilled:)` takes closures and keeps their order.
 public func gatherChanges(
     of types: [HealthObjectType], in store: any HealthStore, since anchors: [HealthObjectType: HealthQueryAnchor]
 ) async throws -> [GatheredChanges] {
-    try await when(
-        fulfilled: types.map { type in
-            { @Sendable in
-                let changes = try await store.changes(of: type, since: anchors[type])
-                return GatheredChanges(
-                    type: type, samples: changes.samples, deletedObjects: changes.deletedObjects,
-                    newAnchor: changes.newAnchor)
-            }
-        })
+    throw Unimplemented("ObserveAndUpload 2")
 }
 
-// Exercise 3 — worked solution; delete the body and write your own, then run: swift test --filter ExerciseObserveAndUpload
-/// Exercise 3: upload the gathered changes, trying up to `attempts` times (at least once). Build the request
+/// Exercise 3 (★★☆): upload the gathered changes, trying up to `attempts` times (at least once). Build the request
 /// **once**: every attempt re-sends the same batch under the same ID, the idempotency key, so a server that stored
 /// an attempt whose answer was lost stores the batch once. The last attempt's error is thrown.
 ///
-/// ```swift
-/// let receipt = try await uploadGathered(gathered, in: context, to: transport, attempts: 3)
-/// ```
-/// - Parameters:
-///   - gathered: Every type's changes.
-///   - context: The clock for the batch header.
-///   - transport: Where the batch goes.
-///   - attempts: The most uploads tried.
-/// - Returns: The receipt of the attempt that succeeded.
-/// - Throws: The batch's error, or the last attempt's.
+/// Hints:
+/// - `makeUploadRequest(_:in:)` (in the example) builds the request; call it before the loop, not in it.
+/// - Count attempts, and re-throw only when none is left.
 public func uploadGathered(
     _ gathered: [GatheredChanges], in context: ExampleContext, to transport: any UploadTransport, attempts: Int
 ) async throws -> UploadReceipt {
-    let request = try makeUploadRequest(gathered, in: context)
-    var attempt = 1
-    while true {
-        do {
-            return try await transport.upload(request)
-        } catch {
-            guard attempt < attempts else { throw error }
-            attempt += 1
-        }
-    }
+    throw Unimplemented("ObserveAndUpload 3")
 }

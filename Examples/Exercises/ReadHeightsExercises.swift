@@ -4,38 +4,31 @@ import HealthFlow
 import ReadHeightsExample
 
 // Lesson: Examples/ReadHeights/LESSON.md — a query object and its handler as one promise / one `await`.
+// Each function below is yours to write: replace its body, then run
+//     HEALTHFLOW_EXERCISES=mine swift test --filter ExerciseReadHeights
+// A worked solution is in Examples/Solutions/ReadHeightsSolutions.swift: try first, compare after.
 
-// Exercise 1 — worked solution; delete the body and write your own, then run: swift test --filter ExerciseReadHeights
-/// Exercise 1: the average of every height the app can read, in metres, through the statistics query's async
-/// twin (`store.statistics(of:matching:options:)`) — no sample query, no hand-written loop. `nil` when there is
-/// no height to average.
+/// Exercise 1 (★☆☆): the average of every height the app can read, in metres, through the statistics query's
+/// async twin (`store.statistics(of:matching:options:)`) — no sample query, no hand-written loop. `nil` when
+/// there is no height to average.
 ///
-/// ```swift
-/// let average = try await averageHeightInMetres(in: context)   // 1.71
-/// ```
-/// - Parameter context: The store.
-/// - Returns: The average height in metres, or `nil`.
-/// - Throws: The query's error.
+/// Hints:
+/// - Heights are discrete: the option is `.discreteAverage`.
+/// - `averageQuantity()` is `nil` without samples; `doubleValue(for: .meter())` converts.
 public func averageHeightInMetres(in context: ExampleContext) async throws -> Double? {
-    let statistics = try await context.store.statistics(of: .height, options: .discreteAverage)
-    return try statistics?.averageQuantity()?.doubleValue(for: .meter())
+    throw Unimplemented("ReadHeights 1")
 }
 
-// Exercise 2 — worked solution; delete the body and write your own, then run: swift test --filter ExerciseReadHeights
-/// Exercise 2: give a fetch of height lines `limit` to finish on `scheduler`'s clock. When it does, fulfil
+/// Exercise 2 (★★☆): give a fetch of height lines `limit` to finish on `scheduler`'s clock. When it does, fulfil
 /// with its lines and leave no timer behind; when it does not, reject with `PromiseError.timedOut(after:)` and
-/// cancel the fetch (so the store stops its query).
+/// cancel the fetch (so the store stops its query). When the caller cancels the returned promise, the fetch is
+/// cancelled too.
 ///
-/// ```swift
-/// readHeights(within: .seconds(10), on: DispatchScheduler()) { readHeightsWithPromises(in: context) }
-/// ```
-/// - Parameters:
-///   - limit: The time allowed.
-///   - scheduler: The clock: a `ManualScheduler` in tests.
-///   - fetch: Starts the fetch, such as `readHeightsWithPromises(in:)`.
-/// - Returns: A promise of the lines, or of the time-out.
+/// Hints:
+/// - Start the fetch once, then look in the lesson for the combinator that races a promise against a clock.
+/// - Cancelling must travel both ways: from the timer to the fetch, and from the caller to the fetch.
 public func readHeights(
     within limit: Duration, on scheduler: any FlowScheduler, fetch: @Sendable () -> Promise<[String]>
 ) -> Promise<[String]> {
-    fetch().timeout(limit, on: scheduler)
+    Promise(error: Unimplemented("ReadHeights 2"))
 }

@@ -4,49 +4,29 @@ import HealthFlow
 import WriteHeightExample
 
 // Lesson: Examples/WriteHeight/LESSON.md — wrapping a callback API, one error funnel, "request, then verify".
+// Each function below is yours to write: replace its body, then run
+//     HEALTHFLOW_EXERCISES=mine swift test --filter ExerciseWriteHeight
+// A worked solution is in Examples/Solutions/WriteHeightSolutions.swift: try first, compare after.
 
-// Exercise 1 — worked solution; delete the body and write your own, then run: swift test --filter ExerciseWriteHeight
-/// Exercise 1: validate a body mass in kilograms, make sure sharing body mass is allowed, save it, and fulfil
-/// with `["Saved! 72 kg"]` — one promise chain, every error (a bad value, a refusal, a failed save) falling
+/// Exercise 1 (★☆☆): validate a body mass in kilograms, make sure sharing body mass is allowed, save it, and
+/// fulfil with `["Saved! 72 kg"]` — one promise chain, every error (a bad value, a refusal, a failed save) falling
 /// through to the caller's single `catch`. A bad value must fail before the store is asked anything.
 ///
-/// ```swift
-/// writeWeightWithPromises(kilograms: 72, in: context).done { print($0) }.catch { print($0) }
-/// ```
-/// - Parameters:
-///   - kilograms: The weight the user typed.
-///   - context: The store, the app's source and "now".
-/// - Returns: A promise of the printed lines.
+/// Hints:
+/// - `firstly { … }` turns a throwing sample initialiser into a rejected promise instead of a thrown error.
+/// - The lesson's `availableType(_:)` ("request, then verify") is the permission step; `save` is the last.
+/// - The printed quantity is `sample.quantity` (it prints as `72 kg`).
 public func writeWeightWithPromises(kilograms: Double, in context: ExampleContext) -> Promise<[String]> {
-    firstly {
-        Promise(
-            value: try HealthQuantitySample(
-                type: .bodyMass, quantity: HealthQuantity(unit: .gramUnit(with: .kilo), doubleValue: kilograms),
-                date: context.now, source: context.source))
-    }.then { sample in
-        context.store.availableType(.bodyMass).map { sample }
-    }.then { sample in
-        context.store.save(.quantity(sample)).map { ["Saved! \(sample.quantity)"] }
-    }
+    Promise(error: Unimplemented("WriteHeight 1"))
 }
 
-// Exercise 2 — worked solution; delete the body and write your own, then run: swift test --filter ExerciseWriteHeight
-/// Exercise 2: save `sample` straight away; if the store answers `authorizationNotDetermined`, request sharing
-/// (and reading) the sample's type once, then try the save exactly once more. Any other error — and any error
-/// of the second attempt — is thrown as it is.
+/// Exercise 2 (★★☆): save `sample` straight away; if the store answers `authorizationNotDetermined`, request
+/// sharing (and reading) the sample's type once, then try the save exactly once more. Any other error — and any
+/// error of the second attempt — is thrown as it is.
 ///
-/// ```swift
-/// try await saveRequestingAuthorizationOnce(.quantity(weight), in: context.store)
-/// ```
-/// - Parameters:
-///   - sample: What to save.
-///   - store: Where to save it.
-/// - Throws: The store's error.
+/// Hints:
+/// - `catch HealthStoreError.authorizationNotDetermined(let type)` matches only that error and binds its type.
+/// - Errors you do not catch leave the function by themselves: no `catch` that re-throws is needed.
 public func saveRequestingAuthorizationOnce(_ sample: HealthSample, in store: any HealthStore) async throws {
-    do {
-        try await store.save(sample)
-    } catch HealthStoreError.authorizationNotDetermined(let type) {
-        try await store.requestAuthorization(toShare: [type], read: [type])
-        try await store.save(sample)
-    }
+    throw Unimplemented("WriteHeight 2")
 }

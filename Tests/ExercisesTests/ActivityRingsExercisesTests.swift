@@ -1,5 +1,4 @@
 import ActivityRingsExample
-import Exercises
 import FlowKit
 import Foundation
 import HealthFlow
@@ -57,51 +56,61 @@ import Testing
 
     @Test func fulfilsWithTheServicesAnswer() async throws {
         let service = FakeService()
-        let goal = service.moveGoal(for: Self.day)
-        #expect(service.days == [Self.day])
-        #expect(goal.isPending)
+        let goal = answers.moveGoal(of: service, for: Self.day)
+        #expect(service.days == [Self.day], "moveGoal must ask the service once, for the given day")
+        #expect(goal.isPending, "the promise must wait for the service's completion")
         service.answer(.success(Self.goal))
-        #expect(try await goal.value == Self.goal)
-        #expect(service.fetches.count == 1)
+        #expect(try await goal.value == Self.goal, "the promise must fulfil with the goal the service answered")
+        #expect(service.fetches.count == 1, "moveGoal must start exactly one fetch")
     }
 
     @Test func rejectsWithTheServicesError() async {
         let service = FakeService()
-        let goal = service.moveGoal(for: Self.day)
+        let goal = answers.moveGoal(of: service, for: Self.day)
         service.answer(.failure(Unreachable()))
-        await #expect(throws: Unreachable.self) { try await goal.value }
+        await #expect(throws: Unreachable.self, "the promise must reject with the service's error") {
+            try await goal.value
+        }
     }
 
     // Exercise 2: cancellableMoveGoal(for:)
 
     @Test func cancellingThePromiseCancelsTheFetch() async throws {
         let service = FakeService()
-        let goal = service.cancellableMoveGoal(for: Self.day)
-        #expect(service.fetches.count == 1)
-        #expect(service.fetches.first?.isCancelled == false)
+        let goal = answers.cancellableMoveGoal(of: service, for: Self.day)
+        #expect(service.fetches.count == 1, "cancellableMoveGoal must start exactly one fetch")
+        #expect(service.fetches.first?.isCancelled == false, "the fetch must not be cancelled before the promise is")
         goal.cancel()
-        #expect(service.fetches.first?.isCancelled == true)
-        await #expect(throws: CancellationError.self) { try await goal.value }
+        #expect(
+            service.fetches.first?.isCancelled == true,
+            "cancelling the promise must cancel the service's fetch (keep its handle; use resolver.onCancel)")
+        await #expect(throws: CancellationError.self, "a cancelled promise rejects with CancellationError") {
+            try await goal.value
+        }
         service.answer(.success(Self.goal))  // a late answer changes nothing
-        #expect(goal.isRejected)
+        #expect(goal.isRejected, "a late answer from the service must not change a cancelled promise")
     }
 
     @Test func cancellingTheAwaitingTaskCancelsTheFetch() async throws {
         let service = FakeService()
-        let goal = service.cancellableMoveGoal(for: Self.day)
+        let goal = answers.cancellableMoveGoal(of: service, for: Self.day)
         let task = Task { try await goal.value }
         task.cancel()
-        await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(service.fetches.first?.isCancelled == true)
+        await #expect(throws: CancellationError.self, "cancelling the awaiting task rejects with CancellationError") {
+            try await task.value
+        }
+        #expect(
+            service.fetches.first?.isCancelled == true,
+            "cancelling a task that awaits the promise must cancel the service's fetch")
     }
 
     @Test func aFinishedFetchIsNotCancelled() async throws {
         let service = FakeService()
-        let goal = service.cancellableMoveGoal(for: Self.day)
+        let goal = answers.cancellableMoveGoal(of: service, for: Self.day)
         service.answer(.success(Self.goal))
-        #expect(try await goal.value == Self.goal)
+        #expect(try await goal.value == Self.goal, "the promise must fulfil with the goal the service answered")
         goal.cancel()
-        #expect(service.fetches.first?.isCancelled == false)
-        #expect(try await goal.value == Self.goal)
+        #expect(service.fetches.first?.isCancelled == false, "a fetch that already finished must not be cancelled")
+        #expect(try await goal.value == Self.goal, "cancelling a fulfilled promise must not change its value")
     }
 }

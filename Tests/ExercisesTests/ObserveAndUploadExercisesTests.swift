@@ -1,5 +1,4 @@
 import ExampleSupport
-import Exercises
 import FlowKit
 import Foundation
 import HealthFlow
@@ -45,45 +44,48 @@ import Testing
 
     @Test func neverRunsMoreThanTwoQueriesAtOnceButDoesRunTwo() async throws {
         let probe = Probe()
-        let gathered = try await gatherChanges(of: Self.types, limit: 2) { type in
+        let gathered = try await answers.gatherChanges(of: Self.types, limit: 2) { type in
             try await probe.fetch(type, waitForPartner: true)
         }
-        #expect(gathered.map(\.type) == Self.types)
-        #expect(probe.peak == 2)
-        #expect(Set(probe.fetched) == Set(Self.types))
-        #expect(probe.fetched.count == Self.types.count)
+        #expect(
+            gathered.map(\.type) == Self.types,
+            "results must come back in the order of `types`, whatever order the fetches finish in")
+        #expect(
+            probe.peak == 2, "with a limit of 2, exactly 2 fetches must run at once at the peak (not fewer, not more)")
+        #expect(Set(probe.fetched) == Set(Self.types), "every type must be fetched")
+        #expect(probe.fetched.count == Self.types.count, "every type must be fetched exactly once")
     }
 
     @Test func aLimitOfOneRunsThemOneByOneInOrder() async throws {
         let probe = Probe()
-        let gathered = try await gatherChanges(of: Self.types, limit: 1) { type in
+        let gathered = try await answers.gatherChanges(of: Self.types, limit: 1) { type in
             try await probe.fetch(type, waitForPartner: false)
         }
-        #expect(gathered.map(\.type) == Self.types)
-        #expect(probe.peak == 1)
-        #expect(probe.fetched == Self.types)
+        #expect(gathered.map(\.type) == Self.types, "results must come back in the order of `types`")
+        #expect(probe.peak == 1, "with a limit of 1, the fetches must run one at a time")
+        #expect(probe.fetched == Self.types, "with a limit of 1, the fetches must start in the order of `types`")
     }
 
     @Test func theFirstErrorIsThrown() async throws {
         let probe = Probe()
-        await #expect(throws: QueryFailed.self) {
-            try await gatherChanges(of: Self.types, limit: 2) { type in
+        await #expect(throws: QueryFailed.self, "the first fetch error must be thrown") {
+            try await answers.gatherChanges(of: Self.types, limit: 2) { type in
                 try await probe.fetch(type, waitForPartner: false, failing: .heartRate)
             }
         }
-        #expect(probe.peak <= 2)
+        #expect(probe.peak <= 2, "even while failing, no more than `limit` fetches may run at once")
     }
 
     @Test func gathersTheRealStoreWithALimit() async throws {
         let context = ExampleContext.embedded()
         try await ObserveAndUploadExample.prepare(context)
-        let gathered = try await gatherChanges(of: Self.types, limit: 2) { type in
+        let gathered = try await answers.gatherChanges(of: Self.types, limit: 2) { type in
             let changes = try await context.store.changes(of: type, since: nil)
             return GatheredChanges(
                 type: type, samples: changes.samples, deletedObjects: changes.deletedObjects,
                 newAnchor: changes.newAnchor)
         }
-        #expect(gathered.map(\.samples.count) == [24, 48, 4, 1])
+        #expect(gathered.map(\.samples.count) == [24, 48, 4, 1], "each type's samples in the example store")
     }
 
     // Exercise 2: gatherChanges(of:in:since:)
@@ -96,37 +98,46 @@ import Testing
     @Test func aSecondRunFromTheSavedAnchorsGathersNothing() async throws {
         let context = ExampleContext.embedded()
         try await ObserveAndUploadExample.prepare(context)
-        let first = try await gatherChanges(of: Self.types, in: context.store, since: [:])
-        #expect(first.map(\.type) == Self.types)
-        #expect(first.map(\.samples.count) == [24, 48, 4, 1])
+        let first = try await answers.gatherChanges(of: Self.types, in: context.store, since: [:])
+        #expect(first.map(\.type) == Self.types, "results must come back in the order of `types`")
+        #expect(
+            first.map(\.samples.count) == [24, 48, 4, 1], "a type without an anchor must be gathered from the beginning"
+        )
         let anchors = Self.anchors(first)
-        #expect(anchors.count == Self.types.count)
-        let second = try await gatherChanges(of: Self.types, in: context.store, since: anchors)
-        #expect(second.map(\.type) == Self.types)
-        #expect(second.map(\.samples.count) == [0, 0, 0, 0])
-        #expect(second.allSatisfy { $0.deletedObjects.isEmpty })
+        #expect(anchors.count == Self.types.count, "every type must come back with a new anchor")
+        let second = try await answers.gatherChanges(of: Self.types, in: context.store, since: anchors)
+        #expect(second.map(\.type) == Self.types, "results must come back in the order of `types`")
+        #expect(
+            second.map(\.samples.count) == [0, 0, 0, 0], "a second run from the saved anchors must gather no samples")
+        #expect(
+            second.allSatisfy { $0.deletedObjects.isEmpty },
+            "a second run from the saved anchors must gather no deletions")
     }
 
     @Test func resumesWithOnlyWhatIsNew() async throws {
         let context = ExampleContext.embedded()
         try await ObserveAndUploadExample.prepare(context)
-        let anchors = Self.anchors(try await gatherChanges(of: Self.types, in: context.store, since: [:]))
+        let anchors = Self.anchors(try await answers.gatherChanges(of: Self.types, in: context.store, since: [:]))
         let steps = try HealthQuantitySample(
             type: .stepCount, quantity: HealthQuantity(unit: .count(), doubleValue: 42), date: context.now,
             source: context.source)
         try await context.store.save(.quantity(steps))
-        let third = try await gatherChanges(of: Self.types, in: context.store, since: anchors)
-        #expect(third.map(\.samples.count) == [1, 0, 0, 0])
-        #expect(third.first?.samples.first?.uuid == steps.uuid)
+        let third = try await answers.gatherChanges(of: Self.types, in: context.store, since: anchors)
+        #expect(
+            third.map(\.samples.count) == [1, 0, 0, 0],
+            "after one new step sample, a run from the saved anchors must gather exactly that sample")
+        #expect(third.first?.samples.first?.uuid == steps.uuid, "the sample gathered must be the one just saved")
     }
 
     @Test func aTypeWithoutAnAnchorStartsFromTheBeginning() async throws {
         let context = ExampleContext.embedded()
         try await ObserveAndUploadExample.prepare(context)
-        var anchors = Self.anchors(try await gatherChanges(of: Self.types, in: context.store, since: [:]))
+        var anchors = Self.anchors(try await answers.gatherChanges(of: Self.types, in: context.store, since: [:]))
         anchors[.heartRate] = nil
-        let again = try await gatherChanges(of: Self.types, in: context.store, since: anchors)
-        #expect(again.map(\.samples.count) == [0, 48, 0, 0])
+        let again = try await answers.gatherChanges(of: Self.types, in: context.store, since: anchors)
+        #expect(
+            again.map(\.samples.count) == [0, 48, 0, 0],
+            "only the type whose anchor was dropped is gathered again, from the beginning")
     }
 }
 
@@ -160,7 +171,7 @@ private final class LosingTransport: UploadTransport {
 @Suite struct ExerciseObserveAndUploadRetryTests {
     static func gathered(_ context: ExampleContext) async throws -> [GatheredChanges] {
         try await ObserveAndUploadExample.prepare(context)
-        return try await gatherChanges(of: ObserveAndUploadExample.observedTypes, in: context.store, since: [:])
+        return try await answers.gatherChanges(of: ObserveAndUploadExample.observedTypes, in: context.store, since: [:])
     }
 
     @Test func everyAttemptResendsTheSameBatchAndTheOutboxKeepsItOnce() async throws {
@@ -168,8 +179,9 @@ private final class LosingTransport: UploadTransport {
         defer { try? FileManager.default.removeItem(at: context.workDirectory) }
         let outbox = try OutboxTransport(directory: context.workDirectory.appendingPathComponent("retry-outbox"))
         let losing = LosingTransport(inner: outbox, failures: 2)
-        let receipt = try await uploadGathered(try await Self.gathered(context), in: context, to: losing, attempts: 3)
-        #expect(losing.attempts.count == 3)
+        let receipt = try await answers.uploadGathered(
+            try await Self.gathered(context), in: context, to: losing, attempts: 3)
+        #expect(losing.attempts.count == 3, "three attempts were needed: the first two answers were lost")
         #expect(Set(losing.attempts).count == 1, "one batch ID for every attempt")
         #expect(receipt.disposition == .duplicate, "the first attempt had been stored")
         #expect(try outbox.storedBatchIDs() == [receipt.batchID])
@@ -181,9 +193,13 @@ private final class LosingTransport: UploadTransport {
         let outbox = try OutboxTransport(directory: context.workDirectory.appendingPathComponent("retry-outbox"))
         let losing = LosingTransport(inner: outbox, failures: 5)
         let gathered = try await Self.gathered(context)
-        await #expect(throws: LosingTransport.Lost()) {
-            try await uploadGathered(gathered, in: context, to: losing, attempts: 2)
+        await #expect(
+            throws: LosingTransport.Lost(), "when every attempt fails, the last attempt's error must be thrown"
+        ) {
+            try await answers.uploadGathered(gathered, in: context, to: losing, attempts: 2)
         }
-        #expect(losing.attempts.count == 2)
+        #expect(
+            losing.attempts.count == 2,
+            "with 2 attempts allowed, exactly 2 must be tried before the last error is thrown")
     }
 }

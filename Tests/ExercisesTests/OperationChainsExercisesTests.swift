@@ -1,4 +1,3 @@
-import Exercises
 import FlowKit
 import Foundation
 import OperationChainsExample
@@ -25,7 +24,7 @@ import Testing
         let (b, resolveB) = Promise<Int>.pending()
         let (c, resolveC) = Promise<Int>.pending()
         let started = Counter()
-        let all = whenThree(
+        let all = answers.whenThree(
             on: Self.queue(),
             {
                 started.increment(); return a
@@ -38,16 +37,20 @@ import Testing
             })
         resolveC.fulfill(3)
         resolveB.fulfill(2)
-        #expect(all.isPending)
+        #expect(all.isPending, "the chain must wait for all three members")
         resolveA.fulfill(1)
-        #expect(try await all.value == [1, 2, 3])
-        #expect(started.value == 3)
+        #expect(
+            try await all.value == [1, 2, 3], "values must arrive in member order, whatever order the members finish in"
+        )
+        #expect(started.value == 3, "each member must be started exactly once")
     }
 
     @Test func aFailingMemberFailsTheStage() async throws {
         let (never, _) = Promise<Int>.pending()
-        let all = whenThree(on: Self.queue(), { Promise(value: 1) }, { Promise(error: Corrupt()) }, { never })
-        await #expect(throws: Corrupt.self) { try await all.value }
+        let all = answers.whenThree(on: Self.queue(), { Promise(value: 1) }, { Promise(error: Corrupt()) }, { never })
+        await #expect(throws: Corrupt.self, "a failing member must fail the chain with its error") {
+            try await all.value
+        }
     }
 
     @Test func runsOnTheGivenQueue() async throws {
@@ -57,8 +60,10 @@ import Testing
             if OperationQueue.current === queue { onQueue.increment() }
             return Promise(value: 0)
         }
-        #expect(try await whenThree(on: queue, member, member, member).value == [0, 0, 0])
-        #expect(onQueue.value == 3)
+        #expect(
+            try await answers.whenThree(on: queue, member, member, member).value == [0, 0, 0],
+            "the chain must fulfil with the members' values")
+        #expect(onQueue.value == 3, "every member must run on the given queue")
     }
 
     // Exercise 2: chainFailingInTheMiddle(on:log:error:)
@@ -66,20 +71,20 @@ import Testing
     @Test func rejectsWithTheMiddleStepsError() async throws {
         let queue = Self.queue()
         let log = StepLog()
-        await #expect(throws: Corrupt.self) {
-            try await chainFailingInTheMiddle(on: queue, log: log, error: Corrupt()).value
+        await #expect(throws: Corrupt.self, "the chain must reject with the error step 2 threw") {
+            try await answers.chainFailingInTheMiddle(on: queue, log: log, error: Corrupt()).value
         }
         await drained(queue)
-        #expect(log.order == [1, 2])
+        #expect(log.order == [1, 2], "steps 1 and 2 ran; step 3 must never run after step 2 threw")
     }
 
     @Test func laterStepsNeverRunEvenAfterTheQueueDrains() async throws {
         for _ in 0..<20 {
             let queue = Self.queue()
             let log = StepLog()
-            _ = await chainFailingInTheMiddle(on: queue, log: log, error: Corrupt()).settled
+            _ = await answers.chainFailingInTheMiddle(on: queue, log: log, error: Corrupt()).settled
             await drained(queue)
-            #expect(log.order == [1, 2])
+            #expect(log.order == [1, 2], "step 3 must not run even after the queue has drained")
         }
     }
 }

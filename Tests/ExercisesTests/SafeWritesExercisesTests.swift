@@ -1,7 +1,8 @@
 import ExampleSupport
-import Exercises
 import FlowKit
+import Foundation
 import HealthFlow
+import SafeWritesExample
 import Synchronization
 import Testing
 
@@ -10,28 +11,36 @@ import Testing
 
     @Test func savesFahrenheitAndStoresTheSameTemperature() async throws {
         let context = ExampleContext.embedded()
-        #expect(await bodyTemperaturePitfall(98.6, "degF", in: context) == "✓ save 98.6 degF body temperature")
+        #expect(
+            await answers.bodyTemperaturePitfall(98.6, "degF", in: context) == "✓ save 98.6 degF body temperature",
+            "a save in degF must succeed and give the ✓ line")
         let saved = try await context.store.samples(of: .bodyTemperature)
         guard case .quantity(let temperature)? = saved.first, saved.count == 1 else {
             Issue.record("expected one body temperature, got \(saved)")
             return
         }
-        #expect(abs(try temperature.quantity.doubleValue(for: .degreeCelsius()) - 37) < 1e-9)
-        #expect(temperature.startDate == context.now.addingTimeInterval(-60))
-        #expect(temperature.endDate == context.now)
+        #expect(
+            abs(try temperature.quantity.doubleValue(for: .degreeCelsius()) - 37) < 1e-9, "98.6 °F is stored as 37 °C")
+        #expect(
+            temperature.startDate == context.now.addingTimeInterval(-60), "the sample must start a minute before now")
+        #expect(temperature.endDate == context.now, "the sample must end now")
     }
 
     @Test func aWrongUnitIsAValidationErrorLineNotACrash() async throws {
         let context = ExampleContext.embedded()
-        let line = await bodyTemperaturePitfall(98.6, "kg", in: context)
-        #expect(line.hasPrefix("✗ save 98.6 kg body temperature → ValidationError: "))
-        #expect(try await context.store.samples(of: .bodyTemperature).isEmpty)
+        let line = await answers.bodyTemperaturePitfall(98.6, "kg", in: context)
+        #expect(
+            line.hasPrefix("✗ save 98.6 kg body temperature → ValidationError: "),
+            "a unit of the wrong kind must give the ✗ line with ValidationError")
+        #expect(try await context.store.samples(of: .bodyTemperature).isEmpty, "a failed save must store nothing")
     }
 
     @Test func aRefusalIsItsOwnLine() async {
-        let line = await bodyTemperaturePitfall(37, "degC", in: .embedded(policy: .denyAll))
+        let line = await answers.bodyTemperaturePitfall(37, "degC", in: .embedded(policy: .denyAll))
         let refusal = HealthStoreError.authorizationDenied(.bodyTemperature)
-        #expect(line == "✗ save 37.0 degC body temperature → HealthStoreError: \(refusal)")
+        #expect(
+            line == "✗ save 37.0 degC body temperature → HealthStoreError: \(refusal)",
+            "a refusal must give the ✗ line with the store's error")
     }
 
     // Exercise 2: runInSeries(_:)
@@ -77,7 +86,7 @@ import Testing
 
     @Test func runsOneStepAtATimeAndKeepsGoingAfterAFailure() async throws {
         let script = Script()
-        let tour = runInSeries([
+        let tour = answers.runInSeries([
             script.step(1, "authorize"), script.step(2, "save water"), script.step(3, "save steps"),
         ])
         var started: [Int] = []
@@ -86,13 +95,15 @@ import Testing
             script.settle(number, failing: number == 2)
             if number == 3 { script.finish() }
         }
-        #expect(started == [1, 2, 3])
-        #expect(script.overlaps == [])
-        #expect(try await tour.value == ["✓ authorize", "✗ save water → Spilled: spilled", "✓ save steps"])
+        #expect(started == [1, 2, 3], "each step must start only after the one before it settled")
+        #expect(script.overlaps == [], "no step may start while the one before it is still running")
+        #expect(
+            try await tour.value == ["✓ authorize", "✗ save water → Spilled: spilled", "✓ save steps"],
+            "one line per step, in order, going on after a failure")
     }
 
     @Test func noStepsGiveNoLines() async throws {
-        #expect(try await runInSeries([]).value == [])
+        #expect(try await answers.runInSeries([]).value == [], "no steps give no lines")
     }
 
     @Test func realStepsOnTheStoreInOrder() async throws {
@@ -100,7 +111,7 @@ import Testing
         let water = try HealthQuantitySample(
             type: .dietaryWater, quantity: HealthQuantity(unit: try HealthUnit(from: "mL"), doubleValue: 250),
             date: context.now, source: context.source)
-        let lines = try await runInSeries([
+        let lines = try await answers.runInSeries([
             TourStep(title: "save water before asking") { context.store.save(.quantity(water)) },
             TourStep(title: "authorize water") {
                 context.store.requestAuthorization(toShare: [.dietaryWater], read: [])
