@@ -132,6 +132,20 @@ public protocol HealthExample: Sendable {
 }
 
 extension HealthExample {
+    /// The example's folder under `Examples/` (and its module's name without `Example`): `WriteHeight`.
+    public static var folder: String {
+        let type = String(describing: self)
+        return type.hasSuffix("Example") ? String(type.dropLast("Example".count)) : type
+    }
+
+    /// The file that holds `style`'s port, relative to the package root.
+    public static func sourcePath(of style: ExampleStyle) -> String {
+        "Examples/\(folder)/\(folder)+\(style.rawValue.prefix(1).uppercased() + style.rawValue.dropFirst()).swift"
+    }
+
+    /// The example's lesson, relative to the package root.
+    public static var lessonPath: String { "Examples/\(folder)/LESSON.md" }
+
     /// Most examples need nothing in the store beforehand.
     public static func prepare(_ context: ExampleContext) async throws {}
 

@@ -11,6 +11,7 @@ enum CommandHelp {
             lines.append("  " + ([command.name] + command.usage.prefix(1)).joined(separator: " "))
             lines += wrap(command.summary, indent: 8)
         }
+        lines += [""] + SourceGuide.learn
         lines += [
             "",
             "Run 'healthflow help COMMAND' or 'healthflow COMMAND --help' for a command's options.",

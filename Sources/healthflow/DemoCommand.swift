@@ -20,6 +20,8 @@ struct DemoCommand: Command {
 
     func run(_ arguments: ParsedArguments) async throws(ArgumentError) -> ExitCode {
         let location = try DataLocation.parse(arguments)
-        return await HealthDemo(output: StandardOutput(), location: location).run() ? .success : .failure
+        let passed = await HealthDemo(output: StandardOutput(), location: location).run()
+        print("\n" + SourceGuide.demoCode + "\n" + SourceGuide.afterDemo)
+        return passed ? .success : .failure
     }
 }

@@ -99,6 +99,7 @@ struct ExampleCommand: Command {
             outcomes.append(outcome)
             print("── \(example.name) · \(style) ──")
             print(outcome)
+            print(SourceGuide.code(of: example, style: style))
         }
         var status = ExitCode.success
         if styles.count > 1 {
@@ -113,6 +114,7 @@ struct ExampleCommand: Command {
             FileHandle.standardError.write(Data("healthflow: the upload failed\n".utf8))
             status = .failure
         }
+        print(SourceGuide.next(after: example))
         return status
     }
 }

@@ -14,6 +14,8 @@ struct TourCommand: Command {
     let failsWhen = "a step did not behave as expected"
 
     func run(_ arguments: ParsedArguments) async throws(ArgumentError) -> ExitCode {
-        await FlowKitTour(output: StandardOutput()).run() ? .success : .failure
+        let passed = await FlowKitTour(output: StandardOutput()).run()
+        print("\n" + SourceGuide.tourCode + "\n" + SourceGuide.afterTour)
+        return passed ? .success : .failure
     }
 }

@@ -79,6 +79,8 @@ import Testing
         #expect(run.output.contains("saved 1.72 m"))
         #expect(run.output.contains("all as expected"))
         #expect(!run.output.contains("ERROR"))
+        #expect(run.output.contains("code: Sources/healthflow/HealthDemo.swift"), "the demo says where its code lives")
+        #expect(run.output.contains("Next: swift run healthflow example --list"), "the demo says where to go next")
     }
 
     @Test func demoKeepsItsDataInTheChosenFolderAndReopensIt() async throws {
@@ -104,12 +106,17 @@ import Testing
         let run = try await Self.healthflow("tour")
         #expect(run.status == 0)
         #expect(run.output.contains("All tour steps behaved as expected."))
+        #expect(run.output.contains("code: Sources/healthflow/FlowKitTour.swift"), "the tour says where its code lives")
+        #expect(run.output.contains("Next: swift run healthflow demo"), "the tour says where to go next")
     }
 
     @Test func helpDescribesEveryCommand() async throws {
         let run = try await Self.healthflow("--help")
         #expect(run.status == 0)
         for command in ["demo", "tour", "example", "help"] { #expect(run.output.contains(command)) }
+        for pointer in ["Examples/README.md", "Examples/Exercises/", "HEALTHFLOW_EXERCISES=mine swift test"] {
+            #expect(run.output.contains(pointer), "--help points learners to \(pointer)")
+        }
     }
 
     @Test func everyCommandHasItsOwnHelp() async throws {
@@ -144,6 +151,16 @@ import Testing
         let run = try await Self.healthflow("example", "write-height")
         #expect(run.status == 0)
         #expect(run.output.contains("The 3 styles agree."))
+        for style in ["Callback", "Promise", "Async"] {
+            #expect(
+                run.output.contains(
+                    "code: Examples/WriteHeight/WriteHeight+\(style).swift · lesson: Examples/WriteHeight/LESSON.md"),
+                "each style's run says where its code and lesson live")
+        }
+        #expect(
+            run.output.contains(
+                "Next: read Examples/WriteHeight/LESSON.md, then try its exercises: "
+                    + "HEALTHFLOW_EXERCISES=mine swift test --filter ExerciseWriteHeight"))
     }
 
     @Test func everyListedExampleNameIsWholeAndAccepted() async throws {
