@@ -20,7 +20,8 @@ struct ExampleCommand: Command {
         "Run a ported seed example on the embedded store (default style: all, which also checks that the three "
         + "styles agree). 'healthflow example --list' lists them."
     let usage = [
-        "NAME [--style callback|promise|async|all]", "observe-and-upload [--style …] [--to URL|DIR]", "--list",
+        "NAME [--style callback|promise|async|all] [--explain]", "observe-and-upload [--style …] [--to URL|DIR]",
+        "--list",
     ]
     let discussion = """
         Runs a seed program, ported to promises and async/await, on a fresh embedded store where every
@@ -29,11 +30,15 @@ struct ExampleCommand: Command {
         observe-and-upload uploads its batch to an outbox folder in its scratch directory by default; --to sends
         it to an HTTP(S) server (POST, retried with back-off) or an outbox directory of your choice, as
         'healthflow sync' does. Each style uploads its own batch.
+        --explain prints the lesson's pattern first, and each style's key lines beside its run (from the
+        example's LESSON.md, read from the package's source tree), so a live demo needs no slides.
         """
     static let list = CommandOption.flag("--list", help: "list the examples, each with its summary")
     static let style = CommandOption.value(
         "--style", "STYLE", help: "callback, promise, async, or all (the default: the three, checked to agree)")
-    let options = [list, style, SyncCommand.to]
+    static let explain = CommandOption.flag(
+        "--explain", help: "print the lesson's pattern, and each style's key lines beside its run")
+    let options = [list, style, explain, SyncCommand.to]
     let operands = ["NAME"]
     let failsWhen = "the styles disagree or an upload failed"
 
@@ -67,13 +72,28 @@ struct ExampleCommand: Command {
         if destination != nil && example != ObserveAndUploadExample.self {
             throw ArgumentError("--to is for observe-and-upload only; \(name) uploads nothing")
         }
-        return await Self.run(example, styles: styles, destination: destination)
+        var lesson: Lesson?
+        if arguments.contains(Self.explain) {
+            do throws(Lesson.Unreadable) {
+                lesson = try Lesson(of: example)
+            } catch {
+                FileHandle.standardError.write(Data("healthflow example: \(error)\n".utf8))
+                return .failure
+            }
+        }
+        return await Self.run(example, styles: styles, destination: destination, lesson: lesson)
     }
 
-    /// Runs `example` in each of `styles` on one fresh embedded store and compares the outcomes.
+    /// Runs `example` in each of `styles` on one fresh embedded store and compares the outcomes; with a
+    /// `lesson`, prints its pattern first and each style's key lines under its run.
     private static func run(
-        _ example: any HealthExample.Type, styles: [ExampleStyle], destination: SyncCommand.Destination?
+        _ example: any HealthExample.Type, styles: [ExampleStyle], destination: SyncCommand.Destination?,
+        lesson: Lesson?
     ) async -> ExitCode {
+        if let lesson {
+            print("── \(example.name) · the pattern (\(example.lessonPath)) ──")
+            print(CommandHelp.wrap(lesson.pattern, indent: 0).joined(separator: "\n") + "\n")
+        }
         let context = ExampleContext.embedded()
         defer { try? FileManager.default.removeItem(at: context.workDirectory) }
         do {
@@ -100,6 +120,12 @@ struct ExampleCommand: Command {
             print("── \(example.name) · \(style) ──")
             print(outcome)
             print(SourceGuide.code(of: example, style: style))
+            if let keyLines = lesson?.styles[style] {
+                print("  \(keyLines.caption)")
+                print(
+                    keyLines.code.split(separator: "\n", omittingEmptySubsequences: false).map { "  │ " + $0 }
+                        .joined(separator: "\n") + "\n")
+            }
         }
         var status = ExitCode.success
         if styles.count > 1 {

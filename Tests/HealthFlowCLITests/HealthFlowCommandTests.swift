@@ -163,6 +163,15 @@ import Testing
                     + "HEALTHFLOW_EXERCISES=mine swift test --filter ExerciseWriteHeight"))
     }
 
+    @Test func explainPrintsThePatternAndEachStylesKeyLinesBesideItsRun() async throws {
+        let run = try await Self.healthflow("example", "read-heights", "--style", "promise", "--explain")
+        #expect(run.status == 0)
+        #expect(run.output.contains("── read-heights · the pattern (Examples/ReadHeights/LESSON.md) ──"))
+        #expect(run.output.contains("HealthKit's queries are objects"), "the lesson's pattern paragraph")
+        #expect(run.output.contains("  │ context.store.availableType(.height)"), "the promise style's key lines")
+        #expect(!run.output.contains("HealthSampleQuery(sampleType:"), "only the styles that ran")
+    }
+
     @Test func everyListedExampleNameIsWholeAndAccepted() async throws {
         let list = try await Self.healthflow("example", "--list")
         let lines = list.output.split(separator: "\n")
