@@ -26,7 +26,7 @@ func example(_ name: String) -> Target {
         path: "Examples/\(name)", exclude: ["README.md", "LESSON.md"], swiftSettings: strict)
 }
 
-// MARK: HealthKit (issue 8)
+// MARK: HealthKit
 /// HealthKit where it exists; elsewhere (Linux) the HealthKit-shaped shim over HealthFlow's model. Code that uses
 /// it writes `#if canImport(HealthKit) import HealthKit #else import HealthKitShim #endif`.
 let healthKit: [Target.Dependency] = [.target(name: "HealthKitShim", condition: .when(platforms: [.linux]))]
@@ -129,6 +129,11 @@ let package = Package(
         .testTarget(
             name: "ExamplesTests",
             dependencies: ["ExampleSupport", "HealthFlow", "HealthSync", "FlowKit", "ReceiverSupport"] + examples,
+            swiftSettings: strict),
+        // The examples of the DocC articles, compiled and run; a test checks that every example in the
+        // documentation is one of them.
+        .testTarget(
+            name: "DocExamplesTests", dependencies: ["FlowKit", "FlowKitTesting", "HealthFlow", "HealthSync"],
             swiftSettings: strict),
         // Each answer file imports one of Exercises and Solutions; MemberImportVisibility keeps the two modules'
         // extension methods of the same name apart.

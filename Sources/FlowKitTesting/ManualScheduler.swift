@@ -6,19 +6,6 @@ import FlowKit
 /// Scheduled jobs run on the thread that advances the clock, in deadline order (ties in scheduling order).
 /// Jobs scheduled while the clock advances run in the same call if they fall due within the window.
 ///
-/// ```swift
-/// @Test func uploadTimesOut() async throws {
-///     let scheduler = ManualScheduler()
-///     let upload = Promise<Void>.pending().promise.timeout(.seconds(30), on: scheduler)
-///
-///     scheduler.advance(by: .seconds(29))
-///     #expect(upload.isPending)
-///     scheduler.advance(by: .seconds(1))
-///     await #expect(throws: PromiseError.timedOut(after: .seconds(30))) { try await upload.value }
-///     try scheduler.checkNoPendingWork()
-/// }
-/// ```
-///
 /// Async code sleeps on the scheduler from another task; ``waitForPendingWork(count:)`` suspends the test until
 /// that sleep is registered, so the test advances the clock at exactly the right moment, deterministically.
 public final class ManualScheduler: FlowScheduler {
@@ -44,10 +31,6 @@ public final class ManualScheduler: FlowScheduler {
     private let state = LockedState(State())
 
     /// A scheduler whose clock reads zero.
-    ///
-    /// ```swift
-    /// let scheduler = ManualScheduler()
-    /// ```
     public init() {}
 
     /// The virtual time: zero at creation, moved only by ``advance(by:)``, ``advance(to:)`` and
@@ -57,37 +40,22 @@ public final class ManualScheduler: FlowScheduler {
     }
 
     /// How many jobs are waiting to run.
-    ///
-    /// ```swift
-    /// #expect(scheduler.pendingCount == 1)
-    /// ```
     public var pendingCount: Int {
         state.withLock { $0.jobs.count }
     }
 
     /// The earliest deadline among waiting jobs, if any.
-    ///
-    /// ```swift
-    /// #expect(scheduler.nextDeadline == .seconds(5))
-    /// ```
     public var nextDeadline: Duration? {
         state.withLock { $0.jobs.map(\.deadline).min() }
     }
 
     /// How many jobs have run so far.
-    ///
-    /// ```swift
-    /// #expect(scheduler.executedCount == 3)
-    /// ```
     public var executedCount: Int {
         state.withLock { $0.executed }
     }
 
     /// Registers `work` to run when the virtual clock reaches `now + delay`.
     ///
-    /// ```swift
-    /// let job = scheduler.schedule(after: .seconds(1)) { fired.withLock { $0 = true } }
-    /// ```
     /// - Parameters:
     ///   - delay: The wait; zero or negative runs at the next ``advance(by:)`` (even by zero).
     ///   - work: The job.
@@ -110,9 +78,6 @@ public final class ManualScheduler: FlowScheduler {
 
     /// Moves the clock forward by `duration`, running every job that falls due, in deadline order.
     ///
-    /// ```swift
-    /// scheduler.advance(by: .milliseconds(500))
-    /// ```
     /// - Parameter duration: How far to move (negative counts as zero).
     public func advance(by duration: Duration) {
         advance(to: now + max(duration, .zero))
@@ -120,9 +85,6 @@ public final class ManualScheduler: FlowScheduler {
 
     /// Moves the clock to `deadline` (never backwards), running every job due by then, in deadline order.
     ///
-    /// ```swift
-    /// scheduler.advance(to: .seconds(10))
-    /// ```
     /// - Parameter deadline: The new time.
     public func advance(to deadline: Duration) {
         while let job = takeNextJob(dueBy: deadline) {
@@ -133,10 +95,6 @@ public final class ManualScheduler: FlowScheduler {
 
     /// Runs every job, moving the clock to each deadline in turn, until none is left.
     ///
-    /// ```swift
-    /// retry(attempts: 5, on: scheduler) { flaky() }
-    /// scheduler.runUntilIdle()
-    /// ```
     /// - Parameter maxJobs: A bound, so a job that always schedules another cannot loop forever.
     /// - Returns: How many jobs ran.
     @discardableResult
@@ -152,11 +110,6 @@ public final class ManualScheduler: FlowScheduler {
     /// Suspends until at least `count` jobs are waiting — for example until a task under test has started
     /// sleeping on this scheduler. Returns at once if they already are.
     ///
-    /// ```swift
-    /// let task = Task { try await retry(attempts: 3, on: scheduler) { try await call() } }
-    /// await scheduler.waitForPendingWork()
-    /// scheduler.advance(by: .seconds(1))
-    /// ```
     /// - Parameter count: How many waiting jobs to wait for.
     public func waitForPendingWork(count: Int = 1) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -171,9 +124,6 @@ public final class ManualScheduler: FlowScheduler {
 
     /// Throws if any job is still waiting: a test that ends with a timer pending usually forgot to cancel it.
     ///
-    /// ```swift
-    /// try scheduler.checkNoPendingWork()
-    /// ```
     /// - Throws: ``ManualSchedulerError/pendingWork(deadlines:)``.
     public func checkNoPendingWork() throws(ManualSchedulerError) {
         let deadlines = state.withLock { $0.jobs.map(\.deadline) }
@@ -198,10 +148,6 @@ public final class ManualScheduler: FlowScheduler {
 }
 
 /// What ``ManualScheduler/checkNoPendingWork()`` reports.
-///
-/// ```swift
-/// #expect(throws: ManualSchedulerError.self) { try scheduler.checkNoPendingWork() }
-/// ```
 public enum ManualSchedulerError: Error, Equatable, CustomStringConvertible {
     /// Jobs were still waiting, due at these virtual times.
     case pendingWork(deadlines: [Duration])

@@ -12,10 +12,4 @@
 /// - Authorization: `HealthAppConfiguration`, `AuthorizationPolicy`, `AuthorizationStatus`; errors are
 ///   `HealthStoreError` values with HealthKit's codes.
 /// - Queries: `HealthSampleQuery`, `HealthAnchoredObjectQuery`, `HealthObserverQuery`, `SamplePredicate`.
-///
-/// ```swift
-/// let vo2 = try HealthQuantitySample(
-///     type: .vo2Max, quantity: HealthQuantity(unit: try HealthUnit(from: "mL/(kg*min)"), doubleValue: 45),
-///     date: .now, source: HealthSource(bundleIdentifier: "com.example.app", name: "Example"))
-/// ```
 public enum HealthFlow {}

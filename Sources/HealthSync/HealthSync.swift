@@ -1,8 +1,3 @@
 /// HealthSync: serialization, gzip, multipart encoding, transports, the uploader and the sync engine that
 /// send a store's changes to a server without losing or duplicating a sample.
-///
-/// ```swift
-/// import HealthSync
-/// print(HealthSync.zlibVersion)   // "1.2.13"
-/// ```
 public enum HealthSync {}

@@ -1,9 +1,6 @@
 /// The async twin of `when(fulfilled:)`: runs every operation concurrently in a task group and
 /// returns their values in input order; the first error cancels the others and is thrown.
 ///
-/// ```swift
-/// let perType = try await when(fulfilled: types.map { type in { try await store.samples(of: type) } })
-/// ```
 /// - Parameter operations: The work; none returns `[]`.
 /// - Returns: Every value, in input order.
 /// - Throws: The first error thrown, or `CancellationError`.
@@ -25,9 +22,6 @@ public func when<Value: Sendable>(
 /// The async twin of `when(resolved:)`: runs every operation concurrently and returns every outcome in
 /// input order, never throwing for their failures.
 ///
-/// ```swift
-/// let outcomes = await when(resolved: uploads.map { batch in { try await uploader.send(batch) } })
-/// ```
 /// - Parameter operations: The work.
 /// - Returns: Every result, in input order.
 public func when<Value: Sendable>(
@@ -49,9 +43,6 @@ public func when<Value: Sendable>(
 
 /// The async twin of `when(fulfilled:_:)`: two operations of different types, concurrently, failing fast.
 ///
-/// ```swift
-/// let (height, mass) = try await when(fulfilled: { try await height() }, { try await mass() })
-/// ```
 /// - Returns: Both values.
 /// - Throws: The first error thrown; the other operation is cancelled.
 public func when<A: Sendable, B: Sendable>(
@@ -65,9 +56,6 @@ public func when<A: Sendable, B: Sendable>(
 
 /// The async twin of `when(fulfilled:_:_:)`: three operations of different types, concurrently.
 ///
-/// ```swift
-/// let (h, m, a) = try await when(fulfilled: { try await height() }, { try await mass() }, { try await age() })
-/// ```
 /// - Returns: The three values.
 /// - Throws: The first error thrown; the others are cancelled.
 public func when<A: Sendable, B: Sendable, C: Sendable>(
@@ -84,9 +72,6 @@ public func when<A: Sendable, B: Sendable, C: Sendable>(
 
 /// The async twin of `when(fulfilled:_:_:_:)`: four operations of different types, concurrently.
 ///
-/// ```swift
-/// let (s, w, z, r) = try await when(fulfilled: { try await s() }, { try await w() }, { try await z() }, { try await r() })
-/// ```
 /// - Returns: The four values.
 /// - Throws: The first error thrown; the others are cancelled.
 public func when<A: Sendable, B: Sendable, C: Sendable, D: Sendable>(
@@ -111,9 +96,6 @@ private func cast<T>(_ value: any Sendable) throws -> T {
 /// The async twin of `race(_:)`: the first operation to finish wins (value or error); the others
 /// are cancelled.
 ///
-/// ```swift
-/// let profile = try await race([{ try await primary.profile() }, { try await mirror.profile() }])
-/// ```
 /// - Parameter operations: The contestants.
 /// - Returns: The winner's value.
 /// - Throws: The winner's error, or ``PromiseError/emptyInput(operation:)`` for no operations.
@@ -132,9 +114,6 @@ public func race<Value: Sendable>(_ operations: [@Sendable () async throws -> Va
 /// The async twin of `any(_:)`: the first operation to succeed wins and the others are cancelled; throws
 /// ``PromiseError/allFailed(_:)`` (errors in input order) only when every operation failed.
 ///
-/// ```swift
-/// let data = try await any(mirrors.map { mirror in { try await mirror.download() } })
-/// ```
 /// - Parameter operations: The candidates.
 /// - Returns: The first value.
 /// - Throws: ``PromiseError/allFailed(_:)`` or ``PromiseError/emptyInput(operation:)``.
@@ -164,9 +143,6 @@ public func any<Value: Sendable>(_ operations: [@Sendable () async throws -> Val
 /// The async twin of `Promise/timeout(_:on:)`: runs `operation`, throwing ``PromiseError/timedOut(after:)``
 /// and cancelling it if it has not finished within `duration` on `scheduler`'s clock.
 ///
-/// ```swift
-/// let batch = try await timeout(.seconds(30)) { try await uploader.send(batch) }
-/// ```
 /// - Parameters:
 ///   - duration: The time allowed.
 ///   - scheduler: The clock; ``FlowDefaults/scheduler`` when `nil`.
@@ -201,13 +177,6 @@ private enum TimeoutOutcome<Value: Sendable>: Sendable {
 /// The async twin of `retry(attempts:backoff:jitterSource:on:_:while:)`: runs `operation` until it succeeds,
 /// at most `attempts` times, sleeping on `scheduler` between attempts.
 ///
-/// ```swift
-/// let receipt = try await retry(attempts: 4, backoff: .exponential()) {
-///     try await uploader.send(batch)
-/// } while: { error, attempt in
-///     error is URLError ? .retry : .stop
-/// }
-/// ```
 /// - Parameters:
 ///   - attempts: The most attempts, the first included (at least 1).
 ///   - backoff: The waits between attempts.
@@ -244,9 +213,6 @@ public func retry<Value: Sendable>(
 
 /// The async twin of the yes/no `retry(attempts:backoff:jitterSource:on:_:while:)`.
 ///
-/// ```swift
-/// let data = try await retry(attempts: 3, { try await fetch() }, while: { $0 is URLError })
-/// ```
 /// - Parameters:
 ///   - attempts: The most attempts, the first included (at least 1).
 ///   - backoff: The waits between attempts.
@@ -271,9 +237,6 @@ public func retry<Value: Sendable>(
 
 /// The async twin of `after(_:on:)`: suspends for `delay` on `scheduler`'s clock.
 ///
-/// ```swift
-/// try await after(.seconds(1))
-/// ```
 /// - Parameters:
 ///   - delay: How long to wait.
 ///   - scheduler: The clock; ``FlowDefaults/scheduler`` when `nil`.
@@ -286,9 +249,6 @@ public func after(_ delay: Duration, on scheduler: (any FlowScheduler)? = nil) a
 /// value. (Without this overload, an async context would pick the async twin and treat the promise itself as
 /// the result, never retrying.)
 ///
-/// ```swift
-/// let receipt = try await retry(attempts: 3) { uploader.send(batch) }   // send returns Promise<Receipt>
-/// ```
 /// - Parameters:
 ///   - attempts: The most attempts, the first included (at least 1).
 ///   - backoff: The waits between attempts.
@@ -317,9 +277,6 @@ public func retry<Value: Sendable>(
 /// and returns its value. (Without this overload, an async context would pick the async twin and time only the
 /// creation of the promise.)
 ///
-/// ```swift
-/// let heights = try await timeout(.seconds(5)) { store.fetchHeights() }   // fetchHeights returns a Promise
-/// ```
 /// - Parameters:
 ///   - duration: The time allowed.
 ///   - scheduler: The clock; ``FlowDefaults/scheduler`` when `nil`.

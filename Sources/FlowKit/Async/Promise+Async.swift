@@ -4,9 +4,6 @@ extension Promise {
     /// Cancelling the awaiting task stops the wait at once with `CancellationError` and releases the promise,
     /// which is cancelled in turn if nothing else depends on it.
     ///
-    /// ```swift
-    /// let heights = try await store.fetchHeights().value
-    /// ```
     /// - Throws: The promise's error, or `CancellationError` when the waiting task is cancelled.
     @inlinable
     public var value: Value {
@@ -25,13 +22,6 @@ extension Promise {
     }
 
     /// Waits for the promise to settle and returns its result without throwing.
-    ///
-    /// ```swift
-    /// switch await upload.settled {
-    /// case .success: print("done")
-    /// case .failure(let error): print("failed: \(error)")
-    /// }
-    /// ```
     @inlinable
     public var settled: Result<Value, any Error> {
         get async {
@@ -42,10 +32,6 @@ extension Promise {
     /// Runs `operation` in a new `Task` and settles the promise with its outcome; cancelling the promise
     /// cancels the task.
     ///
-    /// ```swift
-    /// let profile = Promise { try await api.profile() }
-    /// profile.done { show($0) }
-    /// ```
     /// - Parameters:
     ///   - priority: The task's priority.
     ///   - operation: The async work.

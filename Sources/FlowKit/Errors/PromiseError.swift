@@ -2,14 +2,6 @@
 ///
 /// Cancellation is not a case here: cancelled steps reject with Swift's `CancellationError`, the same error a
 /// cancelled `Task` throws, so `try await promise.value` and structured concurrency agree on what it means.
-///
-/// ```swift
-/// do {
-///     _ = try await fetch().timeout(.seconds(5)).value
-/// } catch PromiseError.timedOut(let after) {
-///     print("gave up after \(after)")
-/// }
-/// ```
 public enum PromiseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `timeout(_:)` fired before the promise settled.
     case timedOut(after: Duration)
@@ -61,9 +53,5 @@ public enum PromiseError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Error {
     /// Whether this error means "cancelled": Swift's `CancellationError`.
-    ///
-    /// ```swift
-    /// promise.catch(policy: .allErrors) { error in if !error.isCancellation { show(error) } }
-    /// ```
     public var isCancellation: Bool { self is CancellationError }
 }

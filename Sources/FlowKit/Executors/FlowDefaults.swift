@@ -1,11 +1,6 @@
 /// The process-wide defaults used when a call passes no executor or scheduler.
 ///
 /// Change them once at start-up (an app may prefer the main queue for every continuation), or per test.
-///
-/// ```swift
-/// FlowDefaults.executor = .main                 // an iOS app: continuations on the UI thread
-/// FlowDefaults.scheduler = DispatchScheduler()  // the production clock (already the default)
-/// ```
 public enum FlowDefaults {
     private static let storage = LockedState(Storage(executor: .flowDefault, scheduler: DispatchScheduler()))
 
@@ -15,20 +10,12 @@ public enum FlowDefaults {
     }
 
     /// The executor for continuations given no `on:`; initially ``FlowExecutor/flowDefault``.
-    ///
-    /// ```swift
-    /// FlowDefaults.executor = .queue(.global())
-    /// ```
     public static var executor: FlowExecutor {
         get { storage.withLock { $0.executor } }
         set { storage.withLock { $0.executor = newValue } }
     }
 
     /// The scheduler for delays, timeouts and back-off given no `on:`; initially a ``DispatchScheduler``.
-    ///
-    /// ```swift
-    /// FlowDefaults.scheduler = DispatchScheduler(queue: .global(qos: .utility))
-    /// ```
     public static var scheduler: any FlowScheduler {
         get { storage.withLock { $0.scheduler } }
         set { storage.withLock { $0.scheduler = newValue } }

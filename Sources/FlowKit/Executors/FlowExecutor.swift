@@ -8,12 +8,6 @@ import Synchronization
 /// on ``FlowDefaults/executor``, which starts as ``flowDefault``: a private serial queue that needs no run
 /// loop, so a Linux command-line program never hangs waiting for a main queue that nobody drains.
 ///
-/// ```swift
-/// fetchProfile()
-///     .map(on: .queue(workQueue)) { parse($0) }       // off the caller's thread
-///     .done(on: .main) { label.text = $0.name }        // UI work on the main queue
-/// ```
-///
 /// Continuations attached to one promise are submitted in the order they were attached, so on a serial
 /// executor they also run in that order.
 public struct FlowExecutor: Sendable {
@@ -38,34 +32,19 @@ public struct FlowExecutor: Sendable {
     /// Jobs submitted while another immediate job is running on the same thread are queued behind it rather
     /// than nested, so chains of any length never deepen the stack. Use it for cheap, non-blocking steps and in
     /// tests; never block inside an immediate continuation.
-    ///
-    /// ```swift
-    /// let doubled = Promise(value: 2).map(on: .immediate) { $0 * 2 }
-    /// ```
     public static let immediate = FlowExecutor(kind: .immediate)
 
     /// Runs continuations on the main dispatch queue (Apple apps' UI thread).
     ///
     /// - Note: A Linux command-line program must call `dispatchMain()` (or run the main run loop) for this
     ///   queue to drain; the default executor does not depend on it.
-    ///
-    /// ```swift
-    /// promise.done(on: .main) { label.text = "\($0)" }
-    /// ```
     public static let main = FlowExecutor(kind: .dispatch(.main))
 
     /// The library's default: one private serial queue, `FlowKit.default`, that needs no run loop.
-    ///
-    /// ```swift
-    /// FlowDefaults.executor = .flowDefault   // restore after a test changed it
-    /// ```
     public static let flowDefault = FlowExecutor(kind: .dispatch(DispatchQueue(label: "FlowKit.default")))
 
     /// Runs continuations with `queue.async`.
     ///
-    /// ```swift
-    /// promise.map(on: .queue(.global())) { expensive($0) }
-    /// ```
     /// - Parameter queue: The dispatch queue, serial or concurrent.
     /// - Returns: An executor submitting to `queue`.
     public static func queue(_ queue: DispatchQueue) -> FlowExecutor {
@@ -74,10 +53,6 @@ public struct FlowExecutor: Sendable {
 
     /// Runs continuations as block operations on an `OperationQueue` (honouring its concurrency limit).
     ///
-    /// ```swift
-    /// let queue = OperationQueue()
-    /// promise.done(on: .operationQueue(queue)) { store($0) }
-    /// ```
     /// - Parameter queue: The operation queue.
     /// - Returns: An executor submitting to `queue`.
     public static func operationQueue(_ queue: OperationQueue) -> FlowExecutor {
@@ -86,9 +61,6 @@ public struct FlowExecutor: Sendable {
 
     /// An executor of your own: `submit` receives each job and must run it exactly once, eventually.
     ///
-    /// ```swift
-    /// let counting = FlowExecutor.custom { job in counter.increment(); job() }
-    /// ```
     /// - Parameter submit: Called once per continuation with the job to run.
     /// - Returns: An executor that hands jobs to `submit`.
     public static func custom(_ submit: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) -> FlowExecutor {
@@ -97,9 +69,6 @@ public struct FlowExecutor: Sendable {
 
     /// Submits `job` to this executor.
     ///
-    /// ```swift
-    /// FlowExecutor.queue(.global()).execute { print("hello from a worker") }
-    /// ```
     /// - Parameter job: The work to run once.
     @inlinable
     public func execute(_ job: @escaping @Sendable () -> Void) {

@@ -1,13 +1,7 @@
 /// The clock an ``OperationGraph`` reads to time its trace: when each node started and ended.
 ///
 /// Production graphs use ``continuous`` (monotonic, unaffected by changes to the wall clock). Tests inject a clock
-/// of their own so that a trace's contents can be asserted exactly:
-///
-/// ```swift
-/// let ticks = Atomic<Int64>(0)
-/// let clock = GraphClock { .milliseconds(ticks.add(1, ordering: .relaxed).oldValue) }   // 0, 1, 2, … ms
-/// let graph = OperationGraph(name: "sync", recordsTrace: true, clock: clock)
-/// ```
+/// of their own so that a trace's contents can be asserted exactly.
 ///
 /// The graph reads the clock once when it starts (the trace's origin), when each of its operations starts, and
 /// when each node's work ends — never while holding its lock.
@@ -16,28 +10,17 @@ public struct GraphClock: Sendable {
 
     /// A clock that calls `now` for every reading.
     ///
-    /// ```swift
-    /// let clock = GraphClock { scheduler.now }
-    /// ```
     /// - Parameter now: Returns the current time from a fixed origin; must never decrease and must be cheap.
     public init(now: @escaping @Sendable () -> Duration) {
         read = now
     }
 
     /// The current reading.
-    ///
-    /// ```swift
-    /// let elapsed = clock.now - startedAt
-    /// ```
     public var now: Duration {
         read()
     }
 
     /// The monotonic system clock (`ContinuousClock`), measured from the first time any graph reads it.
-    ///
-    /// ```swift
-    /// let graph = OperationGraph(recordsTrace: true, clock: .continuous)   // the default
-    /// ```
     public static let continuous: GraphClock = {
         let origin = ContinuousClock.now
         return GraphClock { origin.duration(to: ContinuousClock.now) }
@@ -46,10 +29,6 @@ public struct GraphClock: Sendable {
     /// The clock of a ``FlowScheduler`` — for example a test's `ManualScheduler`, whose time moves only when the
     /// test advances it.
     ///
-    /// ```swift
-    /// let scheduler = ManualScheduler()
-    /// let graph = OperationGraph(recordsTrace: true, clock: .scheduler(scheduler))
-    /// ```
     /// - Parameter scheduler: The scheduler whose ``FlowScheduler/now`` is read.
     /// - Returns: A clock reading `scheduler.now`.
     public static func scheduler(_ scheduler: any FlowScheduler) -> GraphClock {

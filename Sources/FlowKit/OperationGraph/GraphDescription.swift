@@ -1,25 +1,6 @@
 /// Diagrams of a graph's shape: nodes (by name), builder stages, and dependency edges, as Mermaid or Graphviz DOT
 /// text — paste them into documentation, a pull request, or a teaching slide.
 ///
-/// ```swift
-/// let chain = OperationChain(name: "seed")
-///     .then(op1, name: "one")
-///     .when([.operation(op2, name: "two"), .operation(op3, name: "three")])
-///     .then(op4, name: "four")
-/// print(chain.graph.mermaid)
-/// // flowchart LR
-/// //     n0["one"]
-/// //     subgraph s2["stage 2: when"]
-/// //         n1["two"]
-/// //         n2["three"]
-/// //     end
-/// //     n3["four"]
-/// //     n0 --> n1
-/// //     n0 --> n2
-/// //     n1 --> n3
-/// //     n2 --> n3
-/// ```
-///
 /// Members of a `when` stage are grouped (a Mermaid `subgraph`, a DOT `cluster`); recovery nodes are drawn as
 /// hexagons and the chain's join nodes as small circles; dependencies the caller made with Foundation's own
 /// `addDependency` between operations of the graph are drawn dashed, labelled "Foundation". Edges are listed node by node, in the order nodes and
@@ -27,9 +8,6 @@
 extension OperationGraph {
     /// The graph as a Mermaid flowchart (left to right).
     ///
-    /// ```swift
-    /// try "```mermaid\n\(graph.mermaid)\n```".write(to: docs, atomically: true, encoding: .utf8)
-    /// ```
     /// - Complexity: O(V + E).
     public var mermaid: String {
         let shape = GraphShape(nodes)
@@ -58,9 +36,6 @@ extension OperationGraph {
 
     /// The graph as a Graphviz DOT digraph (left to right); render it with `dot -Tsvg`.
     ///
-    /// ```swift
-    /// try graph.dot.write(to: URL(fileURLWithPath: "graph.dot"), atomically: true, encoding: .utf8)
-    /// ```
     /// - Complexity: O(V + E).
     public var dot: String {
         let shape = GraphShape(nodes)

@@ -4,14 +4,6 @@
 /// Graphs are checked when they start, before any node runs: a graph that would hang or misbehave on an
 /// `OperationQueue` — a dependency cycle, an operation that already ran — is rejected with one of these errors,
 /// and every message names the nodes involved.
-///
-/// ```swift
-/// do {
-///     try await graph.run()
-/// } catch let error as GraphError {
-///     print(error)   // "dependency cycle: parse → upload → parse"
-/// }
-/// ```
 public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The graph has no node to run.
     case emptyGraph(graph: String)
@@ -36,10 +28,6 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case resultUnavailable(node: String)
 
     /// A readable explanation naming the graph or nodes involved.
-    ///
-    /// ```swift
-    /// GraphError.cycle(nodes: ["a", "b", "a"]).description   // "dependency cycle: a → b → a"
-    /// ```
     public var description: String {
         switch self {
         case .emptyGraph(let graph):

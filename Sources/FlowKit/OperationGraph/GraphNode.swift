@@ -5,16 +5,7 @@ import Synchronization
 /// and the nodes it depends on.
 ///
 /// You get nodes from the graph's `add` methods (as ``GraphNode``) and connect them with
-/// ``depends(on:)-(AnyGraphNode...)``:
-///
-/// ```swift
-/// let graph = OperationGraph(name: "sync")
-/// let steps = graph.add("steps") { try await store.steps() }
-/// let heart = graph.add("heart rate") { try await store.heartRate() }
-/// let upload = graph.add("upload") { try await uploader.send(steps.value(), heart.value()) }
-/// upload.depends(on: steps, heart)
-/// try await graph.run()
-/// ```
+/// ``depends(on:)-(AnyGraphNode...)``.
 ///
 /// - Note: Nodes are `Sendable`; dependencies may be added from any thread until the graph starts.
 public class AnyGraphNode: @unchecked Sendable {
@@ -23,11 +14,6 @@ public class AnyGraphNode: @unchecked Sendable {
     // add its typed result; it cannot be subclassed outside FlowKit.
 
     /// The node's name, used in errors, traces and diagrams.
-    ///
-    /// ```swift
-    /// let fetch = graph.add("fetch") { 42 }
-    /// #expect(fetch.name == "fetch")
-    /// ```
     public var name: String {
         nodeName(explicitName, index)
     }
@@ -36,18 +22,10 @@ public class AnyGraphNode: @unchecked Sendable {
     let explicitName: String?
 
     /// The node's position in its graph, in the order nodes were added (from 0).
-    ///
-    /// ```swift
-    /// #expect(graph.add("first") { 1 }.index == 0)
-    /// ```
     public let index: Int
 
     /// The `Operation` that runs the node: yours for nodes made from an operation, otherwise the asynchronous
     /// operation FlowKit made for the closure. When the graph starts, its dependencies mirror the graph's edges.
-    ///
-    /// ```swift
-    /// let four = chain.then(op4)    // op4.dependencies == [op2, op3] once started: one stage to the next
-    /// ```
     public let operation: Operation
 
     /// The operation FlowKit enqueues for the node; for a node made from your operation, it runs after yours
@@ -101,9 +79,6 @@ public class AnyGraphNode: @unchecked Sendable {
     /// another graph are rejected with ``GraphError/foreignNode(node:dependent:)`` when the graph starts;
     /// cycles with ``GraphError/cycle(nodes:)``. Dependencies added after the graph started are ignored.
     ///
-    /// ```swift
-    /// upload.depends(on: steps, heart)
-    /// ```
     /// - Parameter nodes: The nodes this one waits for.
     /// - Returns: This node, to chain calls.
     /// - Complexity: O(*k*) for *k* nodes.
@@ -114,9 +89,6 @@ public class AnyGraphNode: @unchecked Sendable {
 
     /// Makes this node run only after each of `nodes` fulfilled (the array form).
     ///
-    /// ```swift
-    /// summary.depends(on: perTypeQueries)
-    /// ```
     /// - Parameter nodes: The nodes this one waits for.
     /// - Returns: This node, to chain calls.
     /// - Complexity: O(*k*) for *k* nodes.
@@ -155,14 +127,7 @@ public class AnyGraphNode: @unchecked Sendable {
 /// A node of an ``OperationGraph`` whose work produces an `Output`.
 ///
 /// Read the value from a node that depends on it (it is guaranteed to have fulfilled by then), or after the graph
-/// finished:
-///
-/// ```swift
-/// let steps = graph.add("steps") { try await store.steps() }
-/// let total = graph.add("total") { try steps.value().reduce(0, +) }.depends(on: steps)
-/// try await graph.run()
-/// print(try total.value())
-/// ```
+/// finished.
 public final class GraphNode<Output: Sendable>: AnyGraphNode, @unchecked Sendable {
     // `@unchecked Sendable`: adds one immutable `let` of a Sendable type to a Sendable base class.
 
@@ -187,19 +152,12 @@ public final class GraphNode<Output: Sendable>: AnyGraphNode, @unchecked Sendabl
     }
 
     /// The node's outcome once its work finished: its value or its error; `nil` while pending or if skipped.
-    ///
-    /// ```swift
-    /// if case .failure(let error)? = upload.result { log(error) }
-    /// ```
     public var result: Result<Output, any Error>? {
         box.result
     }
 
     /// The node's value.
     ///
-    /// ```swift
-    /// let total = try steps.value().reduce(0, +)
-    /// ```
     /// - Returns: The value the node's work produced.
     /// - Throws: The node's own error if it failed, or ``GraphError/resultUnavailable(node:)`` if it has not
     ///   finished (or was skipped).

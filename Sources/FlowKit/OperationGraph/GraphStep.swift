@@ -4,17 +4,7 @@ import Foundation
 /// closure, an `async` function, or an `Operation`, with an optional name.
 ///
 /// ``OperationChain/then(_:_:)-(String?,(Output)->U)`` takes closures directly; use steps for the members of a
-/// ``OperationChain/when(_:)-(_)`` stage, or to mix kinds:
-///
-/// ```swift
-/// OperationChain(on: queue)
-///     .then("authorize", promise: { store.requestAuthorization() })
-///     .when([
-///         .block("steps") { try cache.steps() },
-///         .promise("sleep") { store.sleep(lastNight) },
-///         .async("heart rate") { try await store.heartRate(today) },
-///     ])
-/// ```
+/// ``OperationChain/when(_:)-(_)`` stage, or to mix kinds.
 ///
 /// Each step receives the previous stage's value (`Input`) and produces its own (`Output`).
 public struct GraphStep<Input: Sendable, Output: Sendable>: Sendable {
@@ -39,9 +29,6 @@ public struct GraphStep<Input: Sendable, Output: Sendable>: Sendable {
 
     /// A step that runs `body` on the queue.
     ///
-    /// ```swift
-    /// .when([.block("double") { $0 * 2 }, .block("square") { $0 * $0 }])
-    /// ```
     /// - Parameters:
     ///   - name: The node's name; `nil` names it after its index.
     ///   - body: Receives the previous stage's value; a thrown error fails the step.
@@ -53,9 +40,6 @@ public struct GraphStep<Input: Sendable, Output: Sendable>: Sendable {
 
     /// A step that follows the promise `body` returns; its operation stays executing until the promise settles.
     ///
-    /// ```swift
-    /// .when(samples.map { sample in .promise("save \(sample.id)") { _ in store.save(sample) } })
-    /// ```
     /// - Parameters:
     ///   - name: The node's name; `nil` names it after its index.
     ///   - body: Receives the previous stage's value and returns the promise; a thrown error fails the step.
@@ -72,9 +56,6 @@ public struct GraphStep<Input: Sendable, Output: Sendable>: Sendable {
 extension GraphStep where Output == Void {
     /// A step that runs your `Operation` (the previous stage's value is not passed to it).
     ///
-    /// ```swift
-    /// .when([.operation(ImportOperation(file: a)), .operation(ImportOperation(file: b))])
-    /// ```
     /// - Parameters:
     ///   - operation: A fresh operation (checked when the graph starts).
     ///   - name: The node's name; `nil` uses the operation's `name`, or the index.

@@ -2,30 +2,12 @@
 ///
 /// Turn tracing on when you create the graph, run it, then read ``OperationGraph/trace``. Its ``timeline`` prints
 /// as a table with a bar per node — a quick way to see what ran in parallel, what waited, and what never ran
-/// because something before it failed:
-///
-/// ```swift
-/// let chain = OperationChain(on: queue, name: "import", recordsTrace: true)
-///     .then("fetch") { try fetch() }
-///     .then("parse") { try parse($0) }
-///     .then("save") { try save($0) }
-/// _ = try? await chain.run()
-/// print(chain.graph.trace)
-/// // Trace of "import": 3 nodes — 1 fulfilled, 1 failed, 1 skipped
-/// //    start       end  timeline                    outcome    node
-/// // 0.002 ms  0.120 ms  [#############           ]  fulfilled  fetch
-/// // 0.131 ms  0.207 ms  [               #########]  failed     parse: badFormat
-/// //        -         -  [                        ]  skipped    save
-/// ```
+/// because something before it failed.
 ///
 /// Times are measured from the moment the graph started, with the graph's ``GraphClock``. Without tracing, the
 /// outcomes are still recorded; only the times are `nil`.
 public struct GraphTrace: Sendable, CustomStringConvertible {
     /// How a node ended (or where it is, while the graph runs).
-    ///
-    /// ```swift
-    /// #expect(graph.trace.entries.map(\.outcome) == [.fulfilled, .failed("boom"), .skipped])
-    /// ```
     public enum Outcome: Sendable, Hashable, CustomStringConvertible {
         /// Not started yet (or the graph has not started).
         case pending
@@ -41,10 +23,6 @@ public struct GraphTrace: Sendable, CustomStringConvertible {
         case skipped
 
         /// `fulfilled`, `failed`, `cancelled`, `skipped`, `running` or `pending`.
-        ///
-        /// ```swift
-        /// #expect(GraphTrace.Outcome.failed("boom").description == "failed")
-        /// ```
         public var description: String {
             switch self {
             case .pending: "pending"
@@ -58,48 +36,20 @@ public struct GraphTrace: Sendable, CustomStringConvertible {
     }
 
     /// One node's record.
-    ///
-    /// ```swift
-    /// let parse = trace.entries[1]
-    /// print(parse.node, parse.outcome, parse.duration ?? .zero)
-    /// ```
     public struct Entry: Sendable, Hashable {
         /// The node's index in its graph.
-        ///
-        /// ```swift
-        /// #expect(trace.entries[0].index == 0)
-        /// ```
         public let index: Int
         /// The node's name.
-        ///
-        /// ```swift
-        /// #expect(trace.entries[0].node == "fetch")
-        /// ```
         public let node: String
         /// When the node's work started, from the graph's start; `nil` if it never ran or tracing is off.
-        ///
-        /// ```swift
-        /// #expect(trace.entries[0].start == .milliseconds(1))
-        /// ```
         public let start: Duration?
         /// When the node's work ended, from the graph's start; `nil` if it has not ended or tracing is off.
-        ///
-        /// ```swift
-        /// #expect(trace.entries[0].end == .milliseconds(2))
-        /// ```
         public let end: Duration?
         /// How the node ended.
-        ///
-        /// ```swift
-        /// #expect(trace.entries[2].outcome == .skipped)
-        /// ```
         public let outcome: Outcome
 
         /// Creates a record (for tests that build expected traces).
         ///
-        /// ```swift
-        /// let expected = GraphTrace.Entry(index: 0, node: "fetch", start: .zero, end: .seconds(1), outcome: .fulfilled)
-        /// ```
         /// - Parameters:
         ///   - index: The node's index.
         ///   - node: The node's name.
@@ -115,10 +65,6 @@ public struct GraphTrace: Sendable, CustomStringConvertible {
         }
 
         /// How long the node's work took, when both times are known.
-        ///
-        /// ```swift
-        /// let slowest = trace.entries.max { ($0.duration ?? .zero) < ($1.duration ?? .zero) }
-        /// ```
         public var duration: Duration? {
             guard let start, let end else { return nil }
             return end - start
@@ -126,24 +72,13 @@ public struct GraphTrace: Sendable, CustomStringConvertible {
     }
 
     /// The graph's name.
-    ///
-    /// ```swift
-    /// #expect(graph.trace.graph == graph.name)
-    /// ```
     public let graph: String
 
     /// One record per node, in node order.
-    ///
-    /// ```swift
-    /// let failed = trace.entries.filter { if case .failed = $0.outcome { true } else { false } }
-    /// ```
     public let entries: [Entry]
 
     /// Creates a trace (for tests that build expected traces).
     ///
-    /// ```swift
-    /// let trace = GraphTrace(graph: "demo", entries: [])
-    /// ```
     /// - Parameters:
     ///   - graph: The graph's name.
     ///   - entries: One record per node.
@@ -154,10 +89,6 @@ public struct GraphTrace: Sendable, CustomStringConvertible {
 
     /// The trace as a table, one row per node ordered by start time (nodes that never ran last), with a bar
     /// showing when each ran; times in milliseconds.
-    ///
-    /// ```swift
-    /// print(graph.trace.timeline)
-    /// ```
     public var timeline: String {
         let rows = entries.sorted { lhs, rhs in
             switch (lhs.start, rhs.start) {
@@ -187,10 +118,6 @@ public struct GraphTrace: Sendable, CustomStringConvertible {
     }
 
     /// The ``timeline``.
-    ///
-    /// ```swift
-    /// print(graph.trace)
-    /// ```
     public var description: String {
         timeline
     }

@@ -3,18 +3,6 @@ import Foundation
 /// Builds an ``OperationGraph`` from a readable chain of stages: `.then(…)` runs a step after the whole previous
 /// stage, `.when([…])` runs several steps concurrently, `.catch { … }` and `.recover { … }` handle failures.
 ///
-/// ```swift
-/// let summary = try await OperationChain(on: queue, name: "daily summary")
-///     .then("authorize", promise: { store.requestAuthorization() })
-///     .when([
-///         .async("steps") { try await store.sum(.stepCount, today) },
-///         .async("energy") { try await store.sum(.activeEnergyBurned, today) },
-///     ])
-///     .then("format") { totals in "\(totals[0]) steps, \(totals[1]) kcal" }
-///     .recover { _ in "no data today" }
-///     .run()
-/// ```
-///
 /// Every stage becomes one or more `Operation`s on the queue, and each depends only on the operations of the
 /// stage right before it — `then(1).when([2, 3]).then(4)` gives `2 → 1`, `3 → 1`, `4 → 2`, `4 → 3`, nothing else.
 /// (Between two `when` stages of several members each, the chain adds one small *join* node, so that *m* then
@@ -36,10 +24,6 @@ import Foundation
 ///   both branches belong to the same graph, and starting either starts both.
 public struct OperationChain<Output: Sendable>: Sendable {
     /// The graph the chain builds: for its ``OperationGraph/trace``, diagrams, ``OperationGraph/nodes`` or queue.
-    ///
-    /// ```swift
-    /// print(chain.graph.mermaid)
-    /// ```
     public let graph: OperationGraph
 
     // The builder is inlinable (down to the node's body and result box), so that a client module specialises
@@ -67,9 +51,6 @@ public struct OperationChain<Output: Sendable>: Sendable {
 
     /// Adds a stage of one step that runs after the whole previous stage and receives its value.
     ///
-    /// ```swift
-    /// chain.then(.promise("upload") { batch in uploader.send(batch) })
-    /// ```
     /// - Parameter step: The step.
     /// - Returns: The chain, now ending with the step's value.
     @inlinable
@@ -81,9 +62,6 @@ public struct OperationChain<Output: Sendable>: Sendable {
 
     /// Adds a stage that runs `body` with the previous stage's value.
     ///
-    /// ```swift
-    /// chain.then("parse") { data in try JSONDecoder().decode(Batch.self, from: data) }
-    /// ```
     /// - Parameters:
     ///   - name: The node's name; `nil` names it after its index.
     ///   - body: Receives the previous stage's value; a thrown error fails the chain (up to a `catch`).
@@ -98,9 +76,6 @@ public struct OperationChain<Output: Sendable>: Sendable {
 
     /// Adds a stage that follows the promise `body` returns.
     ///
-    /// ```swift
-    /// chain.then("save", promise: { sample in store.save(sample) })
-    /// ```
     /// - Parameters:
     ///   - name: The node's name; `nil` names it after its index.
     ///   - body: Receives the previous stage's value and returns the promise to follow.
@@ -115,9 +90,6 @@ public struct OperationChain<Output: Sendable>: Sendable {
 
     /// Adds a stage that runs your `Operation` after the whole previous stage.
     ///
-    /// ```swift
-    /// OperationChain(on: queue).then(op1).then(op2).then(op3).start()
-    /// ```
     /// - Parameters:
     ///   - operation: A fresh operation (checked when the graph starts).
     ///   - name: The node's name; `nil` uses the operation's `name`, or the index.
@@ -131,10 +103,6 @@ public struct OperationChain<Output: Sendable>: Sendable {
     ///
     /// An empty array adds no node and hands on `[]`; the next stage still waits for the previous one.
     ///
-    /// ```swift
-    /// chain.when(types.map { type in .promise("\(type)") { _ in store.samples(of: type) } })
-    ///     .then("merge") { perType in perType.flatMap { $0 } }
-    /// ```
     /// - Parameter steps: The stage's members.
     /// - Returns: The chain, now ending with the members' values in member order.
     /// - Complexity: O(*k*) dependencies for *k* members (plus one join node after a multi-member stage).
@@ -157,9 +125,6 @@ public struct OperationChain<Output: Sendable>: Sendable {
 
     /// Adds a stage of your `Operation`s, run concurrently.
     ///
-    /// ```swift
-    /// OperationChain(on: queue).then(op1).when([op2, op3]).then(op4).start()
-    /// ```
     /// - Parameter operations: Fresh operations (checked when the graph starts).
     /// - Returns: The chain, now ending with `Void`.
     public func when(_ operations: [Operation]) -> OperationChain<Void> {
@@ -170,10 +135,6 @@ public struct OperationChain<Output: Sendable>: Sendable {
     /// Handles a failure of the stages before: runs `body` with the first error, and the chain continues with
     /// `Void`. When nothing failed, `body` does not run.
     ///
-    /// ```swift
-    /// chain.catch { error in log.error("import failed: \(error)") }
-    ///     .then(cleanUp)
-    /// ```
     /// - Parameters:
     ///   - name: The node's name (`catch` by default).
     ///   - policy: Which errors `body` handles; by default all but `CancellationError`, which still fails the
@@ -191,10 +152,6 @@ public struct OperationChain<Output: Sendable>: Sendable {
     /// Turns a failure of the stages before into a value, so the chain continues either way: with the previous
     /// stage's value if nothing failed, with `body`'s if something did.
     ///
-    /// ```swift
-    /// chain.then("fetch", promise: { api.profile() })
-    ///     .recover { _ in Profile.placeholder }
-    /// ```
     /// - Parameters:
     ///   - name: The node's name (`recover` by default).
     ///   - policy: Which errors `body` handles; by default all but `CancellationError`.
@@ -238,11 +195,6 @@ public struct OperationChain<Output: Sendable>: Sendable {
 
     /// Starts the chain's graph.
     ///
-    /// ```swift
-    /// chain.start()
-    ///     .done { summary in show(summary) }
-    ///     .catch { error in show(error) }
-    /// ```
     /// - Returns: A promise of the last stage's value; rejected with the first unhandled error,
     ///   `CancellationError`, or a ``GraphError`` if the graph cannot start (an empty chain, a reused operation…).
     ///   Cancelling it cancels the chain.
@@ -253,12 +205,6 @@ public struct OperationChain<Output: Sendable>: Sendable {
     }
 
     /// Cancels the chain: see ``OperationGraph/cancel()``.
-    ///
-    /// ```swift
-    /// let chain = makeImport()
-    /// chain.start()
-    /// chain.cancel()
-    /// ```
     public func cancel() {
         graph.cancel()
     }
@@ -267,9 +213,6 @@ public struct OperationChain<Output: Sendable>: Sendable {
 extension OperationChain where Output == Void {
     /// Starts a chain on `queue` (or on a queue of its own).
     ///
-    /// ```swift
-    /// let uploads = OperationChain(on: sharedQueue, name: "uploads", maxConcurrentNodes: 2)
-    /// ```
     /// - Parameters:
     ///   - queue: Where the operations run; `nil` creates a queue for this chain.
     ///   - name: A name for errors, traces and diagrams.
@@ -292,10 +235,6 @@ extension OperationChain where Output == Void {
     /// Starts a chain that adds its stages to `graph` (after whatever nodes it already has, which the first stage
     /// does not depend on).
     ///
-    /// ```swift
-    /// let graph = OperationGraph(name: "import")
-    /// let chain = OperationChain(graph: graph).then("read") { try read(file) }
-    /// ```
     /// - Parameter graph: The graph to build.
     public init(graph: OperationGraph) {
         self.init(graph: graph, tail: .none, value: .constant(()), stages: 0)

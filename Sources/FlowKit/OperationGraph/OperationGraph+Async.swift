@@ -1,16 +1,6 @@
 /// The async façade of operation graphs: `async` nodes and steps, and `run()` to await a graph or chain.
 ///
-/// Everything the promise API does is available here, and a graph can be built from `async` functions alone:
-///
-/// ```swift
-/// let totals = try await OperationChain(name: "totals")
-///     .then("authorize") { try await store.requestAuthorization() }
-///     .when([
-///         .async("steps") { try await store.sum(.stepCount, today) },
-///         .async("energy") { try await store.sum(.activeEnergyBurned, today) },
-///     ])
-///     .run()
-/// ```
+/// Everything the promise API does is available here, and a graph can be built from `async` functions alone.
 ///
 /// Each `async` node runs in its own `Task`, started when the node's operation starts; the operation stays
 /// executing until the function returns. Cancelling the graph cancels those tasks.
@@ -20,9 +10,6 @@ extension OperationGraph {
     /// Cancelling the waiting task cancels the graph; `run()` returns (throwing `CancellationError`) once the
     /// running nodes have stopped — structured, unlike cancelling the promise of ``start()``.
     ///
-    /// ```swift
-    /// try await graph.run()
-    /// ```
     /// - Throws: The first unhandled error, `CancellationError`, or a ``GraphError`` if the graph cannot start.
     public func run() async throws {
         let promise = start()
@@ -38,9 +25,6 @@ extension OperationGraph {
     /// Adds a node that runs the `async` function `body` in a new task; the node's operation stays executing
     /// until it returns.
     ///
-    /// ```swift
-    /// let steps = graph.add("steps") { try await store.sum(.stepCount, today) }
-    /// ```
     /// - Parameters:
     ///   - name: The node's name; `nil` names it after its index.
     ///   - body: The work; a thrown error fails the node. It sees cancellation as task cancellation.
@@ -55,10 +39,6 @@ extension OperationGraph {
 
     /// Adds an `async` node that runs after `node` fulfilled and receives its value.
     ///
-    /// ```swift
-    /// let data = graph.add("download") { try await session.data(from: url).0 }
-    /// let batch = graph.add("decode", after: data) { data async throws in try await decode(data) }
-    /// ```
     /// - Parameters:
     ///   - name: The node's name; `nil` names it after its index.
     ///   - node: The node whose value `body` receives; the new node depends on it.
@@ -85,9 +65,6 @@ extension OperationGraph {
 extension GraphStep {
     /// A step that runs the `async` function `body` in a new task.
     ///
-    /// ```swift
-    /// .when([.async("steps") { _ in try await store.sum(.stepCount, today) }])
-    /// ```
     /// - Parameters:
     ///   - name: The node's name; `nil` names it after its index.
     ///   - body: Receives the previous stage's value; a thrown error fails the step.
@@ -103,9 +80,6 @@ extension GraphStep {
 extension OperationChain {
     /// Adds a stage that runs the `async` function `body` with the previous stage's value.
     ///
-    /// ```swift
-    /// chain.then("upload") { batch in try await uploader.send(batch) }
-    /// ```
     /// - Parameters:
     ///   - name: The node's name; `nil` names it after its index.
     ///   - body: Receives the previous stage's value; a thrown error fails the chain (up to a `catch`).
@@ -122,9 +96,6 @@ extension OperationChain {
     /// Cancelling the waiting task cancels the chain; `run()` throws `CancellationError` once the running steps
     /// have stopped.
     ///
-    /// ```swift
-    /// let summary = try await chain.run()
-    /// ```
     /// - Returns: The last stage's value.
     /// - Throws: The first unhandled error, `CancellationError`, or a ``GraphError`` if the chain cannot start.
     public func run() async throws -> Output {

@@ -8,15 +8,6 @@ import Synchronization
 /// A node runs once everything it depends on has fulfilled; independent nodes run concurrently, as far as the
 /// queue and the graph's own limit allow.
 ///
-/// ```swift
-/// let graph = OperationGraph(name: "morning sync", maxConcurrentNodes: 2)
-/// let auth = graph.add("authorize", promise: { store.requestAuthorization() })
-/// let steps = graph.add("steps") { try await store.steps(today) }.depends(on: auth)
-/// let sleep = graph.add("sleep") { try await store.sleep(lastNight) }.depends(on: auth)
-/// let upload = graph.add("upload") { try await api.send(steps.value(), sleep.value()) }.depends(on: steps, sleep)
-/// try await graph.run()
-/// ```
-///
 /// For the common shape — stage after stage, some stages running several steps at once — ``OperationChain``
 /// builds the same graph from a readable chain: `.then(…)`, `.when([…])`, `.catch { … }`.
 ///
@@ -51,32 +42,15 @@ import Synchronization
 ///   `addDependency` per edge. Running does O(1) work per edge.
 public final class OperationGraph: Sendable {
     /// The graph's name, used in errors, traces and diagrams.
-    ///
-    /// ```swift
-    /// #expect(OperationGraph(name: "sync").name == "sync")
-    /// ```
     public let name: String
 
     /// The queue the graph's operations run on.
-    ///
-    /// ```swift
-    /// let graph = OperationGraph(queue: uploads)
-    /// #expect(graph.queue === uploads)
-    /// ```
     public let queue: OperationQueue
 
     /// The most nodes of this graph that may run at once, or `nil` for no limit beyond the queue's.
-    ///
-    /// ```swift
-    /// #expect(OperationGraph(maxConcurrentNodes: 2).maxConcurrentNodes == 2)
-    /// ```
     public let maxConcurrentNodes: Int?
 
     /// Whether the graph records when each node starts and ends (see ``trace``).
-    ///
-    /// ```swift
-    /// #expect(OperationGraph(recordsTrace: true).recordsTrace)
-    /// ```
     public let recordsTrace: Bool
 
     let clock: GraphClock
@@ -95,9 +69,6 @@ public final class OperationGraph: Sendable {
 
     /// Creates an empty graph.
     ///
-    /// ```swift
-    /// let graph = OperationGraph(name: "uploads", queue: sharedQueue, maxConcurrentNodes: 2)
-    /// ```
     /// - Parameters:
     ///   - name: A name for errors, traces and diagrams.
     ///   - queue: Where the operations run; `nil` creates a queue for this graph (no concurrency limit).
@@ -141,9 +112,6 @@ public final class OperationGraph: Sendable {
 
     /// Adds a node that runs `body` on the queue and keeps its value.
     ///
-    /// ```swift
-    /// let parsed = graph.add("parse") { try JSONDecoder().decode(Batch.self, from: data) }
-    /// ```
     /// - Parameters:
     ///   - name: The node's name; `nil` names it after its index (`node 3`).
     ///   - body: The work; a thrown error fails the node.
@@ -160,9 +128,6 @@ public final class OperationGraph: Sendable {
     ///
     /// Cancelling the graph while the node runs cancels the promise (its `onCancel` handlers run).
     ///
-    /// ```swift
-    /// let saved = graph.add("save", promise: { store.save(sample) })
-    /// ```
     /// - Parameters:
     ///   - name: The node's name; `nil` names it after its index.
     ///   - body: Starts the work and returns its promise; a thrown error fails the node.
@@ -180,9 +145,6 @@ public final class OperationGraph: Sendable {
     /// The node fulfills when the operation finishes, and fails with `CancellationError` if it was cancelled.
     /// Express its dependencies with ``AnyGraphNode/depends(on:)-(AnyGraphNode...)``, not `addDependency`.
     ///
-    /// ```swift
-    /// let legacy = graph.add(LegacyImportOperation(file: url), name: "import")
-    /// ```
     /// - Parameters:
     ///   - operation: A fresh operation: not started, finished, cancelled, or in a queue or another graph
     ///     (checked when the graph starts).
@@ -195,9 +157,6 @@ public final class OperationGraph: Sendable {
 
     /// Adds your own `Operation` as a node whose value is read from the operation once it finished.
     ///
-    /// ```swift
-    /// let parse = graph.add(ParseOperation(data), name: "parse") { $0.records }
-    /// ```
     /// - Parameters:
     ///   - operation: A fresh operation.
     ///   - name: The node's name; `nil` uses the operation's `name`, or the index.
@@ -216,10 +175,6 @@ public final class OperationGraph: Sendable {
 
     /// Adds a node that runs after `node` fulfilled and receives its value.
     ///
-    /// ```swift
-    /// let data = graph.add("download", promise: { download(url) })
-    /// let batch = graph.add("decode", after: data) { try JSONDecoder().decode(Batch.self, from: $0) }
-    /// ```
     /// - Parameters:
     ///   - name: The node's name; `nil` names it after its index.
     ///   - node: The node whose value `body` receives; the new node depends on it.
@@ -238,10 +193,6 @@ public final class OperationGraph: Sendable {
     /// Adds a recovery node after `node`: it passes `node`'s value on, or turns its failure into a value with
     /// `body`, so the nodes after it run either way.
     ///
-    /// ```swift
-    /// let profile = graph.add("profile", promise: { api.profile() })
-    /// let shown = graph.recover("cached profile", from: profile) { _ in cache.profile }
-    /// ```
     /// - Parameters:
     ///   - name: The node's name; `nil` names it after its index.
     ///   - node: The node whose failure is handled.
@@ -262,10 +213,6 @@ public final class OperationGraph: Sendable {
     }
 
     /// The nodes, in the order they were added.
-    ///
-    /// ```swift
-    /// print(graph.nodes.map(\.name))
-    /// ```
     public var nodes: [AnyGraphNode] {
         build.withLock { $0.nodes }
     }
@@ -314,9 +261,6 @@ public final class OperationGraph: Sendable {
 
     /// Checks that the graph can start, without starting it.
     ///
-    /// ```swift
-    /// try graph.validate()   // throws GraphError.cycle(nodes: ["a", "b", "a"]) for a cycle
-    /// ```
     /// - Throws: The ``GraphError`` that ``start()`` would reject with.
     /// - Complexity: O(V + E).
     public func validate() throws(GraphError) {
@@ -328,11 +272,6 @@ public final class OperationGraph: Sendable {
 
     /// Starts the graph: checks it, then enqueues the nodes that depend on nothing.
     ///
-    /// ```swift
-    /// graph.start()
-    ///     .done { print("synced") }
-    ///     .catch { print("sync failed: \($0)") }
-    /// ```
     /// - Returns: A promise fulfilled when every node has fulfilled (or a recovery node handled the failures),
     ///   rejected with the first unhandled error or `CancellationError`, or with a ``GraphError`` — at once, before
     ///   anything runs — if the graph cannot start. Cancelling it cancels the graph.
@@ -365,20 +304,11 @@ public final class OperationGraph: Sendable {
 
     /// Cancels the graph: pending nodes are skipped, running nodes cancelled; the graph settles with
     /// `CancellationError` once they stopped. Does nothing before ``start()`` or after the graph settled.
-    ///
-    /// ```swift
-    /// cancelButton.onTap { graph.cancel() }
-    /// ```
     public func cancel() {
         build.withLock { $0.engine }?.cancel()
     }
 
     /// What happened to each node so far: outcomes, and start and end times if ``recordsTrace`` is on.
-    ///
-    /// ```swift
-    /// try? await graph.run()
-    /// print(graph.trace)   // a timeline, one row per node
-    /// ```
     public var trace: GraphTrace {
         let (engine, nodes) = build.withLock { ($0.engine, $0.nodes) }
         if let engine { return engine.trace() }

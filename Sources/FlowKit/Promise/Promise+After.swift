@@ -1,8 +1,5 @@
 /// A promise fulfilled after `delay` on `scheduler`; cancelling it cancels the timer.
 ///
-/// ```swift
-/// after(.seconds(2)).done { print("two seconds later") }
-/// ```
 /// - Parameters:
 ///   - delay: How long to wait.
 ///   - scheduler: The clock; ``FlowDefaults/scheduler`` when `nil`.
@@ -17,9 +14,6 @@ public func after(_ delay: Duration, on scheduler: (any FlowScheduler)? = nil) -
 extension Promise {
     /// Passes the value on `delay` after this promise fulfills (errors pass at once).
     ///
-    /// ```swift
-    /// showBanner().delay(.seconds(3)).done { hideBanner() }
-    /// ```
     /// - Parameters:
     ///   - delay: How long to hold the value.
     ///   - scheduler: The clock; ``FlowDefaults/scheduler`` when `nil`.
@@ -33,9 +27,6 @@ extension Promise {
     /// On a timeout this promise is released — and cancelled if nothing else depends on it, which stops the
     /// underlying work through its cancellation handlers.
     ///
-    /// ```swift
-    /// uploader.send(batch).timeout(.seconds(30)).catch { print($0) }
-    /// ```
     /// - Parameters:
     ///   - duration: The time allowed.
     ///   - scheduler: The clock; ``FlowDefaults/scheduler`` when `nil`.

@@ -1,11 +1,6 @@
 extension Promise {
     /// Handles an error at the end of a chain.
     ///
-    /// ```swift
-    /// saveHeight(172)
-    ///     .done { print("Saved!") }
-    ///     .catch { error in print("Could not save: \(error)") }
-    /// ```
     /// - Parameters:
     ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - policy: Which errors reach `body`; by default all but cancellation.
@@ -33,10 +28,6 @@ extension Promise {
 
     /// Turns an error into a replacement promise, so the chain can go on.
     ///
-    /// ```swift
-    /// network.fetchProfile()
-    ///     .recover { error in cache.profile() }   // fall back to the cache
-    /// ```
     /// - Parameters:
     ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - policy: Which errors reach `body`; by default all but cancellation.
@@ -60,9 +51,6 @@ extension Promise {
 
     /// Turns an error into a replacement value, so the chain can go on.
     ///
-    /// ```swift
-    /// fetchSteps().recover { _ in 0 }   // count nothing rather than fail
-    /// ```
     /// - Parameters:
     ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - policy: Which errors reach `body`; by default all but cancellation.
@@ -79,9 +67,6 @@ extension Promise {
 
     /// Replaces an error with another (to wrap low-level errors in your domain's).
     ///
-    /// ```swift
-    /// upload(batch).mapError { SyncError.uploadFailed(underlying: $0) }
-    /// ```
     /// - Parameters:
     ///   - executor: Where `transform` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - policy: Which errors are mapped; by default all but cancellation, which passes through unchanged.

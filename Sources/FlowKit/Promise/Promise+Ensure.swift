@@ -1,12 +1,6 @@
 extension Promise {
     /// Runs `body` however the promise settles — fulfilled, rejected or cancelled — and passes the result on.
     ///
-    /// ```swift
-    /// spinner.start()
-    /// fetchHeights()
-    ///     .ensure { spinner.stop() }
-    ///     .done { show($0) }
-    /// ```
     /// - Parameters:
     ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - body: The clean-up.
@@ -24,11 +18,6 @@ extension Promise {
 
     /// Runs `body` however the chain ends; the terminal form of ``ensure(on:_:)``.
     ///
-    /// ```swift
-    /// upload(batch)
-    ///     .catch { log($0) }
-    ///     .finally { removeTemporaryFiles() }
-    /// ```
     /// - Parameters:
     ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - body: The clean-up.
@@ -39,9 +28,6 @@ extension Promise {
 
     /// Looks at the result without changing it (logging, metrics, tests).
     ///
-    /// ```swift
-    /// fetchHeights().tap { result in metrics.record(result) }.done { show($0) }
-    /// ```
     /// - Parameters:
     ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - body: Receives the result.

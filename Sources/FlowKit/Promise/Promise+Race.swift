@@ -1,9 +1,6 @@
 /// Settles like the first input to settle, fulfilled or rejected; the losers are released (and cancelled
 /// unless something else depends on them).
 ///
-/// ```swift
-/// race([primary.fetch(), mirror.fetch()]).done { show($0) }
-/// ```
 /// - Parameter promises: The inputs; none rejects with ``PromiseError/emptyInput(operation:)``.
 /// - Returns: A promise settled like the winner.
 /// - Complexity: O(n).
@@ -22,9 +19,6 @@ public func race<Value: Sendable>(_ promises: some Sequence<Promise<Value>>) -> 
 
 /// `race(_:)` for a handful of promises.
 ///
-/// ```swift
-/// race(fetchFromCache(), fetchFromNetwork()).done { show($0) }
-/// ```
 /// - Returns: A promise settled like the winner.
 public func race<Value: Sendable>(_ first: Promise<Value>, _ others: Promise<Value>...) -> Promise<Value> {
     race([first] + others)
@@ -34,9 +28,6 @@ public func race<Value: Sendable>(_ first: Promise<Value>, _ others: Promise<Val
 /// ``PromiseError/allFailed(_:)`` listing their errors in input order. The other inputs are released once
 /// one fulfills.
 ///
-/// ```swift
-/// any([mirrorA.fetch(), mirrorB.fetch(), mirrorC.fetch()]).done { show($0) }
-/// ```
 /// - Parameter promises: The inputs; none rejects with ``PromiseError/emptyInput(operation:)``.
 /// - Returns: A promise of the first value.
 /// - Complexity: O(n).

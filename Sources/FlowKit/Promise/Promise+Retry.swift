@@ -1,11 +1,4 @@
 /// What `retry` should do after a failed attempt.
-///
-/// ```swift
-/// retry(attempts: 5) { upload(batch) } while: { error, _ in
-///     if case UploadError.tooManyRequests(let retryAfter?) = error { return .retryAfter(retryAfter) }
-///     return error is URLError ? .retry : .stop
-/// }
-/// ```
 public enum RetryDecision: Sendable, Equatable {
     /// Retry after the back-off's wait.
     case retry
@@ -20,13 +13,6 @@ public enum RetryDecision: Sendable, Equatable {
 /// Every attempt calls `body` again, so each gets fresh resources (a new request, a new stream). Cancelling
 /// the returned promise cancels the attempt under way or the wait before the next one.
 ///
-/// ```swift
-/// retry(attempts: 4, backoff: .exponential(initial: .milliseconds(500))) {
-///     uploader.send(batch)
-/// } while: { error, attempt in
-///     error is URLError ? .retry : .stop
-/// }
-/// ```
 /// - Parameters:
 ///   - attempts: The most attempts, the first included (at least 1).
 ///   - backoff: The waits between attempts.
@@ -69,9 +55,6 @@ func retryPromise<Value: Sendable>(
 /// ``retry(attempts:backoff:jitterSource:on:_:while:)`` with a yes/no predicate: `true` retries after the
 /// back-off's wait.
 ///
-/// ```swift
-/// retry(attempts: 3, { fetch() }, while: { $0 is URLError })
-/// ```
 /// - Parameters:
 ///   - attempts: The most attempts, the first included (at least 1).
 ///   - backoff: The waits between attempts.

@@ -1,10 +1,5 @@
 /// Runs one asynchronous step per element, strictly one after another, threading an accumulator through.
 ///
-/// ```swift
-/// reduceSequentially(batches, 0) { uploaded, batch in
-///     uploader.send(batch).map { uploaded + batch.count }
-/// }.done { print("uploaded \($0) samples") }
-/// ```
 /// - Parameters:
 ///   - items: The elements, visited in order.
 ///   - initial: The starting accumulator.
@@ -27,10 +22,6 @@ public func reduceSequentially<Element: Sendable, Accumulator: Sendable>(
 
 /// Runs one asynchronous step per element, strictly one after another.
 ///
-/// ```swift
-/// forEachSequentially(samples) { sample in store.save(sample) }
-///     .done { print("all saved, in order") }
-/// ```
 /// - Parameters:
 ///   - items: The elements, visited in order.
 ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.

@@ -1,12 +1,6 @@
 extension Promise {
     /// Continues with another asynchronous step once this promise fulfills (a flat-map).
     ///
-    /// ```swift
-    /// authorize()
-    ///     .then { store.save(sample) }
-    ///     .then { store.fetchHeights() }
-    ///     .done { print($0) }
-    /// ```
     /// - Parameters:
     ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - body: Receives the value and returns the next promise; a thrown error rejects the result.
@@ -22,9 +16,6 @@ extension Promise {
 
     /// Transforms the value with a synchronous function.
     ///
-    /// ```swift
-    /// let metres = centimetres.map { $0 / 100 }
-    /// ```
     /// - Parameters:
     ///   - executor: Where `transform` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - transform: Receives the value; a thrown error rejects the result.
@@ -39,9 +30,6 @@ extension Promise {
 
     /// Consumes the value at the end of a chain.
     ///
-    /// ```swift
-    /// fetchHeights().done { heights in show(heights) }.catch { show($0) }
-    /// ```
     /// - Parameters:
     ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - body: Receives the value; a thrown error rejects the result.
@@ -57,9 +45,6 @@ extension Promise {
 
     /// Discards the value: a `Promise<Void>` settled when this one is.
     ///
-    /// ```swift
-    /// let steps: [Promise<Void>] = samples.map { store.save($0).asVoid() }
-    /// ```
     /// - Returns: A promise of `()` or the same error.
     @inlinable
     public func asVoid() -> Promise<Void> {
@@ -70,14 +55,6 @@ extension Promise {
 /// Starts a chain with a step that may throw, so that every step, the first one included, reads alike and
 /// a synchronous throw becomes a rejection.
 ///
-/// ```swift
-/// firstly {
-///     try store.validate(sample)
-///     return store.save(sample)
-/// }.then {
-///     store.fetchHeights()
-/// }
-/// ```
 /// - Parameter body: Runs at once, on the calling thread.
 /// - Returns: The promise `body` returned, or one rejected with the error it threw.
 @inlinable

@@ -2,9 +2,6 @@ extension Promise {
     /// Rejects with ``PromiseError/validationFailed`` (or the error `predicate` throws) when the value does not
     /// pass `predicate`.
     ///
-    /// ```swift
-    /// fetchHeights().validate { !$0.isEmpty }.done { show($0) }
-    /// ```
     /// - Parameters:
     ///   - executor: Where `predicate` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - predicate: Returns `true` for acceptable values.
@@ -22,9 +19,6 @@ extension Promise {
 
     /// Transforms the value, rejecting with ``PromiseError/missingValue`` when the transform returns `nil`.
     ///
-    /// ```swift
-    /// fetchSamples().compactMap { $0.first }.done { latest in show(latest) }
-    /// ```
     /// - Parameters:
     ///   - executor: Where `transform` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - transform: Returns the new value or `nil`.

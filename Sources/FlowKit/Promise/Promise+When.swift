@@ -4,10 +4,6 @@
 /// rejects with that error and releases the other inputs — each is cancelled unless something else still
 /// depends on it — so a failed fan-out stops its remaining work.
 ///
-/// ```swift
-/// when(fulfilled: types.map { store.samples(of: $0) })
-///     .done { perType in upload(perType) }
-/// ```
 /// - Parameter promises: The inputs; none gives `[]` at once.
 /// - Returns: A promise of all values, in input order.
 /// - Complexity: O(n) time and memory; constant stack depth for any n.
@@ -51,12 +47,6 @@ public func when<Value: Sendable>(fulfilled promises: some Sequence<Promise<Valu
 
 /// Waits for every promise to settle, fulfilled or rejected, and never rejects itself (unless cancelled).
 ///
-/// ```swift
-/// when(resolved: uploads).done { results in
-///     let failures = results.filter { if case .failure = $0 { true } else { false } }
-///     print("\(failures.count) uploads failed")
-/// }
-/// ```
 /// - Parameter promises: The inputs; none gives `[]` at once.
 /// - Returns: A promise of every result, in input order.
 /// - Complexity: O(n) time and memory; constant stack depth for any n.
@@ -91,9 +81,6 @@ public func when<Value: Sendable>(
 
 /// Waits for two promises of different types; fails fast like `when(fulfilled:)`.
 ///
-/// ```swift
-/// when(fulfilled: fetchHeight(), fetchMass()).done { height, mass in print(mass / (height * height)) }
-/// ```
 /// - Returns: A promise of both values.
 @inlinable
 public func when<A: Sendable, B: Sendable>(
@@ -106,9 +93,6 @@ public func when<A: Sendable, B: Sendable>(
 
 /// Waits for three promises of different types; fails fast like `when(fulfilled:)`.
 ///
-/// ```swift
-/// when(fulfilled: height(), mass(), age()).done { h, m, a in report(h, m, a) }
-/// ```
 /// - Returns: A promise of the three values.
 @inlinable
 public func when<A: Sendable, B: Sendable, C: Sendable>(
@@ -121,9 +105,6 @@ public func when<A: Sendable, B: Sendable, C: Sendable>(
 
 /// Waits for four promises of different types; fails fast like `when(fulfilled:)`.
 ///
-/// ```swift
-/// when(fulfilled: steps(), water(), sleep(), rings()).done { s, w, z, r in render(s, w, z, r) }
-/// ```
 /// - Returns: A promise of the four values.
 @inlinable
 public func when<A: Sendable, B: Sendable, C: Sendable, D: Sendable>(

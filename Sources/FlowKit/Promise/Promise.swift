@@ -4,20 +4,6 @@
 /// error. The first resolution wins; every later `fulfill`, `reject` or `resolve` is ignored (this is what makes
 /// racing callbacks safe). Continuations attached after settlement still run.
 ///
-/// ```swift
-/// let height = Promise<Double> { fulfill, reject in
-///     scale.measure { centimetres, error in
-///         if let error { reject(error) } else { fulfill(centimetres ?? 0) }
-///     }
-/// }
-///
-/// height
-///     .map { $0 / 100 }                     // metres
-///     .then { store.save(height: $0) }      // returns another promise
-///     .done { print("Saved!") }
-///     .catch { print("Failed: \($0)") }
-/// ```
-///
 /// ## How it runs
 /// Each continuation is *scheduled* on its ``FlowExecutor`` (by default ``FlowDefaults/executor``), never called
 /// from inside another continuation's stack frame, so chains of a million steps, cascades of promises resolved
@@ -83,9 +69,6 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
 
     /// A promise already settled with `result`.
     ///
-    /// ```swift
-    /// let cached = Promise(result: Result { try cache.load() })
-    /// ```
     /// - Parameter result: The value or error it holds.
     @inlinable
     public init(result: Result<Value, any Error>) {
@@ -94,9 +77,6 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
 
     /// A promise already fulfilled with `value`.
     ///
-    /// ```swift
-    /// func height() -> Promise<Double> { cached.map(Promise.init(value:)) ?? fetchHeight() }
-    /// ```
     /// - Parameter value: The value it holds.
     @inlinable
     public convenience init(value: Value) {
@@ -105,9 +85,6 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
 
     /// A promise already rejected with `error`.
     ///
-    /// ```swift
-    /// guard input.isValid else { return Promise(error: InputError.invalid) }
-    /// ```
     /// - Parameter error: The error it holds.
     @inlinable
     public convenience init(error: any Error) {
@@ -118,13 +95,6 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     ///
     /// If `body` throws, the promise is rejected with that error (unless it already settled).
     ///
-    /// ```swift
-    /// let saved = Promise<Void> { fulfill, reject in
-    ///     store.save(sample) { success, error in
-    ///         if let error { reject(error) } else { fulfill(()) }
-    ///     }
-    /// }
-    /// ```
     /// - Parameter body: Receives `fulfill` and `reject`; both may be called from any thread, later, once.
     @inlinable
     public convenience init(
@@ -143,15 +113,8 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
 
     /// Creates a pending promise and runs `body` at once with its ``Resolver``.
     ///
-    /// The resolver also adapts completion handlers and registers cancellation handlers:
+    /// The resolver also adapts completion handlers and registers cancellation handlers.
     ///
-    /// ```swift
-    /// let data = Promise<Data> { resolver in
-    ///     let task = session.dataTask(with: url) { data, _, error in resolver.resolve(data, error) }
-    ///     resolver.onCancel { task.cancel() }
-    ///     task.resume()
-    /// }
-    /// ```
     /// - Parameter body: Receives the resolver; if it throws, the promise is rejected with that error.
     @inlinable
     public convenience init(_ body: (_ resolver: Resolver<Value>) throws -> Void) {
@@ -165,10 +128,6 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
 
     /// A pending promise and the resolver that settles it, for code that settles it elsewhere.
     ///
-    /// ```swift
-    /// let (promise, resolver) = Promise<Int>.pending()
-    /// queue.async { resolver.fulfill(42) }
-    /// ```
     /// - Returns: The promise and its resolver.
     @inlinable
     public static func pending() -> (promise: Promise<Value>, resolver: Resolver<Value>) {
@@ -179,30 +138,18 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     // MARK: - Inspecting
 
     /// The result if settled, `nil` while pending. A snapshot: it may change right after you read it.
-    ///
-    /// ```swift
-    /// if case .success(let value)? = promise.result { use(value) }
-    /// ```
     @inlinable
     public final var result: Result<Value, any Error>? {
         withState { $0.result }
     }
 
     /// Whether the promise has not settled yet.
-    ///
-    /// ```swift
-    /// #expect(Promise<Int>.pending().promise.isPending)
-    /// ```
     @inlinable
     public final var isPending: Bool {
         withState { $0.result == nil }
     }
 
     /// Whether the promise is fulfilled.
-    ///
-    /// ```swift
-    /// #expect(Promise(value: 1).isFulfilled)
-    /// ```
     @inlinable
     public final var isFulfilled: Bool {
         if case .success? = result { return true }
@@ -210,10 +157,6 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Whether the promise is rejected (cancellation included).
-    ///
-    /// ```swift
-    /// #expect(Promise<Int>(error: CancellationError()).isRejected)
-    /// ```
     @inlinable
     public final var isRejected: Bool {
         if case .failure? = result { return true }
@@ -225,11 +168,6 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     /// Cancels the promise: if pending, it rejects with `CancellationError`, its cancellation handlers run,
     /// and promises it was derived from are cancelled once none of their other dependents still need them.
     /// Does nothing once settled.
-    ///
-    /// ```swift
-    /// let upload = uploader.send(batch).then { confirm($0) }
-    /// cancelButton.onTap { upload.cancel() }   // stops the URL task if nothing else waits for it
-    /// ```
     public final func cancel() {
         Promise.cancelCascade(from: self)
     }

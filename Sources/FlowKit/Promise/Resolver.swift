@@ -2,23 +2,9 @@
 ///
 /// All methods are thread-safe and the first resolution wins; later calls are ignored. The `resolve`
 /// overloads accept the completion-handler shapes of HealthKit, URLSession and friends directly, which makes
-/// wrapping a callback API a one-liner:
-///
-/// ```swift
-/// func save(_ sample: Sample) -> Promise<Void> {
-///     Promise { resolver in store.save(sample, withCompletion: resolver.resolve) }   // (Bool, Error?)
-/// }
-/// func samples(_ query: Query) -> Promise<[Sample]> {
-///     Promise { resolver in store.execute(query, completion: resolver.resolve) }   // ([Sample]?, Error?)
-/// }
-/// ```
+/// wrapping a callback API a one-liner.
 public struct Resolver<Value: Sendable>: Sendable {
     /// The promise this resolver settles.
-    ///
-    /// ```swift
-    /// let (promise, resolver) = Promise<Int>.pending()
-    /// #expect(resolver.promise === promise)
-    /// ```
     public let promise: Promise<Value>
 
     @inlinable
@@ -28,9 +14,6 @@ public struct Resolver<Value: Sendable>: Sendable {
 
     /// Fulfills the promise with `value`.
     ///
-    /// ```swift
-    /// resolver.fulfill(42)
-    /// ```
     /// - Parameter value: The value.
     @inlinable
     public func fulfill(_ value: Value) {
@@ -39,9 +22,6 @@ public struct Resolver<Value: Sendable>: Sendable {
 
     /// Rejects the promise with `error`.
     ///
-    /// ```swift
-    /// resolver.reject(URLError(.timedOut))
-    /// ```
     /// - Parameter error: The error.
     @inlinable
     public func reject(_ error: any Error) {
@@ -50,9 +30,6 @@ public struct Resolver<Value: Sendable>: Sendable {
 
     /// Settles the promise with `result`; also fits `(Result<Value, Error>) -> Void` completion handlers.
     ///
-    /// ```swift
-    /// loader.load(completion: resolver.resolve)
-    /// ```
     /// - Parameter result: The value or error.
     @inlinable
     public func resolve(_ result: Result<Value, any Error>) {
@@ -62,9 +39,6 @@ public struct Resolver<Value: Sendable>: Sendable {
     /// Settles from a `(Value?, Error?)` completion: the error wins if present; two `nil`s reject with
     /// ``PromiseError/invalidCallbackResult``.
     ///
-    /// ```swift
-    /// store.execute(query, completion: resolver.resolve)
-    /// ```
     /// - Parameters:
     ///   - value: The value, if any.
     ///   - error: The error, if any.
@@ -83,9 +57,6 @@ public struct Resolver<Value: Sendable>: Sendable {
     /// promise withdraws it from `other`. Resolving a promise with itself rejects with
     /// ``PromiseError/chainingCycle``.
     ///
-    /// ```swift
-    /// resolver.resolve(with: cache.isWarm ? cache.value() : network.fetch())
-    /// ```
     /// - Parameter other: The promise to follow.
     @inlinable
     public func resolve(with other: Promise<Value>) {
@@ -95,10 +66,6 @@ public struct Resolver<Value: Sendable>: Sendable {
     /// Registers work to stop when the promise is cancelled while pending (a URL task, a timer, a query).
     /// Runs at once if the promise was already cancelled; never runs if it settled any other way.
     ///
-    /// ```swift
-    /// let task = session.dataTask(with: url) { data, _, error in resolver.resolve(data, error) }
-    /// resolver.onCancel { task.cancel() }
-    /// ```
     /// - Parameter handler: Called at most once, on the thread that cancels.
     @inlinable
     public func onCancel(_ handler: @escaping @Sendable () -> Void) {
@@ -106,10 +73,6 @@ public struct Resolver<Value: Sendable>: Sendable {
     }
 
     /// Whether the promise was cancelled (so long-running work can stop early).
-    ///
-    /// ```swift
-    /// for chunk in chunks where !resolver.isCancelled { upload(chunk) }
-    /// ```
     @inlinable
     public var isCancelled: Bool {
         if case .failure(let error)? = promise.result { return error is CancellationError }
@@ -119,10 +82,6 @@ public struct Resolver<Value: Sendable>: Sendable {
 
 extension Resolver where Value == Void {
     /// Fulfills a `Promise<Void>`.
-    ///
-    /// ```swift
-    /// resolver.fulfill()
-    /// ```
     @inlinable
     public func fulfill() {
         fulfill(())
@@ -130,9 +89,6 @@ extension Resolver where Value == Void {
 
     /// Settles from an `(Error?) -> Void` completion: `nil` fulfills.
     ///
-    /// ```swift
-    /// file.close(completion: resolver.resolve)
-    /// ```
     /// - Parameter error: The error, if any.
     @inlinable
     public func resolve(_ error: (any Error)?) {
@@ -143,9 +99,6 @@ extension Resolver where Value == Void {
     /// the error wins if present; `true` fulfills; `false` with no error rejects with
     /// ``PromiseError/invalidCallbackResult``.
     ///
-    /// ```swift
-    /// store.save(sample, withCompletion: resolver.resolve)
-    /// ```
     /// - Parameters:
     ///   - success: Whether the operation succeeded.
     ///   - error: The error, if any.

@@ -2,11 +2,6 @@
 ///
 /// The wait before retry `n` (1 for the first retry) is `initial · multiplierⁿ⁻¹`, capped at `maximum`,
 /// then spread by ``Jitter`` so that many clients failing together do not retry together.
-///
-/// ```swift
-/// let backoff = Backoff.exponential(initial: .milliseconds(200), multiplier: 2, maximum: .seconds(10))
-/// backoff.delay(beforeRetry: 3, randomUnit: 1)   // 800 ms before jitter is applied at its maximum
-/// ```
 public struct Backoff: Sendable, Equatable {
     /// The wait before the first retry.
     public var initial: Duration
@@ -19,9 +14,6 @@ public struct Backoff: Sendable, Equatable {
 
     /// A back-off from its parts.
     ///
-    /// ```swift
-    /// let backoff = Backoff(initial: .seconds(1), multiplier: 3, maximum: .seconds(60), jitter: .equal)
-    /// ```
     /// - Parameters:
     ///   - initial: The wait before the first retry.
     ///   - multiplier: The growth factor (values below 1 are treated as 1).
@@ -36,9 +28,6 @@ public struct Backoff: Sendable, Equatable {
 
     /// Exponential back-off, full jitter by default (the usual choice for network retries).
     ///
-    /// ```swift
-    /// retry(attempts: 5, backoff: .exponential()) { upload(batch) }
-    /// ```
     /// - Parameters:
     ///   - initial: The wait before the first retry (100 ms).
     ///   - multiplier: The growth factor (2).
@@ -56,9 +45,6 @@ public struct Backoff: Sendable, Equatable {
 
     /// The same wait before every retry.
     ///
-    /// ```swift
-    /// retry(attempts: 3, backoff: .constant(.seconds(1))) { ping() }
-    /// ```
     /// - Parameters:
     ///   - delay: The wait.
     ///   - jitter: The randomisation (none by default).
@@ -68,17 +54,10 @@ public struct Backoff: Sendable, Equatable {
     }
 
     /// Retry at once, with no wait.
-    ///
-    /// ```swift
-    /// retry(attempts: 2, backoff: .immediate) { readCache() }
-    /// ```
     public static let immediate = Backoff(initial: .zero, multiplier: 1, maximum: .zero, jitter: .none)
 
     /// The wait before retry number `retry` (1-based).
     ///
-    /// ```swift
-    /// Backoff.exponential(jitter: .none).delay(beforeRetry: 2, randomUnit: 0)   // 200 ms
-    /// ```
     /// - Parameters:
     ///   - retry: 1 for the first retry, 2 for the second…
     ///   - randomUnit: A random number in `0..<1` for the jitter (pass a fixed one in tests).
@@ -106,10 +85,6 @@ public struct Backoff: Sendable, Equatable {
 }
 
 /// How a back-off wait is randomised; `unit` below is a random number in `0..<1`.
-///
-/// ```swift
-/// Backoff.exponential(jitter: .equal)
-/// ```
 public enum Jitter: Sendable, Equatable {
     /// The exact wait.
     case none
@@ -122,18 +97,11 @@ public enum Jitter: Sendable, Equatable {
 }
 
 /// Where jitter's random numbers come from: the system generator, or a seeded one for reproducible tests.
-///
-/// ```swift
-/// retry(attempts: 3, jitterSource: .seeded(42)) { flakyCall() }
-/// ```
 public struct JitterSource: Sendable {
     private let next: @Sendable () -> Double
 
     /// A source from a function returning numbers in `0..<1`.
     ///
-    /// ```swift
-    /// let half = JitterSource { 0.5 }
-    /// ```
     /// - Parameter next: Returns the next number.
     public init(_ next: @escaping @Sendable () -> Double) {
         self.next = next
@@ -141,26 +109,16 @@ public struct JitterSource: Sendable {
 
     /// The next random number in `0..<1`.
     ///
-    /// ```swift
-    /// let unit = JitterSource.system.nextUnit()
-    /// ```
     /// - Returns: The number.
     public func nextUnit() -> Double {
         next()
     }
 
     /// The system's random number generator.
-    ///
-    /// ```swift
-    /// retry(attempts: 3, jitterSource: .system) { call() }
-    /// ```
     public static let system = JitterSource { Double.random(in: 0..<1) }
 
     /// A deterministic sequence (SplitMix64) from `seed`: the same seed gives the same waits.
     ///
-    /// ```swift
-    /// let source = JitterSource.seeded(7)
-    /// ```
     /// - Parameter seed: The seed.
     /// - Returns: The source.
     public static func seeded(_ seed: UInt64) -> JitterSource {

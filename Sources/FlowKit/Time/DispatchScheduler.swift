@@ -1,24 +1,12 @@
 import Dispatch
 
 /// The production ``FlowScheduler``: `asyncAfter` on a dispatch queue, measured on the monotonic uptime clock.
-///
-/// ```swift
-/// let scheduler = DispatchScheduler(queue: .global(qos: .utility))
-/// after(.seconds(1), on: scheduler).done { print("a second later") }
-/// ```
 public struct DispatchScheduler: FlowScheduler {
     /// The queue the scheduled jobs run on.
-    ///
-    /// ```swift
-    /// DispatchScheduler().queue   // the global default-QoS queue
-    /// ```
     public let queue: DispatchQueue
 
     /// A scheduler running its jobs on `queue`.
     ///
-    /// ```swift
-    /// let scheduler = DispatchScheduler(queue: myQueue)
-    /// ```
     /// - Parameter queue: Where scheduled jobs run; the global concurrent queue by default.
     public init(queue: DispatchQueue = .global()) {
         self.queue = queue
@@ -31,9 +19,6 @@ public struct DispatchScheduler: FlowScheduler {
 
     /// Runs `work` on ``queue`` after `delay`, unless cancelled first.
     ///
-    /// ```swift
-    /// let work = DispatchScheduler().schedule(after: .milliseconds(10)) { tick() }
-    /// ```
     /// - Parameters:
     ///   - delay: How long to wait; zero or negative runs as soon as possible.
     ///   - work: The job.

@@ -3,12 +3,6 @@
 /// Production code uses ``DispatchScheduler``; tests use `ManualScheduler` from `FlowKitTesting`, whose clock
 /// moves only when the test advances it, so time-dependent behaviour is checked with no real waiting.
 ///
-/// ```swift
-/// let scheduler = ManualScheduler()
-/// let slow = fetch().timeout(.seconds(5), on: scheduler)
-/// scheduler.advance(by: .seconds(5))         // the timeout fires now, deterministically
-/// ```
-///
 /// Conform your own type to drive FlowKit's time from another clock.
 public protocol FlowScheduler: Sendable {
     /// The scheduler's current time, measured from an arbitrary fixed origin; never decreases.
@@ -24,29 +18,17 @@ public protocol FlowScheduler: Sendable {
 }
 
 /// A job waiting on a ``FlowScheduler``, which can be cancelled before it runs.
-///
-/// ```swift
-/// let reminder = scheduler.schedule(after: .seconds(30)) { notify() }
-/// reminder.cancel()   // never notifies
-/// ```
 public struct ScheduledWork: Sendable {
     private let onCancel: @Sendable () -> Void
 
     /// Wraps the action that cancels the job; schedulers call this, users receive the result.
     ///
-    /// ```swift
-    /// return ScheduledWork { item.cancel() }
-    /// ```
     /// - Parameter cancel: Stops the job if it has not started; must be safe to call more than once.
     public init(cancel: @escaping @Sendable () -> Void) {
         onCancel = cancel
     }
 
     /// Stops the job if it has not started yet; harmless afterwards.
-    ///
-    /// ```swift
-    /// timer.cancel()
-    /// ```
     public func cancel() {
         onCancel()
     }
@@ -55,9 +37,6 @@ public struct ScheduledWork: Sendable {
 extension FlowScheduler {
     /// Suspends the current task for `delay` on this scheduler's clock.
     ///
-    /// ```swift
-    /// try await scheduler.sleep(for: .milliseconds(250))
-    /// ```
     /// - Parameter delay: How long to wait.
     /// - Throws: `CancellationError` as soon as the task is cancelled (the timer is cancelled too).
     public func sleep(for delay: Duration) async throws {

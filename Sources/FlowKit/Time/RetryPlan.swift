@@ -19,10 +19,6 @@ struct RetryPlan: Sendable {
 
 extension RetryDecision {
     /// The default decision of every `retry`: retry any error except cancellation.
-    ///
-    /// ```swift
-    /// retry(attempts: 3, { fetch() }, while: RetryDecision.unlessCancelled)
-    /// ```
     public static let unlessCancelled: @Sendable (_ error: any Error, _ attempt: Int) -> RetryDecision = { error, _ in
         error is CancellationError ? .stop : .retry
     }

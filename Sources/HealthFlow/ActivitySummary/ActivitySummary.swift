@@ -7,27 +7,9 @@ import Foundation
 /// move and exercise time in minutes, stand hours as a count. Every quantity is checked when the
 /// summary is made (right dimension, finite, not negative), and so is the day.
 ///
-/// ```swift
-/// var calendar = Calendar(identifier: .gregorian)
-/// calendar.timeZone = TimeZone(identifier: "Europe/Berlin")!
-/// let summary = try ActivitySummary(
-///     dateComponents: DateComponents(calendar: calendar, year: 2024, month: 3, day: 1),
-///     activeEnergyBurned: HealthQuantity(unit: .kilocalorie(), doubleValue: 430),
-///     activeEnergyBurnedGoal: HealthQuantity(unit: .kilocalorie(), doubleValue: 500),
-///     appleExerciseTime: HealthQuantity(unit: .minute(), doubleValue: 34),
-///     exerciseTimeGoal: HealthQuantity(unit: .minute(), doubleValue: 30),
-///     appleStandHours: HealthQuantity(unit: .count(), doubleValue: 11),
-///     standHoursGoal: HealthQuantity(unit: .count(), doubleValue: 12))
-/// summary.dateString   // "2024-03-01"
-/// ```
-///
 /// Summaries encode with their day as `"YYYY-MM-DD"` (the Health export's form) beside the calendar.
 public struct ActivitySummary: Hashable, Sendable {
     /// What the move ring measures (HealthKit's `HKActivityMoveMode`).
-    ///
-    /// ```swift
-    /// summary.activityMoveMode   // .activeEnergy
-    /// ```
     public enum MoveMode: String, CaseIterable, Hashable, Sendable, Codable {
         /// Active kilocalories (the default).
         case activeEnergy
@@ -36,82 +18,31 @@ public struct ActivitySummary: Hashable, Sendable {
     }
 
     /// The day: year, month and day, with the calendar they count in (and nothing else).
-    ///
-    /// ```swift
-    /// summary.dateComponents.day   // 1
-    /// ```
     public let dateComponents: DateComponents
     /// Active energy burned that day, in an energy unit.
-    ///
-    /// ```swift
-    /// try summary.activeEnergyBurned.doubleValue(for: .kilocalorie())   // 430
-    /// ```
     public let activeEnergyBurned: HealthQuantity
     /// The day's active energy goal.
-    ///
-    /// ```swift
-    /// try summary.activeEnergyBurnedGoal.doubleValue(for: .kilocalorie())   // 500
-    /// ```
     public let activeEnergyBurnedGoal: HealthQuantity
     /// Move minutes that day (for the `appleMoveTime` move mode), in a time unit.
-    ///
-    /// ```swift
-    /// try summary.appleMoveTime.doubleValue(for: .minute())
-    /// ```
     public let appleMoveTime: HealthQuantity
     /// The day's move-minutes goal.
-    ///
-    /// ```swift
-    /// try summary.appleMoveTimeGoal.doubleValue(for: .minute())
-    /// ```
     public let appleMoveTimeGoal: HealthQuantity
     /// Exercise minutes that day, in a time unit.
-    ///
-    /// ```swift
-    /// try summary.appleExerciseTime.doubleValue(for: .minute())   // 34
-    /// ```
     public let appleExerciseTime: HealthQuantity
     /// The day's exercise goal.
-    ///
-    /// ```swift
-    /// try summary.exerciseTimeGoal.doubleValue(for: .minute())   // 30
-    /// ```
     public let exerciseTimeGoal: HealthQuantity
     /// Hours of the day in which the person stood, as a count.
-    ///
-    /// ```swift
-    /// try summary.appleStandHours.doubleValue(for: .count())   // 11
-    /// ```
     public let appleStandHours: HealthQuantity
     /// The day's stand-hours goal.
-    ///
-    /// ```swift
-    /// try summary.standHoursGoal.doubleValue(for: .count())   // 12
-    /// ```
     public let standHoursGoal: HealthQuantity
     /// What the move ring measures that day.
-    ///
-    /// ```swift
-    /// summary.activityMoveMode   // .activeEnergy
-    /// ```
     public let activityMoveMode: MoveMode
     /// Whether the person paused their rings that day.
-    ///
-    /// ```swift
-    /// summary.isPaused   // false
-    /// ```
     public let isPaused: Bool
     /// The day's interval in its calendar, derived from `dateComponents`.
     private let day: DateInterval
 
     /// Makes a validated summary.
-    ///
-    /// ```swift
-    /// let summary = try ActivitySummary(
-    ///     dateComponents: DateComponents(calendar: calendar, year: 2024, month: 3, day: 1),
-    ///     activeEnergyBurned: HealthQuantity(unit: .kilocalorie(), doubleValue: 430),
-    ///     activeEnergyBurnedGoal: HealthQuantity(unit: .kilocalorie(), doubleValue: 500))
-    /// ```
     ///
     /// - Parameters:
     ///   - dateComponents: The day: a calendar, year, month and day naming a real day. Other components
@@ -168,18 +99,10 @@ public struct ActivitySummary: Hashable, Sendable {
     }
 
     /// The day as `YYYY-MM-DD`, as the Health app's export writes it.
-    ///
-    /// ```swift
-    /// summary.dateString   // "2024-03-01"
-    /// ```
     public var dateString: String { Self.format(dateComponents) }
 
     /// The day's start and end (the next day's start) in its calendar; 23 or 25 hours long on days when
     /// the clocks change.
-    ///
-    /// ```swift
-    /// summary.dateInterval.duration / 3600   // 24
-    /// ```
     public var dateInterval: DateInterval { day }
 
     /// `YYYY-MM-DD`, with `?` for a missing field.
@@ -200,10 +123,6 @@ extension ActivitySummary: Codable {
     }
 
     /// Decodes and validates a summary whose day is `"YYYY-MM-DD"`.
-    ///
-    /// ```swift
-    /// let summary = try JSONDecoder().decode(ActivitySummary.self, from: data)
-    /// ```
     ///
     /// - Throws: `DecodingError`, including `.dataCorrupted` for a malformed day or an invalid value.
     public init(from decoder: any Decoder) throws {
@@ -235,10 +154,6 @@ extension ActivitySummary: Codable {
     }
 
     /// Encodes the day as `"YYYY-MM-DD"`, the calendar, and every value.
-    ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(summary)   // {"date":"2024-03-01", …}
-    /// ```
     ///
     /// - Throws: Whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {

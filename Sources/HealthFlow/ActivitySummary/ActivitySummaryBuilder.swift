@@ -14,31 +14,13 @@ import Foundation
 ///
 /// Every day of the range gets a summary, zeros included; other sample types are ignored; samples of
 /// every source count.
-///
-/// ```swift
-/// let builder = ActivitySummaryBuilder(calendar: calendar, goals: try ActivitySummaryGoals(activeEnergyBurned: 450))
-/// let march = try ActivitySummaryPredicate(start: march1, end: march31)
-/// let summaries = try builder.summaries(from: samples, for: march)   // 31 summaries, ascending
-/// ```
 public struct ActivitySummaryBuilder: Sendable {
     /// The calendar whose days the summaries describe.
-    ///
-    /// ```swift
-    /// builder.calendar.timeZone
-    /// ```
     public let calendar: Calendar
     /// The goals written into every summary.
-    ///
-    /// ```swift
-    /// builder.goals.standHours   // 12
-    /// ```
     public let goals: ActivitySummaryGoals
 
     /// Makes a builder.
-    ///
-    /// ```swift
-    /// let builder = ActivitySummaryBuilder(calendar: calendar, goals: try ActivitySummaryGoals())
-    /// ```
     ///
     /// - Parameters:
     ///   - calendar: The calendar (and time zone) that decides where days and hours begin.
@@ -49,11 +31,6 @@ public struct ActivitySummaryBuilder: Sendable {
     }
 
     /// One summary per day of the predicate's range, ascending.
-    ///
-    /// ```swift
-    /// let week = try builder.summaries(from: samples, for: try ActivitySummaryPredicate(start: monday, end: sunday))
-    /// week.count   // 7
-    /// ```
     ///
     /// - Parameters:
     ///   - samples: Samples of any types, in any order.

@@ -2,14 +2,6 @@ import Foundation
 
 /// Why an activity summary, goal, predicate or derivation could not be made; each description names the
 /// field or date at fault.
-///
-/// ```swift
-/// do {
-///     _ = try ActivitySummaryPredicate(start: DateComponents(year: 2024, month: 2, day: 30), end: march1)
-/// } catch {
-///     error.description   // "date components … are invalid: a calendar is required"
-/// }
-/// ```
 public enum ActivitySummaryError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Date components lack a calendar, year, month or day, or name a day that does not exist.
     case invalidDateComponents(DateComponents, reason: String)
@@ -23,11 +15,6 @@ public enum ActivitySummaryError: Error, Hashable, Sendable, CustomStringConvert
     case statistics(StatisticsError)
 
     /// A readable message naming the field or date.
-    ///
-    /// ```swift
-    /// ActivitySummaryError.invalidValue(field: "standHoursGoal", value: -1).description
-    /// // "standHoursGoal must be finite and not negative; got -1.0"
-    /// ```
     public var description: String {
         switch self {
         case .invalidDateComponents(let components, let reason):

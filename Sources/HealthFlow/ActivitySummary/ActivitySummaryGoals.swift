@@ -1,54 +1,21 @@
 /// The daily goals an `ActivitySummaryBuilder` writes into every summary it derives.
-///
-/// ```swift
-/// let goals = try ActivitySummaryGoals(activeEnergyBurned: 600, exerciseTime: 45, standHours: 10)
-/// goals.moveMode   // .activeEnergy
-/// ```
 public struct ActivitySummaryGoals: Hashable, Sendable, Codable {
     /// Active energy goal in kilocalories.
-    ///
-    /// ```swift
-    /// goals.activeEnergyBurned   // 600
-    /// ```
     public let activeEnergyBurned: Double
     /// Move-minutes goal (for the `appleMoveTime` move mode).
-    ///
-    /// ```swift
-    /// goals.appleMoveTime   // 30
-    /// ```
     public let appleMoveTime: Double
     /// Exercise goal in minutes.
-    ///
-    /// ```swift
-    /// goals.exerciseTime   // 45
-    /// ```
     public let exerciseTime: Double
     /// Stand-hours goal.
-    ///
-    /// ```swift
-    /// goals.standHours   // 10
-    /// ```
     public let standHours: Double
     /// What the move ring measures.
-    ///
-    /// ```swift
-    /// goals.moveMode   // .activeEnergy
-    /// ```
     public let moveMode: ActivitySummary.MoveMode
 
     /// The Activity app's usual goals: 500 kcal, 30 move minutes, 30 exercise minutes, 12 stand hours,
     /// moving by active energy.
-    ///
-    /// ```swift
-    /// ActivitySummaryGoals.standard.standHours   // 12
-    /// ```
     public static let standard = ActivitySummaryGoals(unchecked: 500, 30, 30, 12, .activeEnergy)
 
     /// Makes checked goals; the defaults are the Activity app's usual ones (500 kcal, 30 min, 12 hours).
-    ///
-    /// ```swift
-    /// let goals = try ActivitySummaryGoals(activeEnergyBurned: 450)
-    /// ```
     ///
     /// - Parameters:
     ///   - activeEnergyBurned: Kilocalories.

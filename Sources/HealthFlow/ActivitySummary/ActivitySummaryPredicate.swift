@@ -7,34 +7,15 @@ import Foundation
 /// an exception otherwise; we throw). A summary matches when the middle of its day (noon in its own
 /// calendar) falls within the predicate's days in the predicate's calendar, so summaries and predicates
 /// in the same calendar compare day by day exactly.
-///
-/// ```swift
-/// let march = try ActivitySummaryPredicate(
-///     start: DateComponents(calendar: calendar, year: 2024, month: 3, day: 1),
-///     end: DateComponents(calendar: calendar, year: 2024, month: 3, day: 31))
-/// let inMarch = march.filter(summaries)   // ascending by day
-/// ```
 public struct ActivitySummaryPredicate: Hashable, Sendable {
     /// The first day, normalised to calendar, year, month and day.
-    ///
-    /// ```swift
-    /// march.start.day   // 1
-    /// ```
     public let start: DateComponents
     /// The last day (included), normalised to calendar, year, month and day.
-    ///
-    /// ```swift
-    /// march.end.day   // 31
-    /// ```
     public let end: DateComponents
     /// From the start of the first day to the end of the last.
     let interval: DateInterval
 
     /// Selects the days from `start` through `end`.
-    ///
-    /// ```swift
-    /// let week = try ActivitySummaryPredicate(start: monday, end: sunday)
-    /// ```
     ///
     /// - Parameters:
     ///   - start: The first day, with a calendar.
@@ -51,10 +32,6 @@ public struct ActivitySummaryPredicate: Hashable, Sendable {
 
     /// Selects one day.
     ///
-    /// ```swift
-    /// let today = try ActivitySummaryPredicate(day: DateComponents(calendar: calendar, year: 2024, month: 3, day: 1))
-    /// ```
-    ///
     /// - Parameter day: The day, with a calendar.
     /// - Throws: `ActivitySummaryError.invalidDateComponents`.
     public init(day: DateComponents) throws(ActivitySummaryError) {
@@ -62,10 +39,6 @@ public struct ActivitySummaryPredicate: Hashable, Sendable {
     }
 
     /// Whether the summary's day is one of the predicate's days.
-    ///
-    /// ```swift
-    /// march.evaluate(summary)   // true
-    /// ```
     ///
     /// - Parameter summary: A summary.
     /// - Returns: `true` when it matches.
@@ -76,10 +49,6 @@ public struct ActivitySummaryPredicate: Hashable, Sendable {
     }
 
     /// The matching summaries, ascending by day (HealthKit's order for activity summary queries).
-    ///
-    /// ```swift
-    /// march.filter(summaries).map(\.dateString)   // ["2024-03-01", "2024-03-02", …]
-    /// ```
     ///
     /// - Parameter summaries: Summaries in any order.
     /// - Returns: Those that match, sorted by day start.

@@ -2,31 +2,13 @@
 ///
 /// A store shows the sheet only for types the person has not answered; types answered before are left out,
 /// and when nothing is left the sheet is not shown at all (the policy is not consulted).
-///
-/// ```swift
-/// let policy = AuthorizationPolicy.scripted { request in
-///     request.share.contains(.bodyMass) ? .canceled : request.grantingAll
-/// }
-/// ```
 public struct AuthorizationRequest: Hashable, Sendable {
     /// Types the app asks to share (write), after adding blood pressure's partner type.
-    ///
-    /// ```swift
-    /// request.share   // [bloodPressureSystolic, bloodPressureDiastolic]
-    /// ```
     public let share: Set<HealthObjectType>
     /// Types the app asks to read, after adding blood pressure's partner type.
-    ///
-    /// ```swift
-    /// request.read   // [height]
-    /// ```
     public let read: Set<HealthObjectType>
 
     /// Makes a request (stores make them; tests may too).
-    ///
-    /// ```swift
-    /// let request = AuthorizationRequest(share: [.stepCount], read: [.height])
-    /// ```
     ///
     /// - Parameters:
     ///   - share: Types to share.
@@ -37,19 +19,11 @@ public struct AuthorizationRequest: Hashable, Sendable {
     }
 
     /// The answer that allows everything asked.
-    ///
-    /// ```swift
-    /// let policy = AuthorizationPolicy.scripted { $0.grantingAll }
-    /// ```
     public var grantingAll: AuthorizationResponse {
         .answered(share: share, read: read)
     }
 
     /// The answer that allows everything asked except the listed types.
-    ///
-    /// ```swift
-    /// let answer = request.granting(exceptShare: [.bodyMass], exceptRead: [.heartRate])
-    /// ```
     ///
     /// - Parameters:
     ///   - deniedShare: Types to refuse sharing.
@@ -63,10 +37,6 @@ public struct AuthorizationRequest: Hashable, Sendable {
 }
 
 /// How the person answered the permission sheet.
-///
-/// ```swift
-/// let answer: AuthorizationResponse = .answered(share: [.stepCount], read: [])   // everything else denied
-/// ```
 public enum AuthorizationResponse: Hashable, Sendable {
     /// The person tapped "Allow" with these switches on; every other type in the request is denied. Types
     /// outside the request are ignored. Blood pressure is one switch: systolic and diastolic are allowed
@@ -80,24 +50,12 @@ public enum AuthorizationResponse: Hashable, Sendable {
 /// The person at the permission sheet, played by code: an in-memory store asks its policy whenever a
 /// request contains types not answered yet.
 ///
-/// ```swift
-/// let everything = InMemoryHealthStore(configuration: app, policy: .grantAll)
-/// let noWeight = InMemoryHealthStore(configuration: app, policy: .deny(share: [.bodyMass]))
-/// let scripted = InMemoryHealthStore(configuration: app, policy: .scripted { request in
-///     request.read.contains(.heartRate) ? .canceled : request.grantingAll
-/// })
-/// ```
-///
 /// - Note: The answer closure is `@Sendable`: stores call it from whichever thread requests authorization,
 ///   never while holding a lock, so it may call back into the store.
 public struct AuthorizationPolicy: Sendable {
     private let answer: @Sendable (AuthorizationRequest) -> AuthorizationResponse
 
     /// A policy that answers each request with `answer`.
-    ///
-    /// ```swift
-    /// let policy = AuthorizationPolicy { request in .answered(share: request.share, read: []) }
-    /// ```
     ///
     /// - Parameter answer: Called once per sheet with the types still unanswered.
     public init(_ answer: @escaping @Sendable (AuthorizationRequest) -> AuthorizationResponse) {
@@ -106,11 +64,6 @@ public struct AuthorizationPolicy: Sendable {
 
     /// Answers a request (stores call this).
     ///
-    /// ```swift
-    /// AuthorizationPolicy.grantAll.respond(to: AuthorizationRequest(share: [.stepCount], read: []))
-    /// // .answered(share: [stepCount], read: [])
-    /// ```
-    ///
     /// - Parameter request: The types still unanswered.
     /// - Returns: The person's answer.
     public func respond(to request: AuthorizationRequest) -> AuthorizationResponse {
@@ -118,24 +71,12 @@ public struct AuthorizationPolicy: Sendable {
     }
 
     /// Allows everything asked.
-    ///
-    /// ```swift
-    /// let store = InMemoryHealthStore(configuration: app, policy: .grantAll)
-    /// ```
     public static let grantAll = AuthorizationPolicy { $0.grantingAll }
 
     /// Denies everything asked (the sheet is answered, so types become `sharingDenied`).
-    ///
-    /// ```swift
-    /// let store = InMemoryHealthStore(configuration: app, policy: .denyAll)
-    /// ```
     public static let denyAll = AuthorizationPolicy { _ in .answered(share: [], read: []) }
 
     /// Allows everything asked except the listed types.
-    ///
-    /// ```swift
-    /// let policy = AuthorizationPolicy.deny(share: [.bodyMass], read: [.heartRate])
-    /// ```
     ///
     /// - Parameters:
     ///   - share: Types the person refuses to let the app write.
@@ -149,13 +90,6 @@ public struct AuthorizationPolicy: Sendable {
 
     /// Answers each request with a closure: the script of a test.
     ///
-    /// ```swift
-    /// let answers = Mutex([AuthorizationResponse.canceled])
-    /// let policy = AuthorizationPolicy.scripted { request in
-    ///     answers.withLock { $0.isEmpty ? request.grantingAll : $0.removeFirst() }
-    /// }
-    /// ```
-    ///
     /// - Parameter answer: Called once per sheet with the types still unanswered.
     /// - Returns: The policy.
     public static func scripted(
@@ -165,9 +99,5 @@ public struct AuthorizationPolicy: Sendable {
     }
 
     /// Dismisses every sheet: requests fail with ``HealthStoreError/userCanceled`` and nothing is recorded.
-    ///
-    /// ```swift
-    /// let store = InMemoryHealthStore(configuration: app, policy: .userCancels)
-    /// ```
     public static let userCancels = AuthorizationPolicy { _ in .canceled }
 }

@@ -2,14 +2,6 @@
 ///
 /// It reflects sharing only. Whether the app may *read* a type is never revealed: a query over a type the
 /// person did not allow simply returns no data (except the app's own samples), exactly as if none existed.
-///
-/// ```swift
-/// switch store.authorizationStatus(for: .stepCount) {
-/// case .notDetermined: store.requestAuthorization(toShare: [.stepCount], read: []) { _, _ in }
-/// case .sharingDenied: showSettingsHint()
-/// case .sharingAuthorized: save()
-/// }
-/// ```
 public enum AuthorizationStatus: Int, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// The app never asked to share the type (or the person dismissed the sheet).
     case notDetermined = 0
@@ -19,10 +11,6 @@ public enum AuthorizationStatus: Int, CaseIterable, Hashable, Sendable, Codable,
     case sharingAuthorized = 2
 
     /// The case name.
-    ///
-    /// ```swift
-    /// AuthorizationStatus.sharingDenied.description   // "sharingDenied"
-    /// ```
     public var description: String {
         switch self {
         case .notDetermined: "notDetermined"
@@ -34,12 +22,6 @@ public enum AuthorizationStatus: Int, CaseIterable, Hashable, Sendable, Codable,
 
 /// Whether asking for a set of types would show the permission sheet — HealthKit's
 /// `HKAuthorizationRequestStatus`.
-///
-/// ```swift
-/// store.getRequestStatusForAuthorization(toShare: [.bodyMass], read: [.height]) { status, error in
-///     if status == .shouldRequest { showExplanationThenAsk() }
-/// }
-/// ```
 public enum AuthorizationRequestStatus: Int, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// The store could not tell (the request is invalid or health data is unavailable); see the error.
     case unknown = 0
@@ -49,10 +31,6 @@ public enum AuthorizationRequestStatus: Int, CaseIterable, Hashable, Sendable, C
     case unnecessary = 2
 
     /// The case name.
-    ///
-    /// ```swift
-    /// AuthorizationRequestStatus.unnecessary.description   // "unnecessary"
-    /// ```
     public var description: String {
         switch self {
         case .unknown: "unknown"

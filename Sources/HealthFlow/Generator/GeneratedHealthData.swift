@@ -2,60 +2,24 @@ import Foundation
 
 /// A generated data set: samples by type, blood-pressure correlations, and the activity summaries
 /// derived from the samples.
-///
-/// ```swift
-/// let data = try HealthDataGenerator(configuration: GeneratorConfiguration(days: 7, seed: 3)).generate()
-/// data.quantitySamples(of: .stepCount).count        // 168 (hourly)
-/// data.categorySamples(of: .sleepAnalysis).first     // an inBed sample
-/// data.activitySummaries.count                        // 7
-/// try store.ingest(data)   // an InMemoryHealthStore; the samples carry the generator's device sources
-/// ```
 public struct GeneratedHealthData: Hashable, Sendable {
     /// The configuration that produced the data.
-    ///
-    /// ```swift
-    /// data.configuration.seed
-    /// ```
     public let configuration: GeneratorConfiguration
     /// From the first day's midnight to the end of the last day.
-    ///
-    /// ```swift
-    /// data.dateInterval.duration / 86_400   // days (in a zone without clock changes)
-    /// ```
     public let dateInterval: DateInterval
     /// Quantity samples by type, each array ascending by start date: `stepCount`,
     /// `distanceWalkingRunning`, `activeEnergyBurned`, `appleExerciseTime`, `appleStandTime`, `heartRate`,
     /// `bodyMass`, `height`, `bloodGlucose`. Blood pressure readings are in `correlations` only.
-    ///
-    /// ```swift
-    /// data.quantitySamples[.heartRate]?.count
-    /// ```
     public let quantitySamples: [HealthObjectType: [HealthQuantitySample]]
     /// Category samples by type, each ascending by start date: `sleepAnalysis` (each night an `inBed`
     /// sample from the phone and contiguous stages from the watch) and `appleStandHour`.
-    ///
-    /// ```swift
-    /// data.categorySamples[.appleStandHour]?.count
-    /// ```
     public let categorySamples: [HealthObjectType: [HealthCategorySample]]
     /// Blood-pressure correlations, ascending by date.
-    ///
-    /// ```swift
-    /// data.correlations.first?.objects(for: .bloodPressureSystolic)
-    /// ```
     public let correlations: [HealthCorrelation]
     /// One summary per day, ascending, derived from the samples with `ActivitySummaryBuilder`.
-    ///
-    /// ```swift
-    /// data.activitySummaries.map(\.dateString)
-    /// ```
     public let activitySummaries: [ActivitySummary]
 
     /// The quantity samples of one type, ascending by start date (empty for types not generated).
-    ///
-    /// ```swift
-    /// data.quantitySamples(of: .stepCount)
-    /// ```
     ///
     /// - Parameter type: A quantity type.
     /// - Returns: The samples.
@@ -63,29 +27,17 @@ public struct GeneratedHealthData: Hashable, Sendable {
 
     /// The category samples of one type, ascending by start date (empty for types not generated).
     ///
-    /// ```swift
-    /// data.categorySamples(of: .sleepAnalysis)
-    /// ```
-    ///
     /// - Parameter type: A category type.
     /// - Returns: The samples.
     public func categorySamples(of type: HealthObjectType) -> [HealthCategorySample] { categorySamples[type] ?? [] }
 
     /// How many samples `allSamples()` returns (correlations count once).
-    ///
-    /// ```swift
-    /// data.sampleCount
-    /// ```
     public var sampleCount: Int {
         quantitySamples.values.reduce(0) { $0 + $1.count } + categorySamples.values.reduce(0) { $0 + $1.count }
             + correlations.count
     }
 
     /// Every sample, ascending by start date (ties: type identifier, then UUID), ready to save.
-    ///
-    /// ```swift
-    /// let samples = data.allSamples()
-    /// ```
     ///
     /// - Returns: The samples.
     /// - Complexity: O(n log n); call it once and keep the result.

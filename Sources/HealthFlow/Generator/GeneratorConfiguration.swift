@@ -2,20 +2,8 @@ import Foundation
 
 /// What the synthetic data generator produces: how many days, from when, in which calendar, how finely
 /// steps are recorded, from which seed, and for which sources.
-///
-/// ```swift
-/// // A small, fast set for tests: three days, hourly steps.
-/// let small = GeneratorConfiguration(days: 3, seed: 7)
-///
-/// // A benchmark year: 525,600 one-minute step samples (365 × 1,440 in a zone without clock changes).
-/// let year = GeneratorConfiguration(days: 365, seed: 1, stepResolution: .minute)
-/// ```
 public struct GeneratorConfiguration: Hashable, Sendable {
     /// How finely steps and distance are recorded.
-    ///
-    /// ```swift
-    /// GeneratorConfiguration(days: 1, stepResolution: .minute).stepResolution   // .minute
-    /// ```
     public enum StepResolution: String, CaseIterable, Hashable, Sendable, Codable {
         /// One step sample per minute of every day, zero-step minutes included, so a day holds exactly
         /// as many samples as it has minutes (1,440; 1,380 or 1,500 when the clocks change).
@@ -33,58 +21,22 @@ public struct GeneratorConfiguration: Hashable, Sendable {
     }
 
     /// The number of days, from 1 to 36,600.
-    ///
-    /// ```swift
-    /// GeneratorConfiguration(days: 30).days   // 30
-    /// ```
     public var days: Int
     /// The seed: the same configuration always produces the same data, UUIDs included.
-    ///
-    /// ```swift
-    /// GeneratorConfiguration(days: 3, seed: 42).seed   // 42
-    /// ```
     public var seed: UInt64
     /// A date in the first day; data starts at that day's midnight in `calendar`.
-    ///
-    /// ```swift
-    /// GeneratorConfiguration(days: 3).startDate   // 2024-01-01 00:00 UTC
-    /// ```
     public var startDate: Date
     /// The calendar and time zone whose days, hours and weekends shape the data.
-    ///
-    /// ```swift
-    /// GeneratorConfiguration(days: 3).calendar.timeZone.identifier   // "UTC"
-    /// ```
     public var calendar: Calendar
     /// How finely steps and distance are recorded.
-    ///
-    /// ```swift
-    /// GeneratorConfiguration(days: 3).stepResolution   // .hour
-    /// ```
     public var stepResolution: StepResolution
     /// The goals written into the activity summaries.
-    ///
-    /// ```swift
-    /// GeneratorConfiguration(days: 3).goals.activeEnergyBurned   // 500
-    /// ```
     public var goals: ActivitySummaryGoals
     /// The phone: steps, distance and time in bed.
-    ///
-    /// ```swift
-    /// GeneratorConfiguration(days: 3).phone.name   // "iPhone"
-    /// ```
     public var phone: HealthSource
     /// The watch: energy, exercise, stand, heart rate and sleep stages.
-    ///
-    /// ```swift
-    /// GeneratorConfiguration(days: 3).watch.name   // "Apple Watch"
-    /// ```
     public var watch: HealthSource
     /// Measuring devices: body mass, height, blood pressure and blood glucose.
-    ///
-    /// ```swift
-    /// GeneratorConfiguration(days: 3).devices.name   // "Health Devices"
-    /// ```
     public var devices: HealthSource
 
     /// 2024-01-01 00:00:00 UTC.
@@ -98,12 +50,6 @@ public struct GeneratorConfiguration: Hashable, Sendable {
     }
 
     /// Makes a configuration; everything but the number of days has a default.
-    ///
-    /// ```swift
-    /// var berlin = Calendar(identifier: .gregorian)
-    /// berlin.timeZone = TimeZone(identifier: "Europe/Berlin")!
-    /// let configuration = GeneratorConfiguration(days: 90, seed: 3, calendar: berlin, stepResolution: .minute)
-    /// ```
     ///
     /// - Parameters:
     ///   - days: The number of days (checked when generating: 1 to 36,600).

@@ -2,14 +2,6 @@
 ///
 /// The generator builds every sample with the validated initialisers; should one ever be refused, the
 /// refusal surfaces here instead of crashing.
-///
-/// ```swift
-/// do {
-///     _ = try HealthDataGenerator(configuration: GeneratorConfiguration(days: 0)).generate()
-/// } catch {
-///     error.description   // "generator configuration is invalid: days must be between 1 and 36600; got 0"
-/// }
-/// ```
 public enum GeneratorError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The configuration cannot describe a data set; the reason says which field.
     case invalidConfiguration(String)
@@ -21,10 +13,6 @@ public enum GeneratorError: Error, Hashable, Sendable, CustomStringConvertible {
     case calendarArithmeticFailed(day: Int)
 
     /// A readable message.
-    ///
-    /// ```swift
-    /// GeneratorError.calendarArithmeticFailed(day: 3).description   // "the calendar cannot compute day 3"
-    /// ```
     public var description: String {
         switch self {
         case .invalidConfiguration(let reason): "generator configuration is invalid: \(reason)"

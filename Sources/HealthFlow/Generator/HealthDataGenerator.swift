@@ -9,14 +9,6 @@ import Foundation
 /// step resolution does not change the person's activity). Every sample is made with the validated
 /// initialisers; a refusal would surface as `GeneratorError.invalidSample`.
 ///
-/// ```swift
-/// let week = try HealthDataGenerator(configuration: GeneratorConfiguration(days: 7, seed: 42)).generate()
-/// let steps = week.quantitySamples(of: .stepCount)          // 7 × 24 hourly samples
-/// let year = try HealthDataGenerator(
-///     configuration: GeneratorConfiguration(days: 365, seed: 42, stepResolution: .minute)).generate()
-/// year.quantitySamples(of: .stepCount).count                  // 525,600
-/// ```
-///
 /// ## What a day looks like
 /// - **Sleep** from a bedtime around 22:45 (weekends later, never after 23:50) to a wake time around
 ///   06:45 (weekends ~08:15): the phone records `inBed` for the whole night; the watch records stages
@@ -35,24 +27,12 @@ import Foundation
 ///   after lunch (devices source).
 public struct HealthDataGenerator: Sendable {
     /// What to generate.
-    ///
-    /// ```swift
-    /// HealthDataGenerator(configuration: GeneratorConfiguration(days: 3)).configuration.days   // 3
-    /// ```
     public let configuration: GeneratorConfiguration
 
     /// The longest data set, in days (100 years).
-    ///
-    /// ```swift
-    /// HealthDataGenerator.maximumDays   // 36_600
-    /// ```
     public static let maximumDays = 36_600
 
     /// Makes a generator.
-    ///
-    /// ```swift
-    /// let generator = HealthDataGenerator(configuration: GeneratorConfiguration(days: 30, seed: 9))
-    /// ```
     ///
     /// - Parameter configuration: What to generate.
     public init(configuration: GeneratorConfiguration) {
@@ -60,10 +40,6 @@ public struct HealthDataGenerator: Sendable {
     }
 
     /// Generates the data set.
-    ///
-    /// ```swift
-    /// let data = try HealthDataGenerator(configuration: GeneratorConfiguration(days: 3, seed: 1)).generate()
-    /// ```
     ///
     /// - Returns: The samples, correlations and activity summaries.
     /// - Throws: `GeneratorError.invalidConfiguration` (days outside 1…36,600, a non-finite start),

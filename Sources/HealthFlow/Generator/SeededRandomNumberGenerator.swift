@@ -8,25 +8,11 @@ import Foundation
 /// is free to change. Use it wherever output must be repeatable (test data, benchmarks); it is not
 /// cryptographically secure.
 ///
-/// ```swift
-/// var rng = SeededRandomNumberGenerator(seed: 42)
-/// rng.next()                     // the same UInt64 on every run
-/// rng.nextDouble()               // in [0, 1)
-/// rng.uniform(in: 60...75)       // a Double in the range
-/// rng.int(in: 1...6)             // a die roll
-/// rng.normal(mean: 60, standardDeviation: 5)
-/// rng.nextUUID()                 // a version-4 UUID, reproducible
-/// ```
-///
 /// - Note: A value type: copying it copies the state, so two copies produce the same sequence.
 public struct SeededRandomNumberGenerator: RandomNumberGenerator, Hashable, Sendable {
     private var state: (UInt64, UInt64, UInt64, UInt64)
 
     /// Seeds the generator; every seed (zero included) gives a different, well-mixed state.
-    ///
-    /// ```swift
-    /// var rng = SeededRandomNumberGenerator(seed: 2024)
-    /// ```
     ///
     /// - Parameter seed: Any 64-bit value.
     public init(seed: UInt64) {
@@ -42,10 +28,6 @@ public struct SeededRandomNumberGenerator: RandomNumberGenerator, Hashable, Send
     }
 
     /// The next 64 random bits (xoshiro256**).
-    ///
-    /// ```swift
-    /// let bits = rng.next()
-    /// ```
     ///
     /// - Returns: A uniformly distributed `UInt64`.
     public mutating func next() -> UInt64 {
@@ -66,20 +48,12 @@ public struct SeededRandomNumberGenerator: RandomNumberGenerator, Hashable, Send
 
     /// A double uniformly distributed in `[0, 1)` with 53 random bits.
     ///
-    /// ```swift
-    /// if rng.nextDouble() < 0.3 { /* 30 % of the time */ }
-    /// ```
-    ///
     /// - Returns: A value in `[0, 1)`.
     public mutating func nextDouble() -> Double {
         Double(next() >> 11) * 0x1p-53
     }
 
     /// A double uniformly distributed in `range` (the upper bound is reached only when the range is a point).
-    ///
-    /// ```swift
-    /// let kilograms = rng.uniform(in: 60...90)
-    /// ```
     ///
     /// - Parameter range: The bounds.
     /// - Returns: A value in the range.
@@ -88,10 +62,6 @@ public struct SeededRandomNumberGenerator: RandomNumberGenerator, Hashable, Send
     }
 
     /// An integer uniformly distributed in `range`, without modulo bias.
-    ///
-    /// ```swift
-    /// let minutes = rng.int(in: 5...45)
-    /// ```
     ///
     /// - Parameter range: The bounds.
     /// - Returns: A value in the range.
@@ -113,10 +83,6 @@ public struct SeededRandomNumberGenerator: RandomNumberGenerator, Hashable, Send
 
     /// `true` with probability `probability`.
     ///
-    /// ```swift
-    /// let worksOut = rng.chance(0.4)
-    /// ```
-    ///
     /// - Parameter probability: From 0 (never) to 1 (always).
     /// - Returns: The outcome.
     public mutating func chance(_ probability: Double) -> Bool {
@@ -124,10 +90,6 @@ public struct SeededRandomNumberGenerator: RandomNumberGenerator, Hashable, Send
     }
 
     /// A normally distributed value (Box–Muller).
-    ///
-    /// ```swift
-    /// let restingHeartRate = rng.normal(mean: 60, standardDeviation: 4)
-    /// ```
     ///
     /// - Parameters:
     ///   - mean: The distribution's mean.
@@ -140,10 +102,6 @@ public struct SeededRandomNumberGenerator: RandomNumberGenerator, Hashable, Send
     }
 
     /// A version-4 (random) UUID built from the generator's bits, so it is reproducible.
-    ///
-    /// ```swift
-    /// let uuid = rng.nextUUID()
-    /// ```
     ///
     /// - Returns: A UUID with the version and variant bits set.
     public mutating func nextUUID() -> UUID {
@@ -164,19 +122,11 @@ public struct SeededRandomNumberGenerator: RandomNumberGenerator, Hashable, Send
     }
 
     /// Equal when the states are equal (the two generators will produce the same sequence).
-    ///
-    /// ```swift
-    /// SeededRandomNumberGenerator(seed: 1) == SeededRandomNumberGenerator(seed: 1)   // true
-    /// ```
     public static func == (lhs: SeededRandomNumberGenerator, rhs: SeededRandomNumberGenerator) -> Bool {
         lhs.state == rhs.state
     }
 
     /// Hashes the state.
-    ///
-    /// ```swift
-    /// var seen: Set<SeededRandomNumberGenerator> = [rng]
-    /// ```
     ///
     /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {

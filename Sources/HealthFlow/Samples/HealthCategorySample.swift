@@ -4,65 +4,23 @@ import Foundation
 ///
 /// The value must be one the type allows (`type.allowedCategoryValues`); typed values such as
 /// `SleepAnalysisValue` make that hard to get wrong.
-///
-/// ```swift
-/// let rem = try HealthCategorySample(SleepAnalysisValue.asleepREM, start: start, end: end, source: source)
-/// rem.value                                  // 5
-/// rem.value(as: SleepAnalysisValue.self)     // .asleepREM
-///
-/// let flow = try HealthCategorySample(
-///     MenstrualFlowValue.medium, start: day, end: day, source: source,
-///     metadata: [.menstrualCycleStart: true])
-/// ```
 public struct HealthCategorySample: Hashable, Sendable {
     /// The sample's identity.
-    ///
-    /// ```swift
-    /// sleep.uuid
-    /// ```
     public let uuid: UUID
     /// The category type.
-    ///
-    /// ```swift
-    /// sleep.type   // sleepAnalysis
-    /// ```
     public let type: HealthObjectType
     /// The raw category value.
-    ///
-    /// ```swift
-    /// sleep.value   // 5 (asleepREM)
-    /// ```
     public let value: Int
     /// When the interval began.
-    ///
-    /// ```swift
-    /// sleep.startDate
-    /// ```
     public let startDate: Date
     /// When it ended.
-    ///
-    /// ```swift
-    /// sleep.endDate
-    /// ```
     public let endDate: Date
     /// The app or device that made the sample.
-    ///
-    /// ```swift
-    /// sleep.source
-    /// ```
     public let source: HealthSource
     /// Extra information.
-    ///
-    /// ```swift
-    /// sleep.metadata
-    /// ```
     public let metadata: [MetadataKey: MetadataValue]
 
     /// Makes a validated category sample from a raw value.
-    ///
-    /// ```swift
-    /// let inBed = try HealthCategorySample(type: .sleepAnalysis, value: 0, start: start, end: end, source: source)
-    /// ```
     ///
     /// - Parameters:
     ///   - type: A category type.
@@ -95,10 +53,6 @@ public struct HealthCategorySample: Hashable, Sendable {
 
     /// Makes a validated category sample from a typed value; the type is the value's `categoryType`.
     ///
-    /// ```swift
-    /// let stood = try HealthCategorySample(AppleStandHourValue.stood, start: hour, end: nextHour, source: watch)
-    /// ```
-    ///
     /// - Parameters:
     ///   - value: The typed value.
     ///   - start: When the interval began.
@@ -118,10 +72,6 @@ public struct HealthCategorySample: Hashable, Sendable {
 
     /// The value as a typed category value, or `nil` when `Value` belongs to another type.
     ///
-    /// ```swift
-    /// sample.value(as: SleepAnalysisValue.self)   // .asleepCore
-    /// ```
-    ///
     /// - Parameter valueType: The typed value set, e.g. `SleepAnalysisValue.self`.
     /// - Returns: The typed value, or `nil`.
     public func value<Value: HealthCategoryValue>(as valueType: Value.Type) -> Value? {
@@ -136,10 +86,6 @@ extension HealthCategorySample: Codable {
     }
 
     /// Decodes and validates a sample.
-    ///
-    /// ```swift
-    /// let sample = try JSONDecoder().decode(HealthCategorySample.self, from: data)
-    /// ```
     ///
     /// - Throws: `DecodingError`, including `.dataCorrupted` when the decoded sample breaks a rule.
     public init(from decoder: any Decoder) throws {
@@ -159,10 +105,6 @@ extension HealthCategorySample: Codable {
     }
 
     /// Encodes the sample's fields.
-    ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(sample)
-    /// ```
     ///
     /// - Throws: Whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {

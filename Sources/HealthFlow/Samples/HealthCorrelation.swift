@@ -11,65 +11,23 @@ import Foundation
 /// unchecked; we require it because a member outside its correlation's interval has no meaning (a blood
 /// pressure reading is one moment, a meal one interval), and statistics over members would otherwise
 /// disagree with the correlation. No UUID may appear twice among the members and the correlation.
-///
-/// ```swift
-/// let reading = try HealthCorrelation.bloodPressure(
-///     systolic: HealthQuantity(unit: .millimeterOfMercury(), doubleValue: 120),
-///     diastolic: HealthQuantity(unit: .millimeterOfMercury(), doubleValue: 80),
-///     start: now, end: now, source: source)
-/// reading.objects(for: .bloodPressureSystolic).first?.quantity   // 120 mmHg
-/// ```
 public struct HealthCorrelation: Hashable, Sendable {
     /// The correlation's identity.
-    ///
-    /// ```swift
-    /// reading.uuid
-    /// ```
     public let uuid: UUID
     /// The correlation type.
-    ///
-    /// ```swift
-    /// reading.type   // bloodPressure
-    /// ```
     public let type: HealthObjectType
     /// The member samples.
-    ///
-    /// ```swift
-    /// reading.objects.map(\.type)   // [bloodPressureSystolic, bloodPressureDiastolic] in some order
-    /// ```
     public let objects: Set<HealthQuantitySample>
     /// When the grouped measurements began.
-    ///
-    /// ```swift
-    /// reading.startDate
-    /// ```
     public let startDate: Date
     /// When they ended.
-    ///
-    /// ```swift
-    /// reading.endDate
-    /// ```
     public let endDate: Date
     /// The app or device that made the correlation.
-    ///
-    /// ```swift
-    /// reading.source
-    /// ```
     public let source: HealthSource
     /// Extra information (`foodType` for a food).
-    ///
-    /// ```swift
-    /// reading.metadata
-    /// ```
     public let metadata: [MetadataKey: MetadataValue]
 
     /// Makes a validated correlation.
-    ///
-    /// ```swift
-    /// let banana = try HealthCorrelation(
-    ///     type: .food, start: lunch, end: lunch,
-    ///     objects: [energy, carbohydrates], source: source, metadata: [.foodType: "Banana"])
-    /// ```
     ///
     /// - Parameters:
     ///   - type: A correlation type.
@@ -101,13 +59,6 @@ public struct HealthCorrelation: Hashable, Sendable {
 
     /// Makes a blood-pressure correlation and its two members, all at the same dates and from the same source.
     ///
-    /// ```swift
-    /// let reading = try HealthCorrelation.bloodPressure(
-    ///     systolic: HealthQuantity(unit: .millimeterOfMercury(), doubleValue: 118),
-    ///     diastolic: HealthQuantity(unit: .millimeterOfMercury(), doubleValue: 76),
-    ///     start: now, end: now, source: source)
-    /// ```
-    ///
     /// - Parameters:
     ///   - systolic: The systolic pressure (a pressure unit).
     ///   - diastolic: The diastolic pressure (a pressure unit).
@@ -132,10 +83,6 @@ public struct HealthCorrelation: Hashable, Sendable {
     }
 
     /// The members of one type (HealthKit's `objects(for:)`).
-    ///
-    /// ```swift
-    /// reading.objects(for: .bloodPressureDiastolic).count   // 1
-    /// ```
     ///
     /// - Parameter type: A member type.
     /// - Returns: The members of that type; empty when there are none.
@@ -189,10 +136,6 @@ extension HealthCorrelation: Codable {
 
     /// Decodes and validates a correlation and its members.
     ///
-    /// ```swift
-    /// let reading = try JSONDecoder().decode(HealthCorrelation.self, from: data)
-    /// ```
-    ///
     /// - Throws: `DecodingError`, including `.dataCorrupted` when the decoded correlation breaks a rule.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -212,10 +155,6 @@ extension HealthCorrelation: Codable {
 
     /// Encodes the correlation's fields; members are an array sorted by type identifier then UUID, so the
     /// encoding is deterministic.
-    ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(reading)
-    /// ```
     ///
     /// - Throws: Whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {

@@ -4,29 +4,13 @@ import Foundation
 /// and the metadata needed to sync the deletion (such as `syncIdentifier` and `syncVersion`).
 ///
 /// Anchored queries report these beside new samples so a client can drop what it mirrored.
-///
-/// ```swift
-/// let tombstone = HealthDeletedObject(uuid: sample.uuid, metadata: [.syncIdentifier: "meal-42", .syncVersion: 3])
-/// ```
 public struct HealthDeletedObject: Hashable, Sendable, Codable {
     /// The UUID of the deleted object.
-    ///
-    /// ```swift
-    /// tombstone.uuid
-    /// ```
     public let uuid: UUID
     /// Metadata kept for sync; often empty.
-    ///
-    /// ```swift
-    /// tombstone.metadata[.syncIdentifier]   // .string("meal-42")
-    /// ```
     public let metadata: [MetadataKey: MetadataValue]
 
     /// Makes a tombstone.
-    ///
-    /// ```swift
-    /// let tombstone = HealthDeletedObject(uuid: sample.uuid)
-    /// ```
     ///
     /// - Parameters:
     ///   - uuid: The UUID of the deleted object.
@@ -38,10 +22,6 @@ public struct HealthDeletedObject: Hashable, Sendable, Codable {
 
     /// Makes the tombstone of a sample, keeping its sync metadata (`syncIdentifier`, `syncVersion`,
     /// `externalUUID`) as HealthKit does.
-    ///
-    /// ```swift
-    /// let tombstone = HealthDeletedObject(deleting: .quantity(steps))
-    /// ```
     ///
     /// - Parameter sample: The sample being deleted.
     public init(deleting sample: HealthSample) {

@@ -6,20 +6,8 @@ import Foundation
 /// The voltage measurements are not part of the sample, as in HealthKit (where a separate query streams
 /// them): keep them beside it as `[ElectrocardiogramVoltageMeasurement]` and check them with
 /// `validateVoltageMeasurements(_:)`.
-///
-/// ```swift
-/// let ecg = try HealthElectrocardiogram(
-///     start: start, end: start.addingTimeInterval(30), classification: .sinusRhythm,
-///     averageHeartRate: HealthQuantity(unit: HealthUnit.count().unitDivided(by: .minute()), doubleValue: 64),
-///     samplingFrequency: HealthQuantity(unit: .hertz(), doubleValue: 512),
-///     numberOfVoltageMeasurements: 15_360, source: watch)
-/// ```
 public struct HealthElectrocardiogram: Hashable, Sendable {
     /// The rhythm the watch recognised (HealthKit's `HKElectrocardiogram.Classification`).
-    ///
-    /// ```swift
-    /// HealthElectrocardiogram.Classification.atrialFibrillation.rawValue   // 2
-    /// ```
     public enum Classification: Int, CaseIterable, Hashable, Sendable, Codable {
         /// No classification.
         case notSet = 0
@@ -40,10 +28,6 @@ public struct HealthElectrocardiogram: Hashable, Sendable {
     }
 
     /// Whether the person reported symptoms (HealthKit's `HKElectrocardiogram.SymptomsStatus`).
-    ///
-    /// ```swift
-    /// HealthElectrocardiogram.SymptomsStatus.present.rawValue   // 2
-    /// ```
     public enum SymptomsStatus: Int, CaseIterable, Hashable, Sendable, Codable {
         /// Not recorded.
         case notSet = 0
@@ -54,80 +38,29 @@ public struct HealthElectrocardiogram: Hashable, Sendable {
     }
 
     /// The sample's identity.
-    ///
-    /// ```swift
-    /// ecg.uuid
-    /// ```
     public let uuid: UUID
     /// Always `HealthObjectType.electrocardiogram`.
-    ///
-    /// ```swift
-    /// ecg.type   // electrocardiogram
-    /// ```
     public var type: HealthObjectType { .electrocardiogram }
     /// When the recording began.
-    ///
-    /// ```swift
-    /// ecg.startDate
-    /// ```
     public let startDate: Date
     /// When it ended.
-    ///
-    /// ```swift
-    /// ecg.endDate
-    /// ```
     public let endDate: Date
     /// The rhythm classification.
-    ///
-    /// ```swift
-    /// ecg.classification == .atrialFibrillation
-    /// ```
     public let classification: Classification
     /// Whether symptoms were reported.
-    ///
-    /// ```swift
-    /// ecg.symptomsStatus
-    /// ```
     public let symptomsStatus: SymptomsStatus
     /// The average heart rate during the recording (a `count/time` quantity), if known.
-    ///
-    /// ```swift
-    /// try ecg.averageHeartRate?.doubleValue(for: HealthUnit.count().unitDivided(by: .minute()))
-    /// ```
     public let averageHeartRate: HealthQuantity?
     /// How often the voltage was sampled (a frequency such as `512 Hz`), if known.
-    ///
-    /// ```swift
-    /// try ecg.samplingFrequency?.doubleValue(for: .hertz())   // 512
-    /// ```
     public let samplingFrequency: HealthQuantity?
     /// How many voltage measurements the recording holds.
-    ///
-    /// ```swift
-    /// ecg.numberOfVoltageMeasurements
-    /// ```
     public let numberOfVoltageMeasurements: Int
     /// The device that made the recording.
-    ///
-    /// ```swift
-    /// ecg.source
-    /// ```
     public let source: HealthSource
     /// Extra information.
-    ///
-    /// ```swift
-    /// ecg.metadata
-    /// ```
     public let metadata: [MetadataKey: MetadataValue]
 
     /// Makes a validated ECG sample.
-    ///
-    /// ```swift
-    /// let ecg = try HealthElectrocardiogram(
-    ///     start: start, end: end, classification: .inconclusivePoorReading,
-    ///     averageHeartRate: nil, samplingFrequency: HealthQuantity(unit: .hertz(), doubleValue: 512),
-    ///     numberOfVoltageMeasurements: 0, source: watch)
-    /// ```
     ///
     /// - Parameters:
     ///   - start: When the recording began.
@@ -177,10 +110,6 @@ public struct HealthElectrocardiogram: Hashable, Sendable {
     /// Checks that voltage measurements belong to this recording: exactly `numberOfVoltageMeasurements`
     /// of them, finite microvolts, and times that are finite, within `0...duration`, and never decreasing.
     ///
-    /// ```swift
-    /// try ecg.validateVoltageMeasurements(measurements)
-    /// ```
-    ///
     /// - Parameter measurements: The measurements, in recording order.
     /// - Throws: `ValidationError.voltageMeasurementCountMismatch`, `.voltageMeasurementTimeOutOfRange` or
     ///   `.nonFiniteValue` (field `voltageMeasurements[i].microvolts`).
@@ -215,10 +144,6 @@ extension HealthElectrocardiogram: Codable {
 
     /// Decodes and validates an ECG sample.
     ///
-    /// ```swift
-    /// let ecg = try JSONDecoder().decode(HealthElectrocardiogram.self, from: data)
-    /// ```
-    ///
     /// - Throws: `DecodingError`, including `.dataCorrupted` when the decoded sample breaks a rule.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -241,10 +166,6 @@ extension HealthElectrocardiogram: Codable {
 
     /// Encodes the sample's fields (with `"type": "electrocardiogram"` for readers of the JSON).
     ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(ecg)
-    /// ```
-    ///
     /// - Throws: Whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -264,30 +185,13 @@ extension HealthElectrocardiogram: Codable {
 
 /// One voltage reading of an ECG: microvolts at a time offset from the recording's start (HealthKit's
 /// `HKElectrocardiogram.VoltageMeasurement`, lead "Apple Watch similar to lead I").
-///
-/// ```swift
-/// let reading = ElectrocardiogramVoltageMeasurement(timeSinceSampleStart: 0.001953125, microvolts: -42.5)
-/// reading.quantity.description   // "-42.5 mcV"
-/// ```
 public struct ElectrocardiogramVoltageMeasurement: Hashable, Sendable, Codable {
     /// Seconds since the recording's `startDate`.
-    ///
-    /// ```swift
-    /// ElectrocardiogramVoltageMeasurement(timeSinceSampleStart: 0.5, microvolts: 7).timeSinceSampleStart   // 0.5
-    /// ```
     public let timeSinceSampleStart: TimeInterval
     /// The voltage in microvolts.
-    ///
-    /// ```swift
-    /// ElectrocardiogramVoltageMeasurement(timeSinceSampleStart: 0.5, microvolts: 7).microvolts   // 7
-    /// ```
     public let microvolts: Double
 
     /// Makes a measurement; `HealthElectrocardiogram.validateVoltageMeasurements(_:)` checks a whole series.
-    ///
-    /// ```swift
-    /// let first = ElectrocardiogramVoltageMeasurement(timeSinceSampleStart: 0, microvolts: 12)
-    /// ```
     ///
     /// - Parameters:
     ///   - timeSinceSampleStart: Seconds since the recording's start.
@@ -298,10 +202,6 @@ public struct ElectrocardiogramVoltageMeasurement: Hashable, Sendable, Codable {
     }
 
     /// The voltage as a quantity in `mcV`.
-    ///
-    /// ```swift
-    /// try reading.quantity.doubleValue(for: .voltUnit(with: .milli))
-    /// ```
     public var quantity: HealthQuantity {
         HealthQuantity(unit: .voltUnit(with: .micro), doubleValue: microvolts)
     }

@@ -6,70 +6,24 @@ import Foundation
 /// the type measures, the value must be finite (and not negative, except for temperatures and sound
 /// levels), `end >= start`, and the type's required metadata must be present and valid.
 ///
-/// ```swift
-/// let source = HealthSource(bundleIdentifier: "com.example.app", name: "Example")
-/// let steps = try HealthQuantitySample(
-///     type: .stepCount, quantity: HealthQuantity(unit: .count(), doubleValue: 1200),
-///     start: walkStart, end: walkEnd, source: source)
-///
-/// let bolus = try HealthQuantitySample(
-///     type: .insulinDelivery, quantity: HealthQuantity(unit: .internationalUnit(), doubleValue: 4),
-///     start: now, end: now, source: source,
-///     metadata: [.insulinDeliveryReason: InsulinDeliveryReason.bolus.metadataValue])
-/// ```
-///
 /// Samples encode with their fields; decoding runs the same validation.
 public struct HealthQuantitySample: Hashable, Sendable {
     /// The sample's identity; a store refuses a second sample with the same UUID.
-    ///
-    /// ```swift
-    /// steps.uuid
-    /// ```
     public let uuid: UUID
     /// The quantity type.
-    ///
-    /// ```swift
-    /// steps.type   // stepCount
-    /// ```
     public let type: HealthObjectType
     /// The measured amount, in the unit it was given.
-    ///
-    /// ```swift
-    /// try steps.quantity.doubleValue(for: .count())   // 1200
-    /// ```
     public let quantity: HealthQuantity
     /// When the measurement began.
-    ///
-    /// ```swift
-    /// steps.startDate
-    /// ```
     public let startDate: Date
     /// When the measurement ended (equal to `startDate` for an instantaneous reading).
-    ///
-    /// ```swift
-    /// steps.endDate
-    /// ```
     public let endDate: Date
     /// The app or device that made the sample.
-    ///
-    /// ```swift
-    /// steps.source
-    /// ```
     public let source: HealthSource
     /// Extra information; see `MetadataKey` for the keys HealthKit defines.
-    ///
-    /// ```swift
-    /// steps.metadata
-    /// ```
     public let metadata: [MetadataKey: MetadataValue]
 
     /// Makes a validated quantity sample.
-    ///
-    /// ```swift
-    /// let weight = try HealthQuantitySample(
-    ///     type: .bodyMass, quantity: HealthQuantity(unit: .pound(), doubleValue: 160),
-    ///     start: now, end: now, source: source)
-    /// ```
     ///
     /// - Parameters:
     ///   - type: A quantity type.
@@ -117,12 +71,6 @@ public struct HealthQuantitySample: Hashable, Sendable {
 
     /// Makes a validated instantaneous quantity sample (`start == end == date`).
     ///
-    /// ```swift
-    /// let height = try HealthQuantitySample(
-    ///     type: .height, quantity: HealthQuantity(unit: .meterUnit(with: .centi), doubleValue: 172),
-    ///     date: now, source: source)
-    /// ```
-    ///
     /// - Parameters:
     ///   - type: A quantity type.
     ///   - quantity: The amount.
@@ -147,10 +95,6 @@ extension HealthQuantitySample: Codable {
 
     /// Decodes and validates a sample.
     ///
-    /// ```swift
-    /// let sample = try JSONDecoder().decode(HealthQuantitySample.self, from: data)
-    /// ```
-    ///
     /// - Throws: `DecodingError`, including `.dataCorrupted` when the decoded sample breaks a rule.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -169,10 +113,6 @@ extension HealthQuantitySample: Codable {
     }
 
     /// Encodes the sample's fields.
-    ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(sample)
-    /// ```
     ///
     /// - Throws: Whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {

@@ -4,13 +4,7 @@ import Foundation
 /// counterpart of `HKSample` with its subclasses as cases.
 ///
 /// Every case has a UUID, a type, start and end dates, a source and metadata, readable without
-/// switching:
-///
-/// ```swift
-/// let samples: [HealthSample] = [.quantity(steps), .category(sleep), .correlation(reading)]
-/// samples.map(\.type)              // [stepCount, sleepAnalysis, bloodPressure]
-/// samples.sorted { $0.startDate < $1.startDate }
-/// ```
+/// switching.
 ///
 /// A sample encodes as a single-key object naming its kind: `{"quantity": {…}}`, `{"category": {…}}`,
 /// `{"correlation": {…}}`, `{"electrocardiogram": {…}}`.
@@ -25,10 +19,6 @@ public enum HealthSample: Hashable, Sendable {
     case electrocardiogram(HealthElectrocardiogram)
 
     /// The sample's identity.
-    ///
-    /// ```swift
-    /// HealthSample.quantity(steps).uuid == steps.uuid   // true
-    /// ```
     public var uuid: UUID {
         switch self {
         case .quantity(let sample): sample.uuid
@@ -39,10 +29,6 @@ public enum HealthSample: Hashable, Sendable {
     }
 
     /// The sample's type.
-    ///
-    /// ```swift
-    /// HealthSample.category(sleep).type   // sleepAnalysis
-    /// ```
     public var type: HealthObjectType {
         switch self {
         case .quantity(let sample): sample.type
@@ -53,10 +39,6 @@ public enum HealthSample: Hashable, Sendable {
     }
 
     /// When the sample's interval began.
-    ///
-    /// ```swift
-    /// samples.filter { $0.startDate >= midnight }
-    /// ```
     public var startDate: Date {
         switch self {
         case .quantity(let sample): sample.startDate
@@ -67,10 +49,6 @@ public enum HealthSample: Hashable, Sendable {
     }
 
     /// When the sample's interval ended.
-    ///
-    /// ```swift
-    /// samples.max { $0.endDate < $1.endDate }
-    /// ```
     public var endDate: Date {
         switch self {
         case .quantity(let sample): sample.endDate
@@ -81,10 +59,6 @@ public enum HealthSample: Hashable, Sendable {
     }
 
     /// The app or device that made the sample.
-    ///
-    /// ```swift
-    /// samples.filter { $0.source.bundleIdentifier == "com.example.app" }
-    /// ```
     public var source: HealthSource {
         switch self {
         case .quantity(let sample): sample.source
@@ -95,10 +69,6 @@ public enum HealthSample: Hashable, Sendable {
     }
 
     /// The sample's metadata.
-    ///
-    /// ```swift
-    /// sample.metadata[.wasUserEntered]   // .number(1)
-    /// ```
     public var metadata: [MetadataKey: MetadataValue] {
         switch self {
         case .quantity(let sample): sample.metadata
@@ -115,10 +85,6 @@ extension HealthSample: Codable {
     }
 
     /// Decodes a single-key object naming the kind, validating the sample.
-    ///
-    /// ```swift
-    /// let sample = try JSONDecoder().decode(HealthSample.self, from: data)
-    /// ```
     ///
     /// - Throws: `DecodingError` unless exactly one known key holds a valid sample.
     public init(from decoder: any Decoder) throws {
@@ -140,10 +106,6 @@ extension HealthSample: Codable {
     }
 
     /// Encodes a single-key object naming the kind.
-    ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(HealthSample.quantity(steps))   // {"quantity":{…}}
-    /// ```
     ///
     /// - Throws: Whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {

@@ -4,16 +4,6 @@ import Foundation
 ///
 /// Where HealthKit raises an exception (and crashes the app), our initializers throw one of these; the
 /// description names the type, the field and the offending value.
-///
-/// ```swift
-/// do {
-///     _ = try HealthQuantitySample(
-///         type: .stepCount, quantity: HealthQuantity(unit: .gram(), doubleValue: 10),
-///         start: start, end: end, source: source)
-/// } catch {
-///     error.description   // "stepCount requires a unit compatible with count; got g"
-/// }
-/// ```
 public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The type has no samples: a characteristic or the activity summary.
     case notASampleType(HealthObjectType)
@@ -53,11 +43,6 @@ public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible 
     case voltageMeasurementTimeOutOfRange(index: Int, timeSinceSampleStart: Double)
 
     /// A readable message naming the type, the field and the value.
-    ///
-    /// ```swift
-    /// ValidationError.missingMetadata(.insulinDelivery, key: .insulinDeliveryReason).description
-    /// // "insulinDelivery requires metadata HKInsulinDeliveryReason"
-    /// ```
     public var description: String {
         switch self {
         case .notASampleType(let type):

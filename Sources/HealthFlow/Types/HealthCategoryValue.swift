@@ -1,20 +1,10 @@
 /// A typed value of a category type, such as a sleep stage; its raw value is what a category sample stores.
-///
-/// ```swift
-/// let sleep = try HealthCategorySample(
-///     SleepAnalysisValue.asleepREM, start: start, end: end, source: source)
-/// sleep.value   // 5
-/// ```
 public protocol HealthCategoryValue: RawRepresentable, CaseIterable, Sendable where RawValue == Int {
     /// The category type whose samples hold these values.
     static var categoryType: HealthObjectType { get }
 }
 
 /// The values of `sleepAnalysis` (HealthKit's `HKCategoryValueSleepAnalysis`).
-///
-/// ```swift
-/// SleepAnalysisValue.asleepDeep.rawValue   // 4
-/// ```
 public enum SleepAnalysisValue: Int, HealthCategoryValue, Hashable, Codable {
     /// In bed, not necessarily asleep.
     case inBed = 0
@@ -30,19 +20,11 @@ public enum SleepAnalysisValue: Int, HealthCategoryValue, Hashable, Codable {
     case asleepREM = 5
 
     /// `HealthObjectType.sleepAnalysis`.
-    ///
-    /// ```swift
-    /// SleepAnalysisValue.categoryType   // sleepAnalysis
-    /// ```
     public static var categoryType: HealthObjectType { .sleepAnalysis }
 }
 
 /// The values of `menstrualFlow` (HealthKit's `HKCategoryValueVaginalBleeding`, formerly
 /// `HKCategoryValueMenstrualFlow`).
-///
-/// ```swift
-/// MenstrualFlowValue.medium.rawValue   // 3
-/// ```
 public enum MenstrualFlowValue: Int, HealthCategoryValue, Hashable, Codable {
     /// Flow of unspecified amount.
     case unspecified = 1
@@ -56,18 +38,10 @@ public enum MenstrualFlowValue: Int, HealthCategoryValue, Hashable, Codable {
     case none = 5
 
     /// `HealthObjectType.menstrualFlow`.
-    ///
-    /// ```swift
-    /// MenstrualFlowValue.categoryType   // menstrualFlow
-    /// ```
     public static var categoryType: HealthObjectType { .menstrualFlow }
 }
 
 /// The values of `appleStandHour` (HealthKit's `HKCategoryValueAppleStandHour`).
-///
-/// ```swift
-/// AppleStandHourValue.stood.rawValue   // 0
-/// ```
 public enum AppleStandHourValue: Int, HealthCategoryValue, Hashable, Codable {
     /// The person stood during the hour.
     case stood = 0
@@ -75,26 +49,14 @@ public enum AppleStandHourValue: Int, HealthCategoryValue, Hashable, Codable {
     case idle = 1
 
     /// `HealthObjectType.appleStandHour`.
-    ///
-    /// ```swift
-    /// AppleStandHourValue.categoryType   // appleStandHour
-    /// ```
     public static var categoryType: HealthObjectType { .appleStandHour }
 }
 
 /// The value of `mindfulSession`, which has a single value (HealthKit's `HKCategoryValueNotApplicable`).
-///
-/// ```swift
-/// MindfulSessionValue.notApplicable.rawValue   // 0
-/// ```
 public enum MindfulSessionValue: Int, HealthCategoryValue, Hashable, Codable {
     /// The only value.
     case notApplicable = 0
 
     /// `HealthObjectType.mindfulSession`.
-    ///
-    /// ```swift
-    /// MindfulSessionValue.categoryType   // mindfulSession
-    /// ```
     public static var categoryType: HealthObjectType { .mindfulSession }
 }

@@ -2,25 +2,11 @@
 /// stores enforce for it.
 ///
 /// Every type comes from the built-in catalog (`HealthObjectType.height`, `.stepCount`, `.sleepAnalysis`,
-/// `.bloodPressure`, …); look one up by its short identifier or by HealthKit's full identifier:
-///
-/// ```swift
-/// let steps = HealthObjectType.stepCount
-/// steps.kind                         // .quantity
-/// steps.canonicalUnit                // count
-/// steps.aggregationStyle             // .cumulative
-/// steps.isShareable                  // true
-/// HealthObjectType(identifier: "HKQuantityTypeIdentifierStepCount") == steps   // true
-/// HealthObjectType.heartRate.displayUnit?.unitString                        // "count/min"
-/// ```
+/// `.bloodPressure`, …); look one up by its short identifier or by HealthKit's full identifier.
 ///
 /// Two types are equal when their identifiers are. A type encodes as its short identifier.
 public struct HealthObjectType: Hashable, Sendable {
     /// What a type describes; decides which sample (if any) holds its data.
-    ///
-    /// ```swift
-    /// HealthObjectType.bloodPressure.kind   // .correlation
-    /// ```
     public enum Kind: String, CaseIterable, Hashable, Sendable, Codable {
         /// Numeric samples with a unit (`HKQuantityType`).
         case quantity
@@ -39,10 +25,6 @@ public struct HealthObjectType: Hashable, Sendable {
     }
 
     /// How the values of a quantity type combine over time (HealthKit's `HKQuantityAggregationStyle`).
-    ///
-    /// ```swift
-    /// HealthObjectType.heartRate.aggregationStyle   // .discreteTemporallyWeighted
-    /// ```
     public enum AggregationStyle: String, CaseIterable, Hashable, Sendable, Codable {
         /// Values add up (steps, energy, distance): sums are meaningful, averages are not.
         case cumulative
@@ -54,78 +36,34 @@ public struct HealthObjectType: Hashable, Sendable {
         case discreteEquivalentContinuousLevel
 
         /// Whether the style is `.cumulative`.
-        ///
-        /// ```swift
-        /// HealthObjectType.AggregationStyle.cumulative.isCumulative   // true
-        /// ```
         public var isCumulative: Bool { self == .cumulative }
     }
 
     /// The short identifier, as used throughout this library: `"stepCount"`, `"sleepAnalysis"`.
-    ///
-    /// ```swift
-    /// HealthObjectType.heartRate.identifier   // "heartRate"
-    /// ```
     public let identifier: String
     /// HealthKit's identifier, as found in `export.xml`: `"HKQuantityTypeIdentifierStepCount"`.
-    ///
-    /// ```swift
-    /// HealthObjectType.heartRate.healthKitIdentifier   // "HKQuantityTypeIdentifierHeartRate"
-    /// ```
     public let healthKitIdentifier: String
     /// What the type describes.
-    ///
-    /// ```swift
-    /// HealthObjectType.sleepAnalysis.kind   // .category
-    /// ```
     public let kind: Kind
     /// For quantity types, the unit values are stored in (`count/s` for heart rate); `nil` otherwise.
-    ///
-    /// ```swift
-    /// HealthObjectType.heartRate.canonicalUnit?.unitString   // "count/s"
-    /// ```
     public let canonicalUnit: HealthUnit?
     /// For quantity types, the unit values are shown in: the canonical unit, except where people expect
     /// another (`count/min` for heart rate and respiratory rate); `nil` otherwise.
-    ///
-    /// ```swift
-    /// HealthObjectType.heartRate.displayUnit?.unitString   // "count/min"
-    /// ```
     public let displayUnit: HealthUnit?
     /// For quantity types, how values combine over time; `nil` otherwise.
-    ///
-    /// ```swift
-    /// HealthObjectType.stepCount.aggregationStyle   // .cumulative
-    /// ```
     public let aggregationStyle: AggregationStyle?
     /// Whether an app may ask to write (share) the type. `false` for read-only types (`appleExerciseTime`,
     /// `appleStandHour`, `nikeFuel`, `walkingHeartRateAverage`, characteristics, activity summaries, ECGs)
     /// and for correlation types, which are never authorized themselves: an app authorizes their member
     /// types and may then save the correlation.
-    ///
-    /// ```swift
-    /// HealthObjectType.appleExerciseTime.isShareable   // false
-    /// ```
     public let isShareable: Bool
     /// Metadata keys every sample of the type must carry (`insulinDeliveryReason` on `insulinDelivery`,
     /// `menstrualCycleStart` on `menstrualFlow`, `foodType` on `food`).
-    ///
-    /// ```swift
-    /// HealthObjectType.insulinDelivery.requiredMetadataKeys   // [.insulinDeliveryReason]
-    /// ```
     public let requiredMetadataKeys: Set<MetadataKey>
     /// For category types, the values a sample may hold, ascending (`0...5` for sleep analysis); empty
     /// otherwise.
-    ///
-    /// ```swift
-    /// HealthObjectType.sleepAnalysis.allowedCategoryValues   // [0, 1, 2, 3, 4, 5]
-    /// ```
     public let allowedCategoryValues: [Int]
     /// Whether the type is a dietary nutrient that may be a member of a `food` correlation.
-    ///
-    /// ```swift
-    /// HealthObjectType.dietaryProtein.isNutrition   // true
-    /// ```
     public let isNutrition: Bool
 
     init(
@@ -147,11 +85,6 @@ public struct HealthObjectType: Hashable, Sendable {
 
     /// Looks a type up by its short identifier (`"height"`) or HealthKit's (`"HKQuantityTypeIdentifierHeight"`).
     ///
-    /// ```swift
-    /// HealthObjectType(identifier: "vo2Max")?.canonicalUnit?.unitString   // "mL/min·kg"
-    /// HealthObjectType(identifier: "steps")                               // nil
-    /// ```
-    ///
     /// - Parameter identifier: Either identifier.
     /// - Returns: `nil` when no catalog type has that identifier.
     public init?(identifier: String) {
@@ -170,10 +103,6 @@ public struct HealthObjectType: Hashable, Sendable {
 
     /// Whether samples of the type exist: quantity, category, correlation, electrocardiogram and workout
     /// types are sample types; characteristics and activity summaries are not.
-    ///
-    /// ```swift
-    /// HealthObjectType.dateOfBirth.isSampleType   // false
-    /// ```
     public var isSampleType: Bool {
         switch kind {
         case .quantity, .category, .correlation, .electrocardiogram, .workout: true
@@ -183,10 +112,6 @@ public struct HealthObjectType: Hashable, Sendable {
 
     /// Whether a quantity of this type may be negative: only temperatures and sound levels may; a negative
     /// step count, mass or heart rate is rejected. `false` for non-quantity types.
-    ///
-    /// ```swift
-    /// HealthObjectType.bodyTemperature.allowsNegativeValues   // true
-    /// ```
     public var allowsNegativeValues: Bool {
         guard let dimension = canonicalUnit?.dimension else { return false }
         return dimension == .temperature || dimension == .soundPressureLevel || dimension == .hearingLevel
@@ -194,10 +119,6 @@ public struct HealthObjectType: Hashable, Sendable {
 
     /// For correlation types, the types a member sample may have: systolic and diastolic blood pressure
     /// for `bloodPressure`, every nutrition type for `food`; empty otherwise.
-    ///
-    /// ```swift
-    /// HealthObjectType.bloodPressure.correlationMemberTypes   // [.bloodPressureSystolic, .bloodPressureDiastolic]
-    /// ```
     public var correlationMemberTypes: [HealthObjectType] {
         switch self {
         case .bloodPressure: [.bloodPressureSystolic, .bloodPressureDiastolic]
@@ -207,19 +128,11 @@ public struct HealthObjectType: Hashable, Sendable {
     }
 
     /// Equal when the identifiers are equal.
-    ///
-    /// ```swift
-    /// HealthObjectType.height == HealthObjectType(identifier: "height")   // true
-    /// ```
     public static func == (lhs: HealthObjectType, rhs: HealthObjectType) -> Bool {
         lhs.identifier == rhs.identifier
     }
 
     /// Hashes the identifier.
-    ///
-    /// ```swift
-    /// let types: Set<HealthObjectType> = [.height, .bodyMass]
-    /// ```
     ///
     /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
@@ -229,19 +142,11 @@ public struct HealthObjectType: Hashable, Sendable {
 
 extension HealthObjectType: CustomStringConvertible {
     /// The short identifier.
-    ///
-    /// ```swift
-    /// "\(HealthObjectType.stepCount)"   // "stepCount"
-    /// ```
     public var description: String { identifier }
 }
 
 extension HealthObjectType: Codable {
     /// Decodes a type from either identifier.
-    ///
-    /// ```swift
-    /// let type = try JSONDecoder().decode(HealthObjectType.self, from: Data("\"height\"".utf8))
-    /// ```
     ///
     /// - Throws: `DecodingError.dataCorrupted` for an identifier not in the catalog.
     public init(from decoder: any Decoder) throws {
@@ -255,10 +160,6 @@ extension HealthObjectType: Codable {
     }
 
     /// Encodes the short identifier.
-    ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(HealthObjectType.height)   // "height"
-    /// ```
     ///
     /// - Throws: Whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {

@@ -3,29 +3,13 @@
 /// Known keys carry HealthKit's raw strings (so they match `export.xml`'s `MetadataEntry key`), and
 /// samples check their values: the insulin delivery reason must be 1 (basal) or 2 (bolus), the food
 /// type a string, and so on. Any other string is a custom key and accepts any value.
-///
-/// ```swift
-/// let metadata: [MetadataKey: MetadataValue] = [
-///     .insulinDeliveryReason: InsulinDeliveryReason.bolus.metadataValue,
-///     .wasUserEntered: true,
-///     "com.example.note": "after lunch",
-/// ]
-/// ```
 public struct MetadataKey: RawRepresentable, Hashable, Sendable, Codable, CodingKeyRepresentable,
     ExpressibleByStringLiteral, CustomStringConvertible
 {
     /// The key as stored, e.g. `"HKInsulinDeliveryReason"`.
-    ///
-    /// ```swift
-    /// MetadataKey.foodType.rawValue   // "HKFoodType"
-    /// ```
     public let rawValue: String
 
     /// Makes a key from its raw string.
-    ///
-    /// ```swift
-    /// MetadataKey(rawValue: "HKFoodType") == .foodType   // true
-    /// ```
     ///
     /// - Parameter rawValue: The key as stored.
     public init(rawValue: String) {
@@ -34,94 +18,38 @@ public struct MetadataKey: RawRepresentable, Hashable, Sendable, Codable, Coding
 
     /// Makes a key from a string literal: `let key: MetadataKey = "com.example.note"`.
     ///
-    /// ```swift
-    /// let key: MetadataKey = "com.example.note"
-    /// ```
-    ///
     /// - Parameter value: The key as stored.
     public init(stringLiteral value: String) {
         self.init(rawValue: value)
     }
 
     /// The raw key.
-    ///
-    /// ```swift
-    /// MetadataKey.foodType.description   // "HKFoodType"
-    /// ```
     public var description: String { rawValue }
 
     /// Why insulin was delivered: a number, 1 (basal) or 2 (bolus). Required on `insulinDelivery`.
-    ///
-    /// ```swift
-    /// [MetadataKey.insulinDeliveryReason: InsulinDeliveryReason.basal.metadataValue]
-    /// ```
     public static let insulinDeliveryReason = MetadataKey(rawValue: "HKInsulinDeliveryReason")
     /// Whether a menstrual-flow sample starts a cycle: a Boolean number (0 or 1). Required on `menstrualFlow`.
-    ///
-    /// ```swift
-    /// [MetadataKey.menstrualCycleStart: true]
-    /// ```
     public static let menstrualCycleStart = MetadataKey(rawValue: "HKMenstrualCycleStart")
     /// The name of a food: a string. Required on a `food` correlation.
-    ///
-    /// ```swift
-    /// [MetadataKey.foodType: "Banana"]
-    /// ```
     public static let foodType = MetadataKey(rawValue: "HKFoodType")
     /// Whether the person entered the sample by hand: a Boolean number (0 or 1).
-    ///
-    /// ```swift
-    /// [MetadataKey.wasUserEntered: true]
-    /// ```
     public static let wasUserEntered = MetadataKey(rawValue: "HKWasUserEntered")
     /// A source-defined identifier that deduplicates saves of the same record: a string; needs `syncVersion`.
-    ///
-    /// ```swift
-    /// [MetadataKey.syncIdentifier: "meal-42", .syncVersion: 1]
-    /// ```
     public static let syncIdentifier = MetadataKey(rawValue: "HKMetadataKeySyncIdentifier")
     /// The version of a record with a `syncIdentifier`: an integral number.
-    ///
-    /// ```swift
-    /// [MetadataKey.syncIdentifier: "meal-42", .syncVersion: 2]
-    /// ```
     public static let syncVersion = MetadataKey(rawValue: "HKMetadataKeySyncVersion")
     /// An identifier of the record in another system: a string.
-    ///
-    /// ```swift
-    /// [MetadataKey.externalUUID: "0F1E…"]
-    /// ```
     public static let externalUUID = MetadataKey(rawValue: "HKExternalUUID")
     /// The time zone the sample was recorded in: a string (an IANA identifier).
-    ///
-    /// ```swift
-    /// [MetadataKey.timeZone: "Europe/Paris"]
-    /// ```
     public static let timeZone = MetadataKey(rawValue: "HKTimeZone")
     /// The name of the device that took the measurement: a string.
-    ///
-    /// ```swift
-    /// [MetadataKey.deviceName: "Omron M7"]
-    /// ```
     public static let deviceName = MetadataKey(rawValue: "HKDeviceName")
     /// When a blood glucose reading was taken relative to a meal: a number, 1 (preprandial) or 2 (postprandial).
-    ///
-    /// ```swift
-    /// [MetadataKey.bloodGlucoseMealTime: 1]
-    /// ```
     public static let bloodGlucoseMealTime = MetadataKey(rawValue: "HKBloodGlucoseMealTime")
     /// The activity around a heart-rate reading: a number, 0 (not set), 1 (sedentary) or 2 (active).
-    ///
-    /// ```swift
-    /// [MetadataKey.heartRateMotionContext: 1]
-    /// ```
     public static let heartRateMotionContext = MetadataKey(rawValue: "HKMetadataKeyHeartRateMotionContext")
     /// How a VO₂ max value was obtained: a number, 1 (max exercise), 2 (submaximal prediction) or
     /// 3 (non-exercise prediction).
-    ///
-    /// ```swift
-    /// [MetadataKey.vo2MaxTestType: 1]
-    /// ```
     public static let vo2MaxTestType = MetadataKey(rawValue: "HKVO2MaxTestType")
 
     /// The value a known key accepts; `nil` for custom keys, which accept anything.
@@ -165,10 +93,6 @@ enum MetadataExpectation: Sendable {
 
 /// Why insulin was delivered, the value of `MetadataKey.insulinDeliveryReason` (HealthKit's
 /// `HKInsulinDeliveryReason`).
-///
-/// ```swift
-/// let metadata: [MetadataKey: MetadataValue] = [.insulinDeliveryReason: InsulinDeliveryReason.bolus.metadataValue]
-/// ```
 public enum InsulinDeliveryReason: Int, CaseIterable, Hashable, Sendable, Codable {
     /// Background insulin delivered continuously.
     case basal = 1
@@ -176,9 +100,5 @@ public enum InsulinDeliveryReason: Int, CaseIterable, Hashable, Sendable, Codabl
     case bolus = 2
 
     /// The metadata value to store under `MetadataKey.insulinDeliveryReason`: `.number(1)` or `.number(2)`.
-    ///
-    /// ```swift
-    /// InsulinDeliveryReason.basal.metadataValue   // .number(1)
-    /// ```
     public var metadataValue: MetadataValue { .number(Double(rawValue)) }
 }

@@ -3,16 +3,7 @@ import Foundation
 /// The value of a metadata entry: a string, a number, a date or a quantity — the four kinds HealthKit
 /// accepts. Booleans are numbers 0 and 1, as in HealthKit.
 ///
-/// Literals make the common cases short:
-///
-/// ```swift
-/// let metadata: [MetadataKey: MetadataValue] = [
-///     .foodType: "Banana",                 // .string("Banana")
-///     .syncVersion: 3,                     // .number(3)
-///     .wasUserEntered: true,               // .number(1)
-///     "com.example.dose": .quantity(HealthQuantity(unit: .internationalUnit(), doubleValue: 4)),
-/// ]
-/// ```
+/// String, integer, floating-point and Boolean literals make the common cases short.
 ///
 /// Values encode as a single-key object naming the kind: `{"string": "Banana"}`, `{"number": 3}`,
 /// `{"date": …}` (in the encoder's date strategy), `{"quantity": {"value": 4, "unit": "IU"}}`.
@@ -32,20 +23,12 @@ extension MetadataValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral
 {
     /// A string value from a literal.
     ///
-    /// ```swift
-    /// let value: MetadataValue = "Banana"   // .string("Banana")
-    /// ```
-    ///
     /// - Parameter value: The string.
     public init(stringLiteral value: String) {
         self = .string(value)
     }
 
     /// A number value from an integer literal.
-    ///
-    /// ```swift
-    /// let value: MetadataValue = 2   // .number(2)
-    /// ```
     ///
     /// - Parameter value: The number.
     public init(integerLiteral value: Int) {
@@ -54,20 +37,12 @@ extension MetadataValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral
 
     /// A number value from a floating-point literal.
     ///
-    /// ```swift
-    /// let value: MetadataValue = 1.5   // .number(1.5)
-    /// ```
-    ///
     /// - Parameter value: The number.
     public init(floatLiteral value: Double) {
         self = .number(value)
     }
 
     /// A Boolean stored as the number 1 (true) or 0 (false), as HealthKit stores it.
-    ///
-    /// ```swift
-    /// let value: MetadataValue = true   // .number(1)
-    /// ```
     ///
     /// - Parameter value: The flag.
     public init(booleanLiteral value: Bool) {
@@ -78,10 +53,6 @@ extension MetadataValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral
 extension MetadataValue: CustomStringConvertible {
     /// The value for messages: strings quoted, numbers shortest, dates as `Date.description`, quantities as
     /// `172 cm`.
-    ///
-    /// ```swift
-    /// MetadataValue.string("Banana").description   // "\"Banana\""
-    /// ```
     public var description: String {
         switch self {
         case .string(let string): "\"\(string)\""
@@ -102,10 +73,6 @@ extension MetadataValue: Codable {
 
     /// Decodes a single-key object naming the kind (`{"number": 2}`).
     ///
-    /// ```swift
-    /// let value = try JSONDecoder().decode(MetadataValue.self, from: Data(#"{"string":"Banana"}"#.utf8))
-    /// ```
-    ///
     /// - Throws: `DecodingError` unless exactly one known key is present with a value of its kind.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -124,10 +91,6 @@ extension MetadataValue: Codable {
     }
 
     /// Encodes a single-key object naming the kind (`{"number": 2}`).
-    ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(MetadataValue.number(2))   // {"number":2}
-    /// ```
     ///
     /// - Throws: Whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {

@@ -3,35 +3,15 @@
 /// A quantity keeps the value and unit it was made with; read it in any compatible unit with
 /// `doubleValue(for:)`.
 ///
-/// ```swift
-/// let height = HealthQuantity(unit: .meterUnit(with: .centi), doubleValue: 172)
-/// height.description                              // "172 cm"
-/// try height.doubleValue(for: .meter())           // 1.72
-/// height.is(compatibleWith: .foot())              // true
-/// try height.doubleValue(for: .gram())            // throws UnitError.incompatible
-/// ```
-///
 /// Equality is memberwise: `1 m` and `100 cm` are different quantities under `==` (compare values read
 /// in one unit instead). Quantities encode as `{"value": 172, "unit": "cm"}`.
 public struct HealthQuantity: Hashable, Sendable {
     /// The value, in `unit`.
-    ///
-    /// ```swift
-    /// HealthQuantity(unit: .meterUnit(with: .centi), doubleValue: 172).value   // 172
-    /// ```
     public let value: Double
     /// The unit the quantity was made with.
-    ///
-    /// ```swift
-    /// HealthQuantity(unit: .meterUnit(with: .centi), doubleValue: 172).unit.unitString   // "cm"
-    /// ```
     public let unit: HealthUnit
 
     /// Makes a quantity; any value is accepted here, samples validate it.
-    ///
-    /// ```swift
-    /// let steps = HealthQuantity(unit: .count(), doubleValue: 1200)
-    /// ```
     ///
     /// - Parameters:
     ///   - unit: The unit of `doubleValue`.
@@ -43,10 +23,6 @@ public struct HealthQuantity: Hashable, Sendable {
 
     /// The value expressed in another unit of the same dimension.
     ///
-    /// ```swift
-    /// try HealthQuantity(unit: .degreeCelsius(), doubleValue: 37).doubleValue(for: .degreeFahrenheit())  // 98.6
-    /// ```
-    ///
     /// - Parameter unit: The unit wanted.
     /// - Returns: The value in `unit`.
     /// - Throws: `UnitError.incompatible(from:to:)` when `unit` measures a different dimension.
@@ -55,10 +31,6 @@ public struct HealthQuantity: Hashable, Sendable {
     }
 
     /// Whether the quantity can be read in `unit`.
-    ///
-    /// ```swift
-    /// HealthQuantity(unit: .count(), doubleValue: 3).is(compatibleWith: .percent())   // true
-    /// ```
     ///
     /// - Parameter unit: The unit to check.
     /// - Returns: `true` when the dimensions match.
@@ -69,10 +41,6 @@ public struct HealthQuantity: Hashable, Sendable {
 
 extension HealthQuantity: CustomStringConvertible {
     /// The value and unit string separated by a space: `172 cm`, `0.97 %`, `5.5 mmol<180.15588000005408>/L`.
-    ///
-    /// ```swift
-    /// "\(HealthQuantity(unit: .count(), doubleValue: 12))"   // "12 count"
-    /// ```
     public var description: String {
         "\(NumberFormatting.shortest(value)) \(unit.unitString)"
     }
@@ -86,10 +54,6 @@ extension HealthQuantity: Codable {
 
     /// Decodes `{"value": …, "unit": "…"}`.
     ///
-    /// ```swift
-    /// let q = try JSONDecoder().decode(HealthQuantity.self, from: Data(#"{"value":70,"unit":"kg"}"#.utf8))
-    /// ```
-    ///
     /// - Throws: `DecodingError` when a key is missing or the unit string is invalid.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -99,10 +63,6 @@ extension HealthQuantity: Codable {
     }
 
     /// Encodes `{"value": …, "unit": "…"}`.
-    ///
-    /// ```swift
-    /// let json = try JSONEncoder().encode(HealthQuantity(unit: .count(), doubleValue: 3))
-    /// ```
     ///
     /// - Throws: Whatever the encoder throws (a `JSONEncoder` rejects non-finite values by default).
     public func encode(to encoder: any Encoder) throws {

@@ -9,13 +9,6 @@ extension HealthUnit {
     /// (`degC/min`, `degF^2`) a temperature is a temperature *difference* and converts by scale alone
     /// (1 degC = 1 K, 1 degF = 5/9 K).
     ///
-    /// ```swift
-    /// try HealthUnit.convert(37, from: .degreeCelsius(), to: .degreeFahrenheit())      // 98.6
-    /// try HealthUnit.convert(0.97, from: .percent(), to: .count())                     // 0.0097
-    /// try HealthUnit.convert(1, from: try HealthUnit(from: "mmol<180.15588000005408>/L"),
-    ///                        to: try HealthUnit(from: "mg/dL"))                        // 18.015588…
-    /// ```
-    ///
     /// - Parameters:
     ///   - value: The value in `from`. Non-finite values pass through as IEEE arithmetic makes them.
     ///   - from: The unit of `value`.

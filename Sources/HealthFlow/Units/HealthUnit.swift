@@ -4,19 +4,7 @@ import Foundation
 /// the counterpart of `HKUnit` (named `HealthUnit` so it never clashes with Foundation's `Unit`).
 ///
 /// A unit is a product of factors — a prefixed base such as `mL` or `kg`, raised to an integer power.
-/// Make one from a string in HealthKit's grammar or from the builders that mirror `HKUnit`'s:
-///
-/// ```swift
-/// let vo2 = try HealthUnit(from: "mL/(kg*min)")
-/// let same = HealthUnit.literUnit(with: .milli)
-///     .unitDivided(by: .gramUnit(with: .kilo).unitMultiplied(by: .minute()))
-/// vo2 == same            // true
-/// vo2.unitString         // "mL/min·kg"
-///
-/// let mgPerDL = try HealthUnit(from: "mg/dL")
-/// let mmolPerL = try HealthUnit(from: "mmol<180.15588000005408>/L")
-/// try HealthUnit.convert(5.5, from: mmolPerL, to: mgPerDL)   // 99.0857…
-/// ```
+/// Make one from a string in HealthKit's grammar or from the builders that mirror `HKUnit`'s.
 ///
 /// ## Grammar
 /// Factors are joined by `*`, `.` or `·`; a factor may carry `^INT` (negative allowed) and may be a
@@ -44,11 +32,6 @@ public struct HealthUnit: Hashable, Sendable {
 
     /// Parses a unit string in HealthKit's grammar.
     ///
-    /// ```swift
-    /// let unit = try HealthUnit(from: "count/min")
-    /// _ = try HealthUnit(from: "count/hour")   // throws UnitError.unknownUnit("hour")
-    /// ```
-    ///
     /// - Parameter string: A unit string such as `"kg"`, `"mL/(kg*min)"`, `"mmol<180.15588000005408>/L"`.
     /// - Throws: `UnitError.malformed` when the string breaks the grammar (two `/`, unbalanced
     ///   parentheses, a bad exponent or molar mass), `UnitError.unknownUnit` for an unknown unit name.
@@ -58,10 +41,6 @@ public struct HealthUnit: Hashable, Sendable {
     }
 
     /// Whether this is the unitless unit `()`, which has no factors.
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "()").isUnitless   // true
-    /// ```
     public var isUnitless: Bool { factors.isEmpty }
 
     /// The unit printed in HealthKit's style; parsing it gives back an equal unit.
@@ -75,10 +54,6 @@ public struct HealthUnit: Hashable, Sendable {
     /// `%`, `IU`, energy, volume, length, time, mass (and moles), pressure, temperature, electrical
     /// units, frequency, decibels — then by symbol, then by molar mass. Hence `mL/min·kg` and
     /// `kcal/hr·kg`, as HealthKit prints them.
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "mL/(kg*min)").unitString   // "mL/min·kg"
-    /// ```
     public var unitString: String {
         if factors.isEmpty { return "()" }
         let sorted = factors.sorted { UnitAtom.printOrder($0.key, $1.key) }
@@ -98,10 +73,6 @@ public struct HealthUnit: Hashable, Sendable {
     }
 
     /// The physical dimension of the unit; units convert into each other exactly when these are equal.
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "kcal").dimension == .energy   // true
-    /// ```
     public var dimension: UnitDimension {
         factors.reduce(UnitDimension.dimensionless) { result, factor in
             result.multiplied(by: factor.key.dimension.raised(to: factor.value))
@@ -109,20 +80,11 @@ public struct HealthUnit: Hashable, Sendable {
     }
 
     /// Whether values in this unit can be converted into `other` (their dimensions match).
-    ///
-    /// ```swift
-    /// HealthUnit.gram().isCompatible(with: .pound())   // true
-    /// HealthUnit.gram().isCompatible(with: .count())   // false
-    /// ```
     public func isCompatible(with other: HealthUnit) -> Bool {
         dimension == other.dimension
     }
 
     /// The product of two units: exponents of equal factors add.
-    ///
-    /// ```swift
-    /// HealthUnit.meter().unitMultiplied(by: .meter()).unitString   // "m^2"
-    /// ```
     public func unitMultiplied(by other: HealthUnit) -> HealthUnit {
         var result = factors
         for (atom, power) in other.factors {
@@ -132,19 +94,11 @@ public struct HealthUnit: Hashable, Sendable {
     }
 
     /// The quotient of two units: `self × other⁻¹`.
-    ///
-    /// ```swift
-    /// HealthUnit.count().unitDivided(by: .minute()).unitString   // "count/min"
-    /// ```
     public func unitDivided(by other: HealthUnit) -> HealthUnit {
         unitMultiplied(by: other.reciprocal())
     }
 
     /// The unit raised to an integer power; every exponent is multiplied by `power` (0 gives `()`).
-    ///
-    /// ```swift
-    /// HealthUnit.second().unitRaised(toPower: -2).unitString   // "s^-2"
-    /// ```
     ///
     /// - Note: Exponents saturate at the bounds of `Int` rather than trap.
     public func unitRaised(toPower power: Int) -> HealthUnit {
@@ -152,10 +106,6 @@ public struct HealthUnit: Hashable, Sendable {
     }
 
     /// The reciprocal unit: every exponent negated.
-    ///
-    /// ```swift
-    /// HealthUnit.second().reciprocal().unitString   // "s^-1"
-    /// ```
     public func reciprocal() -> HealthUnit {
         HealthUnit(factors: factors.mapValues { Saturating.negate($0) })
     }
@@ -168,19 +118,11 @@ public struct HealthUnit: Hashable, Sendable {
 
 extension HealthUnit: CustomStringConvertible {
     /// The printed unit string, as `unitString`.
-    ///
-    /// ```swift
-    /// "\(HealthUnit.gramUnit(with: .kilo))"   // "kg"
-    /// ```
     public var description: String { unitString }
 }
 
 extension HealthUnit: Codable {
     /// Decodes a unit from its unit string.
-    ///
-    /// ```swift
-    /// let unit = try JSONDecoder().decode(HealthUnit.self, from: Data("\"mg/dL\"".utf8))
-    /// ```
     ///
     /// - Throws: `DecodingError.dataCorrupted` when the string is not a valid unit.
     public init(from decoder: any Decoder) throws {
@@ -194,10 +136,6 @@ extension HealthUnit: Codable {
     }
 
     /// Encodes the unit as its unit string (`"mL/min·kg"`).
-    ///
-    /// ```swift
-    /// let json = try JSONEncoder().encode(HealthUnit.count())   // "count"
-    /// ```
     ///
     /// - Throws: Whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {

@@ -3,12 +3,6 @@
 /// Prefixes apply to the SI bases `g`, `m`, `L`, `Pa`, `s`, `J`, `K`, `S`, `Hz`, `V` and `mol`.
 /// Micro is written `mc` (as in `mcg`), never `u` or `µ`, exactly as HealthKit spells it.
 ///
-/// ```swift
-/// let centimeter = HealthUnit.meterUnit(with: .centi)   // "cm"
-/// MetricPrefix.micro.symbol                              // "mc"
-/// MetricPrefix.kilo.powerOfTen                           // 3
-/// ```
-///
 /// - Note: `.none` mirrors HealthKit's `HKMetricPrefixNone`; spell it `MetricPrefix.none` wherever an
 ///   optional is involved so it cannot be confused with `Optional.none`.
 public enum MetricPrefix: Int, CaseIterable, Hashable, Sendable, Codable {
@@ -43,10 +37,6 @@ public enum MetricPrefix: Int, CaseIterable, Hashable, Sendable, Codable {
 
     /// The prefix as written in a unit string: `""`, `"f"`, `"p"`, `"n"`, `"mc"`, `"m"`, `"c"`, `"d"`,
     /// `"da"`, `"h"`, `"k"`, `"M"`, `"G"` or `"T"`.
-    ///
-    /// ```swift
-    /// MetricPrefix.deca.symbol   // "da"
-    /// ```
     public var symbol: String {
         switch self {
         case .none: ""
@@ -67,10 +57,6 @@ public enum MetricPrefix: Int, CaseIterable, Hashable, Sendable, Codable {
     }
 
     /// The exact decimal exponent of the prefix: the prefix multiplies by 10 to this power.
-    ///
-    /// ```swift
-    /// MetricPrefix.milli.powerOfTen   // -3
-    /// ```
     public var powerOfTen: Int {
         switch self {
         case .none: 0

@@ -10,17 +10,8 @@
 /// mass unit, which is what makes `mmol<180.15588000005408>/L` convertible to `mg/dL`; a plain `mol`
 /// does not convert to `mol<M>`. Because `count` is a dimension, `count/s` (heart rate) does not convert
 /// to `Hz` (sampling frequency, time⁻¹), and `count` does not convert to the unitless `()`.
-///
-/// ```swift
-/// HealthUnit.literUnit(with: .milli).dimension == .volume     // true
-/// try HealthUnit(from: "count/min").dimension.description     // "count·time^-1"
-/// ```
 public struct UnitDimension: Hashable, Sendable, CustomStringConvertible {
     /// A base dimension; every dimension is a product of these.
-    ///
-    /// ```swift
-    /// UnitDimension.mass.exponents   // [.mass: 1]
-    /// ```
     public enum Base: String, CaseIterable, Hashable, Sendable {
         /// Mass (`g`, `lb`, `mol<M>`).
         case mass
@@ -47,116 +38,44 @@ public struct UnitDimension: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The non-zero exponent of each base dimension. Empty for a dimensionless unit such as `()`.
-    ///
-    /// ```swift
-    /// UnitDimension.pressure.exponents   // [.mass: 1, .length: -1, .time: -2]
-    /// ```
     public let exponents: [Base: Int]
 
     /// Makes a dimension from base exponents; zero exponents are dropped.
-    ///
-    /// ```swift
-    /// let speed = UnitDimension(exponents: [.length: 1, .time: -1])
-    /// ```
     public init(exponents: [Base: Int]) {
         self.exponents = exponents.filter { $0.value != 0 }
     }
 
     /// The dimension of a pure number: the unitless unit `()`.
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "()").dimension == .dimensionless   // true
-    /// ```
     public static let dimensionless = UnitDimension(exponents: [:])
     /// Mass.
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "g").dimension == .mass   // true
-    /// ```
     public static let mass = UnitDimension(exponents: [.mass: 1])
     /// Length.
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "m").dimension == .length   // true
-    /// ```
     public static let length = UnitDimension(exponents: [.length: 1])
     /// Volume: length³.
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "L").dimension == .volume   // true
-    /// ```
     public static let volume = UnitDimension(exponents: [.length: 3])
     /// Time.
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "s").dimension == .time   // true
-    /// ```
     public static let time = UnitDimension(exponents: [.time: 1])
     /// Temperature.
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "degC").dimension == .temperature   // true
-    /// ```
     public static let temperature = UnitDimension(exponents: [.temperature: 1])
     /// Energy: mass·length²·time⁻².
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "kcal").dimension == .energy   // true
-    /// ```
     public static let energy = UnitDimension(exponents: [.mass: 1, .length: 2, .time: -2])
     /// Pressure: mass·length⁻¹·time⁻².
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "mmHg").dimension == .pressure   // true
-    /// ```
     public static let pressure = UnitDimension(exponents: [.mass: 1, .length: -1, .time: -2])
     /// Count.
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "count").dimension == .count   // true
-    /// ```
     public static let count = UnitDimension(exponents: [.count: 1])
     /// International units.
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "IU").dimension == .internationalUnit   // true
-    /// ```
     public static let internationalUnit = UnitDimension(exponents: [.internationalUnit: 1])
     /// Amount of substance (a mole without a molar mass).
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "mmol").dimension == .amountOfSubstance   // true
-    /// ```
     public static let amountOfSubstance = UnitDimension(exponents: [.amountOfSubstance: 1])
     /// Electrical conductance.
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "S").dimension == .conductance   // true
-    /// ```
     public static let conductance = UnitDimension(exponents: [.conductance: 1])
     /// Frequency: time⁻¹.
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "Hz").dimension == .frequency   // true
-    /// ```
     public static let frequency = UnitDimension(exponents: [.time: -1])
     /// Electrical potential.
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "V").dimension == .voltage   // true
-    /// ```
     public static let voltage = UnitDimension(exponents: [.voltage: 1])
     /// A-weighted sound pressure level.
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "dBASPL").dimension == .soundPressureLevel   // true
-    /// ```
     public static let soundPressureLevel = UnitDimension(exponents: [.soundPressureLevel: 1])
     /// Hearing level.
-    ///
-    /// ```swift
-    /// try HealthUnit(from: "dBHL").dimension == .hearingLevel   // true
-    /// ```
     public static let hearingLevel = UnitDimension(exponents: [.hearingLevel: 1])
 
     private static let named: [(UnitDimension, String)] = [
@@ -169,10 +88,6 @@ public struct UnitDimension: Hashable, Sendable, CustomStringConvertible {
 
     /// A readable name: a known dimension by name (`"mass"`, `"volume"`, `"pressure"`), any other as a
     /// product of base dimensions in declaration order (`"mass·length^-3"`).
-    ///
-    /// ```swift
-    /// UnitDimension.volume.description   // "volume"
-    /// ```
     public var description: String {
         if let name = Self.named.first(where: { $0.0 == self })?.1 {
             return name

@@ -1,14 +1,6 @@
 /// The errors of the unit layer: parsing a unit string, building a unit, and converting between units.
 ///
 /// Each case quotes the offending input so that the message alone explains the problem.
-///
-/// ```swift
-/// do {
-///     _ = try HealthUnit(from: "mL/kg/min")
-/// } catch {
-///     error.description   // unit string "mL/kg/min" is malformed: more than one '/'
-/// }
-/// ```
 public enum UnitError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The unit string does not follow HealthKit's grammar; `reason` says what is wrong.
     case malformed(String, reason: String)
@@ -21,10 +13,6 @@ public enum UnitError: Error, Hashable, Sendable, CustomStringConvertible {
     case incompatible(from: HealthUnit, to: HealthUnit)
 
     /// A readable message that quotes the input, for logs and error reports.
-    ///
-    /// ```swift
-    /// UnitError.unknownUnit("ug").description   // unknown unit "ug"
-    /// ```
     public var description: String {
         switch self {
         case .malformed(let input, let reason):

@@ -1,16 +1,8 @@
 import FlowKit
 
 /// The `async` twin of ``HealthActivitySummaryQuery``, awaiting the promise twin.
-///
-/// ```swift
-/// let week = try await store.activitySummaries(matching: try ActivitySummaryPredicate(start: monday, end: sunday))
-/// ```
 extension HealthStore {
     /// Runs a ``HealthActivitySummaryQuery``.
-    ///
-    /// ```swift
-    /// let today = try await store.activitySummaries(matching: try ActivitySummaryPredicate(day: today)).first
-    /// ```
     ///
     /// - Parameter predicate: The days, or `nil` for every day with activity data.
     /// - Returns: The summaries, ascending by date (empty when the app may not read them).

@@ -4,19 +4,8 @@ import Synchronization
 /// `async` twins of the ``HealthStore`` API: the same names and outcomes as the promise twins, each awaiting
 /// the promise twin's value (so the three styles cannot drift apart). Cancelling the awaiting task cancels
 /// the promise, which stops any query it started.
-///
-/// ```swift
-/// try await store.requestAuthorization(toShare: [.bodyMass], read: [.bodyMass])
-/// try await store.save(.quantity(weight))
-/// let latest = try await store.samples(of: .bodyMass, sortedBy: [.endDate(ascending: false)], limit: 1)
-/// for try await _ in store.observe(.bodyMass) { await refresh() }
-/// ```
 extension HealthStore {
     /// Asks for permission; returns once the sheet is answered (not a sign that anything was allowed).
-    ///
-    /// ```swift
-    /// try await store.requestAuthorization(toShare: [.stepCount], read: [.stepCount])
-    /// ```
     ///
     /// - Parameters:
     ///   - typesToShare: Sample types to write.
@@ -31,10 +20,6 @@ extension HealthStore {
     }
 
     /// Whether requesting these types would show the permission sheet.
-    ///
-    /// ```swift
-    /// if try await store.statusForAuthorizationRequest(toShare: [.bodyMass], read: []) == .shouldRequest { … }
-    /// ```
     ///
     /// - Parameters:
     ///   - typesToShare: Sample types to write.
@@ -51,10 +36,6 @@ extension HealthStore {
 
     /// Saves one sample.
     ///
-    /// ```swift
-    /// try await store.save(.quantity(weight))
-    /// ```
-    ///
     /// - Parameter sample: The sample.
     /// - Throws: The ``HealthStoreError`` naming the refusal.
     public func save(_ sample: HealthSample) async throws {
@@ -63,10 +44,6 @@ extension HealthStore {
     }
 
     /// Saves samples all-or-nothing.
-    ///
-    /// ```swift
-    /// try await store.save(walks.map(HealthSample.quantity))
-    /// ```
     ///
     /// - Parameter samples: The samples.
     /// - Throws: The ``HealthStoreError`` naming the first refusal; nothing was saved then.
@@ -77,10 +54,6 @@ extension HealthStore {
 
     /// Deletes one sample the app saved.
     ///
-    /// ```swift
-    /// try await store.delete(.quantity(mistake))
-    /// ```
-    ///
     /// - Parameter sample: The sample.
     /// - Throws: The ``HealthStoreError`` naming the refusal.
     public func delete(_ sample: HealthSample) async throws {
@@ -90,10 +63,6 @@ extension HealthStore {
 
     /// Deletes samples the app saved, all-or-nothing.
     ///
-    /// ```swift
-    /// try await store.delete(duplicates)
-    /// ```
-    ///
     /// - Parameter samples: The samples.
     /// - Throws: The ``HealthStoreError`` naming the first refusal; nothing was deleted then.
     public func delete(_ samples: [HealthSample]) async throws {
@@ -102,10 +71,6 @@ extension HealthStore {
     }
 
     /// Runs a ``HealthSampleQuery``.
-    ///
-    /// ```swift
-    /// let recent = try await store.samples(of: .heartRate, matching: .samples(withStart: hourAgo, end: nil))
-    /// ```
     ///
     /// - Parameters:
     ///   - type: A sample type.
@@ -124,11 +89,6 @@ extension HealthStore {
     }
 
     /// Runs a one-shot ``HealthAnchoredObjectQuery``: what changed since `anchor`.
-    ///
-    /// ```swift
-    /// let changes = try await store.changes(of: .stepCount, since: savedAnchor)
-    /// savedAnchor = changes.newAnchor
-    /// ```
     ///
     /// - Parameters:
     ///   - type: A sample type.
@@ -151,13 +111,6 @@ extension HealthStore {
     /// can see. Each update is acknowledged (its completion handler called) as it enters the stream's
     /// buffer, which is unbounded. The query stops when the consuming task ends or is cancelled; the stream
     /// throws when the query cannot run (an unsupported type, health data unavailable).
-    ///
-    /// ```swift
-    /// for try await update in store.observe(.stepCount) {
-    ///     let today = try await store.samples(of: .stepCount, matching: .samples(withStart: midnight, end: nil))
-    ///     show(today)
-    /// }
-    /// ```
     ///
     /// - Parameters:
     ///   - type: A sample type.
@@ -184,29 +137,13 @@ extension HealthStore {
 
 /// One notification from ``HealthStore/observe(_:matching:)``: something about `type` changed. It carries no
 /// samples; run a query to see what.
-///
-/// ```swift
-/// for try await update in store.observe(.bodyMass) where !update.isInitial { await reloadWeight() }
-/// ```
 public struct HealthObserverUpdate: Hashable, Sendable {
     /// The observed type.
-    ///
-    /// ```swift
-    /// update.type   // bodyMass
-    /// ```
     public let type: HealthObjectType
     /// 0 for the update sent when observation starts, then 1, 2, … for each change.
-    ///
-    /// ```swift
-    /// update.index   // 2
-    /// ```
     public let index: Int
 
     /// Makes an update.
-    ///
-    /// ```swift
-    /// let first = HealthObserverUpdate(type: .bodyMass, index: 0)
-    /// ```
     ///
     /// - Parameters:
     ///   - type: The observed type.
@@ -217,10 +154,6 @@ public struct HealthObserverUpdate: Hashable, Sendable {
     }
 
     /// Whether this is the update sent when observation starts (not caused by a change).
-    ///
-    /// ```swift
-    /// HealthObserverUpdate(type: .bodyMass, index: 0).isInitial   // true
-    /// ```
     public var isInitial: Bool { index == 0 }
 }
 

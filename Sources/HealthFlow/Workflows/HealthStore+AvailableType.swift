@@ -6,23 +6,8 @@ import FlowKit
 /// answered — so the workflow checks ``HealthStore/authorizationStatus(for:)`` afterwards and reports
 /// ``HealthStoreError/authorizationDenied(_:)`` or ``HealthStoreError/authorizationNotDetermined(_:)`` when
 /// sharing is not allowed. (Read permission is never revealed, so only sharing can be verified.)
-///
-/// ```swift
-/// store.availableType(.height)                      // promise
-///     .then { store.save(.quantity(height)) }
-///     .catch { show($0) }
-///
-/// try await store.availableType(.height)            // async
-/// ```
 extension HealthStore {
     /// Callback style: requests sharing (and reading) `type`, then verifies the answer.
-    ///
-    /// ```swift
-    /// store.availableType(.height) { success, error in
-    ///     guard success else { return show(error) }
-    ///     store.save(.quantity(height)) { _, _ in }
-    /// }
-    /// ```
     ///
     /// - Parameters:
     ///   - type: The sample type to share and read.
@@ -45,10 +30,6 @@ extension HealthStore {
 
     /// Promise style: fulfills when sharing `type` is authorized.
     ///
-    /// ```swift
-    /// store.availableType(.bodyMass).then { store.save(.quantity(weight)) }
-    /// ```
-    ///
     /// - Parameter type: The sample type to share and read.
     /// - Returns: A promise rejected with the request's error or the refusal.
     public func availableType(_ type: HealthObjectType) -> Promise<Void> {
@@ -56,11 +37,6 @@ extension HealthStore {
     }
 
     /// Async style: returns when sharing `type` is authorized.
-    ///
-    /// ```swift
-    /// try await store.availableType(.height)
-    /// try await store.save(.quantity(height))
-    /// ```
     ///
     /// - Parameter type: The sample type to share and read.
     /// - Throws: The request's error, or the refusal.
@@ -70,10 +46,6 @@ extension HealthStore {
     }
 
     /// The error saving `type` would meet now, or `nil` when sharing it is authorized.
-    ///
-    /// ```swift
-    /// if let refusal = store.sharingRefusal(for: .height) { show(refusal) }
-    /// ```
     ///
     /// - Parameter type: The sample type.
     /// - Returns: ``HealthStoreError/authorizationDenied(_:)``, ``HealthStoreError/authorizationNotDetermined(_:)``

@@ -5,20 +5,8 @@ import FlowKit
 ///
 /// The promise settles at the first change after observation starts — not with the initial notification every
 /// observer query delivers — and stops the query; cancelling the promise (or the awaiting task) stops it too.
-///
-/// ```swift
-/// store.nextChange(of: .bodyMass)                   // promise
-///     .then { _ in store.samples(of: .bodyMass, sortedBy: [.endDate(ascending: false)], limit: 1) }
-///     .done { show($0) }
-///
-/// _ = try await store.nextChange(of: .bodyMass)     // async
-/// ```
 extension HealthStore {
     /// A promise of the next change to samples of `type` the app can see.
-    ///
-    /// ```swift
-    /// let change: Promise<HealthObserverUpdate> = store.nextChange(of: .stepCount)
-    /// ```
     ///
     /// - Parameters:
     ///   - type: A sample type.
@@ -44,11 +32,6 @@ extension HealthStore {
     }
 
     /// Waits for the next change to samples of `type` the app can see.
-    ///
-    /// ```swift
-    /// _ = try await store.nextChange(of: .stepCount)
-    /// let today = try await store.samples(of: .stepCount, matching: .samples(withStart: midnight, end: nil))
-    /// ```
     ///
     /// - Parameters:
     ///   - type: A sample type.

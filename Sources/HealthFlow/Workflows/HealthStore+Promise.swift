@@ -3,22 +3,10 @@ import FlowKit
 /// Promise twins of the ``HealthStore`` callback API: the same operations, names and outcomes, each a thin
 /// wrapper that hands FlowKit's `Resolver` to the callback.
 ///
-/// ```swift
-/// store.requestAuthorization(toShare: [.bodyMass], read: [.bodyMass])
-///     .then { store.save(.quantity(weight)) }
-///     .then { store.samples(of: .bodyMass, sortedBy: [.endDate(ascending: false)], limit: 1) }
-///     .done { latest in show(latest.first) }
-///     .catch { error in report(error) }
-/// ```
-///
 /// In `async` code the `async` twins (same names) win overload resolution; to get the promise there, name
 /// its type: `let saving: Promise<Void> = store.save(sample)`.
 extension HealthStore {
     /// Asks for permission; fulfills once the sheet is answered (not a sign that anything was allowed).
-    ///
-    /// ```swift
-    /// store.requestAuthorization(toShare: [.stepCount], read: [.stepCount]).done { refresh() }
-    /// ```
     ///
     /// - Parameters:
     ///   - typesToShare: Sample types to write.
@@ -33,10 +21,6 @@ extension HealthStore {
     }
 
     /// Whether requesting these types would show the permission sheet.
-    ///
-    /// ```swift
-    /// store.statusForAuthorizationRequest(toShare: [.bodyMass], read: []).done { status in … }
-    /// ```
     ///
     /// - Parameters:
     ///   - typesToShare: Sample types to write.
@@ -54,10 +38,6 @@ extension HealthStore {
 
     /// Saves one sample.
     ///
-    /// ```swift
-    /// store.save(.quantity(weight)).done { showSaved() }
-    /// ```
-    ///
     /// - Parameter sample: The sample.
     /// - Returns: A promise fulfilled when saved.
     public func save(_ sample: HealthSample) -> Promise<Void> {
@@ -65,10 +45,6 @@ extension HealthStore {
     }
 
     /// Saves samples all-or-nothing.
-    ///
-    /// ```swift
-    /// store.save(walks.map(HealthSample.quantity)).done { showSaved() }
-    /// ```
     ///
     /// - Parameter samples: The samples.
     /// - Returns: A promise fulfilled when all were saved.
@@ -78,10 +54,6 @@ extension HealthStore {
 
     /// Deletes one sample the app saved.
     ///
-    /// ```swift
-    /// store.delete(.quantity(mistake)).done { refresh() }
-    /// ```
-    ///
     /// - Parameter sample: The sample.
     /// - Returns: A promise fulfilled when deleted.
     public func delete(_ sample: HealthSample) -> Promise<Void> {
@@ -90,10 +62,6 @@ extension HealthStore {
 
     /// Deletes samples the app saved, all-or-nothing.
     ///
-    /// ```swift
-    /// store.delete(duplicates).done { refresh() }
-    /// ```
-    ///
     /// - Parameter samples: The samples.
     /// - Returns: A promise fulfilled when all were deleted.
     public func delete(_ samples: [HealthSample]) -> Promise<Void> {
@@ -101,11 +69,6 @@ extension HealthStore {
     }
 
     /// Runs a ``HealthSampleQuery``; cancelling the promise stops the query.
-    ///
-    /// ```swift
-    /// store.samples(of: .heartRate, matching: .samples(withStart: hourAgo, end: nil), limit: 50)
-    ///     .done { show($0) }
-    /// ```
     ///
     /// - Parameters:
     ///   - type: A sample type.
@@ -130,13 +93,6 @@ extension HealthStore {
 
     /// Runs a one-shot ``HealthAnchoredObjectQuery``: what changed since `anchor`; cancelling the promise
     /// stops the query.
-    ///
-    /// ```swift
-    /// store.changes(of: .stepCount, since: savedAnchor, limit: 500).done { changes in
-    ///     upload(changes.samples, changes.deletedObjects)
-    ///     savedAnchor = changes.newAnchor
-    /// }
-    /// ```
     ///
     /// - Parameters:
     ///   - type: A sample type.

@@ -5,22 +5,8 @@ import Foundation
 /// ``HealthStatisticsCollectionQuery``, with the same outcomes as their callbacks (except that a statistics
 /// query matching no sample fulfills with `nil` rather than failing with ``HealthStoreError/noData(_:)``).
 /// Cancelling a promise stops its query.
-///
-/// ```swift
-/// store.statistics(of: .stepCount, matching: .samples(withStart: midnight, end: now), options: .cumulativeSum)
-///     .done { today in show(today?.sumQuantity()) }
-/// store.statisticsCollection(
-///     of: .stepCount, matching: lastWeek, options: .cumulativeSum,
-///     anchorDate: midnight, intervalComponents: DateComponents(day: 1)
-/// ).done { days in plot(days.statistics()) }
-/// ```
 extension HealthStore {
     /// Runs a ``HealthStatisticsQuery``; cancelling the promise stops the query.
-    ///
-    /// ```swift
-    /// store.statistics(of: .heartRate, matching: lastHour, options: [.discreteAverage, .discreteMax])
-    ///     .done { stats in show(stats?.averageQuantity(), stats?.maximumQuantity()) }
-    /// ```
     ///
     /// - Parameters:
     ///   - type: A quantity type.
@@ -49,13 +35,6 @@ extension HealthStore {
 
     /// Runs a one-shot ``HealthStatisticsCollectionQuery`` (no update handler); cancelling the promise stops
     /// the query.
-    ///
-    /// ```swift
-    /// store.statisticsCollection(
-    ///     of: .stepCount, matching: .samples(withStart: monday, end: nextMonday), options: .cumulativeSum,
-    ///     anchorDate: monday, intervalComponents: DateComponents(day: 1), calendar: calendar
-    /// ).done { week in try week.enumerateStatistics(from: monday, to: sunday) { day, _ in plot(day) } }
-    /// ```
     ///
     /// - Parameters:
     ///   - type: A quantity type.

@@ -3,19 +3,8 @@ import Foundation
 
 /// `async` twins of the statistics queries, each awaiting its promise twin (so the styles cannot drift
 /// apart). Cancelling the awaiting task stops the query.
-///
-/// ```swift
-/// let today = try await store.statistics(of: .stepCount, matching: sinceMidnight, options: .cumulativeSum)
-/// let week = try await store.statisticsCollection(
-///     of: .stepCount, matching: lastWeek, options: .cumulativeSum,
-///     anchorDate: midnight, intervalComponents: DateComponents(day: 1))
-/// ```
 extension HealthStore {
     /// Runs a ``HealthStatisticsQuery``.
-    ///
-    /// ```swift
-    /// let stats = try await store.statistics(of: .heartRate, matching: lastHour, options: .discreteAverage)
-    /// ```
     ///
     /// - Parameters:
     ///   - type: A quantity type.
@@ -33,11 +22,6 @@ extension HealthStore {
     }
 
     /// Runs a one-shot ``HealthStatisticsCollectionQuery``.
-    ///
-    /// ```swift
-    /// let days = try await store.statisticsCollection(
-    ///     of: .stepCount, options: .cumulativeSum, anchorDate: midnight, intervalComponents: DateComponents(day: 1))
-    /// ```
     ///
     /// - Parameters:
     ///   - type: A quantity type.

@@ -3,20 +3,8 @@ import HealthFlow
 
 /// A sample with a category value (sleep stages, menstrual flow). A value outside the type's values raises,
 /// as in HealthKit.
-///
-/// ```swift
-/// let asleep = HKCategorySample(
-///     type: HKCategoryType(.sleepAnalysis), value: HKCategoryValueSleepAnalysis.asleepCore.rawValue,
-///     start: bedtime, end: wake)
-/// ```
 public final class HKCategorySample: HKSample, @unchecked Sendable {
     /// A category sample with metadata.
-    ///
-    /// ```swift
-    /// let flow = HKCategorySample(
-    ///     type: HKCategoryType(.menstrualFlow), value: 2, start: day, end: day,
-    ///     metadata: [HKMetadataKeyMenstrualCycleStart: true])
-    /// ```
     public convenience init(
         type: HKCategoryType, value: Int, start startDate: Date, end endDate: Date, metadata: [String: Any]?
     ) {
@@ -31,37 +19,21 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
     }
 
     /// A category sample without metadata.
-    ///
-    /// ```swift
-    /// let inBed = HKCategorySample(type: HKCategoryType(.sleepAnalysis), value: 0, start: a, end: b)
-    /// ```
     public convenience init(type: HKCategoryType, value: Int, start startDate: Date, end endDate: Date) {
         self.init(type: type, value: value, start: startDate, end: endDate, metadata: nil)
     }
 
     /// The category value.
-    ///
-    /// ```swift
-    /// HKCategoryValueSleepAnalysis(rawValue: sample.value)
-    /// ```
     public var value: Int {
         if case .category(let sample) = healthFlowSample { return sample.value }
         return 0
     }
 
     /// The sample's category type.
-    ///
-    /// ```swift
-    /// sample.categoryType == HKCategoryType(.sleepAnalysis)
-    /// ```
     public var categoryType: HKCategoryType { HKCategoryType(healthFlowType: healthFlowSample.type) }
 }
 
 /// Sleep analysis values.
-///
-/// ```swift
-/// HKCategoryValueSleepAnalysis.asleepREM.rawValue   // 5
-/// ```
 public enum HKCategoryValueSleepAnalysis: Int, Sendable {
     /// In bed.
     case inBed = 0
@@ -79,8 +51,4 @@ public enum HKCategoryValueSleepAnalysis: Int, Sendable {
 
 /// Metadata key: whether a menstrual flow sample starts a cycle (a Boolean number); required on
 /// menstrualFlow samples.
-///
-/// ```swift
-/// let metadata: [String: Any] = [HKMetadataKeyMenstrualCycleStart: true]
-/// ```
 public let HKMetadataKeyMenstrualCycleStart = "HKMenstrualCycleStart"

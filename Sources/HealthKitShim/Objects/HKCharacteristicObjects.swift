@@ -1,10 +1,6 @@
 import Foundation
 
 /// The person's biological sex.
-///
-/// ```swift
-/// HKBiologicalSex.female.rawValue   // 1
-/// ```
 public enum HKBiologicalSex: Int, Sendable {
     /// `notSet`.
     case notSet = 0
@@ -18,19 +14,11 @@ public enum HKBiologicalSex: Int, Sendable {
 
 /// The answer of `HKHealthStore`'s biological sex method.
 ///
-/// ```swift
-/// try healthStore.biologicalSex().biologicalSex
-/// ```
-///
 /// - Note: Sendable as in the iOS 18 SDK; every instance is immutable.
 public final class HKBiologicalSexObject: NSObject, @unchecked Sendable {
     // @unchecked: immutable after init (one `let` of a Sendable enum).
 
     /// The value.
-    ///
-    /// ```swift
-    /// object.biologicalSex
-    /// ```
     public let biologicalSex: HKBiologicalSex
 
     init(biologicalSex: HKBiologicalSex) {
@@ -39,10 +27,6 @@ public final class HKBiologicalSexObject: NSObject, @unchecked Sendable {
 }
 
 /// The person's blood type.
-///
-/// ```swift
-/// HKBloodType.aPositive.rawValue   // 1
-/// ```
 public enum HKBloodType: Int, Sendable {
     /// `notSet`.
     case notSet = 0
@@ -66,19 +50,11 @@ public enum HKBloodType: Int, Sendable {
 
 /// The answer of `HKHealthStore`'s blood type method.
 ///
-/// ```swift
-/// try healthStore.bloodType().bloodType
-/// ```
-///
 /// - Note: Sendable as in the iOS 18 SDK; every instance is immutable.
 public final class HKBloodTypeObject: NSObject, @unchecked Sendable {
     // @unchecked: immutable after init (one `let` of a Sendable enum).
 
     /// The value.
-    ///
-    /// ```swift
-    /// object.bloodType
-    /// ```
     public let bloodType: HKBloodType
 
     init(bloodType: HKBloodType) {
@@ -87,10 +63,6 @@ public final class HKBloodTypeObject: NSObject, @unchecked Sendable {
 }
 
 /// The person's Fitzpatrick skin type.
-///
-/// ```swift
-/// HKFitzpatrickSkinType.I.rawValue   // 1
-/// ```
 public enum HKFitzpatrickSkinType: Int, Sendable {
     /// `notSet`.
     case notSet = 0
@@ -110,19 +82,11 @@ public enum HKFitzpatrickSkinType: Int, Sendable {
 
 /// The answer of `HKHealthStore`'s Fitzpatrick skin type method.
 ///
-/// ```swift
-/// try healthStore.fitzpatrickSkinType().skinType
-/// ```
-///
 /// - Note: Sendable as in the iOS 18 SDK; every instance is immutable.
 public final class HKFitzpatrickSkinTypeObject: NSObject, @unchecked Sendable {
     // @unchecked: immutable after init (one `let` of a Sendable enum).
 
     /// The value.
-    ///
-    /// ```swift
-    /// object.skinType
-    /// ```
     public let skinType: HKFitzpatrickSkinType
 
     init(skinType: HKFitzpatrickSkinType) {
@@ -131,10 +95,6 @@ public final class HKFitzpatrickSkinTypeObject: NSObject, @unchecked Sendable {
 }
 
 /// The person's wheelchair use.
-///
-/// ```swift
-/// HKWheelchairUse.no.rawValue   // 1
-/// ```
 public enum HKWheelchairUse: Int, Sendable {
     /// `notSet`.
     case notSet = 0
@@ -146,19 +106,11 @@ public enum HKWheelchairUse: Int, Sendable {
 
 /// The answer of `HKHealthStore`'s wheelchair use method.
 ///
-/// ```swift
-/// try healthStore.wheelchairUse().wheelchairUse
-/// ```
-///
 /// - Note: Sendable as in the iOS 18 SDK; every instance is immutable.
 public final class HKWheelchairUseObject: NSObject, @unchecked Sendable {
     // @unchecked: immutable after init (one `let` of a Sendable enum).
 
     /// The value.
-    ///
-    /// ```swift
-    /// object.wheelchairUse
-    /// ```
     public let wheelchairUse: HKWheelchairUse
 
     init(wheelchairUse: HKWheelchairUse) {
@@ -168,19 +120,11 @@ public final class HKWheelchairUseObject: NSObject, @unchecked Sendable {
 
 /// The answer of `HKHealthStore.activityMoveMode()`.
 ///
-/// ```swift
-/// try healthStore.activityMoveMode().activityMoveMode
-/// ```
-///
 /// - Note: Sendable as in the iOS 18 SDK; every instance is immutable.
 public final class HKActivityMoveModeObject: NSObject, @unchecked Sendable {
     // @unchecked: immutable after init (one `let` of a Sendable enum).
 
     /// The value.
-    ///
-    /// ```swift
-    /// object.activityMoveMode
-    /// ```
     public let activityMoveMode: HKActivityMoveMode
 
     init(activityMoveMode: HKActivityMoveMode) {

@@ -2,20 +2,9 @@ import Foundation
 import HealthFlow
 
 /// Samples that belong together: a blood pressure reading (systolic + diastolic) or a food.
-///
-/// ```swift
-/// let reading = HKCorrelation(
-///     type: HKCorrelationType(.bloodPressure), start: now, end: now, objects: [systolic, diastolic])
-/// ```
 public final class HKCorrelation: HKSample, @unchecked Sendable {
     /// A correlation with metadata; members that are not quantity samples, or a wrong set of members,
     /// raise as in HealthKit.
-    ///
-    /// ```swift
-    /// let lunch = HKCorrelation(
-    ///     type: HKCorrelationType(.food), start: noon, end: noon, objects: [energy],
-    ///     metadata: [HKMetadataKeyFoodType: "Soup"])
-    /// ```
     public convenience init(
         type correlationType: HKCorrelationType, start startDate: Date, end endDate: Date, objects: Set<HKSample>,
         metadata: [String: Any]?
@@ -38,11 +27,6 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
     }
 
     /// A correlation without metadata.
-    ///
-    /// ```swift
-    /// let reading = HKCorrelation(
-    ///     type: HKCorrelationType(.bloodPressure), start: now, end: now, objects: [systolic, diastolic])
-    /// ```
     public convenience init(
         type correlationType: HKCorrelationType, start startDate: Date, end endDate: Date, objects: Set<HKSample>
     ) {
@@ -55,25 +39,13 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
     }
 
     /// The member samples.
-    ///
-    /// ```swift
-    /// reading.objects.count   // 2
-    /// ```
     public var objects: Set<HKSample> { Set(members.map { HKObject.make(.quantity($0)) }) }
 
     /// The members of one type.
-    ///
-    /// ```swift
-    /// reading.objects(for: HKQuantityType(.bloodPressureSystolic)).first
-    /// ```
     public func objects(for objectType: HKObjectType) -> Set<HKSample> {
         Set(members.filter { $0.type == objectType.healthFlowType }.map { HKObject.make(.quantity($0)) })
     }
 
     /// The correlation's type.
-    ///
-    /// ```swift
-    /// reading.correlationType == HKCorrelationType(.bloodPressure)
-    /// ```
     public var correlationType: HKCorrelationType { HKCorrelationType(healthFlowType: healthFlowSample.type) }
 }

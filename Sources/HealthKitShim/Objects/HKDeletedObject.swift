@@ -3,10 +3,6 @@ import HealthFlow
 
 /// A deleted sample, as anchored queries report it: its UUID and sync metadata.
 ///
-/// ```swift
-/// for deleted in deletedObjects ?? [] { forget(deleted.uuid) }
-/// ```
-///
 /// - Note: Sendable as in the iOS 18 SDK; every instance is immutable.
 public final class HKDeletedObject: NSObject, @unchecked Sendable {
     // @unchecked: immutable after init (one `let` of a Sendable value type).
@@ -17,25 +13,13 @@ public final class HKDeletedObject: NSObject, @unchecked Sendable {
     }
 
     /// The deleted object's UUID.
-    ///
-    /// ```swift
-    /// deleted.uuid
-    /// ```
     public var uuid: UUID { healthFlowObject.uuid }
 
     /// The deleted object's sync identifier and version, when it had them.
-    ///
-    /// ```swift
-    /// deleted.metadata?[HKMetadataKeySyncIdentifier] as? String
-    /// ```
     public var metadata: [String: Any]? { ShimMetadata.healthKit(healthFlowObject.metadata) }
 }
 
 /// A position in the database's history of changes, returned by anchored queries.
-///
-/// ```swift
-/// HKAnchoredObjectQuery(type: type, predicate: nil, anchor: savedAnchor, limit: HKObjectQueryNoLimit) { _, _, _, next, _ in }
-/// ```
 ///
 /// Like HealthKit's, it adopts `NSSecureCoding`, so an app can archive one and resume in a later launch.
 ///
@@ -49,42 +33,22 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, NSCopying, @unchecke
     }
 
     /// An anchor from the integer value of HealthKit's earlier anchored API.
-    ///
-    /// ```swift
-    /// let start = HKQueryAnchor(fromValue: 0)
-    /// ```
     public convenience init(fromValue value: Int) {
         self.init(healthFlowAnchor: HealthQueryAnchor(sequence: UInt64(max(0, value))))
     }
 
     /// Anchors are equal when they mark the same position.
-    ///
-    /// ```swift
-    /// HKQueryAnchor(fromValue: 3) == HKQueryAnchor(fromValue: 3)   // true
-    /// ```
     public override func isEqual(_ object: Any?) -> Bool {
         (object as? HKQueryAnchor)?.healthFlowAnchor == healthFlowAnchor
     }
 
     /// A hash consistent with equality.
-    ///
-    /// ```swift
-    /// let anchors: Set<HKQueryAnchor> = [HKQueryAnchor(fromValue: 3)]
-    /// ```
     public override var hash: Int { healthFlowAnchor.hashValue }
 
     /// Anchors decode only as anchors from a secure archive.
-    ///
-    /// ```swift
-    /// let anchor = try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: data)
-    /// ```
     public static var supportsSecureCoding: Bool { true }
 
     /// Archives the anchor's position.
-    ///
-    /// ```swift
-    /// let data = try NSKeyedArchiver.archivedData(withRootObject: anchor, requiringSecureCoding: true)
-    /// ```
     ///
     /// - Parameter coder: The archiver.
     public func encode(with coder: NSCoder) {
@@ -93,10 +57,6 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, NSCopying, @unchecke
 
     /// Restores an archived anchor; `nil` when the archive holds no position.
     ///
-    /// ```swift
-    /// let anchor = try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: data)
-    /// ```
-    ///
     /// - Parameter coder: The unarchiver.
     public init?(coder: NSCoder) {
         guard coder.containsValue(forKey: Self.positionKey) else { return nil }
@@ -104,10 +64,6 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, NSCopying, @unchecke
     }
 
     /// The anchor itself: anchors are immutable.
-    ///
-    /// ```swift
-    /// let same = anchor.copy() as! HKQueryAnchor
-    /// ```
     ///
     /// - Parameter zone: Ignored.
     /// - Returns: This anchor.

@@ -3,10 +3,6 @@ import HealthFlow
 
 /// An electrocardiogram recorded by a watch. Apps read them; they cannot make or save them (HealthKit has no
 /// public initialiser).
-///
-/// ```swift
-/// if ecg.classification == .sinusRhythm { /* … */ }
-/// ```
 public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
     private var recording: HealthElectrocardiogram? {
         if case .electrocardiogram(let recording) = healthFlowSample { return recording }
@@ -14,49 +10,25 @@ public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
     }
 
     /// The number of voltage measurements.
-    ///
-    /// ```swift
-    /// ecg.numberOfVoltageMeasurements
-    /// ```
     public var numberOfVoltageMeasurements: Int { recording?.numberOfVoltageMeasurements ?? 0 }
 
     /// The sampling frequency (Hz), when known.
-    ///
-    /// ```swift
-    /// ecg.samplingFrequency?.doubleValue(for: .hertz())
-    /// ```
     public var samplingFrequency: HKQuantity? { recording?.samplingFrequency.map(HKQuantity.init(healthFlowQuantity:)) }
 
     /// The classification the watch made.
-    ///
-    /// ```swift
-    /// ecg.classification == .atrialFibrillation
-    /// ```
     public var classification: Classification {
         Classification(rawValue: recording?.classification.rawValue ?? 0) ?? .notSet
     }
 
     /// The average heart rate during the recording, when known.
-    ///
-    /// ```swift
-    /// ecg.averageHeartRate?.doubleValue(for: HKUnit.count().unitDivided(by: .minute()))
-    /// ```
     public var averageHeartRate: HKQuantity? { recording?.averageHeartRate.map(HKQuantity.init(healthFlowQuantity:)) }
 
     /// Whether the person reported symptoms.
-    ///
-    /// ```swift
-    /// ecg.symptomsStatus == .present
-    /// ```
     public var symptomsStatus: SymptomsStatus {
         SymptomsStatus(rawValue: recording?.symptomsStatus.rawValue ?? 0) ?? .notSet
     }
 
     /// An electrocardiogram's classification (`HKElectrocardiogramClassification`).
-    ///
-    /// ```swift
-    /// HKElectrocardiogram.Classification.sinusRhythm.rawValue   // 1
-    /// ```
     public enum Classification: Int, Sendable {
         /// Not classified.
         case notSet = 0
@@ -77,10 +49,6 @@ public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
     }
 
     /// Whether symptoms were reported (`HKElectrocardiogramSymptomsStatus`).
-    ///
-    /// ```swift
-    /// HKElectrocardiogram.SymptomsStatus.none.rawValue   // 1
-    /// ```
     public enum SymptomsStatus: Int, Sendable {
         /// Not asked.
         case notSet = 0

@@ -4,10 +4,6 @@ import HealthFlow
 /// An object in the health database: a UUID, metadata and the source that saved it. Behind the name it is
 /// one of HealthFlow's samples.
 ///
-/// ```swift
-/// print(sample.uuid, sample.sourceRevision.source.name)
-/// ```
-///
 /// - Note: Sendable as in the iOS 18 SDK; every instance is immutable.
 public class HKObject: NSObject, @unchecked Sendable {
     // @unchecked: immutable after init (one `let` of a Sendable value type).
@@ -18,49 +14,25 @@ public class HKObject: NSObject, @unchecked Sendable {
     }
 
     /// The object's identifier, assigned when the object is made.
-    ///
-    /// ```swift
-    /// let id = sample.uuid
-    /// ```
     public var uuid: UUID { healthFlowSample.uuid }
 
     /// The object's metadata (`nil` when it has none): strings, `NSNumber`s, dates and quantities.
-    ///
-    /// ```swift
-    /// let reason = sample.metadata?[HKMetadataKeyInsulinDeliveryReason] as? NSNumber
-    /// ```
     public var metadata: [String: Any]? { ShimMetadata.healthKit(healthFlowSample.metadata) }
 
     /// The app (and version) that saved the object.
-    ///
-    /// ```swift
-    /// sample.sourceRevision.source.bundleIdentifier
-    /// ```
     public var sourceRevision: HKSourceRevision {
         HKSourceRevision(source: HKSource(healthFlowSource: healthFlowSample.source), version: nil)
     }
 
     /// The device that produced the object (the shim records none).
-    ///
-    /// ```swift
-    /// sample.device?.name
-    /// ```
     public var device: HKDevice? { nil }
 
     /// Objects are equal when their UUIDs are.
-    ///
-    /// ```swift
-    /// first == second
-    /// ```
     public override func isEqual(_ object: Any?) -> Bool {
         (object as? HKObject)?.uuid == uuid
     }
 
     /// A hash of the UUID.
-    ///
-    /// ```swift
-    /// let objects: Set<HKSample> = [sample]
-    /// ```
     public override var hash: Int { uuid.hashValue }
 
     /// The HealthKit object for a HealthFlow sample.
@@ -84,40 +56,20 @@ public class HKObject: NSObject, @unchecked Sendable {
 }
 
 /// A sample: an object with a type, a start and an end date.
-///
-/// ```swift
-/// print(sample.sampleType, sample.startDate, sample.endDate)
-/// ```
 public class HKSample: HKObject, @unchecked Sendable {
     /// The sample's type.
-    ///
-    /// ```swift
-    /// sample.sampleType.identifier
-    /// ```
     public var sampleType: HKSampleType {
         // Every sample type maps to an HKSampleType subclass.
         HKShimTypes.objectType(healthFlowSample.type) as? HKSampleType ?? HKSampleType(healthFlowType: .workout)
     }
 
     /// When the sample starts.
-    ///
-    /// ```swift
-    /// sample.startDate
-    /// ```
     public var startDate: Date { healthFlowSample.startDate }
 
     /// When the sample ends (equal to the start for an instant).
-    ///
-    /// ```swift
-    /// sample.endDate
-    /// ```
     public var endDate: Date { healthFlowSample.endDate }
 
     /// Whether the sample has no end yet (never, in the shim).
-    ///
-    /// ```swift
-    /// sample.hasUndeterminedDuration   // false
-    /// ```
     public var hasUndeterminedDuration: Bool { false }
 }
 

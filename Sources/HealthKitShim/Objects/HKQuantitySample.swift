@@ -3,20 +3,8 @@ import HealthFlow
 
 /// A sample with a quantity (height, steps, heart rate). Making one with a unit incompatible with its type,
 /// or without metadata its type requires (insulin's delivery reason), raises, as in HealthKit.
-///
-/// ```swift
-/// let height = HKQuantitySample(
-///     type: HKQuantityType(.height), quantity: HKQuantity(unit: .meter(), doubleValue: 1.8),
-///     start: Date(), end: Date())
-/// ```
 public final class HKQuantitySample: HKSample, @unchecked Sendable {
     /// A quantity sample with metadata.
-    ///
-    /// ```swift
-    /// let dose = HKQuantitySample(
-    ///     type: HKQuantityType(.insulinDelivery), quantity: HKQuantity(unit: .internationalUnit(), doubleValue: 4),
-    ///     start: now, end: now, metadata: [HKMetadataKeyInsulinDeliveryReason: HKInsulinDeliveryReason.bolus.rawValue])
-    /// ```
     public convenience init(
         type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date,
         metadata: [String: Any]?
@@ -32,11 +20,6 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
     }
 
     /// A quantity sample without metadata.
-    ///
-    /// ```swift
-    /// let steps = HKQuantitySample(
-    ///     type: HKQuantityType(.stepCount), quantity: HKQuantity(unit: .count(), doubleValue: 120), start: a, end: b)
-    /// ```
     public convenience init(
         type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date
     ) {
@@ -44,11 +27,6 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
     }
 
     /// A quantity sample from a device, with metadata (the shim records no device).
-    ///
-    /// ```swift
-    /// let beat = HKQuantitySample(
-    ///     type: HKQuantityType(.heartRate), quantity: bpm, start: now, end: now, device: .local(), metadata: nil)
-    /// ```
     public convenience init(
         type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date,
         device: HKDevice?, metadata: [String: Any]?
@@ -62,10 +40,6 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
     }
 
     /// The sample's quantity.
-    ///
-    /// ```swift
-    /// sample.quantity.doubleValue(for: .meter())
-    /// ```
     public var quantity: HKQuantity {
         HKQuantity(
             healthFlowQuantity: healthFlowQuantitySample?.quantity
@@ -73,16 +47,8 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
     }
 
     /// The sample's quantity type.
-    ///
-    /// ```swift
-    /// sample.quantityType == HKQuantityType(.height)
-    /// ```
     public var quantityType: HKQuantityType { HKQuantityType(healthFlowType: healthFlowSample.type) }
 
     /// How many quantities the sample aggregates (always 1 for samples an app saves).
-    ///
-    /// ```swift
-    /// sample.count   // 1
-    /// ```
     public var count: Int { 1 }
 }

@@ -5,11 +5,6 @@ import Synchronization
 /// The base of HealthKit's queries: a type and a predicate. Each query runs once; executing it again raises,
 /// as in HealthKit.
 ///
-/// ```swift
-/// store.execute(query)
-/// store.stop(query)
-/// ```
-///
 /// - Note: Sendable as in the iOS 18 SDK; mutable state is behind a lock.
 public class HKQuery: NSObject, @unchecked Sendable {
     // @unchecked: the type and predicate are set once in init; the running HealthFlow query lives in a Mutex.
@@ -23,24 +18,12 @@ public class HKQuery: NSObject, @unchecked Sendable {
     }
 
     /// The queried type.
-    ///
-    /// ```swift
-    /// query.objectType?.identifier
-    /// ```
     public var objectType: HKObjectType? { queriedType.map(HKShimTypes.objectType) }
 
     /// The queried sample type (`nil` for activity summaries).
-    ///
-    /// ```swift
-    /// query.sampleType
-    /// ```
     public var sampleType: HKSampleType? { objectType as? HKSampleType }
 
     /// The query's predicate.
-    ///
-    /// ```swift
-    /// query.predicate
-    /// ```
     public var predicate: NSPredicate? { storedPredicate }
 
     var hasBeenExecuted: Bool { running.withLock { $0.executed } }
@@ -63,10 +46,6 @@ public class HKQuery: NSObject, @unchecked Sendable {
     }
 
     /// The query's name and type.
-    ///
-    /// ```swift
-    /// print(query)
-    /// ```
     public override var description: String {
         "\(Swift.type(of: self))(\(queriedType?.healthKitIdentifier ?? "activity summaries"))"
     }
@@ -118,10 +97,6 @@ final class ShimPredicate: NSPredicate {
 
 extension HKQuery {
     /// Samples within a date range.
-    ///
-    /// ```swift
-    /// let today = HKQuery.predicateForSamples(withStart: midnight, end: now, options: .strictStartDate)
-    /// ```
     public class func predicateForSamples(withStart startDate: Date?, end endDate: Date?, options: HKQueryOptions = [])
         -> NSPredicate
     {
@@ -133,46 +108,26 @@ extension HKQuery {
     }
 
     /// Objects saved by one source.
-    ///
-    /// ```swift
-    /// let mine = HKQuery.predicateForObjects(from: .default())
-    /// ```
     public class func predicateForObjects(from source: HKSource) -> NSPredicate {
         ShimPredicate(.samples(.sources([source.bundleIdentifier])))
     }
 
     /// Objects saved by any of these sources.
-    ///
-    /// ```swift
-    /// let some = HKQuery.predicateForObjects(from: sources)
-    /// ```
     public class func predicateForObjects(from sources: Set<HKSource>) -> NSPredicate {
         ShimPredicate(.samples(.sources(Set(sources.map(\.bundleIdentifier)))))
     }
 
     /// The object with this UUID.
-    ///
-    /// ```swift
-    /// let one = HKQuery.predicateForObject(with: uuid)
-    /// ```
     public class func predicateForObject(with UUID: UUID) -> NSPredicate {
         ShimPredicate(.samples(.uuids([UUID])))
     }
 
     /// The objects with these UUIDs.
-    ///
-    /// ```swift
-    /// let some = HKQuery.predicateForObjects(with: uuids)
-    /// ```
     public class func predicateForObjects(with UUIDs: Set<UUID>) -> NSPredicate {
         ShimPredicate(.samples(.uuids(UUIDs)))
     }
 
     /// Objects whose metadata value for `key` is one of `allowedValues`.
-    ///
-    /// ```swift
-    /// let bolus = HKQuery.predicateForObjects(withMetadataKey: HKMetadataKeyInsulinDeliveryReason, allowedValues: [2])
-    /// ```
     public class func predicateForObjects(withMetadataKey key: String, allowedValues: [Any]) -> NSPredicate {
         let values = allowedValues.map { value -> SamplePredicate in
             guard let converted = ShimMetadata.convert(value) else {
@@ -184,10 +139,6 @@ extension HKQuery {
     }
 
     /// The activity summary of one day.
-    ///
-    /// ```swift
-    /// let today = HKQuery.predicateForActivitySummary(with: calendar.dateComponents([.era, .year, .month, .day], from: now))
-    /// ```
     public class func predicateForActivitySummary(with dateComponents: DateComponents) -> NSPredicate {
         do {
             return ShimPredicate(.activitySummaries(try ActivitySummaryPredicate(day: dateComponents)))
@@ -197,10 +148,6 @@ extension HKQuery {
     }
 
     /// The activity summaries from one day to another, both included.
-    ///
-    /// ```swift
-    /// let week = HKQuery.predicate(forActivitySummariesBetweenStart: weekAgo, end: today)
-    /// ```
     public class func predicate(
         forActivitySummariesBetweenStart startDateComponents: DateComponents, end endDateComponents: DateComponents
     ) -> NSPredicate {
@@ -214,38 +161,18 @@ extension HKQuery {
 }
 
 /// Date-range options for `predicateForSamples(withStart:end:options:)`.
-///
-/// ```swift
-/// HKQuery.predicateForSamples(withStart: start, end: end, options: [.strictStartDate, .strictEndDate])
-/// ```
 public struct HKQueryOptions: OptionSet, Hashable, Sendable {
     /// The option bits.
-    ///
-    /// ```swift
-    /// HKQueryOptions.strictEndDate.rawValue   // 2
-    /// ```
     public let rawValue: UInt
 
     /// Options from bits.
-    ///
-    /// ```swift
-    /// let options = HKQueryOptions(rawValue: 1)
-    /// ```
     public init(rawValue: UInt) {
         self.rawValue = rawValue
     }
 
     /// Samples must start within the range.
-    ///
-    /// ```swift
-    /// let options: HKQueryOptions = .strictStartDate
-    /// ```
     public static let strictStartDate = HKQueryOptions(rawValue: 1 << 0)
     /// Samples must end within the range.
-    ///
-    /// ```swift
-    /// let options: HKQueryOptions = .strictEndDate
-    /// ```
     public static let strictEndDate = HKQueryOptions(rawValue: 1 << 1)
 }
 
@@ -254,10 +181,6 @@ public struct HKQueryOptions: OptionSet, Hashable, Sendable {
         /// A sort descriptor by HealthKit sort identifier (`HKSampleSortIdentifierStartDate`,
         /// `HKSampleSortIdentifierEndDate`), as on Apple platforms (swift-corelibs-foundation has no key-value
         /// coding; the shim maps the two keys to key paths).
-        ///
-        /// ```swift
-        /// let newestFirst = NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: false)
-        /// ```
         public convenience init(key: String?, ascending: Bool) {
             switch key {
             case HKSampleSortIdentifierEndDate: self.init(keyPath: \HKSample.endDate, ascending: ascending)

@@ -2,31 +2,15 @@ import Foundation
 import HealthFlow
 
 /// Fetches samples of one type matching a predicate, sorted and limited.
-///
-/// ```swift
-/// let query = HKSampleQuery(
-///     sampleType: HKQuantityType(.height), predicate: nil, limit: HKObjectQueryNoLimit,
-///     sortDescriptors: [NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: false)]
-/// ) { _, samples, error in print(samples?.count ?? 0) }
-/// store.execute(query)
-/// ```
 public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     // @unchecked: restated from HKQuery; this subclass adds `let`s set once in init.
     private let handler: ShimCallback<(HKSampleQuery, [HKSample]?, (any Error)?) -> Void>
     private let sortDescriptors: [SampleSortDescriptor]
 
     /// The maximum number of samples (`HKObjectQueryNoLimit` for all).
-    ///
-    /// ```swift
-    /// query.limit
-    /// ```
     public let limit: Int
 
     /// A sample query.
-    ///
-    /// ```swift
-    /// HKSampleQuery(sampleType: type, predicate: nil, limit: 10, sortDescriptors: nil) { _, samples, _ in }
-    /// ```
     public init(
         sampleType: HKSampleType, predicate: NSPredicate?, limit: Int, sortDescriptors: [NSSortDescriptor]?,
         resultsHandler: @escaping (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
@@ -49,13 +33,6 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
 }
 
 /// Fetches the samples and deletions since an anchor, then (with an update handler) keeps reporting them.
-///
-/// ```swift
-/// let query = HKAnchoredObjectQuery(type: steps, predicate: nil, anchor: saved, limit: HKObjectQueryNoLimit) {
-///     _, added, deleted, next, error in saved = next
-/// }
-/// store.execute(query)
-/// ```
 public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     // @unchecked: restated from HKQuery; `updateHandler` is set before `execute` (HealthKit forbids changing
     // it afterwards) and read once when the query starts.
@@ -67,18 +44,10 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     private let limit: Int
 
     /// Called with later changes; set it before executing the query to keep the query running.
-    ///
-    /// ```swift
-    /// query.updateHandler = { _, added, deleted, anchor, _ in }
-    /// ```
     public var updateHandler:
         ((HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?) -> Void)?
 
     /// An anchored object query.
-    ///
-    /// ```swift
-    /// HKAnchoredObjectQuery(type: type, predicate: nil, anchor: nil, limit: HKObjectQueryNoLimit) { _, _, _, _, _ in }
-    /// ```
     public init(
         type: HKSampleType, predicate: NSPredicate?, anchor: HKQueryAnchor?, limit: Int,
         resultsHandler handler:
@@ -121,32 +90,16 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
 }
 
 /// The completion handler an observer query's update handler must call.
-///
-/// ```swift
-/// HKObserverQuery(sampleType: steps, predicate: nil) { _, completionHandler, _ in completionHandler() }
-/// ```
 public typealias HKObserverQueryCompletionHandler = @Sendable () -> Void
 
 /// Tells the app that samples of a type changed (then the app fetches them). Call the completion handler
 /// every time, or HealthKit retries background deliveries with back-off.
-///
-/// ```swift
-/// let query = HKObserverQuery(sampleType: steps, predicate: nil) { _, completionHandler, error in
-///     refresh()
-///     completionHandler()
-/// }
-/// store.execute(query)
-/// ```
 public final class HKObserverQuery: HKQuery, @unchecked Sendable {
     // @unchecked: restated from HKQuery; this subclass adds one `let` set in init.
     private let handler:
         ShimCallback<(HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?) -> Void>
 
     /// An observer query.
-    ///
-    /// ```swift
-    /// HKObserverQuery(sampleType: type, predicate: nil) { _, done, _ in done() }
-    /// ```
     public init(
         sampleType: HKSampleType, predicate: NSPredicate?,
         updateHandler: @escaping (HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?) -> Void

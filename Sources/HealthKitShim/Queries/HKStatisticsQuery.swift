@@ -3,22 +3,12 @@ import HealthFlow
 
 /// Computes statistics (sum, average, min, max, most recent, duration) over matching quantity samples.
 /// Options that do not fit the type's aggregation style raise, as in HealthKit.
-///
-/// ```swift
-/// let query = HKStatisticsQuery(
-///     quantityType: HKQuantityType(.stepCount), quantitySamplePredicate: today, options: .cumulativeSum
-/// ) { _, statistics, _ in print(statistics?.sumQuantity() as Any) }
-/// ```
 public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
     // @unchecked: restated from HKQuery; this subclass adds `let`s set once in init.
     private let handler: ShimCallback<(HKStatisticsQuery, HKStatistics?, (any Error)?) -> Void>
     private let options: HKStatisticsOptions
 
     /// A statistics query.
-    ///
-    /// ```swift
-    /// HKStatisticsQuery(quantityType: type, quantitySamplePredicate: nil, options: .discreteAverage) { _, s, _ in }
-    /// ```
     public init(
         quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions = [],
         completionHandler handler: @escaping (HKStatisticsQuery, HKStatistics?, (any Error)?) -> Void
@@ -44,57 +34,24 @@ public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
 
 /// Computes statistics for equal intervals (per day, per hour) from an anchor date. Options that do not fit
 /// the type's aggregation style raise, as in HealthKit.
-///
-/// ```swift
-/// let query = HKStatisticsCollectionQuery(
-///     quantityType: steps, quantitySamplePredicate: nil, options: .cumulativeSum, anchorDate: midnight,
-///     intervalComponents: DateComponents(day: 1))
-/// query.initialResultsHandler = { _, collection, _ in }
-/// store.execute(query)
-/// ```
 public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     // @unchecked: restated from HKQuery; the handlers are set before `execute` and read once when it starts.
 
     /// The date one interval starts at.
-    ///
-    /// ```swift
-    /// query.anchorDate
-    /// ```
     public let anchorDate: Date
     /// The options.
-    ///
-    /// ```swift
-    /// query.options.contains(.cumulativeSum)
-    /// ```
     public let options: HKStatisticsOptions
     /// The interval length.
-    ///
-    /// ```swift
-    /// query.intervalComponents.day   // 1
-    /// ```
     public let intervalComponents: DateComponents
 
     /// Called once with the first results.
-    ///
-    /// ```swift
-    /// query.initialResultsHandler = { _, collection, error in }
-    /// ```
     public var initialResultsHandler: ((HKStatisticsCollectionQuery, HKStatisticsCollection?, (any Error)?) -> Void)?
 
     /// Called with new results as matching samples change (the query keeps running).
-    ///
-    /// ```swift
-    /// query.statisticsUpdateHandler = { _, statistics, collection, error in }
-    /// ```
     public var statisticsUpdateHandler:
         ((HKStatisticsCollectionQuery, HKStatistics?, HKStatisticsCollection?, (any Error)?) -> Void)?
 
     /// A statistics collection query.
-    ///
-    /// ```swift
-    /// HKStatisticsCollectionQuery(quantityType: type, quantitySamplePredicate: nil, options: .cumulativeSum,
-    ///                             anchorDate: midnight, intervalComponents: DateComponents(hour: 1))
-    /// ```
     public init(
         quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions = [],
         anchorDate: Date, intervalComponents: DateComponents
@@ -135,20 +92,11 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
 }
 
 /// Fetches activity summaries (the rings) for days matching a predicate.
-///
-/// ```swift
-/// let query = HKActivitySummaryQuery(predicate: week) { _, summaries, _ in print(summaries?.count ?? 0) }
-/// store.execute(query)
-/// ```
 public final class HKActivitySummaryQuery: HKQuery, @unchecked Sendable {
     // @unchecked: restated from HKQuery; this subclass adds one `let` set in init.
     private let handler: ShimCallback<(HKActivitySummaryQuery, [HKActivitySummary]?, (any Error)?) -> Void>
 
     /// An activity summary query (`nil` predicate: every day).
-    ///
-    /// ```swift
-    /// HKActivitySummaryQuery(predicate: nil) { _, summaries, error in }
-    /// ```
     public init(
         predicate: NSPredicate?,
         resultsHandler handler: @escaping (HKActivitySummaryQuery, [HKActivitySummary]?, (any Error)?) -> Void

@@ -1,8 +1,4 @@
 /// Whether the app may share (save) a type. Read access is never revealed.
-///
-/// ```swift
-/// if store.authorizationStatus(for: HKQuantityType(.height)) == .sharingAuthorized { /* save */ }
-/// ```
 public enum HKAuthorizationStatus: Int, Sendable {
     /// Never asked.
     case notDetermined = 0
@@ -13,10 +9,6 @@ public enum HKAuthorizationStatus: Int, Sendable {
 }
 
 /// Whether asking for authorization would show a sheet.
-///
-/// ```swift
-/// store.getRequestStatusForAuthorization(toShare: share, read: read) { status, _ in status == .shouldRequest }
-/// ```
 public enum HKAuthorizationRequestStatus: Int, Sendable {
     /// Cannot tell.
     case unknown = 0
@@ -27,10 +19,6 @@ public enum HKAuthorizationRequestStatus: Int, Sendable {
 }
 
 /// How often background delivery may wake the app.
-///
-/// ```swift
-/// store.enableBackgroundDelivery(for: HKQuantityType(.stepCount), frequency: .hourly) { _, _ in }
-/// ```
 public enum HKUpdateFrequency: Int, Sendable {
     /// As soon as data arrives.
     case immediate = 1

@@ -2,23 +2,11 @@ import Foundation
 import HealthFlow
 
 /// The error domain of HealthKit's errors.
-///
-/// ```swift
-/// (error as NSError).domain == HKErrorDomain
-/// ```
 public let HKErrorDomain = "com.apple.healthkit"
 
 /// A HealthKit error: a code in `HKErrorDomain` and a message.
-///
-/// ```swift
-/// if let error = error as? HKError, error.code == .errorAuthorizationDenied { /* ask again later */ }
-/// ```
 public struct HKError: Error, Hashable, Sendable, CustomNSError, LocalizedError {
     /// HealthKit's error codes (`HKErrorCode`).
-    ///
-    /// ```swift
-    /// HKError.Code.errorAuthorizationDenied.rawValue   // 4
-    /// ```
     public enum Code: Int, Hashable, Sendable, CaseIterable {
         /// Unknown error.
         case errorUnknown = 0
@@ -55,20 +43,12 @@ public struct HKError: Error, Hashable, Sendable, CustomNSError, LocalizedError 
     }
 
     /// The error's code.
-    ///
-    /// ```swift
-    /// error.code == .errorNoData
-    /// ```
     public let code: Code
 
     let message: String
 
     /// An error with a code and, optionally, a message under `NSLocalizedDescriptionKey` (as Apple's
     /// `HKError(_:userInfo:)`).
-    ///
-    /// ```swift
-    /// let error = HKError(.errorNoData, userInfo: [NSLocalizedDescriptionKey: "No data available"])
-    /// ```
     public init(_ code: Code, userInfo: [String: Any] = [:]) {
         self.init(code, message: userInfo[NSLocalizedDescriptionKey] as? String ?? "")
     }
@@ -79,31 +59,15 @@ public struct HKError: Error, Hashable, Sendable, CustomNSError, LocalizedError 
     }
 
     /// `HKErrorDomain`.
-    ///
-    /// ```swift
-    /// HKError.errorDomain
-    /// ```
     public static var errorDomain: String { HKErrorDomain }
 
     /// The code's raw value.
-    ///
-    /// ```swift
-    /// error.errorCode   // 4
-    /// ```
     public var errorCode: Int { code.rawValue }
 
     /// The message, under `NSLocalizedDescriptionKey`.
-    ///
-    /// ```swift
-    /// error.errorUserInfo[NSLocalizedDescriptionKey]
-    /// ```
     public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
 
     /// The message.
-    ///
-    /// ```swift
-    /// error.errorDescription
-    /// ```
     public var errorDescription: String? { message }
 
     /// HealthKit's error for one of HealthFlow's store errors (the shim's backend speaks HealthFlow).

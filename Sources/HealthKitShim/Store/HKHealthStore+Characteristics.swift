@@ -12,59 +12,35 @@ extension HKHealthStore {
     }
 
     /// The person's date of birth (Gregorian).
-    ///
-    /// ```swift
-    /// let birthday = try healthStore.dateOfBirthComponents()
-    /// ```
     public func dateOfBirthComponents() throws -> DateComponents {
         try characteristic { () throws(HealthStoreError) in try device.backend.dateOfBirthComponents() }
     }
 
     /// The person's biological sex.
-    ///
-    /// ```swift
-    /// try healthStore.biologicalSex().biologicalSex == .female
-    /// ```
     public func biologicalSex() throws -> HKBiologicalSexObject {
         let value = try characteristic { () throws(HealthStoreError) in try device.backend.biologicalSex() }
         return HKBiologicalSexObject(biologicalSex: HKBiologicalSex(rawValue: value.rawValue) ?? .notSet)
     }
 
     /// The person's blood type.
-    ///
-    /// ```swift
-    /// try healthStore.bloodType().bloodType
-    /// ```
     public func bloodType() throws -> HKBloodTypeObject {
         let value = try characteristic { () throws(HealthStoreError) in try device.backend.bloodType() }
         return HKBloodTypeObject(bloodType: HKBloodType(rawValue: value.rawValue) ?? .notSet)
     }
 
     /// The person's Fitzpatrick skin type.
-    ///
-    /// ```swift
-    /// try healthStore.fitzpatrickSkinType().skinType
-    /// ```
     public func fitzpatrickSkinType() throws -> HKFitzpatrickSkinTypeObject {
         let value = try characteristic { () throws(HealthStoreError) in try device.backend.fitzpatrickSkinType() }
         return HKFitzpatrickSkinTypeObject(skinType: HKFitzpatrickSkinType(rawValue: value.rawValue) ?? .notSet)
     }
 
     /// Whether the person uses a wheelchair.
-    ///
-    /// ```swift
-    /// try healthStore.wheelchairUse().wheelchairUse
-    /// ```
     public func wheelchairUse() throws -> HKWheelchairUseObject {
         let value = try characteristic { () throws(HealthStoreError) in try device.backend.wheelchairUse() }
         return HKWheelchairUseObject(wheelchairUse: HKWheelchairUse(rawValue: value.rawValue) ?? .notSet)
     }
 
     /// How the person's move ring is measured.
-    ///
-    /// ```swift
-    /// try healthStore.activityMoveMode().activityMoveMode
-    /// ```
     public func activityMoveMode() throws -> HKActivityMoveModeObject {
         let value = try characteristic { () throws(HealthStoreError) in try device.backend.activityMoveMode() }
         return HKActivityMoveModeObject(activityMoveMode: HKActivityMoveMode(rawValue: value.rawValue) ?? .activeEnergy)

@@ -5,31 +5,17 @@ import HealthFlow
 /// database is the shim device's HealthFlow store (`HealthKitShimDevice`); every rule HealthFlow checks
 /// answers as HealthKit does, and where HealthKit raises an exception the shim stops the process.
 ///
-/// ```swift
-/// let healthStore = HKHealthStore()
-/// let height = HKObjectType.quantityType(forIdentifier: .height)!
-/// healthStore.requestAuthorization(toShare: [height], read: [height]) { success, error in }
-/// ```
-///
 /// - Note: Sendable as in the iOS 18 SDK.
 public final class HKHealthStore: NSObject, @unchecked Sendable {
     // @unchecked: one `let` of a Sendable type; the database behind it is thread-safe.
     let device: HealthKitShimDevice
 
     /// A store over the current device's database.
-    ///
-    /// ```swift
-    /// let healthStore = HKHealthStore()
-    /// ```
     public override init() {
         self.device = HealthKitShimDevice.current
     }
 
     /// A store over `device`'s database (tests give each store its own device).
-    ///
-    /// ```swift
-    /// let store = HKHealthStore(device: HealthKitShimDevice(backend: backend))
-    /// ```
     @_spi(Testing)
     public init(device: HealthKitShimDevice) {
         self.device = device
@@ -38,19 +24,11 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     private var backend: InMemoryHealthStore { device.backend }
 
     /// Whether health data is available on this device.
-    ///
-    /// ```swift
-    /// guard HKHealthStore.isHealthDataAvailable() else { return }
-    /// ```
     public class func isHealthDataAvailable() -> Bool {
         HealthKitShimDevice.current.backend.isHealthDataAvailable
     }
 
     /// The sharing status of `type` (read access is never revealed).
-    ///
-    /// ```swift
-    /// healthStore.authorizationStatus(for: HKQuantityType(.height)) == .sharingAuthorized
-    /// ```
     public func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
         device.record("authorizationStatus")
         return HKAuthorizationStatus(rawValue: backend.authorizationStatus(for: type.healthFlowType).rawValue)
@@ -60,10 +38,6 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     /// Asks the person to allow sharing and reading; `success` means the request completed, not that access was
     /// granted. Read-only types in `typesToShare`, correlation types, or a missing usage description raise, as
     /// in HealthKit.
-    ///
-    /// ```swift
-    /// healthStore.requestAuthorization(toShare: [height], read: [height]) { success, error in }
-    /// ```
     public func requestAuthorization(
         toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?,
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
@@ -82,10 +56,6 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     }
 
     /// Whether asking for these types would show the sheet.
-    ///
-    /// ```swift
-    /// healthStore.getRequestStatusForAuthorization(toShare: share, read: read) { status, error in }
-    /// ```
     public func getRequestStatusForAuthorization(
         toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>,
         completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void
@@ -104,19 +74,11 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     }
 
     /// Saves one object.
-    ///
-    /// ```swift
-    /// healthStore.save(sample) { success, error in }
-    /// ```
     public func save(_ object: HKObject, withCompletion completion: @escaping (Bool, (any Error)?) -> Void) {
         save([object], withCompletion: completion)
     }
 
     /// Saves objects, all or none; the saving app becomes their source.
-    ///
-    /// ```swift
-    /// healthStore.save([systolic, diastolic]) { success, error in }
-    /// ```
     public func save(_ objects: [HKObject], withCompletion completion: @escaping (Bool, (any Error)?) -> Void) {
         device.record("save")
         let callback = ShimCallback(call: completion)
@@ -132,19 +94,11 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     }
 
     /// Deletes one object this app saved.
-    ///
-    /// ```swift
-    /// healthStore.delete(sample) { success, error in }
-    /// ```
     public func delete(_ object: HKObject, withCompletion completion: @escaping (Bool, (any Error)?) -> Void) {
         delete([object], withCompletion: completion)
     }
 
     /// Deletes objects this app saved, all or none.
-    ///
-    /// ```swift
-    /// healthStore.delete(samples) { success, error in }
-    /// ```
     public func delete(_ objects: [HKObject], withCompletion completion: @escaping (Bool, (any Error)?) -> Void) {
         device.record("delete")
         let callback = ShimCallback(call: completion)
@@ -154,10 +108,6 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     }
 
     /// Deletes every object of a type matching a predicate (only this app's objects).
-    ///
-    /// ```swift
-    /// healthStore.deleteObjects(of: height, predicate: today) { success, count, error in }
-    /// ```
     public func deleteObjects(
         of objectType: HKObjectType, predicate: NSPredicate,
         withCompletion completion: @escaping (Bool, Int, (any Error)?) -> Void
@@ -180,10 +130,6 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
 
     /// Starts a query; results arrive on its handlers. Executing a query a second time raises, as in
     /// HealthKit.
-    ///
-    /// ```swift
-    /// healthStore.execute(query)
-    /// ```
     public func execute(_ query: HKQuery) {
         device.record("execute")
         let inner = query.makeHealthFlowQuery()
@@ -192,10 +138,6 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     }
 
     /// Stops a running query (nothing happens for a query that is not running).
-    ///
-    /// ```swift
-    /// healthStore.stop(query)
-    /// ```
     public func stop(_ query: HKQuery) {
         device.record("stop")
         if let inner = query.runningQuery { backend.stop(inner) }
@@ -203,10 +145,6 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
 
     /// Lets the app be woken when new data of `type` arrives, at most as often as `frequency` (on Linux there
     /// is no app to wake: the shim records the request and succeeds).
-    ///
-    /// ```swift
-    /// healthStore.enableBackgroundDelivery(for: steps, frequency: .hourly) { success, error in }
-    /// ```
     public func enableBackgroundDelivery(
         for type: HKObjectType, frequency: HKUpdateFrequency,
         withCompletion completion: @escaping (Bool, (any Error)?) -> Void
@@ -216,10 +154,6 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     }
 
     /// Stops background delivery for `type`.
-    ///
-    /// ```swift
-    /// healthStore.disableBackgroundDelivery(for: steps) { success, error in }
-    /// ```
     public func disableBackgroundDelivery(
         for type: HKObjectType, withCompletion completion: @escaping (Bool, (any Error)?) -> Void
     ) {
@@ -228,10 +162,6 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     }
 
     /// Stops all background delivery.
-    ///
-    /// ```swift
-    /// healthStore.disableAllBackgroundDelivery { success, error in }
-    /// ```
     public func disableAllBackgroundDelivery(completion: @escaping (Bool, (any Error)?) -> Void) {
         device.record("disableAllBackgroundDelivery")
         completion(true, nil)

@@ -5,10 +5,6 @@ import HealthFlow
 /// `HKCategoryType`, `HKCorrelationType`, `HKCharacteristicType`, `HKActivitySummaryType`,
 /// `HKElectrocardiogramType`). Behind the name it is one of HealthFlow's catalog types.
 ///
-/// ```swift
-/// guard let height = HKObjectType.quantityType(forIdentifier: .height) else { return }
-/// ```
-///
 /// - Note: Sendable as in the iOS 18 SDK; every instance is immutable.
 public class HKObjectType: NSObject, @unchecked Sendable {
     // @unchecked: immutable after init (one `let` of a Sendable value type).
@@ -19,58 +15,30 @@ public class HKObjectType: NSObject, @unchecked Sendable {
     }
 
     /// The type's identifier, e.g. `"HKQuantityTypeIdentifierHeight"`.
-    ///
-    /// ```swift
-    /// HKObjectType.quantityType(forIdentifier: .height)?.identifier
-    /// ```
     public var identifier: String { healthFlowType.healthKitIdentifier }
 
     /// Types are equal when their identifiers are.
-    ///
-    /// ```swift
-    /// HKObjectType.quantityType(forIdentifier: .height) == HKQuantityType(.height)   // true
-    /// ```
     public override func isEqual(_ object: Any?) -> Bool {
         (object as? HKObjectType)?.identifier == identifier
     }
 
     /// A hash of the identifier.
-    ///
-    /// ```swift
-    /// let types: Set<HKObjectType> = [HKQuantityType(.height)]
-    /// ```
     public override var hash: Int { identifier.hashValue }
 
     /// The identifier.
-    ///
-    /// ```swift
-    /// print(HKQuantityType(.height))   // HKQuantityTypeIdentifierHeight
-    /// ```
     public override var description: String { identifier }
 
     /// The quantity type with this identifier, or `nil` when the identifier is unknown.
-    ///
-    /// ```swift
-    /// let height = HKObjectType.quantityType(forIdentifier: .height)
-    /// ```
     public class func quantityType(forIdentifier identifier: HKQuantityTypeIdentifier) -> HKQuantityType? {
         HKShimTypes.type(identifier.rawValue, kind: .quantity).map(HKQuantityType.init(healthFlowType:))
     }
 
     /// The category type with this identifier, or `nil` when the identifier is unknown.
-    ///
-    /// ```swift
-    /// let sleep = HKObjectType.categoryType(forIdentifier: .sleepAnalysis)
-    /// ```
     public class func categoryType(forIdentifier identifier: HKCategoryTypeIdentifier) -> HKCategoryType? {
         HKShimTypes.type(identifier.rawValue, kind: .category).map(HKCategoryType.init(healthFlowType:))
     }
 
     /// The characteristic type with this identifier, or `nil` when the identifier is unknown.
-    ///
-    /// ```swift
-    /// let birthday = HKObjectType.characteristicType(forIdentifier: .dateOfBirth)
-    /// ```
     public class func characteristicType(forIdentifier identifier: HKCharacteristicTypeIdentifier)
         -> HKCharacteristicType?
     {
@@ -78,53 +46,28 @@ public class HKObjectType: NSObject, @unchecked Sendable {
     }
 
     /// The correlation type with this identifier, or `nil` when the identifier is unknown.
-    ///
-    /// ```swift
-    /// let pressure = HKObjectType.correlationType(forIdentifier: .bloodPressure)
-    /// ```
     public class func correlationType(forIdentifier identifier: HKCorrelationTypeIdentifier) -> HKCorrelationType? {
         HKShimTypes.type(identifier.rawValue, kind: .correlation).map(HKCorrelationType.init(healthFlowType:))
     }
 
     /// The activity summary type.
-    ///
-    /// ```swift
-    /// let rings = HKObjectType.activitySummaryType()
-    /// ```
     public class func activitySummaryType() -> HKActivitySummaryType {
         HKActivitySummaryType(healthFlowType: .activitySummary)
     }
 
     /// The electrocardiogram type.
-    ///
-    /// ```swift
-    /// let ecg = HKObjectType.electrocardiogramType()
-    /// ```
     public class func electrocardiogramType() -> HKElectrocardiogramType {
         HKElectrocardiogramType(healthFlowType: .electrocardiogram)
     }
 }
 
 /// The type of a sample (an object with a start and an end date).
-///
-/// ```swift
-/// let sampleType: HKSampleType = HKQuantityType(.height)
-/// ```
 public class HKSampleType: HKObjectType, @unchecked Sendable {}
 
 /// The type of a quantity sample, with its aggregation style.
-///
-/// ```swift
-/// let steps = HKQuantityType(.stepCount)
-/// steps.aggregationStyle   // .cumulative
-/// ```
 public final class HKQuantityType: HKSampleType, @unchecked Sendable {
     /// The quantity type for a known identifier (iOS 15's initialiser; unknown identifiers raise, as in
     /// HealthKit).
-    ///
-    /// ```swift
-    /// let height = HKQuantityType(.height)
-    /// ```
     public convenience init(_ identifier: HKQuantityTypeIdentifier) {
         guard let type = HKShimTypes.type(identifier.rawValue, kind: .quantity) else {
             HKShimException.raise("Invalid quantity type identifier \(identifier.rawValue)")
@@ -133,10 +76,6 @@ public final class HKQuantityType: HKSampleType, @unchecked Sendable {
     }
 
     /// How samples of this type combine in statistics.
-    ///
-    /// ```swift
-    /// HKQuantityType(.height).aggregationStyle   // .discreteArithmetic
-    /// ```
     public var aggregationStyle: HKQuantityAggregationStyle {
         switch healthFlowType.aggregationStyle ?? .discreteArithmetic {
         case .cumulative: .cumulative
@@ -147,26 +86,14 @@ public final class HKQuantityType: HKSampleType, @unchecked Sendable {
     }
 
     /// Whether quantities of this type may be expressed in `unit`.
-    ///
-    /// ```swift
-    /// HKQuantityType(.height).is(compatibleWith: .meter())   // true
-    /// ```
     public func `is`(compatibleWith unit: HKUnit) -> Bool {
         healthFlowType.canonicalUnit?.isCompatible(with: unit.healthFlowUnit) ?? false
     }
 }
 
 /// The type of a category sample.
-///
-/// ```swift
-/// let sleep = HKCategoryType(.sleepAnalysis)
-/// ```
 public final class HKCategoryType: HKSampleType, @unchecked Sendable {
     /// The category type for a known identifier (unknown identifiers raise, as in HealthKit).
-    ///
-    /// ```swift
-    /// let sleep = HKCategoryType(.sleepAnalysis)
-    /// ```
     public convenience init(_ identifier: HKCategoryTypeIdentifier) {
         guard let type = HKShimTypes.type(identifier.rawValue, kind: .category) else {
             HKShimException.raise("Invalid category type identifier \(identifier.rawValue)")
@@ -176,16 +103,8 @@ public final class HKCategoryType: HKSampleType, @unchecked Sendable {
 }
 
 /// The type of a correlation (blood pressure, food).
-///
-/// ```swift
-/// let pressure = HKCorrelationType(.bloodPressure)
-/// ```
 public final class HKCorrelationType: HKSampleType, @unchecked Sendable {
     /// The correlation type for a known identifier (unknown identifiers raise, as in HealthKit).
-    ///
-    /// ```swift
-    /// let pressure = HKCorrelationType(.bloodPressure)
-    /// ```
     public convenience init(_ identifier: HKCorrelationTypeIdentifier) {
         guard let type = HKShimTypes.type(identifier.rawValue, kind: .correlation) else {
             HKShimException.raise("Invalid correlation type identifier \(identifier.rawValue)")
@@ -195,16 +114,8 @@ public final class HKCorrelationType: HKSampleType, @unchecked Sendable {
 }
 
 /// The type of a characteristic (date of birth, biological sex, …), read-only.
-///
-/// ```swift
-/// let sex = HKCharacteristicType(.biologicalSex)
-/// ```
 public final class HKCharacteristicType: HKObjectType, @unchecked Sendable {
     /// The characteristic type for a known identifier (unknown identifiers raise, as in HealthKit).
-    ///
-    /// ```swift
-    /// let sex = HKCharacteristicType(.biologicalSex)
-    /// ```
     public convenience init(_ identifier: HKCharacteristicTypeIdentifier) {
         guard let type = HKShimTypes.type(identifier.rawValue, kind: .characteristic) else {
             HKShimException.raise("Invalid characteristic type identifier \(identifier.rawValue)")
@@ -214,24 +125,12 @@ public final class HKCharacteristicType: HKObjectType, @unchecked Sendable {
 }
 
 /// The type of activity summaries (the rings), read-only.
-///
-/// ```swift
-/// let rings = HKActivitySummaryType.activitySummaryType()
-/// ```
 public final class HKActivitySummaryType: HKObjectType, @unchecked Sendable {}
 
 /// The type of electrocardiograms, read-only.
-///
-/// ```swift
-/// let ecg = HKObjectType.electrocardiogramType()
-/// ```
 public final class HKElectrocardiogramType: HKSampleType, @unchecked Sendable {}
 
 /// How quantities of a type combine: summed, or averaged.
-///
-/// ```swift
-/// if HKQuantityType(.stepCount).aggregationStyle == .cumulative { /* sum */ }
-/// ```
 public enum HKQuantityAggregationStyle: Int, Sendable {
     /// Summed over time (steps, energy).
     case cumulative = 0

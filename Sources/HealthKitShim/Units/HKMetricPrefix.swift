@@ -1,10 +1,6 @@
 import HealthFlow
 
 /// A metric prefix for HKUnit's builders; raw values as in HealthKit (femto, added last, is 13).
-///
-/// ```swift
-/// let centimeters = HKUnit.meterUnit(with: .centi)
-/// ```
 public enum HKMetricPrefix: Int, Sendable {
     /// No prefix.
     case none = 0

@@ -4,11 +4,6 @@ import HealthFlow
 /// An amount in a unit, backed by HealthFlow's `HealthQuantity`. Reading it in an incompatible unit raises,
 /// as in HealthKit.
 ///
-/// ```swift
-/// let height = HKQuantity(unit: .meterUnit(with: .centi), doubleValue: 180)
-/// height.doubleValue(for: .meter())   // 1.8
-/// ```
-///
 /// - Note: Sendable as in the iOS 18 SDK; every instance is immutable.
 public final class HKQuantity: NSObject, @unchecked Sendable {
     // @unchecked: immutable after init (one `let` of a Sendable value type).
@@ -19,29 +14,17 @@ public final class HKQuantity: NSObject, @unchecked Sendable {
     }
 
     /// An amount of `value` in `unit`.
-    ///
-    /// ```swift
-    /// let steps = HKQuantity(unit: .count(), doubleValue: 1200)
-    /// ```
     public convenience init(unit: HKUnit, doubleValue value: Double) {
         self.init(healthFlowQuantity: HealthQuantity(unit: unit.healthFlowUnit, doubleValue: value))
     }
 
     /// Whether the amount can be read in `unit`.
-    ///
-    /// ```swift
-    /// HKQuantity(unit: .meter(), doubleValue: 1).is(compatibleWith: .foot())   // true
-    /// ```
     public func `is`(compatibleWith unit: HKUnit) -> Bool {
         healthFlowQuantity.is(compatibleWith: unit.healthFlowUnit)
     }
 
     /// The amount in `unit`; an incompatible unit raises "Attempt to convert incompatible units", as in
     /// HealthKit.
-    ///
-    /// ```swift
-    /// HKQuantity(unit: .meter(), doubleValue: 1).doubleValue(for: .meterUnit(with: .centi))   // 100
-    /// ```
     public func doubleValue(for unit: HKUnit) -> Double {
         do {
             return try healthFlowQuantity.doubleValue(for: unit.healthFlowUnit)
@@ -52,10 +35,6 @@ public final class HKQuantity: NSObject, @unchecked Sendable {
     }
 
     /// Orders two compatible quantities; incompatible ones raise, as in HealthKit.
-    ///
-    /// ```swift
-    /// HKQuantity(unit: .meter(), doubleValue: 1).compare(HKQuantity(unit: .foot(), doubleValue: 1))   // .orderedDescending
-    /// ```
     public func compare(_ quantity: HKQuantity) -> ComparisonResult {
         let mine = doubleValue(for: HKUnit(healthFlowUnit: quantity.healthFlowQuantity.unit))
         let theirs = quantity.healthFlowQuantity.value
@@ -63,25 +42,13 @@ public final class HKQuantity: NSObject, @unchecked Sendable {
     }
 
     /// Quantities are equal when they hold the same value in the same unit.
-    ///
-    /// ```swift
-    /// HKQuantity(unit: .count(), doubleValue: 1) == HKQuantity(unit: .count(), doubleValue: 1)   // true
-    /// ```
     public override func isEqual(_ object: Any?) -> Bool {
         (object as? HKQuantity)?.healthFlowQuantity == healthFlowQuantity
     }
 
     /// A hash consistent with equality.
-    ///
-    /// ```swift
-    /// let set: Set<HKQuantity> = [HKQuantity(unit: .count(), doubleValue: 1)]
-    /// ```
     public override var hash: Int { healthFlowQuantity.hashValue }
 
     /// Value and unit, e.g. `180 cm`.
-    ///
-    /// ```swift
-    /// print(HKQuantity(unit: .meterUnit(with: .centi), doubleValue: 180))
-    /// ```
     public override var description: String { healthFlowQuantity.description }
 }

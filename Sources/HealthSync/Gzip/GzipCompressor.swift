@@ -10,29 +10,12 @@ import Foundation
 /// Memory stays constant whatever the input size: zlib's state (about 256 KiB at the default settings) and one
 /// fixed 64 KiB output buffer, reused by every call. Only the returned `Data` grows with what zlib emits.
 ///
-/// ```swift
-/// let gzip = try GzipCompressor(level: 6)
-/// var output = Data()
-/// for chunk in chunks {
-///     output += try gzip.compress(chunk)
-/// }
-/// output += try gzip.finish()
-/// ```
-///
 /// - Note: A compressor is a mutable, single-owner object and is not `Sendable`: use it from one task or thread.
 public final class GzipCompressor {
     /// zlib's default compromise between speed and size.
-    ///
-    /// ```swift
-    /// let gzip = try GzipCompressor(level: GzipCompressor.defaultLevel)   // 6
-    /// ```
     public static let defaultLevel = 6
 
     /// The compression level this compressor was made with, `0` (store only) to `9` (smallest).
-    ///
-    /// ```swift
-    /// try GzipCompressor(level: 9).level   // 9
-    /// ```
     public let level: Int
 
     /// zlib keeps a pointer back to its `z_stream`, so the stream lives at a fixed heap address.
@@ -45,9 +28,6 @@ public final class GzipCompressor {
 
     /// Makes a compressor that writes a gzip wrapper (windowBits 15 + 16) at the given level.
     ///
-    /// ```swift
-    /// let fast = try GzipCompressor(level: 1)
-    /// ```
     /// - Parameter level: `0` (store) to `9` (smallest); ``defaultLevel`` when omitted.
     /// - Throws: ``GzipError/invalidLevel(_:)`` outside `0...9`; ``GzipError/zlib(function:code:message:)`` when
     ///   zlib cannot initialise (out of memory, incompatible library).
@@ -78,12 +58,6 @@ public final class GzipCompressor {
 
     /// Compresses the next chunk of input and returns the gzip bytes produced so far.
     ///
-    /// ```swift
-    /// let gzip = try GzipCompressor()
-    /// var output = try gzip.compress(Data("hello, ".utf8))
-    /// output += try gzip.compress([UInt8]("world".utf8))
-    /// output += try gzip.finish()
-    /// ```
     /// - Parameter chunk: the next input bytes, any size (including empty).
     /// - Returns: compressed bytes, possibly empty: zlib buffers input until it has a block's worth.
     /// - Throws: ``GzipError/alreadyFinished`` after ``finish()``; ``GzipError/zlib(function:code:message:)``.
@@ -101,10 +75,6 @@ public final class GzipCompressor {
 
     /// Compresses the next chunk of input from raw memory and returns the gzip bytes produced so far.
     ///
-    /// ```swift
-    /// let gzip = try GzipCompressor()
-    /// let output = try bytes.withUnsafeBytes { try gzip.compress($0) }
-    /// ```
     /// - Parameter chunk: the next input bytes, read during the call only.
     /// - Returns: compressed bytes, possibly empty.
     /// - Throws: ``GzipError/alreadyFinished`` after ``finish()``; ``GzipError/zlib(function:code:message:)``.
@@ -130,10 +100,6 @@ public final class GzipCompressor {
 
     /// Ends the stream: returns the last compressed bytes and the gzip trailer (CRC-32 and length).
     ///
-    /// ```swift
-    /// let gzip = try GzipCompressor()
-    /// let member = try gzip.compress(Data("abc".utf8)) + gzip.finish()
-    /// ```
     /// - Returns: the final bytes; after this call the compressor accepts no more input.
     /// - Throws: ``GzipError/alreadyFinished`` when called twice; ``GzipError/zlib(function:code:message:)``.
     public func finish() throws(GzipError) -> Data {
@@ -175,10 +141,6 @@ public final class GzipCompressor {
 extension Data {
     /// These bytes compressed into one gzip member, in one call.
     ///
-    /// ```swift
-    /// let body = try Data(json.utf8).gzipped()          // level 6
-    /// let smallest = try Data(json.utf8).gzipped(level: 9)
-    /// ```
     /// - Parameter level: `0` (store) to `9` (smallest); ``GzipCompressor/defaultLevel`` when omitted.
     /// - Returns: the gzip bytes (header, deflate data, CRC-32 and length trailer).
     /// - Throws: ``GzipError/invalidLevel(_:)`` outside `0...9`; ``GzipError/zlib(function:code:message:)``.

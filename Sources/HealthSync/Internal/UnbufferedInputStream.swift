@@ -4,13 +4,6 @@ import Foundation
 /// which is what FoundationNetworking asks of an `httpBodyStream`. Subclasses provide `streamStatus`,
 /// `streamError`, `hasBytesAvailable`, `open()`, `close()` and `read(_:maxLength:)`.
 ///
-/// ```swift
-/// final class EmptyStream: UnbufferedInputStream {
-///     override var streamStatus: Stream.Status { .atEnd }
-///     override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int { 0 }
-/// }
-/// ```
-///
 /// Not `Sendable`: like every stream, it is read by one thread at a time.
 class UnbufferedInputStream: InputStream {
     /// Creates the stream; `InputStream`'s designated initialiser needs a source, and an empty one is never read.

@@ -11,30 +11,11 @@ import Foundation
 /// On Linux, upload with a fresh ``makeInputStream()`` per attempt (as `httpBodyStream`, without a
 /// `Content-Length` header: FoundationNetworking would also send chunked encoding) or with ``data()`` for small
 /// bodies; ``contentLength`` is still exact, for progress and for `Data` uploads.
-///
-/// ```swift
-/// let body = try MultipartBody(parts: [
-///     try MultipartPart(name: "device", data: Data("watch".utf8)),
-///     try MultipartPart(name: "batch", filename: "batch.json.gz", contentType: "application/gzip", data: gz),
-/// ])
-/// var request = URLRequest(url: url)
-/// request.httpMethod = "POST"
-/// request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
-/// request.httpBodyStream = body.makeInputStream()
-/// ```
 public struct MultipartBody: Sendable {
     /// The parts, in order.
-    ///
-    /// ```swift
-    /// body.parts.map(\.name)   // ["device", "batch"]
-    /// ```
     public let parts: [MultipartPart]
 
     /// The boundary between parts.
-    ///
-    /// ```swift
-    /// body.boundary.value   // "HealthFlow-…"
-    /// ```
     public let boundary: MultipartBoundary
 
     /// How many times a random boundary is redrawn when it occurs in content.
@@ -42,9 +23,6 @@ public struct MultipartBody: Sendable {
 
     /// Makes a body with a random boundary that occurs in no `Data` part and no header.
     ///
-    /// ```swift
-    /// let body = try MultipartBody(parts: [try MultipartPart(name: "a", data: Data("1".utf8))])
-    /// ```
     /// - Parameter parts: the fields, in order (may be empty).
     /// - Throws: ``MultipartError/boundaryInContent(boundary:field:)`` only if eight random boundaries all occur.
     public init(parts: [MultipartPart]) throws(MultipartError) {
@@ -54,10 +32,6 @@ public struct MultipartBody: Sendable {
 
     /// Makes a body with a random boundary drawn from `generator`, redrawn while it occurs in content.
     ///
-    /// ```swift
-    /// var generator = SystemRandomNumberGenerator()
-    /// let body = try MultipartBody(parts: parts, randomBoundaryUsing: &generator)
-    /// ```
     /// - Parameters:
     ///   - parts: the fields, in order.
     ///   - generator: the source of randomness (a seeded one makes tests reproducible).
@@ -82,9 +56,6 @@ public struct MultipartBody: Sendable {
 
     /// Makes a body with a boundary you chose, checked against every `Data` part and every header.
     ///
-    /// ```swift
-    /// let body = try MultipartBody(parts: parts, boundary: try MultipartBoundary("fixed-for-tests"))
-    /// ```
     /// - Parameters:
     ///   - parts: the fields, in order.
     ///   - boundary: the boundary to use.
@@ -98,11 +69,6 @@ public struct MultipartBody: Sendable {
     }
 
     /// The value of the request's `Content-Type` header.
-    ///
-    /// ```swift
-    /// request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
-    /// // "multipart/form-data; boundary=HealthFlow-…"
-    /// ```
     public var contentType: String {
         "multipart/form-data; boundary=\(boundary.value)"
     }
@@ -110,9 +76,6 @@ public struct MultipartBody: Sendable {
     /// The exact number of bytes the body has, computed from the headers and declared part lengths without
     /// reading any content.
     ///
-    /// ```swift
-    /// let total = body.contentLength   // for progress: sent / total
-    /// ```
     /// - Complexity: O(number of parts).
     public var contentLength: Int64 {
         segments.reduce(0) { total, segment in
@@ -129,9 +92,6 @@ public struct MultipartBody: Sendable {
     /// The stream holds only the small header blocks and the `Data` parts; streamed parts are copied from their
     /// source straight into the reader's buffer, so a part of any size is read with constant memory.
     ///
-    /// ```swift
-    /// request.httpBodyStream = body.makeInputStream()
-    /// ```
     /// - Returns: a stream that reports a ``MultipartError`` as its `streamError` when a source fails.
     public func makeInputStream() -> InputStream {
         MultipartInputStream(segments: segments)
@@ -139,9 +99,6 @@ public struct MultipartBody: Sendable {
 
     /// The whole body in memory: for small bodies and `Data` uploads.
     ///
-    /// ```swift
-    /// let (_, response) = try await session.upload(for: request, from: body.data())
-    /// ```
     /// - Returns: exactly ``contentLength`` bytes.
     /// - Throws: ``MultipartError/sourceFailed(field:reason:)`` or
     ///   ``MultipartError/sourceLengthMismatch(field:declared:delivered:)`` when a streamed part misbehaves.

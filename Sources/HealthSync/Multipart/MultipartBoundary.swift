@@ -3,33 +3,17 @@
 /// Restricting the alphabet means the boundary never needs quoting in the `Content-Type` header and cannot be
 /// mangled by a proxy. ``random()`` makes one with 190 bits of randomness, which no real content contains by
 /// accident; a boundary you choose yourself is validated and checked against `Data` content by ``MultipartBody``.
-///
-/// ```swift
-/// let random = MultipartBoundary.random()          // "HealthFlow-3kq…"
-/// let fixed = try MultipartBoundary("test-boundary-42")
-/// ```
 public struct MultipartBoundary: Hashable, Sendable, CustomStringConvertible {
     /// The boundary text, without the leading `--`.
-    ///
-    /// ```swift
-    /// try MultipartBoundary("abc").value   // "abc"
-    /// ```
     public let value: String
 
     /// The longest boundary RFC 2046 allows.
-    ///
-    /// ```swift
-    /// MultipartBoundary.maximumLength   // 70
-    /// ```
     public static let maximumLength = 70
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
 
     /// Validates a boundary you chose.
     ///
-    /// ```swift
-    /// let boundary = try MultipartBoundary("----form-7MA4YWxkTrZu0gW")
-    /// ```
     /// - Parameter value: 1 to 70 characters, each a letter, a digit or `-`.
     /// - Throws: ``MultipartError/invalidBoundary(_:)`` otherwise.
     public init(_ value: String) throws(MultipartError) {
@@ -45,10 +29,6 @@ public struct MultipartBoundary: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A fresh random boundary: `HealthFlow-` and 32 random letters and digits (about 190 bits).
-    ///
-    /// ```swift
-    /// let boundary = MultipartBoundary.random()
-    /// ```
     public static func random() -> MultipartBoundary {
         var generator = SystemRandomNumberGenerator()
         return random(using: &generator)
@@ -56,10 +36,6 @@ public struct MultipartBoundary: Hashable, Sendable, CustomStringConvertible {
 
     /// A random boundary drawn from the given generator (a seeded one makes tests reproducible).
     ///
-    /// ```swift
-    /// var generator = SystemRandomNumberGenerator()
-    /// let boundary = MultipartBoundary.random(using: &generator)
-    /// ```
     /// - Parameter generator: the source of randomness.
     public static func random(using generator: inout some RandomNumberGenerator) -> MultipartBoundary {
         var bytes = Array("HealthFlow-".utf8)
@@ -70,9 +46,5 @@ public struct MultipartBoundary: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The boundary text, as it appears in the `Content-Type` header.
-    ///
-    /// ```swift
-    /// "\(try MultipartBoundary("abc"))"   // "abc"
-    /// ```
     public var description: String { value }
 }

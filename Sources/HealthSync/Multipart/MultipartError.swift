@@ -1,77 +1,33 @@
 /// What can go wrong while building or streaming a multipart/form-data body.
 ///
 /// Every case names the offending field, so a rejected header is easy to trace back to its source.
-///
-/// ```swift
-/// do {
-///     _ = try MultipartPart(name: "bad\r\nname", data: Data())
-/// } catch {
-///     print(error)   // "multipart field name "bad\r\nname" contains a CR, LF, quote or control character"
-/// }
-/// ```
 public enum MultipartError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A boundary that is empty, longer than 70 characters, or contains anything outside `[A-Za-z0-9-]`.
-    ///
-    /// ```swift
-    /// #expect(throws: MultipartError.invalidBoundary("a b")) { try MultipartBoundary("a b") }
-    /// ```
     case invalidBoundary(String)
 
     /// A field name that is empty, holds a control character (C0 — CR, LF and NUL among them — or DEL), or is
     /// longer than ``MultipartPart/maximumParameterBytes`` bytes.
-    ///
-    /// ```swift
-    /// #expect(throws: MultipartError.invalidFieldName("a\nb")) { try MultipartPart(name: "a\nb", data: Data()) }
-    /// ```
     case invalidFieldName(String)
     /// A filename that is empty, holds a control character, or is longer than
     /// ``MultipartPart/maximumParameterBytes`` bytes; `field` names its part.
-    ///
-    /// ```swift
-    /// MultipartError.invalidFilename("a\u{0}.txt", field: "export")
-    /// ```
     case invalidFilename(String, field: String)
 
     /// A MIME type that is empty or contains CR, LF, `"`, another control character or a non-ASCII character.
-    ///
-    /// ```swift
-    /// // MultipartError.invalidContentType("text/plain; charset=\"utf-8\"", field: "note")
-    /// ```
     case invalidContentType(String, field: String)
 
     /// A streamed part declared a negative length.
-    ///
-    /// ```swift
-    /// // MultipartError.invalidLength(-1, field: "upload")
-    /// ```
     case invalidLength(Int64, field: String)
 
     /// An explicitly chosen boundary occurs in the content of a `Data` part.
-    ///
-    /// ```swift
-    /// // MultipartError.boundaryInContent(boundary: "abc", field: "file")
-    /// ```
     case boundaryInContent(boundary: String, field: String)
 
     /// A streamed part's source ended before delivering its declared length, or delivered more.
-    ///
-    /// ```swift
-    /// // MultipartError.sourceLengthMismatch(field: "upload", declared: 100, delivered: 42)
-    /// ```
     case sourceLengthMismatch(field: String, declared: Int64, delivered: Int64)
 
     /// A streamed part's source `InputStream` reported an error.
-    ///
-    /// ```swift
-    /// // MultipartError.sourceFailed(field: "upload", reason: "No such file or directory")
-    /// ```
     case sourceFailed(field: String, reason: String)
 
     /// A readable explanation naming the field and the problem.
-    ///
-    /// ```swift
-    /// MultipartError.invalidFieldName("").description   // "multipart field name \"\" is empty ..."
-    /// ```
     public var description: String {
         switch self {
         case .invalidBoundary(let boundary):

@@ -8,76 +8,32 @@ import Foundation
 ///   (MIME types must also be ASCII), otherwise ``MultipartError`` names the field;
 /// - a filename is kept as raw UTF-8 with only `"`, CR and LF percent-encoded (`%22`, `%0D`, `%0A`), as browsers
 ///   do (RFC 7578 §4.2, WHATWG); `filename*` is never written.
-///
-/// ```swift
-/// let note = try MultipartPart(name: "note", data: Data("hello".utf8))
-/// let batch = try MultipartPart(
-///     name: "batch", filename: "batch.json.gz", contentType: "application/gzip", data: gzipped)
-/// let big = try MultipartPart(
-///     name: "export", filename: "export.bin", contentType: "application/octet-stream",
-///     length: fileSize, makeStream: { InputStream(url: exportURL) })
-/// ```
 public struct MultipartPart: Sendable {
     /// Where a part's content comes from.
-    ///
-    /// ```swift
-    /// switch part.content {
-    /// case .data(let bytes): print(bytes.count)
-    /// case .stream(let length, _): print(length)
-    /// }
-    /// ```
     public enum Content: Sendable {
         /// Bytes in memory.
-        ///
-        /// ```swift
-        /// MultipartPart.Content.data(Data("hello".utf8))
-        /// ```
         case data(Data)
         /// A stream of exactly `length` bytes; `makeStream` is called once per body stream, so every upload
         /// attempt reads a fresh stream. Returning `nil` (a file that vanished) fails that read.
-        ///
-        /// ```swift
-        /// MultipartPart.Content.stream(length: 1024, makeStream: { InputStream(fileAtPath: path) })
-        /// ```
         case stream(length: Int64, makeStream: @Sendable () -> InputStream?)
     }
 
     /// The field name, as given (validated).
-    ///
-    /// ```swift
-    /// try MultipartPart(name: "note", data: Data()).name   // "note"
-    /// ```
     public let name: String
 
     /// The filename, as given (before percent-encoding), or `nil` for a plain field.
-    ///
-    /// ```swift
-    /// try MultipartPart(name: "f", filename: "a.txt", data: Data()).filename   // "a.txt"
-    /// ```
     public let filename: String?
 
     /// The MIME type written in the part's `Content-Type` header, or `nil` for none.
     ///
     /// A file part without an explicit type gets `application/octet-stream` (RFC 7578 §4.4); a plain field
     /// without one gets no `Content-Type` header (it is `text/plain`).
-    ///
-    /// ```swift
-    /// try MultipartPart(name: "f", filename: "a", data: Data()).contentType   // "application/octet-stream"
-    /// ```
     public let contentType: String?
 
     /// The part's content.
-    ///
-    /// ```swift
-    /// if case .data(let bytes) = part.content { print(bytes.count) }
-    /// ```
     public let content: Content
 
     /// The number of content bytes (without headers).
-    ///
-    /// ```swift
-    /// try MultipartPart(name: "n", data: Data("abc".utf8)).contentLength   // 3
-    /// ```
     public var contentLength: Int64 {
         switch content {
         case .data(let data): Int64(data.count)
@@ -87,9 +43,6 @@ public struct MultipartPart: Sendable {
 
     /// Makes a part whose content is in memory.
     ///
-    /// ```swift
-    /// let field = try MultipartPart(name: "device", data: Data("watch".utf8))
-    /// ```
     /// - Parameters:
     ///   - name: the field name; no CR, LF, `"` or control characters.
     ///   - filename: a filename (makes this a file part), or `nil`.
@@ -104,12 +57,6 @@ public struct MultipartPart: Sendable {
 
     /// Makes a part whose content is streamed, so it never needs to fit in memory.
     ///
-    /// ```swift
-    /// let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64 ?? 0
-    /// let part = try MultipartPart(
-    ///     name: "export", filename: "export.json.gz", contentType: "application/gzip",
-    ///     length: size, makeStream: { InputStream(fileAtPath: path) })
-    /// ```
     /// - Parameters:
     ///   - name: the field name; no CR, LF, `"` or control characters.
     ///   - filename: a filename (makes this a file part), or `nil`.
@@ -131,10 +78,6 @@ public struct MultipartPart: Sendable {
     }
 
     /// The longest name or filename accepted, in UTF-8 bytes.
-    ///
-    /// ```swift
-    /// MultipartPart.maximumParameterBytes   // 1_024
-    /// ```
     public static let maximumParameterBytes = 1_024
 
     private init(name: String, filename: String?, contentType: String?, content: Content) throws(MultipartError) {
@@ -169,9 +112,6 @@ public struct MultipartPart: Sendable {
     /// parser can read a `\` as an escape; CR and LF as `%0D` and `%0A` (parts refuse them, but the function is
     /// safe on its own); everything else, raw UTF-8 included, kept. Never `filename*` (RFC 7578 §4.2).
     ///
-    /// ```swift
-    /// MultipartPart.encodeParameter("a\"b\\c.txt")   // "a%22b%5Cc.txt"
-    /// ```
     /// - Parameter value: a name or filename as the user sees it.
     /// - Returns: the value to write between the quotes.
     public static func encodeParameter(_ value: String) -> String {

@@ -8,47 +8,23 @@ import Foundation
 /// a run emits a few events per batch plus its uploads' (bounded) events, so a consumer that stops early never
 /// blocks the run.
 ///
-/// ```swift
-/// let run = engine.observedSync()
-/// Task { for await event in run.events { print(event) } }
-/// let report = try await run.value
-/// ```
 /// - Note: `Sendable`: a promise, a thread-safe `Progress` and an `AsyncStream` of `Sendable` events.
 public struct ObservedSync: Sendable {
     /// Settles like the run; cancelling it cancels the run.
-    ///
-    /// ```swift
-    /// run.report.done { report in show(report) }
-    /// ```
     public let report: Promise<SyncReport>
     /// Samples and deletions committed, out of those known so far (the total grows batch by batch).
-    ///
-    /// ```swift
-    /// run.progress.completedUnitCount   // samples committed so far
-    /// ```
     public let progress: Progress
     /// The run's events in order; finishes after `finished` or `failed`.
-    ///
-    /// ```swift
-    /// for await event in run.events { print(event) }
-    /// ```
     public let events: AsyncStream<SyncEvent>
 
     /// The report, awaited: the async twin of ``report``.
     ///
-    /// ```swift
-    /// let report = try await run.value
-    /// ```
     /// - Throws: The run's error, or `CancellationError`.
     public var value: SyncReport {
         get async throws { try await report.value }
     }
 
     /// Cancels the run; anchors stay at the last committed batch.
-    ///
-    /// ```swift
-    /// run.cancel()
-    /// ```
     public func cancel() {
         report.cancel()
     }
@@ -57,10 +33,6 @@ public struct ObservedSync: Sendable {
 extension SyncEngine {
     /// Starts one sync run, as ``sync()-(_)``, and returns a handle to watch it.
     ///
-    /// ```swift
-    /// let run = engine.observedSync()
-    /// for await event in run.events { print(event) }
-    /// ```
     /// - Returns: The report promise, progress and events of this run.
     public func observedSync() -> ObservedSync {
         let (events, continuation) = AsyncStream<SyncEvent>.makeStream(bufferingPolicy: .unbounded)

@@ -10,38 +10,17 @@ import Foundation
 /// consumer that is slow or stops early never blocks the upload and holds little memory; events yielded after
 /// the consumer stopped are dropped.
 ///
-/// ```swift
-/// let upload = uploader.observedUpload(request)
-/// Task { for await event in upload.events { print(event) } }
-/// let receipt = try await upload.value
-/// upload.progress.fractionCompleted   // 1.0
-/// ```
 /// - Note: `Sendable`: a promise, a thread-safe `Progress` and an `AsyncStream` (Sendable for `Sendable` elements).
 public struct ObservedUpload: Sendable {
     /// Settles like the upload; cancelling it cancels the upload.
-    ///
-    /// ```swift
-    /// upload.receipt.done { receipt in commit(receipt) }
-    /// ```
     public let receipt: Promise<UploadReceipt>
     /// Body bytes of the current attempt out of the body length; cancellable (cancelling cancels the upload).
-    ///
-    /// ```swift
-    /// progressView.observedProgress = upload.progress
-    /// ```
     public let progress: Progress
     /// The upload's events in order; finishes after `finished` or `failed`.
-    ///
-    /// ```swift
-    /// for await event in upload.events { print(event) }
-    /// ```
     public let events: AsyncStream<UploadEvent>
 
     /// The receipt, awaited: the async twin of ``receipt``.
     ///
-    /// ```swift
-    /// let receipt = try await upload.value
-    /// ```
     /// - Throws: The upload's error, or `CancellationError`.
     public var value: UploadReceipt {
         get async throws { try await receipt.value }
@@ -49,10 +28,6 @@ public struct ObservedUpload: Sendable {
 
     /// Cancels the upload (the URL task under way or the wait before a retry); the stream then ends with
     /// `failed(CancellationError())`.
-    ///
-    /// ```swift
-    /// upload.cancel()
-    /// ```
     public func cancel() {
         receipt.cancel()
     }
@@ -61,10 +36,6 @@ public struct ObservedUpload: Sendable {
 extension UploadTransport {
     /// Starts uploading `request` and returns a handle to watch it.
     ///
-    /// ```swift
-    /// let upload = HTTPTransport(url: serverURL).observedUpload(request)
-    /// for await event in upload.events { print(event) }
-    /// ```
     /// - Parameter request: The upload.
     /// - Returns: The receipt promise, progress and events of this upload.
     public func observedUpload(_ request: UploadRequest) -> ObservedUpload {

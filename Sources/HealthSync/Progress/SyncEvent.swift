@@ -6,51 +6,20 @@ import Foundation
 /// retries; not its `finished`/`failed`, which `batchCommitted` or the run's `failed` replace), then
 /// `batchCommitted` once its anchors are saved; and finally `finished` or `failed`, after which the stream ends.
 /// Events carry IDs and counts, never health values.
-///
-/// ```swift
-/// let run = engine.observedSync()
-/// for await event in run.events {
-///     if case .batchCommitted(let number, _, let samples, _) = event { print("batch \(number): \(samples) samples") }
-/// }
-/// ```
 public enum SyncEvent: Sendable, CustomStringConvertible {
     /// Batch `number` (1-based in this run) with `samples` samples and deletions and a body of `bytes` bytes is
     /// about to be uploaded (a batch left pending by an earlier run is batch 1).
-    ///
-    /// ```swift
-    /// if case .batchStarted(let number, _, let samples, _) = event { print("sending batch \(number) (\(samples))") }
-    /// ```
     case batchStarted(number: Int, batchID: UUID, samples: Int, bytes: Int64)
     /// An event of the current batch's upload.
-    ///
-    /// ```swift
-    /// if case .upload(.retryScheduled(_, let delay, _)) = event { print("retrying in \(delay)") }
-    /// ```
     case upload(UploadEvent)
     /// Batch `number` was acknowledged and its anchors committed.
-    ///
-    /// ```swift
-    /// if case .batchCommitted(_, let id, _, .duplicate) = event { print("\(id) had been delivered before") }
-    /// ```
     case batchCommitted(number: Int, batchID: UUID, samples: Int, disposition: UploadReceipt.Disposition)
     /// The run ended: everything was sent. The last event.
-    ///
-    /// ```swift
-    /// if case .finished(let report) = event { print("\(report.batches) batches") }
-    /// ```
     case finished(SyncReport)
     /// The run failed or was cancelled; anchors stay at the last committed batch. The last event.
-    ///
-    /// ```swift
-    /// if case .failed(let error) = event { print("sync failed: \(error)") }
-    /// ```
     case failed(any Error)
 
     /// A one-line description (IDs and counts only).
-    ///
-    /// ```swift
-    /// SyncEvent.upload(.bytesSent(sent: 1, total: 2)).description   // "upload: sent 1 of 2 bytes"
-    /// ```
     public var description: String {
         switch self {
         case .batchStarted(let number, let batchID, let samples, let bytes):

@@ -5,52 +5,21 @@ import Foundation
 /// An upload reports `attemptStarted`, then `bytesSent` as the body goes out, then either `finished`, `failed`,
 /// or `retryScheduled` followed by the next `attemptStarted`. `finished` or `failed` is always the last event;
 /// the stream ends right after it. Events never carry body bytes or health values.
-///
-/// ```swift
-/// let upload = uploader.observedUpload(request)
-/// for await event in upload.events {
-///     print(event)   // "attempt 1 started: batch 6F1E…, 52311 bytes", "sent 52311 of 52311 bytes", "finished: stored"
-/// }
-/// ```
 public enum UploadEvent: Sendable, CustomStringConvertible {
     /// Attempt `attempt` (1-based) began sending `totalBytes` bytes of batch `batchID`.
-    ///
-    /// ```swift
-    /// if case .attemptStarted(let attempt, _, let total) = event { print("try \(attempt): \(total) bytes") }
-    /// ```
     case attemptStarted(attempt: Int, batchID: UUID, totalBytes: Int64)
     /// The current attempt has sent `sent` of `total` body bytes (a stream's bytes are counted as the transport
     /// reads them; see ``HTTPTransport``).
-    ///
-    /// ```swift
-    /// if case .bytesSent(let sent, let total) = event { bar.value = Double(sent) / Double(total) }
-    /// ```
     case bytesSent(sent: Int64, total: Int64)
     /// Attempt `attempt` failed with `reason` (the typed error, e.g. ``HTTPUploadError``); the next attempt starts
     /// after `delay` (a server's `Retry-After` when it sent one, the back-off otherwise).
-    ///
-    /// ```swift
-    /// if case .retryScheduled(_, let delay, let reason) = event { print("\(reason); retrying in \(delay)") }
-    /// ```
     case retryScheduled(attempt: Int, delay: Duration, reason: any Error)
     /// The upload succeeded: the receiver holds the batch. The last event.
-    ///
-    /// ```swift
-    /// if case .finished(let receipt) = event { print(receipt.disposition) }
-    /// ```
     case finished(UploadReceipt)
     /// The upload gave up (or was cancelled: `CancellationError`). The last event.
-    ///
-    /// ```swift
-    /// if case .failed(let error) = event { print("upload failed: \(error)") }
-    /// ```
     case failed(any Error)
 
     /// Whether this is the last event of an upload (`finished` or `failed`).
-    ///
-    /// ```swift
-    /// UploadEvent.failed(CancellationError()).isTerminal   // true
-    /// ```
     public var isTerminal: Bool {
         switch self {
         case .finished, .failed: true
@@ -59,10 +28,6 @@ public enum UploadEvent: Sendable, CustomStringConvertible {
     }
 
     /// A one-line description (IDs, counts, durations and error descriptions only).
-    ///
-    /// ```swift
-    /// UploadEvent.bytesSent(sent: 10, total: 20).description   // "sent 10 of 20 bytes"
-    /// ```
     public var description: String {
         switch self {
         case .attemptStarted(let attempt, let batchID, let totalBytes):

@@ -13,11 +13,6 @@ import Synchronization
 /// Byte events are coalesced: at most one per 1/100 of the body per attempt (plus the last byte), so one upload
 /// emits a bounded number of events however large the body; `progress` gets every update.
 ///
-/// ```swift
-/// let reporter = UploadReporter { event in print(event) }
-/// let receipt = try await transport.upload(request, reporter: reporter).value
-/// reporter.progress.fractionCompleted   // 1.0
-/// ```
 /// - Note: `Sendable`: its state is behind a `Mutex`; `onEvent` is called under that lock (so events arrive in
 ///   order from any thread) and must return quickly without calling back into the reporter.
 public final class UploadReporter: Sendable {
@@ -30,19 +25,12 @@ public final class UploadReporter: Sendable {
     }
 
     /// The upload's progress: total = body length, completed = bytes sent by the current attempt.
-    ///
-    /// ```swift
-    /// reporter.progress.fractionCompleted   // 0.5 halfway through the body
-    /// ```
     public let progress: Progress
     private let onEvent: (@Sendable (UploadEvent) -> Void)?
     private let state = Mutex(State())
 
     /// A reporter that keeps `progress` and forwards every event to `onEvent`.
     ///
-    /// ```swift
-    /// let reporter = UploadReporter { event in log(event.description) }
-    /// ```
     /// - Parameters:
     ///   - progress: The progress to update (a new one with an unknown total by default).
     ///   - onEvent: Receives each event, in order; `nil` to keep only `progress`.
@@ -53,26 +41,16 @@ public final class UploadReporter: Sendable {
 
     /// A reporter nobody observes, for the plain ``UploadTransport/upload(_:)``.
     ///
-    /// ```swift
-    /// transport.upload(request, reporter: .unobserved())
-    /// ```
     /// - Returns: A fresh reporter with no event handler.
     public static func unobserved() -> UploadReporter {
         UploadReporter()
     }
 
     /// The attempts started so far.
-    ///
-    /// ```swift
-    /// reporter.attempts   // 3 after two retries
-    /// ```
     public var attempts: Int { state.withLock { $0.attempt } }
 
     /// A new attempt starts sending `totalBytes` bytes of `batchID`; resets the byte count.
     ///
-    /// ```swift
-    /// reporter.attemptStarted(batchID: request.batchID, totalBytes: request.contentLength)
-    /// ```
     /// - Parameters:
     ///   - batchID: The batch.
     ///   - totalBytes: The exact body length.
@@ -91,9 +69,6 @@ public final class UploadReporter: Sendable {
 
     /// `count` more body bytes of the current attempt went out.
     ///
-    /// ```swift
-    /// reporter.add(sentBytes: Int64(chunk.count))
-    /// ```
     /// - Parameter count: The bytes just sent.
     public func add(sentBytes count: Int64) {
         guard count > 0 else { return }
@@ -105,10 +80,6 @@ public final class UploadReporter: Sendable {
     }
 
     /// The whole body of the current attempt went out (for transports that learn it only at the end).
-    ///
-    /// ```swift
-    /// reporter.bodySent()
-    /// ```
     public func bodySent() {
         state.withLock { state in
             guard !state.settled, state.attempt > 0 else { return }
@@ -119,9 +90,6 @@ public final class UploadReporter: Sendable {
 
     /// Attempt `attempt` failed with `reason`; the next one starts after `delay`.
     ///
-    /// ```swift
-    /// reporter.retryScheduled(attempt: 1, delay: .seconds(7), reason: error)
-    /// ```
     /// - Parameters:
     ///   - attempt: The attempt that failed (1-based).
     ///   - delay: The wait before the next attempt.
@@ -136,9 +104,6 @@ public final class UploadReporter: Sendable {
     /// The upload is over: reports `finished` (completing `progress`) or `failed`, once; later calls and
     /// events are ignored.
     ///
-    /// ```swift
-    /// transport.upload(request, reporter: reporter).tap { reporter.settle($0) }
-    /// ```
     /// - Parameter result: The upload's outcome.
     public func settle(_ result: Result<UploadReceipt, any Error>) {
         state.withLock { state in

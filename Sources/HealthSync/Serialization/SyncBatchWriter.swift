@@ -66,23 +66,10 @@ import HealthFlow
 /// `{"quantity": {"value": 5, "unit": "mg/dL"}}`. Numbers must be finite (a NaN or infinity throws
 /// ``SyncSerializationError/nonFiniteNumber(field:)``).
 ///
-/// ```swift
-/// var body = Data()
-/// var writer = SyncBatchWriter(header: header, chunkSize: 16_384) { chunk in body.append(contentsOf: chunk) }
-/// try writer.beginSection(.heartRate)
-/// for sample in changes.samples { try writer.writeSample(sample) }
-/// for deleted in changes.deletedObjects { try writer.writeDeleted(deleted) }
-/// let length = try writer.finish()   // the exact number of bytes the sink received
-/// ```
-///
 /// - Note: The sink is called synchronously on the caller's thread; the chunk it receives is only valid
 ///   during the call. The writer is not `Sendable`: use it from one thread.
 public struct SyncBatchWriter {
     /// The chunk size used unless another is given: 16 KiB.
-    ///
-    /// ```swift
-    /// SyncBatchWriter.defaultChunkSize   // 16_384
-    /// ```
     public static let defaultChunkSize = 16_384
 
     private enum State {
@@ -101,9 +88,6 @@ public struct SyncBatchWriter {
 
     /// Creates a writer that sends the batch to `sink` in chunks of at most `chunkSize` bytes.
     ///
-    /// ```swift
-    /// var writer = SyncBatchWriter(header: header) { chunk in try file.write(contentsOf: chunk) }
-    /// ```
     /// - Parameters:
     ///   - header: The batch ID, device and creation date.
     ///   - chunkSize: The most bytes the writer buffers before calling the sink (at least 64).
@@ -119,17 +103,10 @@ public struct SyncBatchWriter {
     }
 
     /// The number of bytes written so far (handed to the sink or still buffered).
-    ///
-    /// ```swift
-    /// let length = writer.byteCount
-    /// ```
     public var byteCount: Int64 { emitter.byteCount }
 
     /// Opens the section for `type`, closing the previous one.
     ///
-    /// ```swift
-    /// try writer.beginSection(.stepCount)
-    /// ```
     /// - Parameter type: The section's type; every sample written next must have it.
     /// - Throws: ``SyncSerializationError/misuse(_:)`` after ``finish()``, or the sink's error.
     public mutating func beginSection(_ type: HealthObjectType) throws {
@@ -156,9 +133,6 @@ public struct SyncBatchWriter {
 
     /// Writes one sample into the open section.
     ///
-    /// ```swift
-    /// for sample in changes.samples { try writer.writeSample(sample) }
-    /// ```
     /// - Parameter sample: A sample of the section's type.
     /// - Throws: ``SyncSerializationError`` when no section is open, deletions were already written, the type
     ///   differs or a value is not finite; or the sink's error.
@@ -177,9 +151,6 @@ public struct SyncBatchWriter {
 
     /// Writes one deletion into the open section (after its samples).
     ///
-    /// ```swift
-    /// for deleted in changes.deletedObjects { try writer.writeDeleted(deleted) }
-    /// ```
     /// - Parameter deleted: The deleted object: its UUID and kept metadata.
     /// - Throws: ``SyncSerializationError/misuse(_:)`` when no section is open, or the sink's error.
     public mutating func writeDeleted(_ deleted: HealthDeletedObject) throws {
@@ -205,9 +176,6 @@ public struct SyncBatchWriter {
 
     /// Writes a whole section: `changes`' samples, then its deletions.
     ///
-    /// ```swift
-    /// try writer.writeSection(.heartRate, changes: try await store.changes(of: .heartRate, since: anchor))
-    /// ```
     /// - Parameters:
     ///   - type: The section's type.
     ///   - changes: What changed since the type's anchor.
@@ -221,9 +189,6 @@ public struct SyncBatchWriter {
 
     /// Closes the open section (``beginSection(_:)`` and ``finish()`` do this too).
     ///
-    /// ```swift
-    /// try writer.endSection()
-    /// ```
     /// - Throws: ``SyncSerializationError/misuse(_:)`` when no section is open, or the sink's error.
     public mutating func endSection() throws {
         switch state {
@@ -240,9 +205,6 @@ public struct SyncBatchWriter {
 
     /// Closes the document, hands the last chunk to the sink and returns the total length in bytes.
     ///
-    /// ```swift
-    /// let contentLength = try writer.finish()
-    /// ```
     /// - Returns: The exact number of bytes the sink received.
     /// - Throws: ``SyncSerializationError/misuse(_:)`` when called twice, or the sink's error.
     @discardableResult

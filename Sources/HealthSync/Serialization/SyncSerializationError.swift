@@ -1,8 +1,4 @@
 /// Why ``SyncBatchWriter`` refused to write. Messages name the field, never a health value.
-///
-/// ```swift
-/// do { try writer.writeSample(sample) } catch let error as SyncSerializationError { log(error.description) }
-/// ```
 public enum SyncSerializationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A number was NaN or infinite (valid samples never hold one). `field` is a JSON path such as `samples[].value`.
     case nonFiniteNumber(field: String)
@@ -14,10 +10,6 @@ public enum SyncSerializationError: Error, Hashable, Sendable, CustomStringConve
     case sectionTypeMismatch(section: String, sample: String)
 
     /// A readable message naming the problem.
-    ///
-    /// ```swift
-    /// SyncSerializationError.nonFiniteNumber(field: "value").description   // "non-finite number in value"
-    /// ```
     public var description: String {
         switch self {
         case .nonFiniteNumber(let field): "non-finite number in \(field)"

@@ -8,17 +8,6 @@ import HealthFlow
 /// Loading a missing file gives a fresh state; a corrupt file throws ``SyncStateError/corrupt(path:reason:)``
 /// instead of silently starting over (which would re-send, or worse skip, everything).
 ///
-/// ```swift
-/// let anchors = AnchorStore(fileURL: support.appendingPathComponent("sync-state.json"))
-/// var state = try anchors.load()
-/// state.pendingBatchID = batchID
-/// try anchors.save(state)                 // before the upload
-/// // … 2xx received:
-/// state.setAnchor(changes.newAnchor, for: .heartRate)
-/// state.pendingBatchID = nil
-/// try anchors.save(state)
-/// ```
-///
 /// The file is named by its bytes (``path``): a state file in a folder whose name is not UTF-8 is read and
 /// written there, never in a folder whose name has U+FFFD in their place.
 ///
@@ -27,23 +16,12 @@ import HealthFlow
 public struct AnchorStore: Sendable {
     /// The state file as a URL: the one the store was made with, or ``path`` as a URL — which, for a path that
     /// is not UTF-8, shows U+FFFD in place of the bytes a URL cannot hold (``path`` names the file).
-    ///
-    /// ```swift
-    /// anchorStore.fileURL.lastPathComponent   // "sync-state.json"
-    /// ```
     public let fileURL: URL
     /// The state file, as the bytes every file call is given.
-    ///
-    /// ```swift
-    /// anchorStore.path.lastComponent.description   // "sync-state.json"
-    /// ```
     public let path: FileSystemPath
 
     /// Creates a store for the state file at `fileURL` (its folder must exist).
     ///
-    /// ```swift
-    /// let anchors = AnchorStore(fileURL: URL(fileURLWithPath: "/var/lib/healthflow/sync-state.json"))
-    /// ```
     /// - Parameter fileURL: The state file's location.
     public init(fileURL: URL) {
         self.fileURL = fileURL
@@ -53,9 +31,6 @@ public struct AnchorStore: Sendable {
     /// Creates a store for the state file at `path`, byte for byte (its folder must exist): the way to keep the
     /// state in a folder whose name is not UTF-8.
     ///
-    /// ```swift
-    /// let anchors = AnchorStore(path: dataFolder.appending("sync-state.json"))
-    /// ```
     /// - Parameter path: The state file's location.
     public init(path: FileSystemPath) {
         self.fileURL = path.urlOrDisplayForm
@@ -64,9 +39,6 @@ public struct AnchorStore: Sendable {
 
     /// Reads the state: fresh when the file does not exist. Removes temp files an interrupted save left behind.
     ///
-    /// ```swift
-    /// let state = try anchors.load()
-    /// ```
     /// - Returns: The saved state, or an empty one.
     /// - Throws: ``SyncStateError/corrupt(path:reason:)`` for an unreadable document,
     ///   ``SyncStateError/unsupportedVersion(path:version:)`` for a newer format, ``SyncStateError/io(operation:path:code:)``.
@@ -92,9 +64,6 @@ public struct AnchorStore: Sendable {
 
     /// Replaces the saved state with `state`, atomically and durably.
     ///
-    /// ```swift
-    /// try anchors.save(state)
-    /// ```
     /// - Parameter state: The state to keep.
     /// - Throws: ``SyncStateError/io(operation:path:code:)`` when a system call fails; the old file stays intact.
     public func save(_ state: SyncState) throws(SyncStateError) {

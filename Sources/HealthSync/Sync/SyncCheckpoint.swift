@@ -4,14 +4,6 @@ import Foundation
 /// child at one of them and checks that the next run loses and duplicates nothing.
 ///
 /// Not part of the supported API: `@_spi(Testing) import HealthSync` to use it.
-///
-/// ```swift
-/// @_spi(Testing) import HealthSync
-///
-/// let probe = engine.reportingCheckpoints { point in
-///     if case .acknowledged = point { crashHere() }   // the receiver has it; the anchors are not yet committed
-/// }
-/// ```
 @_spi(Testing)
 public enum SyncCheckpoint: Hashable, Sendable, CustomStringConvertible {
     /// The batch's changes were gathered; nothing is written yet.
@@ -24,10 +16,6 @@ public enum SyncCheckpoint: Hashable, Sendable, CustomStringConvertible {
     case committed(UUID)
 
     /// The point's name: `gathered`, `persisted`, `acknowledged` or `committed`.
-    ///
-    /// ```swift
-    /// SyncCheckpoint.persisted(id).name   // "persisted"
-    /// ```
     public var name: String {
         switch self {
         case .gathered: "gathered"
@@ -38,10 +26,6 @@ public enum SyncCheckpoint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The batch ID the point is about.
-    ///
-    /// ```swift
-    /// SyncCheckpoint.committed(id).batchID == id   // true
-    /// ```
     public var batchID: UUID {
         switch self {
         case .gathered(let id), .persisted(let id), .acknowledged(let id), .committed(let id): id
@@ -49,10 +33,6 @@ public enum SyncCheckpoint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `name batchID`, e.g. `persisted 6F1E…`.
-    ///
-    /// ```swift
-    /// print(point)   // "acknowledged 6F1E3C1A-…"
-    /// ```
     public var description: String { "\(name) \(batchID.uuidString)" }
 }
 
@@ -61,10 +41,6 @@ extension SyncEngine {
     /// ``SyncCheckpoint``. The hook must not throw or call back into the engine; a crash test blocks in it (or
     /// exits) to stop the run exactly there.
     ///
-    /// ```swift
-    /// let watched = engine.reportingCheckpoints { print($0) }
-    /// _ = try await watched.sync()
-    /// ```
     /// - Parameter hook: Called with each point.
     /// - Returns: The engine with the hook installed.
     @_spi(Testing)

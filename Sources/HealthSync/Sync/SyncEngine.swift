@@ -37,15 +37,6 @@ import HealthFlow
 /// batch is rebuilt from the anchors under that ID; if the receiver reports it a duplicate, the changes are sent
 /// again under a new ID, so nothing is lost.)
 ///
-/// ```swift
-/// let engine = try SyncEngine(
-///     store: store, types: [.stepCount, .heartRate], anchorStore: AnchorStore(fileURL: stateURL),
-///     transport: try OutboxTransport(directory: outboxURL), deviceID: "device-1",
-///     batchSize: 1_000, tempFolder: privateTempURL)
-/// let report = try await engine.sync()
-/// print(report.isEmpty ? "nothing to send" : "\(report.totalSamples) samples in \(report.batches) batches")
-/// ```
-///
 /// Folders and files are named by their bytes (``tempFolderPath``, ``stateFolderPath``, ``AnchorStore/path``):
 /// state kept in a folder whose name is not UTF-8 stays there.
 ///
@@ -53,85 +44,33 @@ import HealthFlow
 ///   engines sharing one state file must not overlap: run one at a time. Nothing is logged.
 public struct SyncEngine: Sendable {
     /// The default largest number of samples plus deletions in one batch: 1,000.
-    ///
-    /// ```swift
-    /// SyncEngine.defaultBatchSize   // 1_000
-    /// ```
     public static let defaultBatchSize = 1_000
     /// The default largest gzip payload kept in memory before it is spilled to a temp file: 256 KiB.
-    ///
-    /// ```swift
-    /// SyncEngine.defaultInMemoryLimit   // 262_144
-    /// ```
     public static let defaultInMemoryLimit = 256 * 1024
 
     /// The store changes are read from.
-    ///
-    /// ```swift
-    /// engine.store.authorizationStatus(for: .height)
-    /// ```
     public let store: any HealthStore
     /// The types synced, in the order they fill a batch (duplicates removed).
-    ///
-    /// ```swift
-    /// engine.types   // [.stepCount, .heartRate]
-    /// ```
     public let types: [HealthObjectType]
     /// Where the anchors and the pending batch are kept.
-    ///
-    /// ```swift
-    /// engine.anchorStore.fileURL.lastPathComponent   // "sync-state.json"
-    /// ```
     public let anchorStore: AnchorStore
     /// Where batches go.
-    ///
-    /// ```swift
-    /// let outbox = engine.transport as? OutboxTransport
-    /// ```
     public let transport: any UploadTransport
     /// The opaque sending-device identifier written into every batch header.
-    ///
-    /// ```swift
-    /// engine.deviceID   // "device-1"
-    /// ```
     public let deviceID: String
     /// The largest number of samples plus deletions in one batch.
-    ///
-    /// ```swift
-    /// engine.batchSize   // 1_000
-    /// ```
     public let batchSize: Int
     /// The private folder (0700) temp bodies are written to, as a URL: the one given, or ``tempFolderPath`` as a
     /// URL (U+FFFD in place of bytes that are not UTF-8; ``tempFolderPath`` names the folder).
-    ///
-    /// ```swift
-    /// engine.tempFolder.lastPathComponent   // "sync-tmp"
-    /// ```
     public let tempFolder: URL
     /// The private folder temp bodies are written to, as the bytes every file call is given.
-    ///
-    /// ```swift
-    /// engine.tempFolderPath.lastComponent.description   // "sync-tmp"
-    /// ```
     public let tempFolderPath: FileSystemPath
     /// The folder pending batch bodies are kept in until acknowledged (by default the temp folder's parent), as a
     /// URL: the one given, or ``stateFolderPath`` as a URL.
-    ///
-    /// ```swift
-    /// engine.stateFolder.path   // "/var/lib/healthflow"
-    /// ```
     public let stateFolder: URL
     /// The folder pending batch bodies are kept in, as the bytes every file call is given.
-    ///
-    /// ```swift
-    /// engine.stateFolderPath.description   // "/var/lib/healthflow"
-    /// ```
     public let stateFolderPath: FileSystemPath
     /// Gzip payloads up to this many bytes are uploaded from memory; larger ones go through a temp file.
-    ///
-    /// ```swift
-    /// engine.inMemoryLimit   // 262_144
-    /// ```
     public let inMemoryLimit: Int
     let makeBatchID: @Sendable () -> UUID
     let now: @Sendable () -> Date
@@ -140,11 +79,6 @@ public struct SyncEngine: Sendable {
 
     /// Creates an engine.
     ///
-    /// ```swift
-    /// let engine = try SyncEngine(
-    ///     store: store, types: [.heartRate], anchorStore: anchors, transport: outbox, deviceID: "device-1",
-    ///     tempFolder: dataURL.appendingPathComponent("sync-tmp"))
-    /// ```
     /// - Parameters:
     ///   - store: The store to read changes from.
     ///   - types: The sample types to sync.
@@ -175,11 +109,6 @@ public struct SyncEngine: Sendable {
     /// in folders whose names are not UTF-8. Everything else is as
     /// ``init(store:types:anchorStore:transport:deviceID:batchSize:tempFolder:inMemoryLimit:stateFolder:makeBatchID:now:)``.
     ///
-    /// ```swift
-    /// let engine = try SyncEngine(
-    ///     store: store, types: [.heartRate], anchorStore: AnchorStore(path: data.appending("sync-state.json")),
-    ///     transport: outbox, deviceID: "device-1", tempFolderPath: data.appending("sync-tmp"))
-    /// ```
     /// - Parameters:
     ///   - store: The store to read changes from.
     ///   - types: The sample types to sync.
@@ -230,9 +159,6 @@ public struct SyncEngine: Sendable {
 
     /// Runs one sync: re-sends a pending batch if any, then sends every change in batches until none is left.
     ///
-    /// ```swift
-    /// engine.sync().done { report in show(report.isEmpty ? "up to date" : "\(report.batches) batches sent") }
-    /// ```
     /// - Returns: A promise of what was sent; rejected with the store's, transport's, ``SyncStateError`` or
     ///   ``SyncEngineError`` error (anchors then stay where the last acknowledged batch left them).
     public func sync() -> Promise<SyncReport> {
@@ -241,9 +167,6 @@ public struct SyncEngine: Sendable {
 
     /// The async twin of ``sync()-(_)``: the same run, awaited.
     ///
-    /// ```swift
-    /// let report = try await engine.sync()
-    /// ```
     /// - Returns: What was sent.
     /// - Throws: The store's, transport's, ``SyncStateError`` or ``SyncEngineError`` error.
     public func sync() async throws -> SyncReport {

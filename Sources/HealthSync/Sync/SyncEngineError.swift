@@ -2,10 +2,6 @@
 ///
 /// Store, transport and state-file failures reach the caller as their own errors (``UploadError``,
 /// ``SyncStateError``, `HealthStoreError`); this type covers the engine's own work.
-///
-/// ```swift
-/// do { _ = try await engine.sync() } catch let error as SyncEngineError { log("\(error)") }
-/// ```
 public enum SyncEngineError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The batch size limit is not positive.
     case invalidBatchSize(Int)
@@ -24,10 +20,6 @@ public enum SyncEngineError: Error, Hashable, Sendable, CustomStringConvertible 
     case pendingFile(operation: String, path: String, code: Int32)
 
     /// A readable message.
-    ///
-    /// ```swift
-    /// SyncEngineError.invalidBatchSize(0).description   // "batch size must be at least 1 (got 0)"
-    /// ```
     public var description: String {
         switch self {
         case .invalidBatchSize(let size): "batch size must be at least 1 (got \(size))"

@@ -5,11 +5,6 @@ import HealthFlow
 /// Anchors are positions in one store's history. When the state file describes another store (the data folder
 /// was recreated, restored from an older copy, or is shared by two stores), trusting them would skip changes
 /// without a word; resending is safe because the receiver de-duplicates by sample UUID and idempotency key.
-///
-/// ```swift
-/// SyncRestart.anchorBeyondEnd(type: "heartRate", anchor: 87_063, end: 120).description
-/// // "the heartRate anchor (change 87063) lies past this store's last change (120)"
-/// ```
 public enum SyncRestart: Hashable, Sendable, CustomStringConvertible {
     /// The recorded ``SyncState/checkpoint`` is not a point of this store's history.
     case historyMismatch(HealthHistoryMismatch)
@@ -20,11 +15,6 @@ public enum SyncRestart: Hashable, Sendable, CustomStringConvertible {
     case noCheckpoint
 
     /// One line, without health values.
-    ///
-    /// ```swift
-    /// SyncRestart.noCheckpoint.description
-    /// // "the sync state does not say which store its anchors belong to"
-    /// ```
     public var description: String {
         switch self {
         case .historyMismatch(let mismatch): "the sync state does not match this store: \(mismatch)"

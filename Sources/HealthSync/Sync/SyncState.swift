@@ -8,51 +8,21 @@ import HealthFlow
 /// ``pending`` describes the exact batch (its body file, idempotency key and the anchors it advances to), so a
 /// retry after a crash re-sends the same bytes under the same key. `pendingBatchID` mirrors `pending?.batchID`
 /// (older files hold only the ID).
-///
-/// ```swift
-/// var state = SyncState()
-/// state.pending = PendingBatch(
-///     batchID: id, bodyFileName: "sync-state.json.pending-\(id).multipart", bodyLength: 4_096,
-///     contentType: "multipart/form-data; boundary=b", endAnchors: ["heartRate": anchor])
-/// state.pendingBatchID = id
-/// // … upload acknowledged:
-/// state.commitPending()
-/// try anchorStore.save(state)
-/// ```
 public struct SyncState: Hashable, Sendable {
     /// Anchors by type identifier (``HealthObjectType/identifier``).
-    ///
-    /// ```swift
-    /// state.anchors["heartRate"]   // the heart-rate anchor, if any
-    /// ```
     public var anchors: [String: HealthQueryAnchor]
     /// The batch prepared and possibly sent but not yet acknowledged; `nil` when nothing is in flight.
-    ///
-    /// ```swift
-    /// let batchID = state.pendingBatchID ?? UUID()   // reuse the key of an unacknowledged batch
-    /// ```
     public var pendingBatchID: UUID?
     /// The exact batch prepared and possibly sent but not yet acknowledged: its durable body file and the anchors
     /// it advances to; `nil` when nothing is in flight (or when an older file recorded only `pendingBatchID`).
-    ///
-    /// ```swift
-    /// if let pending = state.pending { resend(pending.bodyFileName, key: pending.batchID) }
-    /// ```
     public var pending: PendingBatch?
     /// The point of the store's history everything was sent up to, as the store vouched for it
     /// (``HealthFlow/HealthChangeHistory``); `nil` before the first complete run, or for a store without a history.
     /// A run whose store does not recognise it starts again from the beginning (see ``SyncRestart``).
-    ///
-    /// ```swift
-    /// state.checkpoint?.storeID   // the store these anchors belong to
-    /// ```
     public var checkpoint: HealthHistoryCheckpoint?
 
     /// Creates a state; a fresh one has no anchors and no pending batch.
     ///
-    /// ```swift
-    /// let fresh = SyncState()
-    /// ```
     /// - Parameters:
     ///   - anchors: Anchors by type identifier.
     ///   - pendingBatchID: The unacknowledged batch, if any (defaults to `pending?.batchID`).
@@ -66,11 +36,6 @@ public struct SyncState: Hashable, Sendable {
     }
 
     /// Commits the pending batch: its end anchors replace the stored ones and nothing is pending any more.
-    ///
-    /// ```swift
-    /// state.commitPending()          // after the receiver acknowledged (stored or duplicate)
-    /// try anchorStore.save(state)    // one atomic save
-    /// ```
     public mutating func commitPending() {
         if let pending {
             anchors.merge(pending.endAnchors) { _, end in end }
@@ -81,9 +46,6 @@ public struct SyncState: Hashable, Sendable {
 
     /// The anchor stored for `type`, or `nil` when its changes were never sent (query from the beginning).
     ///
-    /// ```swift
-    /// let changes = try await store.changes(of: .heartRate, since: state.anchor(for: .heartRate))
-    /// ```
     /// - Parameter type: The type.
     /// - Returns: The anchor, or `nil`.
     public func anchor(for type: HealthObjectType) -> HealthQueryAnchor? {
@@ -92,9 +54,6 @@ public struct SyncState: Hashable, Sendable {
 
     /// Stores `anchor` for `type` (or removes it when `nil`).
     ///
-    /// ```swift
-    /// state.setAnchor(changes.newAnchor, for: .heartRate)
-    /// ```
     /// - Parameters:
     ///   - anchor: The new anchor.
     ///   - type: The type.
@@ -115,10 +74,6 @@ extension SyncState: Codable {
     /// Decodes the state-file form:
     /// `{"anchors":{"heartRate":42},"formatVersion":1,"pending":{…},"pendingBatchID":"…"}` (`pending` is optional:
     /// files written before it existed still load).
-    ///
-    /// ```swift
-    /// let state = try JSONDecoder().decode(SyncState.self, from: data)
-    /// ```
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let version = try container.decode(Int.self, forKey: .formatVersion)
@@ -133,10 +88,6 @@ extension SyncState: Codable {
     }
 
     /// Encodes the state-file form (see ``init(from:)``).
-    ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(state)
-    /// ```
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Self.formatVersion, forKey: .formatVersion)
@@ -152,70 +103,27 @@ extension SyncState: Codable {
 ///
 /// A run that finds one re-sends exactly those bytes under the same ID and, on any 2xx (stored or duplicate),
 /// commits ``endAnchors`` (``SyncState/commitPending()``) in one atomic save.
-///
-/// ```swift
-/// let pending = PendingBatch(
-///     batchID: id, bodyFileName: "sync-state.json.pending-\(id).multipart", bodyLength: 4_096,
-///     contentType: "multipart/form-data; boundary=b", endAnchors: ["heartRate": anchor],
-///     samples: ["heartRate": 12])
-/// ```
 public struct PendingBatch: Hashable, Sendable, Codable {
     /// The batch ID, the idempotency key.
-    ///
-    /// ```swift
-    /// pending.batchID   // the same key on every re-send
-    /// ```
     public var batchID: UUID
     /// The body file's name inside the engine's state folder (a bare name, never a path).
-    ///
-    /// ```swift
-    /// pending.bodyFileName   // "sync-state.json.pending-6F1E….multipart"
-    /// ```
     public var bodyFileName: String
     /// The body's exact length in bytes; a file of another length is reported as corrupt.
-    ///
-    /// ```swift
-    /// pending.bodyLength   // 4_096
-    /// ```
     public var bodyLength: Int64
     /// The CRC-32 (zlib) of the body, checked before a re-send; `nil` in records written before checksums were
     /// kept (those bodies are checked by length only).
-    ///
-    /// ```swift
-    /// pending.bodyCRC32   // 0x1C29_1CA3
-    /// ```
     public var bodyCRC32: UInt32?
     /// The body's media type (the multipart boundary included).
-    ///
-    /// ```swift
-    /// pending.contentType   // "multipart/form-data; boundary=…"
-    /// ```
     public var contentType: String
     /// The anchors, by type identifier, that the batch advances to once acknowledged.
-    ///
-    /// ```swift
-    /// pending.endAnchors["heartRate"]   // the heart-rate anchor after this batch
-    /// ```
     public var endAnchors: [String: HealthQueryAnchor]
     /// Samples the batch carries, by type identifier.
-    ///
-    /// ```swift
-    /// pending.samples["heartRate"]   // 12
-    /// ```
     public var samples: [String: Int]
     /// Deletions the batch carries, by type identifier.
-    ///
-    /// ```swift
-    /// pending.deletions["stepCount"]   // 2
-    /// ```
     public var deletions: [String: Int]
 
     /// Creates a pending-batch record.
     ///
-    /// ```swift
-    /// let pending = PendingBatch(
-    ///     batchID: id, bodyFileName: name, bodyLength: length, contentType: type, endAnchors: anchors)
-    /// ```
     /// - Parameters:
     ///   - batchID: The idempotency key.
     ///   - bodyFileName: The body file's name in the state folder.
@@ -245,10 +153,6 @@ public struct PendingBatch: Hashable, Sendable, Codable {
     }
 
     /// Decodes the record; `samples`, `deletions` and `bodyCRC32` may be absent (older files).
-    ///
-    /// ```swift
-    /// let pending = try JSONDecoder().decode(PendingBatch.self, from: data)
-    /// ```
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         batchID = try container.decode(UUID.self, forKey: .batchID)

@@ -1,8 +1,4 @@
 /// Why the durable sync state could not be read or written. A corrupt state file is reported, never reset.
-///
-/// ```swift
-/// do { state = try anchors.load() } catch .corrupt(let path, let reason) { alert("\(path): \(reason)") }
-/// ```
 public enum SyncStateError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The state file exists but is not a valid state document (truncated, edited, another format).
     case corrupt(path: String, reason: String)
@@ -12,11 +8,6 @@ public enum SyncStateError: Error, Hashable, Sendable, CustomStringConvertible {
     case io(operation: String, path: String, code: Int32)
 
     /// A readable message naming the file and the problem.
-    ///
-    /// ```swift
-    /// SyncStateError.corrupt(path: "/s/sync.json", reason: "not JSON").description
-    /// // "sync state file /s/sync.json is corrupt: not JSON"
-    /// ```
     public var description: String {
         switch self {
         case .corrupt(let path, let reason): "sync state file \(path) is corrupt: \(reason)"

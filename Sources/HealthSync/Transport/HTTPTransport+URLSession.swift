@@ -19,10 +19,6 @@ extension HTTPTransport {
     /// ("Trying to access a behaviour for a task that in not in the registry") that takes the whole process down.
     /// It was seen here when an upload was cancelled right after it started (`URLSession.shared` has a cache);
     /// without a cache the window does not exist.
-    ///
-    /// ```swift
-    /// HTTPTransport.defaultSession.configuration.urlCache   // nil
-    /// ```
     public static let defaultSession: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil

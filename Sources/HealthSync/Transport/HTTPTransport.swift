@@ -21,18 +21,10 @@ import Foundation
 /// ``HTTPUploadError/connection(code:)`` (the same `URLError` codes from both clients). Cancelling the promise
 /// stops the exchange and closes its connection. Retries belong to ``Uploader``.
 ///
-/// ```swift
-/// let transport = HTTPTransport(url: URL(string: "https://sync.example.com/upload")!)
-/// let receipt = try await transport.upload(request)
-/// ```
 /// - Note: `Sendable`: it holds immutable values; the clients it uses (a `URLSession`, a socket exchange per
 ///   attempt) are thread-safe.
 public struct HTTPTransport: UploadTransport {
     /// Where batches are POSTed.
-    ///
-    /// ```swift
-    /// transport.url.absoluteString   // "https://sync.example.com/upload"
-    /// ```
     public let url: URL
     /// The deadline of one attempt's whole exchange — connecting, sending the body, waiting for and reading the
     /// answer — enforced by the transport itself (``HTTPUploadError/timedOut(after:)``), on every platform.
@@ -44,29 +36,13 @@ public struct HTTPTransport: UploadTransport {
     /// event loop spinning (~3,300 wake-ups a second, 2.5–2.9 s of CPU per 3 s of waiting) — FoundationNetworking
     /// never removes the write source it made for sending the request, and a connected socket is always writable.
     /// For HTTPS on Linux a short deadline is what bounds that cost.
-    ///
-    /// ```swift
-    /// transport.timeout   // .seconds(60)
-    /// ```
     public let timeout: Duration
     /// How long one attempt may make no progress — no body byte sent, no response byte received — before it ends
     /// with ``HTTPUploadError/stalled(for:)``.
-    ///
-    /// ```swift
-    /// transport.stallLimit   // .seconds(30)
-    /// ```
     public let stallLimit: Duration
     /// The largest body sent as `Data` (with `Content-Length`); larger bodies are streamed.
-    ///
-    /// ```swift
-    /// transport.dataThreshold   // 1_048_576
-    /// ```
     public let dataThreshold: Int64
     /// Which redirects an upload follows (307/308 within the same origin, at most 3 hops, by default).
-    ///
-    /// ```swift
-    /// transport.redirects.maximumHops   // 3
-    /// ```
     public let redirects: RedirectPolicy
     /// Whether `http://` URLs on Linux go through URLSession too instead of the socket client — off, except in
     /// tests that hold both clients to the same behaviour.
@@ -74,9 +50,6 @@ public struct HTTPTransport: UploadTransport {
 
     /// Creates a transport.
     ///
-    /// ```swift
-    /// let transport = HTTPTransport(url: serverURL, timeout: .seconds(30), dataThreshold: 64 * 1024)
-    /// ```
     /// - Parameters:
     ///   - url: Where to POST.
     ///   - timeout: The whole-exchange deadline of one attempt (60 s).
@@ -97,9 +70,6 @@ public struct HTTPTransport: UploadTransport {
 
     /// POSTs `request` once.
     ///
-    /// ```swift
-    /// transport.upload(request).done { receipt in log("batch \(receipt.batchID) \(receipt.disposition)") }
-    /// ```
     /// - Parameter request: The upload.
     /// - Returns: The receipt on a 2xx; rejects with ``HTTPUploadError`` or ``UploadError`` (body unreadable,
     ///   length mismatch) otherwise.
@@ -112,9 +82,6 @@ public struct HTTPTransport: UploadTransport {
     /// the socket client; as URLSession reads them, ahead of the wire by at most libcurl's and the socket's
     /// buffers), a whole body's bytes all at once when the server answered 2xx.
     ///
-    /// ```swift
-    /// let upload = transport.observedUpload(request)   // calls this with the handle's reporter
-    /// ```
     /// - Parameters:
     ///   - request: The upload.
     ///   - reporter: Where the attempt and its bytes are reported.

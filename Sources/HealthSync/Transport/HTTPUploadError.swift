@@ -8,55 +8,25 @@ import Foundation
 ///
 /// A separate enum rather than new ``UploadError`` cases, so transport-independent code that switches over
 /// ``UploadError`` is unaffected. Messages never contain the request body.
-///
-/// ```swift
-/// transport.upload(request).catch { error in
-///     if case HTTPUploadError.http(503, let retryAfter?, _) = error { log("server busy, retry in \(retryAfter)") }
-/// }
-/// ```
 public enum HTTPUploadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The server answered with a non-2xx status; `retryAfter` is its `Retry-After` (delta-seconds form only),
     /// `message` one short line of its response body (markup and control characters removed, at most 120
     /// characters), when it sent text.
-    ///
-    /// ```swift
-    /// HTTPUploadError.http(status: 429, retryAfter: .seconds(7), message: nil)
-    /// ```
     case http(status: Int, retryAfter: Duration?, message: String?)
     /// The request failed below HTTP: `code` is the `URLError` code (−1 connection closed mid-body or
     /// mid-response, −1005 connection lost/reset, −1001 timed out, −1004 cannot connect, −1011 closed without a
     /// reply, −1002 a reply that is not HTTP, …). ``Uploader`` lists which are retried.
-    ///
-    /// ```swift
-    /// HTTPUploadError.connection(code: -1005)
-    /// ```
     case connection(code: Int)
     /// The reply was not an HTTP response.
-    ///
-    /// ```swift
-    /// HTTPUploadError.invalidResponse.description   // "the reply was not an HTTP response"
-    /// ```
     case invalidResponse
     /// The server answered with a redirect the transport does not follow for an upload (see ``RedirectPolicy``):
     /// its status and `Location`. Nothing was delivered; never retried.
-    ///
-    /// ```swift
-    /// HTTPUploadError.redirectRefused(status: 302, location: "https://elsewhere.example/upload")
-    /// ```
     case redirectRefused(status: Int, location: String?)
     /// One attempt's exchange took longer than the transport's whole-exchange deadline
     /// (``HTTPTransport/timeout``); retried.
-    ///
-    /// ```swift
-    /// HTTPUploadError.timedOut(after: .seconds(60)).description   // "the server did not answer within 60.0 s"
-    /// ```
     case timedOut(after: Duration)
     /// Nothing moved — no body byte sent, no response byte received — for the transport's
     /// ``HTTPTransport/stallLimit``; retried.
-    ///
-    /// ```swift
-    /// HTTPUploadError.stalled(for: .seconds(30)).description   // "no progress for 30.0 s"
-    /// ```
     case stalled(for: Duration)
 
     private static func seconds(_ duration: Duration) -> String {
@@ -66,20 +36,12 @@ public enum HTTPUploadError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// The server's `Retry-After`, if this is an HTTP status error that carried one.
-    ///
-    /// ```swift
-    /// HTTPUploadError.http(status: 503, retryAfter: .seconds(7), message: nil).retryAfter   // .seconds(7)
-    /// ```
     public var retryAfter: Duration? {
         if case .http(_, let retryAfter, _) = self { return retryAfter }
         return nil
     }
 
     /// A readable message.
-    ///
-    /// ```swift
-    /// HTTPUploadError.connection(code: -1005).description   // "connection failed (URLError -1005)"
-    /// ```
     public var description: String {
         switch self {
         case .http(let status, let retryAfter, let message):

@@ -20,37 +20,19 @@ import HealthFlow
 /// ``UploadReceipt/Disposition/duplicate`` — the outbox, like a server honouring the idempotency key, holds
 /// each batch once.
 ///
-/// ```swift
-/// let outbox = try OutboxTransport(directory: URL(fileURLWithPath: "/tmp/healthflow-outbox"))
-/// let receipt = try await outbox.upload(request)
-/// receipt.disposition                // .stored (the first time), .duplicate after
-/// try outbox.storedBatchIDs()        // [request.batchID]
-/// ```
-///
 /// The directory is named by its bytes (``directoryPath``): an outbox in a folder whose name is not UTF-8 is
 /// created and filled there, never in a folder whose name has U+FFFD in their place.
 /// - Note: `Sendable`: it holds a URL, a path and a queue; each upload works on its own temp file.
 public struct OutboxTransport: UploadTransport {
     /// The outbox directory as a URL: the one the outbox was made with, or ``directoryPath`` as a URL — which,
     /// for a path that is not UTF-8, shows U+FFFD in place of the bytes a URL cannot hold.
-    ///
-    /// ```swift
-    /// outbox.directory.path   // "/tmp/healthflow-outbox"
-    /// ```
     public let directory: URL
     /// The outbox directory, as the bytes every file call is given.
-    ///
-    /// ```swift
-    /// outbox.directoryPath.description   // "/tmp/healthflow-outbox"
-    /// ```
     public let directoryPath: FileSystemPath
     private let queue: DispatchQueue
 
     /// Creates an outbox in `directory`, creating the directory (mode 0700) when missing.
     ///
-    /// ```swift
-    /// let outbox = try OutboxTransport(directory: outboxURL)
-    /// ```
     /// - Parameters:
     ///   - directory: Where batches are delivered.
     ///   - queue: Where the file work runs; a utility-priority global queue by default.
@@ -62,9 +44,6 @@ public struct OutboxTransport: UploadTransport {
     /// Creates an outbox in the directory at `directoryPath`, byte for byte, creating it (and any missing parent,
     /// mode 0700) when missing: the way to deliver into a folder whose name is not UTF-8.
     ///
-    /// ```swift
-    /// let outbox = try OutboxTransport(directoryPath: try FileSystemPath(bytes: outboxBytes))
-    /// ```
     /// - Parameters:
     ///   - directoryPath: Where batches are delivered.
     ///   - queue: Where the file work runs; a utility-priority global queue by default.
@@ -88,10 +67,6 @@ public struct OutboxTransport: UploadTransport {
     /// The partial batch files a crashed delivery left in the outbox, removed when this outbox was created: only
     /// names the outbox itself generates (`.<BATCH-ID>.<ext>.tmp-<UUID>`), never another file. The batches they
     /// held were never delivered (a delivered batch has its final name), so the sync engine sends them again.
-    ///
-    /// ```swift
-    /// outbox.removedLeftovers   // [".9F1C…json.gz.tmp-4B2E…"] after a kill -9 mid-delivery
-    /// ```
     public let removedLeftovers: [String]
 
     /// Whether `name` is a temp file this outbox's deliveries create.
@@ -117,9 +92,6 @@ public struct OutboxTransport: UploadTransport {
 
     /// The file a batch is delivered to: `<directory>/<BATCH-ID>.<ext>`.
     ///
-    /// ```swift
-    /// let url = outbox.fileURL(for: request)
-    /// ```
     /// - Parameter request: The upload.
     /// - Returns: The destination.
     public func fileURL(for request: UploadRequest) -> URL {
@@ -129,9 +101,6 @@ public struct OutboxTransport: UploadTransport {
     /// The file a batch is delivered to, as the bytes the delivery writes: ``directoryPath`` followed by
     /// `/<BATCH-ID>.<ext>`.
     ///
-    /// ```swift
-    /// let path = outbox.filePath(for: request)
-    /// ```
     /// - Parameter request: The upload.
     /// - Returns: The destination.
     public func filePath(for request: UploadRequest) -> FileSystemPath {
@@ -140,9 +109,6 @@ public struct OutboxTransport: UploadTransport {
 
     /// Delivers the batch into the outbox (once per batch ID), on the outbox's queue.
     ///
-    /// ```swift
-    /// outbox.upload(request).done { receipt in log("batch \(receipt.batchID): \(receipt.disposition)") }
-    /// ```
     /// - Parameter request: The upload.
     /// - Returns: The receipt: ``UploadReceipt/Disposition/stored`` with the bytes written, or
     ///   ``UploadReceipt/Disposition/duplicate`` when the batch was already there.
@@ -153,9 +119,6 @@ public struct OutboxTransport: UploadTransport {
 
     /// Delivers the batch as ``upload(_:)`` does, reporting the attempt and each chunk written to `reporter`.
     ///
-    /// ```swift
-    /// let upload = outbox.observedUpload(request)   // calls this with the handle's reporter
-    /// ```
     /// - Parameters:
     ///   - request: The upload.
     ///   - reporter: Where the attempt and its bytes are reported (nothing for a duplicate).
@@ -171,9 +134,6 @@ public struct OutboxTransport: UploadTransport {
 
     /// The IDs of the batches in the outbox, sorted.
     ///
-    /// ```swift
-    /// try outbox.storedBatchIDs().count   // batches delivered, each counted once
-    /// ```
     /// - Returns: The batch IDs.
     /// - Throws: ``UploadError/io(operation:path:code:)`` when the directory cannot be listed.
     public func storedBatchIDs() throws -> [UUID] {

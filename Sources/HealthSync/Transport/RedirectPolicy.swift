@@ -5,11 +5,6 @@
 /// redirect without a usable `Location`, or more hops than ``maximumHops`` — ends the upload with
 /// ``HTTPUploadError/redirectRefused(status:location:)``: nothing counts as delivered, so no anchor moves. Only
 /// the 2xx answer to a request that carried the whole body acknowledges a batch.
-///
-/// ```swift
-/// let transport = HTTPTransport(url: serverURL, redirects: RedirectPolicy(maximumHops: 1))
-/// let strict = HTTPTransport(url: serverURL, redirects: .none)
-/// ```
 public struct RedirectPolicy: Sendable, Hashable {
     /// The most 307/308 hops one attempt follows.
     public var maximumHops: Int

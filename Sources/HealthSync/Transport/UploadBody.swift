@@ -6,13 +6,6 @@ import HealthFlow
 /// A stream is consumed by one attempt, so a transport asks for a new one each time it tries. On Linux the
 /// HTTP transport sends from a stream or `Data`, never from a file URL (FoundationNetworking's
 /// `upload(fromFile:)` crashes the process when the server drops the connection mid-body).
-///
-/// ```swift
-/// let body = UploadBody.file(at: preparedBodyURL)     // a fresh InputStream on the file per attempt
-/// let raw = UploadBody.file(atPath: preparedBodyPath) // the same, for a path given as bytes
-/// let stream = try body.makeInputStream()
-/// let small = UploadBody.data(Data("{}".utf8))
-/// ```
 public struct UploadBody: Sendable {
     private enum Source: Sendable {
         case data(Data)
@@ -24,9 +17,6 @@ public struct UploadBody: Sendable {
 
     /// A body held in memory (for small batches).
     ///
-    /// ```swift
-    /// let body = UploadBody.data(json)
-    /// ```
     /// - Parameter data: The bytes.
     /// - Returns: The body.
     public static func data(_ data: Data) -> UploadBody {
@@ -36,9 +26,6 @@ public struct UploadBody: Sendable {
     /// A body read from a prepared file, through a new `InputStream` per attempt: the file at the URL's path,
     /// as ``file(atPath:)`` reads it.
     ///
-    /// ```swift
-    /// let body = UploadBody.file(at: tempBodyURL)
-    /// ```
     /// - Parameter url: The file holding the body.
     /// - Returns: The body.
     public static func file(at url: URL) -> UploadBody {
@@ -48,9 +35,6 @@ public struct UploadBody: Sendable {
     /// A body read from the prepared file at `path`, byte for byte (`open(2)` and `read(2)` on the path's bytes,
     /// so a folder whose name is not UTF-8 is read where it is), through a new stream per attempt.
     ///
-    /// ```swift
-    /// let body = UploadBody.file(atPath: try FileSystemPath(bytes: pathBytes))
-    /// ```
     /// - Parameter path: The file holding the body.
     /// - Returns: The body.
     public static func file(atPath path: FileSystemPath) -> UploadBody {
@@ -59,9 +43,6 @@ public struct UploadBody: Sendable {
 
     /// A body from a closure that makes a new, unopened stream each time it is called.
     ///
-    /// ```swift
-    /// let body = UploadBody.stream { InputStream(data: encoded) }
-    /// ```
     /// - Parameter makeStream: Makes a fresh stream positioned at the start of the body.
     /// - Returns: The body.
     public static func stream(_ makeStream: @escaping @Sendable () throws -> InputStream) -> UploadBody {
@@ -70,9 +51,6 @@ public struct UploadBody: Sendable {
 
     /// A new, unopened stream over the whole body, for one attempt.
     ///
-    /// ```swift
-    /// request.httpBodyStream = try body.makeInputStream()
-    /// ```
     /// - Returns: The stream. A file's stream opens the file when it is opened, and is in the `error` state, with
     ///   ``UploadError/bodyUnavailable(_:)`` as its `streamError`, when the file cannot be opened.
     /// - Throws: The closure's error.
@@ -89,9 +67,6 @@ public struct UploadBody: Sendable {
 
     /// The whole body in memory, for transports that send `Data` (small bodies only).
     ///
-    /// ```swift
-    /// let bytes = try body.makeData()
-    /// ```
     /// - Returns: The bytes.
     /// - Throws: ``UploadError/bodyUnavailable(_:)`` when the body cannot be read.
     public func makeData() throws -> Data {
@@ -114,9 +89,6 @@ public struct UploadBody: Sendable {
 
     /// Reads the body through a fresh stream in chunks of at most `chunkSize` bytes.
     ///
-    /// ```swift
-    /// try body.forEachChunk { chunk in try file.write(contentsOf: chunk) }
-    /// ```
     /// - Parameters:
     ///   - chunkSize: The largest chunk handed to `body`.
     ///   - consume: Receives each chunk, valid only during the call.

@@ -7,12 +7,6 @@
 #endif
 
 /// Why an upload failed. Messages name the batch or file, never a health value.
-///
-/// ```swift
-/// transport.upload(request).catch { error in
-///     if case UploadError.lengthMismatch = error { /* the prepared body changed: rebuild it */ }
-/// }
-/// ```
 public enum UploadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The body could not be opened or read.
     case bodyUnavailable(String)
@@ -24,11 +18,6 @@ public enum UploadError: Error, Hashable, Sendable, CustomStringConvertible {
     case io(operation: String, path: String, code: Int32)
 
     /// A readable message.
-    ///
-    /// ```swift
-    /// UploadError.lengthMismatch(expected: 10, actual: 9).description
-    /// // "body is 9 bytes, the request announced 10"
-    /// ```
     public var description: String {
         switch self {
         case .bodyUnavailable(let reason): "upload body unavailable: \(reason)"

@@ -3,9 +3,6 @@ import FlowKit
 extension UploadTransport {
     /// The async twin of ``UploadTransport/upload(_:)``: the same upload, awaited.
     ///
-    /// ```swift
-    /// let receipt = try await transport.upload(request)
-    /// ```
     /// - Parameter request: The batch ID, content type, length and body.
     /// - Returns: The receipt once the receiver holds the batch.
     /// - Throws: The transport's error.

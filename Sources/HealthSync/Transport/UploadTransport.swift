@@ -6,21 +6,10 @@ import FlowKit
 /// ``UploadRequest/idempotencyKey`` so a retried batch is stored once, and fulfill only when the receiver has
 /// durably accepted the batch (the caller commits its anchors then). Retries belong to the caller.
 ///
-/// ```swift
-/// struct RecordingTransport: UploadTransport {
-///     func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
-///         Promise(value: UploadReceipt(
-///             batchID: request.batchID, disposition: .stored, bytesSent: request.contentLength, location: nil))
-///     }
-/// }
-/// ```
 /// - Note: Transports are `Sendable`: a sync engine calls them from any thread.
 public protocol UploadTransport: Sendable {
     /// Uploads `request`'s body once.
     ///
-    /// ```swift
-    /// let receipt = try await transport.upload(request).value
-    /// ```
     /// - Parameter request: The batch ID, content type, length and body.
     /// - Returns: A promise fulfilled with the receipt once the receiver holds the batch, rejected otherwise.
     func upload(_ request: UploadRequest) -> Promise<UploadReceipt>
@@ -31,10 +20,6 @@ public protocol UploadTransport: Sendable {
     /// The default calls ``upload(_:)`` and reports the whole body once the upload succeeded; transports that
     /// see their bytes go out (``HTTPTransport``, ``OutboxTransport``) report them as they go.
     ///
-    /// ```swift
-    /// let reporter = UploadReporter { print($0) }
-    /// let receipt = try await transport.upload(request, reporter: reporter).value
-    /// ```
     /// - Parameters:
     ///   - request: The batch ID, content type, length and body.
     ///   - reporter: Where to report the attempt and its bytes.
@@ -45,9 +30,6 @@ public protocol UploadTransport: Sendable {
 extension UploadTransport {
     /// Reports one attempt around ``upload(_:)``: started, then the whole body once it succeeded.
     ///
-    /// ```swift
-    /// let receipt = try await recordingTransport.upload(request, reporter: reporter).value
-    /// ```
     /// - Parameters:
     ///   - request: The upload.
     ///   - reporter: Where to report.

@@ -13,59 +13,26 @@ import Foundation
 /// ``HTTPUploadError/stalled(for:)``), and HTTP 408, 429 and 5xx — after the server's `Retry-After` when it sent one
 /// (kept between ``minimumRetryAfter`` and ``maximumRetryAfter``), after the back-off otherwise. Never retried: other statuses (4xx),
 /// body errors, cancellation, anything else.
-///
-/// ```swift
-/// let policy = UploadRetryPolicy(attempts: 6, backoff: .exponential(initial: .seconds(1), maximum: .seconds(60)))
-/// policy.decision(for: HTTPUploadError.http(status: 503, retryAfter: .seconds(7), message: nil))
-/// // .retryAfter(.seconds(7))
-/// ```
 public struct UploadRetryPolicy: Sendable {
     /// The most attempts, the first included.
-    ///
-    /// ```swift
-    /// UploadRetryPolicy().attempts   // 5
-    /// ```
     public var attempts: Int
     /// The waits between attempts (exponential with full jitter by default).
-    ///
-    /// ```swift
-    /// policy.backoff = .exponential(initial: .milliseconds(500))
-    /// ```
     public var backoff: Backoff
     /// The jitter's random numbers (seed it in tests).
-    ///
-    /// ```swift
-    /// policy.jitterSource = .seeded(42)
-    /// ```
     public var jitterSource: JitterSource
     /// The longest `Retry-After` honoured; longer ones are shortened to this.
-    ///
-    /// ```swift
-    /// policy.maximumRetryAfter   // .seconds(300)
-    /// ```
     public var maximumRetryAfter: Duration
     /// The shortest wait after a `Retry-After`: a server's `Retry-After: 0` (or a past date) still waits this
     /// long, so a busy server is never hammered without pause.
-    ///
-    /// ```swift
-    /// policy.minimumRetryAfter   // .milliseconds(500)
-    /// ```
     public var minimumRetryAfter: Duration
 
     /// The `URLError` codes treated as a lost or failed connection: −1 (closed mid-body or mid-response),
     /// −1001 (timed out), −1003 (host not found), −1004 (cannot connect), −1005 (connection lost or reset),
     /// −1009 (offline), −1011 (the server closed the connection without a reply: libcurl's "empty reply").
-    ///
-    /// ```swift
-    /// UploadRetryPolicy.retryableURLErrorCodes.contains(-1005)   // true
-    /// ```
     public static let retryableURLErrorCodes: Set<Int> = [-1, -1001, -1003, -1004, -1005, -1009, -1011]
 
     /// Creates a policy.
     ///
-    /// ```swift
-    /// let policy = UploadRetryPolicy(attempts: 3, backoff: .constant(.seconds(2)))
-    /// ```
     /// - Parameters:
     ///   - attempts: The most attempts (5).
     ///   - backoff: The back-off (exponential from 500 ms, × 2, at most 60 s, full jitter).
@@ -88,10 +55,6 @@ public struct UploadRetryPolicy: Sendable {
 
     /// Whether an HTTP status is worth retrying: 408, 429 and 5xx.
     ///
-    /// ```swift
-    /// UploadRetryPolicy.isRetryable(status: 503)   // true
-    /// UploadRetryPolicy.isRetryable(status: 400)   // false
-    /// ```
     /// - Parameter status: The status code.
     /// - Returns: `true` to retry.
     public static func isRetryable(status: Int) -> Bool {
@@ -100,10 +63,6 @@ public struct UploadRetryPolicy: Sendable {
 
     /// What to do after a failed attempt.
     ///
-    /// ```swift
-    /// policy.decision(for: HTTPUploadError.connection(code: -1005))                        // .retry
-    /// policy.decision(for: HTTPUploadError.http(status: 400, retryAfter: nil, message: nil))   // .stop
-    /// ```
     /// - Parameter error: The attempt's error.
     /// - Returns: ``RetryDecision/retry``, ``RetryDecision/retryAfter(_:)`` or ``RetryDecision/stop``.
     public func decision(for error: any Error) -> RetryDecision {

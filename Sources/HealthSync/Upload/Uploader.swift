@@ -7,11 +7,6 @@ import FlowKit
 /// body is read afresh (a new stream per attempt). It is itself an ``UploadTransport``. Cancelling the promise
 /// cancels the attempt under way (and its URL task) or the wait before the next one.
 ///
-/// ```swift
-/// let uploader = Uploader(transport: HTTPTransport(url: serverURL), policy: UploadRetryPolicy(attempts: 6))
-/// let receipt = try await uploader.upload(request)
-/// ```
-///
 /// ## What is retried
 ///
 /// What an ``HTTPTransport`` attempt reports for each server fault (measured on Linux, FoundationNetworking,
@@ -40,24 +35,13 @@ import FlowKit
 /// returned. ``observedUpload(_:)`` reports each retry with its delay and reason (``UploadEvent``).
 public struct Uploader: UploadTransport {
     /// The transport each attempt goes through.
-    ///
-    /// ```swift
-    /// uploader.transport is HTTPTransport   // true
-    /// ```
     public let transport: any UploadTransport
     /// When and how to retry.
-    ///
-    /// ```swift
-    /// uploader.policy.attempts   // 5
-    /// ```
     public let policy: UploadRetryPolicy
     private let scheduler: (any FlowScheduler)?
 
     /// Creates an uploader.
     ///
-    /// ```swift
-    /// let uploader = Uploader(transport: transport, policy: UploadRetryPolicy(), scheduler: DispatchScheduler())
-    /// ```
     /// - Parameters:
     ///   - transport: The transport.
     ///   - policy: The retry policy.
@@ -73,9 +57,6 @@ public struct Uploader: UploadTransport {
 
     /// Uploads `request`, retrying as the policy says.
     ///
-    /// ```swift
-    /// uploader.upload(request).done { receipt in commitAnchors() }
-    /// ```
     /// - Parameter request: The upload.
     /// - Returns: The first successful attempt's receipt, or the last attempt's error.
     public func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
@@ -85,9 +66,6 @@ public struct Uploader: UploadTransport {
     /// Uploads `request`, retrying as the policy says, and reports every attempt (through the transport) and
     /// every retry with its wait and reason to `reporter`.
     ///
-    /// ```swift
-    /// let upload = uploader.observedUpload(request)   // calls this with the handle's reporter
-    /// ```
     /// - Parameters:
     ///   - request: The upload.
     ///   - reporter: Where attempts, bytes and retries are reported.
