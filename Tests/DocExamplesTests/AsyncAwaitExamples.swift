@@ -79,7 +79,7 @@ extension DocExamples {
         func promiseFormsInAnAsyncContext(store: HeightSource) async {
             let wait: Promise<Void> = after(.seconds(1))
             let heights: Promise<[Double]> = retry(attempts: 3) { store.heights() }
-            after(.seconds(1)).done { print("a second later") }
+            _ = after(.seconds(1)).done { print("a second later") }  // cannot fail: nothing to catch
             _ = (wait, heights)
         }
     }

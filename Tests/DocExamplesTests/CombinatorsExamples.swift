@@ -27,7 +27,7 @@ extension DocExamples {
             func fetchMass() -> Promise<Double> { Promise(value: 80) }
             when(fulfilled: fetchHeight(), fetchMass()).done { height, mass in
                 print("BMI: \(mass / (height * height))")
-            }
+            }.catch { print("no BMI: \($0)") }
             #expect(await Printed.lines(count: 1) == ["BMI: 20.0"])
         }
 
@@ -35,7 +35,7 @@ extension DocExamples {
             Printed.reset()
             let uploader = BatchUploader(failing: [2])
             let batches = (1...3).map { Batch(id: $0, count: 10) }
-            when(resolved: batches.map { uploader.send($0) }).done { results in
+            _ = when(resolved: batches.map { uploader.send($0) }).done { results in
                 let failed = results.filter { if case .failure = $0 { true } else { false } }
                 print("\(failed.count) of \(results.count) batches failed")
             }
@@ -47,7 +47,7 @@ extension DocExamples {
             let cache = SampleSource()
             let network = ProfileSource { Promise<Profile>.pending().promise }
             let show: @Sendable (Profile) -> Void = { print($0.name) }
-            race(cache.profile(), network.profile()).done { show($0) }
+            race(cache.profile(), network.profile()).done { show($0) }.catch { print("no profile: \($0)") }
             #expect(await Printed.lines(count: 1) == ["cached"])
         }
 
@@ -70,6 +70,7 @@ extension DocExamples {
                 uploader.send(batch).map { _ in uploaded + batch.count }
             }
             .done { print("uploaded \($0) samples, in order") }
+            .catch { print("the series stopped: \($0)") }
             #expect(await Printed.lines(count: 1) == ["uploaded 60 samples, in order"])
             #expect(uploader.sent.recorded == [1, 2, 3])
         }

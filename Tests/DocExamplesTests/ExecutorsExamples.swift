@@ -22,6 +22,7 @@ extension DocExamples {
                 // Decode off the default queue, show on the main queue.
                 .map(on: .queue(.global())) { try JSONDecoder().decode(Profile.self, from: $0) }
                 .done(on: .main) { profile in nameLabel.text = profile.name }
+                .catch(on: .main) { error in nameLabel.text = "\(error)" }
             #expect(await Printed.lines(count: 1) == ["label: Ada"])
         }
 

@@ -41,7 +41,7 @@ extension DocExamples {
             Printed.reset()
             let settled = Promise(value: 21)
             // … much later …
-            settled.map { $0 * 2 }.done { print($0) }  // prints 42
+            _ = settled.map { $0 * 2 }.done { print($0) }  // prints 42
             #expect(await Printed.lines(count: 1) == ["42"])
         }
 
@@ -53,7 +53,7 @@ extension DocExamples {
                 count = count.map(on: .immediate) { $0 + 1 }
             }
             resolver.fulfill(0)  // runs 100,000 steps in a loop, not 100,000 frames deep
-            count.done { print($0) }  // 100000
+            _ = count.done { print($0) }  // 100000
             #expect(await Printed.lines(count: 1) == ["100000"])
         }
     }

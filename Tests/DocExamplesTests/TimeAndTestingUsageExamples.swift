@@ -9,9 +9,10 @@ extension DocExamples {
         func waitingDelayingAndTimingOut(uploader: BatchUploader, batch: Batch) {
             let showBanner: @Sendable () -> Promise<String> = { Promise(value: "banner") }
             let hideBanner: @Sendable (String) -> Void = { _ in }
-            after(.seconds(2)).done { print("two seconds later") }  // a Promise<Void>
+            _ = after(.seconds(2)).done { print("two seconds later") }  // a Promise<Void>
 
             showBanner().delay(.seconds(3)).done { hideBanner($0) }  // the value, three seconds later; errors at once
+                .catch { print("no banner: \($0)") }
 
             uploader.send(batch)
                 .timeout(.seconds(30))  // rejects with PromiseError.timedOut(after:)

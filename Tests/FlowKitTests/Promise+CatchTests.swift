@@ -129,6 +129,19 @@ import Testing
         #expect(seen.events == ["success(1)", "failure(FlowKitTests.TestError.boom)"])
     }
 
+    @Test func getSeesTheValueAndPassesItOnButSkipsARejection() async throws {
+        let seen = Recorder<Int>()
+        #expect(try await Promise(value: 7).get { seen.append($0) }.value == 7)
+        let failed = Promise<Int>(error: TestError.boom).get { seen.append($0) }
+        #expect(await rejection(of: failed) as? TestError == .boom)
+        #expect(seen.events == [7], "get runs only for a value")
+    }
+
+    @Test func aThrowFromGetRejectsTheChain() async {
+        let checked = Promise(value: 7).get { _ in throw TestError.boom }
+        #expect(await rejection(of: checked) as? TestError == .boom)
+    }
+
     @Test func validatePassesGoodValuesAndRejectsBadOnes() async throws {
         #expect(try await Promise(value: [1]).validate { !$0.isEmpty }.value == [1])
         let bad = Promise(value: [Int]()).validate { !$0.isEmpty }

@@ -21,11 +21,11 @@ import Testing
         let jobs = Recorder<@Sendable () -> Void>()
         let executor = FlowExecutor.custom { jobs.append($0) }
         let (promise, resolver) = Promise<Int>.pending()
-        promise.done(on: executor) { _ in order.append("onFulfilled") }
+        _ = promise.done(on: executor) { _ in order.append("onFulfilled") }
         order.append("attached")
         resolver.fulfill(1)
         order.append("fulfilled")
-        Promise(value: 1).done(on: executor) { _ in order.append("late onFulfilled") }
+        _ = Promise(value: 1).done(on: executor) { _ in order.append("late onFulfilled") }
         order.append("attached late")
         #expect(order.events == ["attached", "fulfilled", "attached late"])
         jobs.events.forEach { $0() }

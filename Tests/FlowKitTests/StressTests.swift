@@ -132,7 +132,7 @@ import Testing
         do {
             let captured = Tracked()
             weakCaptured = captured
-            promise.done(on: .immediate) { _ in withExtendedLifetime(captured) {} }
+            _ = promise.done(on: .immediate) { _ in withExtendedLifetime(captured) {} }
             #expect(weakCaptured != nil)
         }
         resolver.fulfill(1)

@@ -26,6 +26,24 @@ extension Promise {
         _ = ensure(on: executor, body)
     }
 
+    /// Runs `body` with the value, then passes the value on unchanged (PromiseKit's `get`); a rejection skips
+    /// `body`, and a throw from `body` rejects the returned promise.
+    ///
+    /// - Parameters:
+    ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
+    ///   - body: Receives the value.
+    /// - Returns: A promise of the same value, after `body` ran.
+    @inlinable
+    public func get(
+        on executor: FlowExecutor? = nil,
+        _ body: @escaping @Sendable (Value) throws -> Void
+    ) -> Promise<Value> {
+        map(on: executor) { value in
+            try body(value)
+            return value
+        }
+    }
+
     /// Looks at the result without changing it (logging, metrics, tests).
     ///
     /// - Parameters:

@@ -30,12 +30,14 @@ extension Promise {
 
     /// Consumes the value at the end of a chain.
     ///
+    /// The result is not discardable: a chain that can fail must end in a `catch` (or be returned, or awaited),
+    /// so `store.save(sample).done { … }` alone warns that its error would be lost.
+    ///
     /// - Parameters:
     ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
     ///   - body: Receives the value; a thrown error rejects the result.
     /// - Returns: A `Promise<Void>` fulfilled after `body` ran.
     @inlinable
-    @discardableResult
     public func done(
         on executor: FlowExecutor? = nil,
         _ body: @escaping @Sendable (Value) throws -> Void
