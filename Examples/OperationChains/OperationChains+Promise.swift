@@ -6,24 +6,29 @@ import Foundation
 /// `.then(1).then(2).then(3)` and `.then(1).when([2, 3]).then(4)` — each chain's `start()` a promise, and
 /// `when` waiting for both.
 ///
-/// ```swift
-/// operationChainsWithPromises().done { print($0) }
-/// ```
 /// - Returns: A promise of the two order lines.
 public func operationChainsWithPromises() -> Promise<[String]> {
     let queue = OperationQueue()
     queue.maxConcurrentOperationCount = 2
     let chainLog = StepLog()
-    let chain = OperationChain(on: queue, name: "then chain")
+    let chain = thenChain(on: queue, log: chainLog).start()
+    let fanOutLog = StepLog()
+    let fanOut = fanOutChain(on: queue, log: fanOutLog).start()
+    return when(fulfilled: chain, fanOut).map { _ in describe(chain: chainLog.order, fanOut: fanOutLog.order) }
+}
+
+/// Steps 1, 2 and 3, one after another, not started (the lesson draws it from this description).
+public func thenChain(on queue: OperationQueue, log chainLog: StepLog) -> OperationChain<Void> {
+    OperationChain(on: queue, name: "then chain")
         .then("1") { chainLog.record(1) }
         .then("2") { chainLog.record(2) }
         .then("3") { chainLog.record(3) }
-        .start()
-    let fanOutLog = StepLog()
-    let fanOut = OperationChain(on: queue, name: "fan-out")
+}
+
+/// Step 1, then 2 and 3 at once, then 4, not started (the lesson draws it from this description).
+public func fanOutChain(on queue: OperationQueue, log fanOutLog: StepLog) -> OperationChain<Void> {
+    OperationChain(on: queue, name: "fan-out")
         .then("1") { fanOutLog.record(1) }
         .when([.block("2") { fanOutLog.record(2) }, .block("3") { fanOutLog.record(3) }])
         .then("4") { _ in fanOutLog.record(4) }
-        .start()
-    return when(fulfilled: chain, fanOut).map { _ in describe(chain: chainLog.order, fanOut: fanOutLog.order) }
 }

@@ -133,37 +133,7 @@ struct HealthDemo: Sendable {
 
         let timeline = Mutex("")
         await trace.step("graph", "an operation graph: four yearly totals, at most two at a time, then one report") {
-            let yearAgo = Self.calendar.date(byAdding: .day, value: -365, to: today) ?? today
-            let year = SamplePredicate.samples(withStart: yearAgo, end: today)
-            func total(_ name: String, _ type: HealthObjectType, _ unit: HealthUnit, _ label: String)
-                -> GraphStep<Void, String>
-            {
-                .promise(name) { _ in
-                    store.statistics(of: type, matching: year, options: .cumulativeSum)
-                        .map { statistics in
-                            let sum = statistics?.sumQuantity()
-                            let text =
-                                label.isEmpty
-                                ? grouped(Int(((try? sum?.doubleValue(for: unit)) ?? 0).rounded()))
-                                : formatted(sum, unit, label)
-                            return "\(name) \(text)"
-                        }
-                }
-            }
-            let chain = OperationChain(name: "yearly report", maxConcurrentNodes: 2, recordsTrace: true)
-                .then(
-                    "authorize",
-                    promise: { _ in
-                        store.requestAuthorization(toShare: [], read: [.distanceWalkingRunning, .appleExerciseTime])
-                    }
-                )
-                .when([
-                    total("steps", .stepCount, .count(), ""),
-                    total("distance", .distanceWalkingRunning, .meterUnit(with: .kilo), "km"),
-                    total("energy", .activeEnergyBurned, .kilocalorie(), "kcal"),
-                    total("exercise", .appleExerciseTime, .hour(), "h"),
-                ])
-                .then("report") { totals in totals.joined(separator: " · ") }
+            let chain = YearlyReport.chain(store: store, endingAt: today, calendar: Self.calendar)
             let report = try await chain.run()
             timeline.withLock { $0 = chain.graph.trace.timeline }
             return report
