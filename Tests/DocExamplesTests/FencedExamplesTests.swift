@@ -6,7 +6,8 @@ import Testing
     static let howToFix = """
         Every ```swift block in a DocC article or a /// comment must be compiled code. Either
           • copy the block verbatim (any indentation) into a test in Tests/DocExamplesTests/ — the file named for \
-        the article, e.g. PromisesExamples.swift — and let the test check what the example claims; or
+        the article, e.g. PromisesExamples.swift; shared fakes live in Support/ — and let the test check what the \
+        example claims (`swift test --filter DocExamplesTests`); or
           • delete it, if it only restates the signature: a doc comment says what the code cannot (a rule, a unit, \
         a guarantee, a complexity), and teaching code belongs in the module's DocC article.
         """
