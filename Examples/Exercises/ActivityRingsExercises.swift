@@ -7,31 +7,15 @@ import HealthFlow
 // Lesson: Examples/ActivityRings/LESSON.md — keep the completion-handler service, wrap it in one line.
 
 /// A handle on a fetch the service started, which can stop it.
-///
-/// ```swift
-/// let fetch = service.fetchMoveGoal(for: today) { result in … }
-/// fetch.cancel()
-/// ```
 public protocol ActivityFetch: Sendable {
     /// Stops the fetch; its completion is then never called.
-    ///
-    /// ```swift
-    /// fetch.cancel()
-    /// ```
     func cancel()
 }
 
 /// More of the app's completion-handler service: a day's move goal, fetched in a way that can be cancelled.
-///
-/// ```swift
-/// service.fetchMoveGoal(for: today) { result in show(try? result.get()) }
-/// ```
 public protocol ActivityGoalTracking: ActivityTracking {
     /// Fetches the move goal (active energy) for `day`; calls `completion` once unless the fetch is cancelled.
     ///
-    /// ```swift
-    /// let fetch = service.fetchMoveGoal(for: today) { result in … }
-    /// ```
     /// - Parameters:
     ///   - day: Any moment of the day.
     ///   - completion: Called once with the goal or the error.
@@ -46,9 +30,6 @@ extension ActivityGoalTracking {
     /// Exercise 1: `fetchMoveGoal(for:completion:)` as a promise, in one line (leave cancelling to exercise 2:
     /// this version ignores the handle).
     ///
-    /// ```swift
-    /// service.moveGoal(for: today).done { show($0) }
-    /// ```
     /// - Parameter day: Any moment of the day.
     /// - Returns: A promise of the goal.
     public func moveGoal(for day: Date) -> Promise<HealthQuantity> {
@@ -59,10 +40,6 @@ extension ActivityGoalTracking {
     /// Exercise 2: the same promise, but cancelling it — or cancelling a task that awaits it — cancels the
     /// service's fetch through the handle it returned. A fetch that already finished is not cancelled.
     ///
-    /// ```swift
-    /// let goal = service.cancellableMoveGoal(for: today)
-    /// closeButton.onTap { goal.cancel() }      // the service stops fetching
-    /// ```
     /// - Parameter day: Any moment of the day.
     /// - Returns: A promise of the goal that stops the fetch when cancelled.
     public func cancellableMoveGoal(for day: Date) -> Promise<HealthQuantity> {

@@ -11,9 +11,6 @@ import ObserveAndUploadExample
 /// one), and return them in the order of `types` — whatever order they finish in. The first error is thrown and
 /// cancels the fetches still running.
 ///
-/// ```swift
-/// let gathered = try await gatherChanges(of: types, limit: 2) { type in try await fetchChanges(of: type) }
-/// ```
 /// - Parameters:
 ///   - types: The types, in the order the result lists them.
 ///   - limit: The most fetches running at once.
@@ -47,11 +44,6 @@ public func gatherChanges(
 /// anchor), all types at once, in `types` order. Feed each result's `newAnchor` back in and a second run gathers
 /// nothing — until something new is saved.
 ///
-/// ```swift
-/// let first = try await gatherChanges(of: types, in: store, since: [:])
-/// let anchors = Dictionary(uniqueKeysWithValues: first.compactMap { c in c.newAnchor.map { (c.type, $0) } })
-/// let second = try await gatherChanges(of: types, in: store, since: anchors)   // every count 0
-/// ```
 /// - Parameters:
 ///   - types: The types, in the order the result lists them.
 ///   - store: The store.
@@ -77,9 +69,6 @@ public func gatherChanges(
 /// **once**: every attempt re-sends the same batch under the same ID, the idempotency key, so a server that stored
 /// an attempt whose answer was lost stores the batch once. The last attempt's error is thrown.
 ///
-/// ```swift
-/// let receipt = try await uploadGathered(gathered, in: context, to: transport, attempts: 3)
-/// ```
 /// - Parameters:
 ///   - gathered: Every type's changes.
 ///   - context: The clock for the batch header.

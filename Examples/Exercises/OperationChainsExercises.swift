@@ -10,9 +10,6 @@ import OperationChainsExample
 /// values **in member order** — whatever order they finish in. If a member fails, the chain fails with its
 /// error.
 ///
-/// ```swift
-/// whenThree(on: queue, { fetchA() }, { fetchB() }, { fetchC() }).done { print($0) }   // [a, b, c]
-/// ```
 /// - Parameters:
 ///   - queue: Where the members' operations run.
 ///   - first: Starts the first member.
@@ -37,9 +34,6 @@ public func whenThree(
 /// Exercise 2: a three-step `then` chain on `queue` whose steps record 1, 2 and 3 in `log` — but step 2 throws
 /// `error` right after recording. The chain must reject with that error, and step 3 must never run.
 ///
-/// ```swift
-/// chainFailingInTheMiddle(on: queue, log: log, error: ImportError.corrupt).catch { print($0) }  // log: [1, 2]
-/// ```
 /// - Parameters:
 ///   - queue: Where the steps run.
 ///   - log: Records the steps that ran.

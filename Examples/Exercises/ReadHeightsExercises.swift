@@ -10,9 +10,6 @@ import ReadHeightsExample
 /// twin (`store.statistics(of:matching:options:)`) — no sample query, no hand-written loop. `nil` when there is
 /// no height to average.
 ///
-/// ```swift
-/// let average = try await averageHeightInMetres(in: context)   // 1.71
-/// ```
 /// - Parameter context: The store.
 /// - Returns: The average height in metres, or `nil`.
 /// - Throws: The query's error.
@@ -26,9 +23,6 @@ public func averageHeightInMetres(in context: ExampleContext) async throws -> Do
 /// with its lines and leave no timer behind; when it does not, reject with `PromiseError.timedOut(after:)` and
 /// cancel the fetch (so the store stops its query).
 ///
-/// ```swift
-/// readHeights(within: .seconds(10), on: DispatchScheduler()) { readHeightsWithPromises(in: context) }
-/// ```
 /// - Parameters:
 ///   - limit: The time allowed.
 ///   - scheduler: The clock: a `ManualScheduler` in tests.

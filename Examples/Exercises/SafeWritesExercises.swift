@@ -11,9 +11,6 @@ import SafeWritesExample
 /// line for it: `✓ save 98.6 degF body temperature`, or `✗ save 98.6 kg body temperature → ValidationError: …`
 /// (the error's type name, a colon, and the error) — never throw.
 ///
-/// ```swift
-/// await bodyTemperaturePitfall(98.6, "degF", in: context)   // "✓ save 98.6 degF body temperature"
-/// ```
 /// - Parameters:
 ///   - value: The temperature.
 ///   - unit: Its unit string.
@@ -34,29 +31,14 @@ public func bodyTemperaturePitfall(_ value: Double, _ unit: String, in context: 
 }
 
 /// One step of a tour for ``runInSeries(_:)``: a title and the work, started only when its turn comes.
-///
-/// ```swift
-/// let step = TourStep(title: "save water") { context.store.save(.quantity(water)) }
-/// ```
 public struct TourStep: Sendable {
     /// What the line says.
-    ///
-    /// ```swift
-    /// step.title   // "save water"
-    /// ```
     public let title: String
     /// Starts the step's work; called only when the step's turn comes.
-    ///
-    /// ```swift
-    /// step.start().done { print("✓ \(step.title)") }
-    /// ```
     public let start: @Sendable () -> Promise<Void>
 
     /// A step from its title and work.
     ///
-    /// ```swift
-    /// TourStep(title: "authorize steps") { store.requestAuthorization(toShare: [.stepCount], read: []) }
-    /// ```
     /// - Parameters:
     ///   - title: What the line says.
     ///   - start: Starts the step's work.
@@ -71,9 +53,6 @@ public struct TourStep: Sendable {
 /// settled — and fulfil with one line per step, in order: `✓ title`, or `✗ title → Type: error` for a step
 /// that failed (the tour goes on after a failure; the promise itself never rejects).
 ///
-/// ```swift
-/// runInSeries([authorize, saveWater, saveSteps]).done { print($0.joined(separator: "\n")) }
-/// ```
 /// - Parameter steps: The steps, in order.
 /// - Returns: A promise of the lines.
 public func runInSeries(_ steps: [TourStep]) -> Promise<[String]> {

@@ -10,9 +10,6 @@ import WriteHeightExample
 /// with `["Saved! 72 kg"]` — one promise chain, every error (a bad value, a refusal, a failed save) falling
 /// through to the caller's single `catch`. A bad value must fail before the store is asked anything.
 ///
-/// ```swift
-/// writeWeightWithPromises(kilograms: 72, in: context).done { print($0) }.catch { print($0) }
-/// ```
 /// - Parameters:
 ///   - kilograms: The weight the user typed.
 ///   - context: The store, the app's source and "now".
@@ -35,9 +32,6 @@ public func writeWeightWithPromises(kilograms: Double, in context: ExampleContex
 /// (and reading) the sample's type once, then try the save exactly once more. Any other error — and any error
 /// of the second attempt — is thrown as it is.
 ///
-/// ```swift
-/// try await saveRequestingAuthorizationOnce(.quantity(weight), in: context.store)
-/// ```
 /// - Parameters:
 ///   - sample: What to save.
 ///   - store: Where to save it.

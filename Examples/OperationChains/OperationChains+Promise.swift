@@ -6,9 +6,6 @@ import Foundation
 /// `.then(1).then(2).then(3)` and `.then(1).when([2, 3]).then(4)` — each chain's `start()` a promise, and
 /// `when` waiting for both.
 ///
-/// ```swift
-/// operationChainsWithPromises().done { print($0) }
-/// ```
 /// - Returns: A promise of the two order lines.
 public func operationChainsWithPromises() -> Promise<[String]> {
     let queue = OperationQueue()

@@ -1,7 +1,8 @@
 import Testing
 
 /// Every example in the documentation compiles: each ```` ```swift ```` block of a DocC article or a `///` comment
-/// under `Sources/` is a verbatim copy of code in this test target, which the compiler builds and a test runs.
+/// (in `FencedExamples.documentedFolders`) is a verbatim copy of code in this test target, which the compiler builds
+/// and a test runs.
 @Suite struct FencedExamplesTests {
     static let howToFix = """
         Every ```swift block in a DocC article or a /// comment must be compiled code. Either
@@ -41,7 +42,7 @@ import Testing
 
     @Test func everyFolderNotYetConvertedStillHoldsUncompiledExamples() throws {
         let compiled = try FencedExamples.compiledCode()
-        let sources = try FencedExamples.files(under: "Sources")
+        let sources = try FencedExamples.documentedFolders.flatMap { try FencedExamples.files(under: $0) }
         for entry in FencedExamples.notYetConverted {
             let paths = sources.filter { $0 == entry || (entry.hasSuffix("/") && $0.hasPrefix(entry)) }
             let uncompiled = try paths.flatMap { try FencedExamples.blocks(inFile: $0) }.filter { block in
