@@ -128,7 +128,7 @@ let package = Package(
         // The examples of the DocC articles, compiled and run; a test checks that every example in the
         // documentation is one of them.
         .testTarget(
-            name: "DocExamplesTests", dependencies: ["FlowKit", "FlowKitTesting", "HealthFlow", "HealthSync"],
+            name: "DocExamplesTests", dependencies: ["FlowKit", "FlowKitTesting", "HealthFlow"],
             swiftSettings: strict),
         .testTarget(
             name: "ExercisesTests",
