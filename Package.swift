@@ -133,7 +133,7 @@ let package = Package(
         // The examples of the DocC articles, compiled and run; a test checks that every example in the
         // documentation is one of them.
         .testTarget(
-            name: "DocExamplesTests", dependencies: ["FlowKit", "FlowKitTesting", "HealthFlow", "HealthSync"],
+            name: "DocExamplesTests", dependencies: ["FlowKit", "FlowKitTesting", "HealthFlow"],
             swiftSettings: strict),
         // Each answer file imports one of Exercises and Solutions; MemberImportVisibility keeps the two modules'
         // extension methods of the same name apart.

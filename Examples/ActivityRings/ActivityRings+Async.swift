@@ -6,9 +6,6 @@ import HealthFlow
 extension ActivityTracking {
     /// The service's completion-handler method as an async function, through the promise wrapper.
     ///
-    /// ```swift
-    /// let week = try await tracker.activitySummaries(from: weekAgo, to: yesterday)
-    /// ```
     /// - Parameters:
     ///   - start: The first day.
     ///   - end: The last day.
@@ -22,9 +19,6 @@ extension ActivityTracking {
 
 /// The same with async/await.
 ///
-/// ```swift
-/// print(try await activityRingsAsync(tracker, from: weekAgo, to: yesterday))
-/// ```
 /// - Parameters:
 ///   - tracker: The service.
 ///   - from: The first day.

@@ -4,9 +4,6 @@ import HealthFlow
 
 /// The seed's way: call the service, handle its result in the completion handler.
 ///
-/// ```swift
-/// activityRingsWithCallbacks(tracker, from: weekAgo, to: yesterday) { print($0) }
-/// ```
 /// - Parameters:
 ///   - tracker: The completion-handler service.
 ///   - from: The first day.

@@ -7,9 +7,6 @@ extension ActivityTracking {
     /// The service's completion-handler method as a promise: one line, since the resolver accepts a
     /// `(Result<Value, Error>) -> Void` completion as it is.
     ///
-    /// ```swift
-    /// tracker.activitySummaries(from: weekAgo, to: yesterday).done { show($0) }
-    /// ```
     /// - Parameters:
     ///   - start: The first day.
     ///   - end: The last day.
@@ -21,9 +18,6 @@ extension ActivityTracking {
 
 /// The same with the wrapped service.
 ///
-/// ```swift
-/// activityRingsWithPromises(tracker, from: weekAgo, to: yesterday).done { print($0) }
-/// ```
 /// - Parameters:
 ///   - tracker: The service.
 ///   - from: The first day.

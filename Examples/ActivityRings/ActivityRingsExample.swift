@@ -5,12 +5,6 @@ import HealthFlow
 /// Seed 003, "activity rings": a small service object with a completion-handler API (the `MBHealthTracker`
 /// style many apps wrap HealthKit in) fetches the activity summaries of a date range; then the same service is
 /// used through a promise and through async/await. Prints move / exercise / stand against their goals per day.
-///
-/// ```swift
-/// try await ActivityRingsExample.prepare(context)
-/// print(await ActivityRingsExample.run(.promise, in: context))
-/// // 2026-11-13  move 436/500 kcal  exercise 34/30 min  stand 12/12 h
-/// ```
 public enum ActivityRingsExample: HealthExample {
     /// `activity-rings`.
     public static let name = "activity-rings"
@@ -59,10 +53,6 @@ let utcCalendar: Calendar = {
 
 /// The service an app writes once around HealthKit, with a completion-handler API like the seed's
 /// `MBHealthTracker`.
-///
-/// ```swift
-/// tracker.fetchActivitySummaries(from: weekAgo, to: yesterday) { result in … }
-/// ```
 public protocol ActivityTracking: Sendable {
     /// Asks for read access to activity summaries, then fetches one summary per day from `start` to `end`
     /// (both included), ascending.

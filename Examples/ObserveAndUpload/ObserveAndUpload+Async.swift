@@ -6,9 +6,6 @@ import HealthSync
 /// rest (structured concurrency does what the group and the lock did by hand); then the upload is awaited like any
 /// other call.
 ///
-/// ```swift
-/// print(try await observeAndUploadAsync(in: context, to: HTTPTransport(url: serverURL)))
-/// ```
 /// - Parameters:
 ///   - context: The store.
 ///   - transport: Where the batch goes.

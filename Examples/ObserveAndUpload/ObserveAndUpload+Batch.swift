@@ -8,11 +8,6 @@ import HealthSync
 /// multipart/form-data body, ready for any ``HealthSync/UploadTransport``. The batch ID is new each time: it is the
 /// idempotency key, so a retry of this request is stored once, and another gathering is another batch.
 ///
-/// ```swift
-/// let request = try makeUploadRequest(gathered, in: context)
-/// let receipt = try await transport.upload(request)
-/// print(describeUpload(gathered, receipt: receipt))
-/// ```
 /// - Parameters:
 ///   - gathered: Every type's changes, in any order (the batch lists them in ``ObserveAndUploadExample/observedTypes``
 ///     order, samples by UUID).
@@ -47,11 +42,6 @@ public func makeUploadRequest(_ gathered: [GatheredChanges], in context: Example
 
 /// The printed lines: what was gathered per type, then what the receiver said.
 ///
-/// ```swift
-/// describeUpload(gathered, receipt: receipt)
-/// // ["gathered stepCount: 24, heartRate: 48, sleepAnalysis: 4, electrocardiogram: 1",
-/// //  "uploaded 1 batch: 77 samples, 0 deletions (stored)"]
-/// ```
 /// - Parameters:
 ///   - gathered: Every type's changes.
 ///   - receipt: The transport's receipt for the batch.

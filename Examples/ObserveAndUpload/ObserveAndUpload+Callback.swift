@@ -8,9 +8,6 @@ import Synchronization
 /// shared results, and `notify` to run the upload step — with the first error remembered by hand, and the
 /// upload's outcome handed to `completion` on each path (success, the batch failing, the transport failing).
 ///
-/// ```swift
-/// observeAndUploadWithCallbacks(in: context, to: transport) { result in print(result) }
-/// ```
 /// - Parameters:
 ///   - context: The store.
 ///   - transport: Where the batch goes.

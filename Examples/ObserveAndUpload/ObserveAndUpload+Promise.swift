@@ -7,9 +7,6 @@ import HealthSync
 /// keeps their order, and fails fast (cancelling the other queries) on the first error. The upload is one more
 /// `then`: the chain's single `catch` sees a query's error and the upload's alike.
 ///
-/// ```swift
-/// observeAndUploadWithPromises(in: context, to: transport).done { print($0) }.catch { print($0) }
-/// ```
 /// - Parameters:
 ///   - context: The store.
 ///   - transport: Where the batch goes.

@@ -9,15 +9,6 @@ import HealthSync
 /// The upload step is HealthSync's: the batch is written in the documented JSON schema, gzipped, framed as
 /// multipart/form-data and handed to an ``HealthSync/UploadTransport`` — an HTTP server
 /// (``HealthSync/HTTPTransport``) or, by default, an outbox folder (``HealthSync/OutboxTransport``).
-///
-/// ```swift
-/// try await ObserveAndUploadExample.prepare(context)
-/// print(await ObserveAndUploadExample.run(.async, in: context))
-/// // gathered stepCount: 24, heartRate: 48, sleepAnalysis: 4, electrocardiogram: 1
-/// // uploaded 1 batch: 77 samples, 0 deletions (stored)
-/// let server = HTTPTransport(url: URL(string: "http://127.0.0.1:8080/upload")!)
-/// print(await ObserveAndUploadExample.run(.promise, in: context, to: server))
-/// ```
 public enum ObserveAndUploadExample: HealthExample {
     /// `observe-and-upload`.
     public static let name = "observe-and-upload"
@@ -71,10 +62,6 @@ public enum ObserveAndUploadExample: HealthExample {
 
     /// Runs one style, gathering from the start (no saved anchors), and uploads to the embedded default: an outbox
     /// folder, `<workDirectory>/outbox`.
-    ///
-    /// ```swift
-    /// let outcome = await ObserveAndUploadExample.run(.callback, in: context)
-    /// ```
     public static func run(_ style: ExampleStyle, in context: ExampleContext) async -> ExampleOutcome {
         let outbox: OutboxTransport
         do {
@@ -86,10 +73,6 @@ public enum ObserveAndUploadExample: HealthExample {
     }
 
     /// Runs one style, uploading through `transport` (an ``HealthSync/HTTPTransport`` for a real server).
-    ///
-    /// ```swift
-    /// let outcome = await ObserveAndUploadExample.run(.async, in: context, to: HTTPTransport(url: serverURL))
-    /// ```
     public static func run(
         _ style: ExampleStyle, in context: ExampleContext, to transport: any UploadTransport
     ) async -> ExampleOutcome {
@@ -102,10 +85,6 @@ public enum ObserveAndUploadExample: HealthExample {
     }
 
     /// The outbox folder of the embedded default, `<workDirectory>/outbox`.
-    ///
-    /// ```swift
-    /// let files = try FileManager.default.contentsOfDirectory(atPath: outboxDirectory(of: context).path)
-    /// ```
     public static func outboxDirectory(of context: ExampleContext) -> URL {
         context.workDirectory.appendingPathComponent("outbox", isDirectory: true)
     }

@@ -3,9 +3,6 @@ import Foundation
 
 /// With async/await no queue is needed: sequential `await`s are the chain, `async let` is the fan-out.
 ///
-/// ```swift
-/// print(try await operationChainsAsync())
-/// ```
 /// - Returns: The two order lines.
 public func operationChainsAsync() async throws -> [String] {
     let chainLog = StepLog()

@@ -4,9 +4,6 @@ import Foundation
 /// By hand: one `BlockOperation` per step, `addDependency` for every edge, and a final operation whose
 /// completion reports — the bookkeeping `OperationPromise` wrapped.
 ///
-/// ```swift
-/// operationChainsWithCallbacks { print($0) }
-/// ```
 /// - Parameter completion: Called once with the two order lines.
 public func operationChainsWithCallbacks(completion: @escaping @Sendable (Result<[String], any Error>) -> Void) {
     let queue = OperationQueue()

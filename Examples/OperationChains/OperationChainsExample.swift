@@ -5,12 +5,6 @@ import Synchronization
 /// Seed 000's `OperationPromise` tests: a `then` chain (1 → 2 → 3) and a fan-out (1 → {2, 3} → 4) over an
 /// `OperationQueue` — by hand with `BlockOperation` and `addDependency`, with FlowKit's `OperationChain`, and with
 /// async/await (`async let`). Each step records its number; the example prints the order it observed.
-///
-/// ```swift
-/// print(await OperationChainsExample.run(.promise, in: .embedded()))
-/// // then chain: 1 → 2 → 3
-/// // fan-out: 1 → {2, 3} → 4
-/// ```
 public enum OperationChainsExample: HealthExample {
     /// `operation-chains`.
     public static let name = "operation-chains"

@@ -4,9 +4,6 @@ import HealthFlow
 
 /// The same steps with async/await.
 ///
-/// ```swift
-/// print(try await readHeightsAsync(in: context))
-/// ```
 /// - Parameter context: The store and app.
 /// - Returns: The lines.
 /// - Throws: `HealthStoreError`.

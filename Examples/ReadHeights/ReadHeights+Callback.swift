@@ -3,9 +3,6 @@ import HealthFlow
 
 /// The original: request, check, then build and run a sample query, each in the last one's completion.
 ///
-/// ```swift
-/// readHeightsWithCallbacks(in: context) { result in print(result) }
-/// ```
 /// - Parameters:
 ///   - context: The store and app.
 ///   - completion: Called once with the lines or the error.

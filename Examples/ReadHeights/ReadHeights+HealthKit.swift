@@ -10,27 +10,16 @@ import Foundation
 /// The seed program as it was written, directly against HealthKit: ask for permission, then fetch every
 /// height, newest first, with an `HKSampleQuery`. On an iPhone it compiles against HealthKit; on Linux against
 /// `HealthKitShim`. Compare with `readHeightsWithCallbacks`, the same program over HealthFlow's `HealthStore`.
-///
-/// ```swift
-/// HealthKitHeightReader().readHeights { lines, error in lines?.forEach { print($0) } }
-/// ```
 public final class HealthKitHeightReader: Sendable {
     let healthStore: HKHealthStore
 
     /// A reader over a health store (the app's one `HKHealthStore()` by default).
-    ///
-    /// ```swift
-    /// let reader = HealthKitHeightReader(healthStore: HKHealthStore())
-    /// ```
     public init(healthStore: HKHealthStore = HKHealthStore()) {
         self.healthStore = healthStore
     }
 
     /// Lists the heights, newest first: `1.72 m  2026-10-21`.
     ///
-    /// ```swift
-    /// reader.readHeights { lines, error in }
-    /// ```
     /// - Parameter completion: Called once with the lines or the error.
     public func readHeights(completion: @escaping @Sendable ([String]?, (any Error)?) -> Void) {
         guard let heightType = HKObjectType.quantityType(forIdentifier: .height) else {

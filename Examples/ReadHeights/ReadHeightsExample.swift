@@ -5,11 +5,6 @@ import HealthFlow
 /// Seed 000, "read heights": make sure the type is available (ask, then verify), fetch every height sorted by
 /// end date, newest first, and list them. Three files: `ReadHeights+Callback.swift`, `ReadHeights+Promise.swift`,
 /// `ReadHeights+Async.swift`.
-///
-/// ```swift
-/// try await ReadHeightsExample.prepare(context)                   // three heights to read
-/// let outcome = await ReadHeightsExample.run(.promise, in: context)
-/// ```
 public enum ReadHeightsExample: HealthExample {
     /// `read-heights`.
     public static let name = "read-heights"

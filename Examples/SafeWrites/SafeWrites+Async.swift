@@ -3,9 +3,6 @@ import HealthFlow
 
 /// The same tour with async/await: a loop with a `do`/`catch` per step.
 ///
-/// ```swift
-/// for line in try await safeWritesAsync(in: context) { print(line) }
-/// ```
 /// - Parameter context: The store and app.
 /// - Returns: One line per step.
 public func safeWritesAsync(in context: ExampleContext) async throws -> [String] {

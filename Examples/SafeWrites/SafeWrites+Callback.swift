@@ -4,9 +4,6 @@ import HealthFlow
 /// The original style: each step starts in the previous step's completion handler, and each handler checks
 /// its own error before going on.
 ///
-/// ```swift
-/// safeWritesWithCallbacks(in: context) { result in print(result) }
-/// ```
 /// - Parameters:
 ///   - context: The store and app.
 ///   - completion: Called once with one line per step.

@@ -5,9 +5,6 @@ import HealthFlow
 /// The same tour as a promise series: each step's promise is recovered into a line, and the steps run one
 /// after another with `reduceSequentially`.
 ///
-/// ```swift
-/// safeWritesWithPromises(in: context).done { print($0.joined(separator: "\n")) }
-/// ```
 /// - Parameter context: The store and app.
 /// - Returns: A promise of one line per step.
 public func safeWritesWithPromises(in context: ExampleContext) -> Promise<[String]> {

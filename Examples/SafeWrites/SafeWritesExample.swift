@@ -7,13 +7,6 @@ import HealthFlow
 /// unit, an invalid category value — and the typed error our store returns instead, beside the calls that
 /// succeed. Three files walk the same list: `SafeWrites+Callback.swift`, `SafeWrites+Promise.swift`,
 /// `SafeWrites+Async.swift`.
-///
-/// ```swift
-/// print(await SafeWritesExample.run(.async, in: .embedded()))
-/// // ✓ authorize water and steps
-/// // ✗ save 300 steps in grams → ValidationError: stepCount requires a unit compatible with count; got g
-/// // …
-/// ```
 public enum SafeWritesExample: HealthExample {
     /// `safe-writes`.
     public static let name = "safe-writes"

@@ -3,10 +3,6 @@ import Foundation
 import HealthFlow
 
 /// The three styles every example is written in.
-///
-/// ```swift
-/// for style in ExampleStyle.allCases { print(await WriteHeightExample.run(style, in: context)) }
-/// ```
 public enum ExampleStyle: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The original nested completion handlers.
     case callback
@@ -20,10 +16,6 @@ public enum ExampleStyle: String, CaseIterable, Sendable, CustomStringConvertibl
 }
 
 /// Everything an example runs against: a store, the app's source, and a fixed "now" so runs are repeatable.
-///
-/// ```swift
-/// let context = ExampleContext.embedded()        // the in-memory store, everything allowed
-/// ```
 public struct ExampleContext: Sendable {
     /// The health store.
     public let store: any HealthStore
@@ -36,9 +28,6 @@ public struct ExampleContext: Sendable {
 
     /// A context from its parts.
     ///
-    /// ```swift
-    /// let context = ExampleContext(store: store, source: app.source, now: Date())
-    /// ```
     /// - Parameters:
     ///   - store: The health store.
     ///   - source: The app's source.
@@ -56,10 +45,6 @@ public struct ExampleContext: Sendable {
     }
 
     /// The app every example plays: it may read and write health data.
-    ///
-    /// ```swift
-    /// let store = InMemoryHealthStore(configuration: ExampleContext.app)
-    /// ```
     public static let app = HealthAppConfiguration(
         bundleIdentifier: "dev.healthflow.examples", name: "HealthFlow Examples",
         healthShareUsageDescription: "Shows your measurements.",
@@ -67,9 +52,6 @@ public struct ExampleContext: Sendable {
 
     /// A fresh embedded in-memory store answered by `policy`, at a fixed "now" (2026-11-20 09:00 UTC).
     ///
-    /// ```swift
-    /// let denied = ExampleContext.embedded(policy: .denyAll)
-    /// ```
     /// - Parameter policy: Who answers the permission sheet.
     /// - Returns: The context.
     public static func embedded(policy: AuthorizationPolicy = .grantAll) -> ExampleContext {
@@ -83,10 +65,6 @@ public struct ExampleContext: Sendable {
 
 /// What one run of an example produced: its printed lines, or the error it ended with — comparable, so tests
 /// can assert that the three styles agree.
-///
-/// ```swift
-/// #expect(await Example.run(.callback, in: a) == Example.run(.async, in: b))
-/// ```
 public enum ExampleOutcome: Hashable, Sendable, CustomStringConvertible {
     /// The lines the example printed.
     case lines([String])
@@ -95,9 +73,6 @@ public enum ExampleOutcome: Hashable, Sendable, CustomStringConvertible {
 
     /// Wraps a result.
     ///
-    /// ```swift
-    /// let outcome = ExampleOutcome(Result { try compute() })
-    /// ```
     /// - Parameter result: The lines or the error.
     public init(_ result: Result<[String], any Error>) {
         switch result {
@@ -116,10 +91,6 @@ public enum ExampleOutcome: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A runnable example: a name, a one-line summary, and one entry point that runs any of the three styles.
-///
-/// ```swift
-/// let outcome = await WriteHeightExample.run(.promise, in: .embedded())
-/// ```
 public protocol HealthExample: Sendable {
     /// The command-line name, such as `write-height`.
     static var name: String { get }
@@ -151,9 +122,6 @@ extension HealthExample {
 
     /// Runs a callback-style entry point and waits for its one completion.
     ///
-    /// ```swift
-    /// await awaitCallback { completion in writeHeightWithCallbacks(172, in: context, completion: completion) }
-    /// ```
     /// - Parameter start: Starts the work and calls the completion once.
     /// - Returns: The outcome the completion reported.
     public static func awaitCallback(
@@ -167,9 +135,6 @@ extension HealthExample {
 
     /// Runs a promise-style entry point and waits for it to settle.
     ///
-    /// ```swift
-    /// await awaitPromise(writeHeightWithPromises(172, in: context))
-    /// ```
     /// - Parameter promise: The example's promise.
     /// - Returns: Its outcome.
     public static func awaitPromise(_ promise: Promise<[String]>) async -> ExampleOutcome {
@@ -178,9 +143,6 @@ extension HealthExample {
 
     /// Runs an async entry point.
     ///
-    /// ```swift
-    /// await awaitAsync { try await writeHeightAsync(172, in: context) }
-    /// ```
     /// - Parameter body: The example's async function.
     /// - Returns: Its outcome.
     public static func awaitAsync(_ body: () async throws -> [String]) async -> ExampleOutcome {
@@ -190,9 +152,6 @@ extension HealthExample {
 
 /// Formats a date as `2026-11-20` in UTC, so examples print the same text everywhere.
 ///
-/// ```swift
-/// formatDay(ExampleContext.fixedNow)   // "2026-11-20"
-/// ```
 /// - Parameter date: The date.
 /// - Returns: The day.
 public func formatDay(_ date: Date) -> String {

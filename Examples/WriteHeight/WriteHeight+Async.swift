@@ -4,9 +4,6 @@ import HealthFlow
 
 /// The same steps with async/await: straight-line code, one `do`/`catch` at the caller.
 ///
-/// ```swift
-/// do { print(try await writeHeightAsync(172, in: context)) } catch { print("Failed: \(error)") }
-/// ```
 /// - Parameters:
 ///   - centimetres: The height.
 ///   - context: The store and app.

@@ -4,9 +4,6 @@ import HealthFlow
 /// The original: every step nested in the previous step's completion handler, every error handled where it
 /// appears.
 ///
-/// ```swift
-/// writeHeightWithCallbacks(172, in: context) { result in print(result) }
-/// ```
 /// - Parameters:
 ///   - centimetres: The height.
 ///   - context: The store and app.

@@ -10,28 +10,16 @@ import Foundation
 /// check it, build a sample and save it, each step nested in the previous step's completion handler. On an
 /// iPhone it compiles against HealthKit; on Linux against `HealthKitShim`. Compare with
 /// `writeHeightWithCallbacks`, the same program over HealthFlow's `HealthStore`.
-///
-/// ```swift
-/// let writer = HealthKitHeightWriter()
-/// writer.writeHeight(centimeters: 172) { line, error in print(line ?? "\(error!)") }
-/// ```
 public final class HealthKitHeightWriter: Sendable {
     let healthStore: HKHealthStore
 
     /// A writer over a health store (the app's one `HKHealthStore()` by default).
-    ///
-    /// ```swift
-    /// let writer = HealthKitHeightWriter(healthStore: HKHealthStore())
-    /// ```
     public init(healthStore: HKHealthStore = HKHealthStore()) {
         self.healthStore = healthStore
     }
 
     /// Saves a height given in centimetres as a sample in metres, dated `date`.
     ///
-    /// ```swift
-    /// writer.writeHeight(centimeters: 172) { line, error in }
-    /// ```
     /// - Parameters:
     ///   - centimeters: The height.
     ///   - date: When it was measured.

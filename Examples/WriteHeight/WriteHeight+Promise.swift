@@ -5,11 +5,6 @@ import HealthFlow
 /// The same steps as one promise chain: each step returns the next promise, and every error — a bad unit,
 /// a refusal, a failed save — falls through to the caller's single `catch`.
 ///
-/// ```swift
-/// writeHeightWithPromises(172, in: context)
-///     .done { print($0) }
-///     .catch { print("Failed: \($0)") }
-/// ```
 /// - Parameters:
 ///   - centimetres: The height.
 ///   - context: The store and app.

@@ -5,10 +5,6 @@ import HealthFlow
 /// Seed 000, "write a height": centimetres from the user → a metres sample → authorize → check the status →
 /// save → "Saved!", or the error. The same steps in three files: `WriteHeight+Callback.swift`,
 /// `WriteHeight+Promise.swift`, `WriteHeight+Async.swift`.
-///
-/// ```swift
-/// let outcome = await WriteHeightExample.run(.async, in: .embedded())   // lines(["Saved! 1.72 m"])
-/// ```
 public enum WriteHeightExample: HealthExample {
     /// `write-height`.
     public static let name = "write-height"
@@ -32,9 +28,6 @@ public enum WriteHeightExample: HealthExample {
 
 /// The one piece all three styles share: turning the user's centimetres into a validated sample in metres.
 ///
-/// ```swift
-/// let sample = try heightSample(centimetres: 172, in: context)
-/// ```
 /// - Parameters:
 ///   - centimetres: What the user typed.
 ///   - context: Where and when.

@@ -1,12 +1,14 @@
 import Testing
 
 /// Every example in the documentation compiles: each ```` ```swift ```` block of a DocC article or a `///` comment
-/// under `Sources/` is a verbatim copy of code in this test target, which the compiler builds and a test runs.
+/// (in `FencedExamples.documentedFolders`) is a verbatim copy of code in this test target, which the compiler builds
+/// and a test runs.
 @Suite struct FencedExamplesTests {
     static let howToFix = """
         Every ```swift block in a DocC article or a /// comment must be compiled code. Either
           • copy the block verbatim (any indentation) into a test in Tests/DocExamplesTests/ — the file named for \
-        the article, e.g. PromisesExamples.swift — and let the test check what the example claims; or
+        the article, e.g. PromisesExamples.swift; shared fakes live in Support/ — and let the test check what the \
+        example claims (`swift test --filter DocExamplesTests`); or
           • delete it, if it only restates the signature: a doc comment says what the code cannot (a rule, a unit, \
         a guarantee, a complexity), and teaching code belongs in the module's DocC article.
         """
@@ -40,7 +42,7 @@ import Testing
 
     @Test func everyFolderNotYetConvertedStillHoldsUncompiledExamples() throws {
         let compiled = try FencedExamples.compiledCode()
-        let sources = try FencedExamples.files(under: "Sources")
+        let sources = try FencedExamples.documentedFolders.flatMap { try FencedExamples.files(under: $0) }
         for entry in FencedExamples.notYetConverted {
             let paths = sources.filter { $0 == entry || (entry.hasSuffix("/") && $0.hasPrefix(entry)) }
             let uncompiled = try paths.flatMap { try FencedExamples.blocks(inFile: $0) }.filter { block in

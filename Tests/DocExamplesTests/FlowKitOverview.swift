@@ -1,3 +1,5 @@
+// The declarations of the first example in `FlowKit.docc/FlowKit.md`, as the article shows them.
+
 import FlowKit
 
 protocol HeightStore: Sendable {

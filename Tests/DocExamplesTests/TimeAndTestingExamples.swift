@@ -1,3 +1,5 @@
+// The test file that `FlowKit.docc/TimeAndTesting.md` shows, as it shows it.
+
 import FlowKit
 import FlowKitTesting
 import Synchronization

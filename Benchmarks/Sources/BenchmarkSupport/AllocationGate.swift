@@ -13,24 +13,11 @@ import Benchmark
 /// chain). A relative tolerance small enough to matter for the large ones fails the small ones on one stray
 /// malloc; 100 mallocs absorbs the caches' noise, and every gated benchmark repeats its work at least 1,000 times
 /// per measurement, so one more malloc per promise, link or node (+1,000 or more) always fails the check.
-///
-/// ```swift
-/// Benchmark.defaultConfiguration = .init(
-///     metrics: [.wallClock, .mallocCountTotal], thresholds: AllocationGate.thresholds)
-/// ```
 public enum AllocationGate {
     /// The largest accepted change of the p90 malloc count, in mallocs per measurement.
-    ///
-    /// ```swift
-    /// AllocationGate.absoluteTolerance   // 100
-    /// ```
     public static let absoluteTolerance = 100
 
     /// The per-metric tolerances to put in a benchmark's configuration.
-    ///
-    /// ```swift
-    /// Benchmark("Chain", configuration: .init(thresholds: AllocationGate.thresholds)) { _ in }
-    /// ```
     public static var thresholds: [BenchmarkMetric: BenchmarkThresholds] {
         [.mallocCountTotal: BenchmarkThresholds(absolute: [.p90: absoluteTolerance])]
     }

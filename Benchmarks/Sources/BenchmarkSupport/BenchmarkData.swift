@@ -3,34 +3,18 @@ import HealthFlow
 
 /// The realistic data the store, gzip and sync benchmarks run on: ``HealthDataGenerator`` output (seeded, so every
 /// run measures the same samples), attributed to the benchmark app so that the app may save it.
-///
-/// ```swift
-/// let year = try BenchmarkData.generated(days: 365, resolution: .minute)
-/// print(year.sampleCount)
-/// ```
 public enum BenchmarkData {
     /// The app every benchmark store belongs to.
-    ///
-    /// ```swift
-    /// let store = InMemoryHealthStore(configuration: BenchmarkData.app)
-    /// ```
     public static let app = HealthAppConfiguration(
         bundleIdentifier: "com.example.healthflow-benchmarks", name: "HealthFlow Benchmarks",
         healthShareUsageDescription: "Reads your data to measure the library.",
         healthUpdateUsageDescription: "Saves generated data to measure the library.")
 
     /// The app as a sample source.
-    ///
-    /// ```swift
-    /// BenchmarkData.source.bundleIdentifier   // "com.example.healthflow-benchmarks"
-    /// ```
     public static let source = HealthSource(bundleIdentifier: app.bundleIdentifier, name: app.name)
 
     /// Generated data for `days` days from seed 1; every sample's source is the benchmark app.
     ///
-    /// ```swift
-    /// let year = try BenchmarkData.generated(days: 365, resolution: .minute)   // 525,600 step samples and more
-    /// ```
     /// - Parameters:
     ///   - days: How many days.
     ///   - resolution: How finely steps are recorded.
@@ -46,9 +30,6 @@ public enum BenchmarkData {
 
     /// The quantity and category samples of `data` (no correlations: an app saves their members instead).
     ///
-    /// ```swift
-    /// let samples = BenchmarkData.plainSamples(of: year)
-    /// ```
     /// - Parameter data: Generated data.
     /// - Returns: Its quantity and category samples, type by type.
     public static func plainSamples(of data: GeneratedHealthData) -> [HealthSample] {
@@ -60,9 +41,6 @@ public enum BenchmarkData {
 
     /// The sample types present in `data`, in identifier order.
     ///
-    /// ```swift
-    /// let types = BenchmarkData.sampleTypes(of: year)   // [.activeEnergyBurned, …, .stepCount, …]
-    /// ```
     /// - Parameter data: Generated data.
     /// - Returns: Every type that has samples.
     public static func sampleTypes(of data: GeneratedHealthData) -> [HealthObjectType] {

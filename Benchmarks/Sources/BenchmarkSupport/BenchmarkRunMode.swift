@@ -5,13 +5,6 @@ import Foundation
 /// The quick mode is chosen by the environment variable `HEALTHFLOW_BENCH_QUICK=1`, which package-benchmark passes
 /// on to every benchmark process. It keeps each benchmark's warm-up and cuts its iterations, so the allocation
 /// check in CI and the quick subset finish in seconds per benchmark.
-///
-/// ```swift
-/// Benchmark.defaultConfiguration = .init(
-///     metrics: [.wallClock, .mallocCountTotal],
-///     maxDuration: BenchmarkRunMode.current.maxDuration(.seconds(2)),
-///     maxIterations: BenchmarkRunMode.current.maxIterations(1_000))
-/// ```
 public enum BenchmarkRunMode: Sendable {
     /// Every benchmark runs its configured iterations and duration.
     case full
@@ -19,10 +12,6 @@ public enum BenchmarkRunMode: Sendable {
     case quick
 
     /// The mode of this process: ``quick`` when `HEALTHFLOW_BENCH_QUICK` is set to anything but `0`.
-    ///
-    /// ```swift
-    /// if BenchmarkRunMode.current == .quick { print("quick run") }
-    /// ```
     public static var current: BenchmarkRunMode {
         let value = ProcessInfo.processInfo.environment["HEALTHFLOW_BENCH_QUICK"] ?? ""
         return value.isEmpty || value == "0" ? .full : .quick
@@ -30,9 +19,6 @@ public enum BenchmarkRunMode: Sendable {
 
     /// The iteration cap to use: `full` in the full mode, at most `quick` (default 10) in the quick mode.
     ///
-    /// ```swift
-    /// BenchmarkRunMode.quick.maxIterations(1_000)   // 10
-    /// ```
     /// - Parameters:
     ///   - full: The cap of a full run.
     ///   - quick: The cap of a quick run.
@@ -43,9 +29,6 @@ public enum BenchmarkRunMode: Sendable {
 
     /// The time cap to use: `full` in the full mode, at most `quick` (default 1 s) in the quick mode.
     ///
-    /// ```swift
-    /// BenchmarkRunMode.quick.maxDuration(.seconds(3))   // .seconds(1)
-    /// ```
     /// - Parameters:
     ///   - full: The cap of a full run.
     ///   - quick: The cap of a quick run.
