@@ -5,14 +5,6 @@ import Foundation
 /// Only the values the options asked for are present; the others are `nil`. Values are quantities in the
 /// type's canonical unit (`count` for steps, `count/s` for heart rate; read them in any compatible unit).
 ///
-/// ```swift
-/// let stats = try HealthStatistics.compute(
-///     .stepCount, from: steps, options: [.cumulativeSum, .separateBySource],
-///     in: DateInterval(start: thirteen, end: fourteen))
-/// try stats?.sumQuantity()?.doubleValue(for: .count())             // 60
-/// try stats?.sumQuantity(for: watch)?.doubleValue(for: .count())   // that source's share
-/// ```
-///
 /// ## The rules
 /// - **Matching.** A sample with a duration counts for a window `[start, end)` when it overlaps the
 ///   window for a positive time; an instantaneous sample counts when its instant lies in `[start, end)`.
@@ -41,22 +33,10 @@ import Foundation
 ///   `StatisticsCollection` they are the interval's bounds, as in HealthKit.
 public struct HealthStatistics: Hashable, Sendable {
     /// The quantity type the statistics describe.
-    ///
-    /// ```swift
-    /// stats.quantityType   // stepCount
-    /// ```
     public let quantityType: HealthObjectType
     /// The earliest start of the matched samples (a collection's interval start).
-    ///
-    /// ```swift
-    /// stats.startDate
-    /// ```
     public let startDate: Date
     /// The latest end of the matched samples (a collection's interval end).
-    ///
-    /// ```swift
-    /// stats.endDate
-    /// ```
     public let endDate: Date
 
     let unit: HealthUnit
@@ -84,19 +64,11 @@ public struct HealthStatistics: Hashable, Sendable {
 
     /// The sources with data, sorted by bundle identifier then name; empty unless the options held
     /// `separateBySource`.
-    ///
-    /// ```swift
-    /// stats.sources.map(\.name)   // ["Apple Watch", "iPhone"]
-    /// ```
     public var sources: [HealthSource] {
         bySource.keys.sorted { ($0.bundleIdentifier, $0.name) < ($1.bundleIdentifier, $1.name) }
     }
 
     /// Whether no value was computed (an empty interval of a collection).
-    ///
-    /// ```swift
-    /// collection.enumerateStatistics(from: monday, to: sunday) { stats, _ in if stats.isEmpty { … } }
-    /// ```
     public var isEmpty: Bool { overall == StatisticsValues() }
 
     private func quantity(_ value: Double?) -> HealthQuantity? {
@@ -105,18 +77,10 @@ public struct HealthStatistics: Hashable, Sendable {
 
     /// The sum over all sources (cumulative types, `cumulativeSum`).
     ///
-    /// ```swift
-    /// try stats.sumQuantity()?.doubleValue(for: .count())   // 10432
-    /// ```
-    ///
     /// - Returns: The sum in the canonical unit, or `nil` when not requested.
     public func sumQuantity() -> HealthQuantity? { quantity(overall.sum) }
 
     /// One source's sum (`cumulativeSum` with `separateBySource`).
-    ///
-    /// ```swift
-    /// stats.sumQuantity(for: watch)
-    /// ```
     ///
     /// - Parameter source: A source.
     /// - Returns: The sum, or `nil` when not requested or the source has no data.
@@ -124,18 +88,10 @@ public struct HealthStatistics: Hashable, Sendable {
 
     /// The average over all sources (discrete types, `discreteAverage`).
     ///
-    /// ```swift
-    /// try stats.averageQuantity()?.doubleValue(for: HealthUnit(from: "count/min"))   // 71.5
-    /// ```
-    ///
     /// - Returns: The average, or `nil` when not requested.
     public func averageQuantity() -> HealthQuantity? { quantity(overall.average) }
 
     /// One source's average.
-    ///
-    /// ```swift
-    /// stats.averageQuantity(for: watch)
-    /// ```
     ///
     /// - Parameter source: A source.
     /// - Returns: The average, or `nil` when not requested or the source has no data.
@@ -143,18 +99,10 @@ public struct HealthStatistics: Hashable, Sendable {
 
     /// The smallest value over all sources (discrete types, `discreteMin`).
     ///
-    /// ```swift
-    /// stats.minimumQuantity()
-    /// ```
-    ///
     /// - Returns: The minimum, or `nil` when not requested.
     public func minimumQuantity() -> HealthQuantity? { quantity(overall.minimum) }
 
     /// One source's smallest value.
-    ///
-    /// ```swift
-    /// stats.minimumQuantity(for: watch)
-    /// ```
     ///
     /// - Parameter source: A source.
     /// - Returns: The minimum, or `nil` when not requested or the source has no data.
@@ -162,18 +110,10 @@ public struct HealthStatistics: Hashable, Sendable {
 
     /// The largest value over all sources (discrete types, `discreteMax`).
     ///
-    /// ```swift
-    /// stats.maximumQuantity()
-    /// ```
-    ///
     /// - Returns: The maximum, or `nil` when not requested.
     public func maximumQuantity() -> HealthQuantity? { quantity(overall.maximum) }
 
     /// One source's largest value.
-    ///
-    /// ```swift
-    /// stats.maximumQuantity(for: watch)
-    /// ```
     ///
     /// - Parameter source: A source.
     /// - Returns: The maximum, or `nil` when not requested or the source has no data.
@@ -181,18 +121,10 @@ public struct HealthStatistics: Hashable, Sendable {
 
     /// The most recent sample's full value over all sources (`mostRecent`).
     ///
-    /// ```swift
-    /// try stats.mostRecentQuantity()?.doubleValue(for: .gramUnit(with: .kilo))   // 74.2
-    /// ```
-    ///
     /// - Returns: The value, or `nil` when not requested.
     public func mostRecentQuantity() -> HealthQuantity? { quantity(overall.mostRecent) }
 
     /// One source's most recent value.
-    ///
-    /// ```swift
-    /// stats.mostRecentQuantity(for: scale)
-    /// ```
     ///
     /// - Parameter source: A source.
     /// - Returns: The value, or `nil` when not requested or the source has no data.
@@ -202,18 +134,10 @@ public struct HealthStatistics: Hashable, Sendable {
 
     /// The most recent sample's date interval (unclipped) over all sources (`mostRecent`).
     ///
-    /// ```swift
-    /// stats.mostRecentQuantityDateInterval()?.end
-    /// ```
-    ///
     /// - Returns: The interval, or `nil` when not requested.
     public func mostRecentQuantityDateInterval() -> DateInterval? { overall.mostRecentInterval }
 
     /// One source's most recent sample's date interval.
-    ///
-    /// ```swift
-    /// stats.mostRecentQuantityDateInterval(for: scale)
-    /// ```
     ///
     /// - Parameter source: A source.
     /// - Returns: The interval, or `nil` when not requested or the source has no data.
@@ -223,20 +147,12 @@ public struct HealthStatistics: Hashable, Sendable {
 
     /// The time covered by samples over all sources, in seconds (`duration`).
     ///
-    /// ```swift
-    /// try stats.duration()?.doubleValue(for: .minute())   // 42
-    /// ```
-    ///
     /// - Returns: The covered time, or `nil` when not requested.
     public func duration() -> HealthQuantity? {
         overall.duration.map { HealthQuantity(unit: .second(), doubleValue: $0) }
     }
 
     /// The time covered by one source's samples, in seconds.
-    ///
-    /// ```swift
-    /// stats.duration(for: watch)
-    /// ```
     ///
     /// - Parameter source: A source.
     /// - Returns: The covered time, or `nil` when not requested or the source has no data.
@@ -248,12 +164,6 @@ public struct HealthStatistics: Hashable, Sendable {
 extension HealthStatistics {
     /// Computes statistics over quantity samples of one type, optionally within a time window — the pure
     /// engine behind a statistics query.
-    ///
-    /// ```swift
-    /// let hour = DateInterval(start: thirteen, duration: 3600)
-    /// let stats = try HealthStatistics.compute(.stepCount, from: steps, options: .cumulativeSum, in: hour)
-    /// try stats?.sumQuantity()?.doubleValue(for: .count())
-    /// ```
     ///
     /// See `HealthStatistics` for how samples are matched, prorated and weighted.
     ///

@@ -11,66 +11,23 @@ import Foundation
 /// samples are split in proportion to time); a statistics value's `startDate`/`endDate` are its
 /// interval's bounds.
 ///
-/// ```swift
-/// var calendar = Calendar(identifier: .gregorian)
-/// calendar.timeZone = TimeZone(identifier: "Europe/Berlin")!
-/// let collection = try StatisticsCollection(
-///     .stepCount, samples: steps, options: .cumulativeSum,
-///     anchorDate: calendar.startOfDay(for: monday), intervalComponents: DateComponents(day: 1),
-///     calendar: calendar, range: DateInterval(start: monday, end: nextMonday))
-/// for day in collection.statistics() {                     // only days with data
-///     _ = try day.sumQuantity()?.doubleValue(for: .count())
-/// }
-/// try collection.enumerateStatistics(from: monday, to: sunday) { day, stop in   // every day
-///     if day.isEmpty { /* no data that day */ }
-/// }
-/// ```
-///
 /// - Complexity: Building sorts the samples once and sweeps them with the intervals: O(n log n + m + s)
 ///   for n samples, m intervals and s sample–interval overlaps (s = n when no sample spans a boundary).
 public struct StatisticsCollection: Sendable {
     /// The most intervals a collection computes (a year of minutes is 525,600).
-    ///
-    /// ```swift
-    /// StatisticsCollection.maximumIntervalCount   // 1_000_000
-    /// ```
     public static let maximumIntervalCount = 1_000_000
 
     /// The quantity type.
-    ///
-    /// ```swift
-    /// collection.quantityType   // stepCount
-    /// ```
     public let quantityType: HealthObjectType
     /// What was computed.
-    ///
-    /// ```swift
-    /// collection.options   // [cumulativeSum]
-    /// ```
     public let options: StatisticsOptions
     /// The start of one interval.
-    ///
-    /// ```swift
-    /// collection.anchorDate
-    /// ```
     public let anchorDate: Date
     /// The length of each interval in calendar components.
-    ///
-    /// ```swift
-    /// collection.intervalComponents   // day: 1
-    /// ```
     public let intervalComponents: DateComponents
     /// The calendar the intervals are counted in.
-    ///
-    /// ```swift
-    /// collection.calendar.timeZone
-    /// ```
     public let calendar: Calendar
     /// The span whose intervals were computed.
-    ///
-    /// ```swift
-    /// collection.range
-    /// ```
     public let range: DateInterval
 
     private let grid: IntervalGrid
@@ -81,13 +38,6 @@ public struct StatisticsCollection: Sendable {
     private let values: [HealthStatistics]
 
     /// Computes statistics for every interval of `range`.
-    ///
-    /// ```swift
-    /// let hourly = try StatisticsCollection(
-    ///     .heartRate, samples: beats, options: [.discreteAverage, .discreteMin, .discreteMax],
-    ///     anchorDate: midnight, intervalComponents: DateComponents(hour: 1),
-    ///     calendar: calendar, range: DateInterval(start: midnight, duration: 86_400))
-    /// ```
     ///
     /// - Parameters:
     ///   - type: A quantity type; every sample must be of it.
@@ -207,19 +157,11 @@ public struct StatisticsCollection: Sendable {
 
     /// The statistics of the intervals with data, ascending by start.
     ///
-    /// ```swift
-    /// collection.statistics().map(\.startDate)
-    /// ```
-    ///
     /// - Returns: One value per interval that matched at least one sample.
     public func statistics() -> [HealthStatistics] { values }
 
     /// The statistics of the interval containing `date`, or `nil` when that interval has no data (or lies
     /// outside the computed range).
-    ///
-    /// ```swift
-    /// collection.statistics(for: noon)?.sumQuantity()
-    /// ```
     ///
     /// - Parameter date: Any date.
     /// - Returns: The interval's statistics, or `nil`.
@@ -231,10 +173,6 @@ public struct StatisticsCollection: Sendable {
     /// Every source with data in any interval, sorted by bundle identifier then name; empty unless the
     /// options held `separateBySource`.
     ///
-    /// ```swift
-    /// collection.sources().map(\.name)
-    /// ```
-    ///
     /// - Returns: The sources.
     public func sources() -> [HealthSource] {
         Set(values.flatMap(\.sources)).sorted { ($0.bundleIdentifier, $0.name) < ($1.bundleIdentifier, $1.name) }
@@ -243,12 +181,6 @@ public struct StatisticsCollection: Sendable {
     /// Calls `body` with every interval from the one containing `start` through the one containing `end`,
     /// in order, including intervals without data (their statistics are empty: `isEmpty`, every value
     /// `nil`). Intervals outside the computed range are always empty. Set `stop` to `true` to end early.
-    ///
-    /// ```swift
-    /// try collection.enumerateStatistics(from: monday, to: sunday) { day, stop in
-    ///     let steps = try? day.sumQuantity()?.doubleValue(for: .count())
-    /// }
-    /// ```
     ///
     /// - Parameters:
     ///   - start: A date in the first interval.
@@ -282,10 +214,6 @@ public struct StatisticsCollection: Sendable {
 
     /// Every interval from the one containing `start` through the one containing `end`, empty ones
     /// included (see `enumerateStatistics(from:to:_:)`).
-    ///
-    /// ```swift
-    /// let week = try collection.statistics(from: monday, to: sunday)   // 7 values
-    /// ```
     ///
     /// - Parameters:
     ///   - start: A date in the first interval.

@@ -4,15 +4,6 @@ import Foundation
 ///
 /// Where HealthKit raises an exception ("Statistics option … is not compatible with … data type"), the
 /// statistics engine throws one of these instead.
-///
-/// ```swift
-/// do {
-///     _ = try HealthStatistics.compute(.stepCount, from: steps, options: .discreteAverage)
-/// } catch {
-///     error.description
-///     // "Statistics option discreteAverage is not compatible with cumulative data type stepCount"
-/// }
-/// ```
 public enum StatisticsError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Statistics apply to quantity types only; this type is a category, correlation, … type.
     case notAQuantityType(HealthObjectType)
@@ -35,11 +26,6 @@ public enum StatisticsError: Error, Hashable, Sendable, CustomStringConvertible 
     case tooManyIntervals(limit: Int)
 
     /// A readable message naming what is wrong.
-    ///
-    /// ```swift
-    /// StatisticsError.notAQuantityType(.sleepAnalysis).description
-    /// // "Statistics require a quantity type; sleepAnalysis is a category type"
-    /// ```
     public var description: String {
         switch self {
         case .notAQuantityType(let type):

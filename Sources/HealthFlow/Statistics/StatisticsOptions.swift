@@ -4,27 +4,12 @@
 /// rate, body mass). `mostRecent`, `duration` and `separateBySource` suit both. Check a combination
 /// before computing with `validate(for:)`; the computations call it themselves.
 ///
-/// ```swift
-/// let options: StatisticsOptions = [.cumulativeSum, .separateBySource]
-/// try options.validate(for: .stepCount)                        // fine
-/// try StatisticsOptions.discreteAverage.validate(for: .stepCount)
-/// // throws StatisticsError.incompatibleOption(.discreteAverage, type: stepCount)
-/// ```
-///
 /// The raw values are HealthKit's (`separateBySource` is `1 << 0` … `duration` is `1 << 6`).
 public struct StatisticsOptions: OptionSet, Hashable, Sendable, CustomStringConvertible {
     /// The option bits.
-    ///
-    /// ```swift
-    /// StatisticsOptions.cumulativeSum.rawValue   // 16
-    /// ```
     public let rawValue: UInt
 
     /// Makes options from raw bits; unknown bits are rejected later by `validate(for:)`.
-    ///
-    /// ```swift
-    /// let options = StatisticsOptions(rawValue: 1 << 4)   // .cumulativeSum
-    /// ```
     ///
     /// - Parameter rawValue: The option bits.
     public init(rawValue: UInt) {
@@ -32,47 +17,18 @@ public struct StatisticsOptions: OptionSet, Hashable, Sendable, CustomStringConv
     }
 
     /// Computes every value per source as well as over all sources.
-    ///
-    /// ```swift
-    /// let stats = try HealthStatistics.compute(.stepCount, from: samples, options: [.cumulativeSum, .separateBySource])
-    /// stats?.sumQuantity(for: watch)
-    /// ```
     public static let separateBySource = StatisticsOptions(rawValue: 1 << 0)
     /// The average of a discrete type (arithmetic or temporally weighted, as the type's aggregation style says).
-    ///
-    /// ```swift
-    /// try HealthStatistics.compute(.heartRate, from: samples, options: .discreteAverage)?.averageQuantity()
-    /// ```
     public static let discreteAverage = StatisticsOptions(rawValue: 1 << 1)
     /// The smallest value of a discrete type.
-    ///
-    /// ```swift
-    /// try HealthStatistics.compute(.heartRate, from: samples, options: .discreteMin)?.minimumQuantity()
-    /// ```
     public static let discreteMin = StatisticsOptions(rawValue: 1 << 2)
     /// The largest value of a discrete type.
-    ///
-    /// ```swift
-    /// try HealthStatistics.compute(.heartRate, from: samples, options: .discreteMax)?.maximumQuantity()
-    /// ```
     public static let discreteMax = StatisticsOptions(rawValue: 1 << 3)
     /// The sum of a cumulative type; samples straddling the window's edges count in proportion to overlap.
-    ///
-    /// ```swift
-    /// try HealthStatistics.compute(.stepCount, from: samples, options: .cumulativeSum)?.sumQuantity()
-    /// ```
     public static let cumulativeSum = StatisticsOptions(rawValue: 1 << 4)
     /// The value of the latest sample (latest end date) and its date interval.
-    ///
-    /// ```swift
-    /// try HealthStatistics.compute(.bodyMass, from: samples, options: .mostRecent)?.mostRecentQuantity()
-    /// ```
     public static let mostRecent = StatisticsOptions(rawValue: 1 << 5)
     /// The time covered by samples (the union of their intervals within the window), in seconds.
-    ///
-    /// ```swift
-    /// try HealthStatistics.compute(.heartRate, from: samples, options: .duration)?.duration()
-    /// ```
     public static let duration = StatisticsOptions(rawValue: 1 << 6)
 
     /// Every option, each with its name, in raw-value order.
@@ -86,10 +42,6 @@ public struct StatisticsOptions: OptionSet, Hashable, Sendable, CustomStringConv
     static let known = StatisticsOptions(rawValue: (1 << 7) - 1)
 
     /// The options' names in raw-value order, in brackets; unknown bits are shown in hexadecimal.
-    ///
-    /// ```swift
-    /// StatisticsOptions([.separateBySource, .cumulativeSum]).description   // "[separateBySource, cumulativeSum]"
-    /// ```
     public var description: String {
         var names = Self.named.filter { contains($0.option) }.map(\.name)
         let unknown = rawValue & ~Self.known.rawValue
@@ -105,11 +57,6 @@ public struct StatisticsOptions: OptionSet, Hashable, Sendable, CustomStringConv
     /// - `mostRecent`, `duration` and `separateBySource` suit every quantity type.
     ///
     /// Options are checked in raw-value order, so the first offending option is the one reported.
-    ///
-    /// ```swift
-    /// try StatisticsOptions.cumulativeSum.validate(for: .heartRate)
-    /// // throws: Statistics option cumulativeSum is not compatible with discrete data type heartRate
-    /// ```
     ///
     /// - Parameter type: The type the statistics are for.
     /// - Throws: `StatisticsError.notAQuantityType`, `.incompatibleOption` or `.unknownOptions`.

@@ -28,7 +28,6 @@ struct FencedExamples {
     static let notYetConverted: [String] = [
         "Sources/HealthFlow/Store/",
         "Sources/HealthFlow/Queries/",
-        "Sources/HealthFlow/Statistics/",
         "Sources/HealthFlowHealthKit/",
         "Sources/FlowKit/Internal/",
         "Sources/FlowKit/Promise/ChainedPromise.swift",
