@@ -81,7 +81,7 @@ public struct HealthCategorySample: Hashable, Sendable {
 }
 
 extension HealthCategorySample: Codable {
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, SampleCodingKey {
         case uuid, type, value, startDate, endDate, source, metadata
     }
 
@@ -89,18 +89,11 @@ extension HealthCategorySample: Codable {
     ///
     /// - Throws: `DecodingError`, including `.dataCorrupted` when the decoded sample breaks a rule.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        do {
-            try self.init(
+        self = try SampleCoding<CodingKeys>.decode(decoder) { shared, container in
+            try HealthCategorySample(
                 type: try container.decode(HealthObjectType.self, forKey: .type),
-                value: try container.decode(Int.self, forKey: .value),
-                start: try container.decode(Date.self, forKey: .startDate),
-                end: try container.decode(Date.self, forKey: .endDate),
-                source: try container.decode(HealthSource.self, forKey: .source),
-                metadata: try container.decodeIfPresent([MetadataKey: MetadataValue].self, forKey: .metadata) ?? [:],
-                uuid: try container.decode(UUID.self, forKey: .uuid))
-        } catch let error as ValidationError {
-            throw DecodingError.invalidSample(error, in: decoder)
+                value: try container.decode(Int.self, forKey: .value), start: shared.start, end: shared.end,
+                source: shared.source, metadata: shared.metadata, uuid: shared.uuid)
         }
     }
 
@@ -109,12 +102,9 @@ extension HealthCategorySample: Codable {
     /// - Throws: Whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(uuid, forKey: .uuid)
-        try container.encode(type, forKey: .type)
         try container.encode(value, forKey: .value)
-        try container.encode(startDate, forKey: .startDate)
-        try container.encode(endDate, forKey: .endDate)
-        try container.encode(source, forKey: .source)
-        try container.encode(metadata, forKey: .metadata)
+        try SampleCoding.encode(
+            uuid: uuid, type: type, start: startDate, end: endDate, source: source, metadata: metadata,
+            into: &container)
     }
 }

@@ -130,7 +130,7 @@ public struct HealthCorrelation: Hashable, Sendable {
 }
 
 extension HealthCorrelation: Codable {
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, SampleCodingKey {
         case uuid, type, objects, startDate, endDate, source, metadata
     }
 
@@ -138,18 +138,11 @@ extension HealthCorrelation: Codable {
     ///
     /// - Throws: `DecodingError`, including `.dataCorrupted` when the decoded correlation breaks a rule.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        do {
-            try self.init(
-                type: try container.decode(HealthObjectType.self, forKey: .type),
-                start: try container.decode(Date.self, forKey: .startDate),
-                end: try container.decode(Date.self, forKey: .endDate),
-                objects: Set(try container.decode([HealthQuantitySample].self, forKey: .objects)),
-                source: try container.decode(HealthSource.self, forKey: .source),
-                metadata: try container.decodeIfPresent([MetadataKey: MetadataValue].self, forKey: .metadata) ?? [:],
-                uuid: try container.decode(UUID.self, forKey: .uuid))
-        } catch let error as ValidationError {
-            throw DecodingError.invalidSample(error, in: decoder)
+        self = try SampleCoding<CodingKeys>.decode(decoder) { shared, container in
+            try HealthCorrelation(
+                type: try container.decode(HealthObjectType.self, forKey: .type), start: shared.start,
+                end: shared.end, objects: Set(try container.decode([HealthQuantitySample].self, forKey: .objects)),
+                source: shared.source, metadata: shared.metadata, uuid: shared.uuid)
         }
     }
 
@@ -162,12 +155,9 @@ extension HealthCorrelation: Codable {
         let members = objects.sorted {
             ($0.type.identifier, $0.uuid.uuidString) < ($1.type.identifier, $1.uuid.uuidString)
         }
-        try container.encode(uuid, forKey: .uuid)
-        try container.encode(type, forKey: .type)
         try container.encode(members, forKey: .objects)
-        try container.encode(startDate, forKey: .startDate)
-        try container.encode(endDate, forKey: .endDate)
-        try container.encode(source, forKey: .source)
-        try container.encode(metadata, forKey: .metadata)
+        try SampleCoding.encode(
+            uuid: uuid, type: type, start: startDate, end: endDate, source: source, metadata: metadata,
+            into: &container)
     }
 }

@@ -137,7 +137,7 @@ public struct HealthElectrocardiogram: Hashable, Sendable {
 }
 
 extension HealthElectrocardiogram: Codable {
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, SampleCodingKey {
         case uuid, type, startDate, endDate, classification, symptomsStatus, averageHeartRate, samplingFrequency
         case numberOfVoltageMeasurements, source, metadata
     }
@@ -146,21 +146,15 @@ extension HealthElectrocardiogram: Codable {
     ///
     /// - Throws: `DecodingError`, including `.dataCorrupted` when the decoded sample breaks a rule.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        do {
-            try self.init(
-                start: try container.decode(Date.self, forKey: .startDate),
-                end: try container.decode(Date.self, forKey: .endDate),
+        self = try SampleCoding<CodingKeys>.decode(decoder) { shared, container in
+            try HealthElectrocardiogram(
+                start: shared.start, end: shared.end,
                 classification: try container.decode(Classification.self, forKey: .classification),
                 symptomsStatus: try container.decode(SymptomsStatus.self, forKey: .symptomsStatus),
                 averageHeartRate: try container.decodeIfPresent(HealthQuantity.self, forKey: .averageHeartRate),
                 samplingFrequency: try container.decodeIfPresent(HealthQuantity.self, forKey: .samplingFrequency),
                 numberOfVoltageMeasurements: try container.decode(Int.self, forKey: .numberOfVoltageMeasurements),
-                source: try container.decode(HealthSource.self, forKey: .source),
-                metadata: try container.decodeIfPresent([MetadataKey: MetadataValue].self, forKey: .metadata) ?? [:],
-                uuid: try container.decode(UUID.self, forKey: .uuid))
-        } catch let error as ValidationError {
-            throw DecodingError.invalidSample(error, in: decoder)
+                source: shared.source, metadata: shared.metadata, uuid: shared.uuid)
         }
     }
 
@@ -169,17 +163,14 @@ extension HealthElectrocardiogram: Codable {
     /// - Throws: Whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(uuid, forKey: .uuid)
-        try container.encode(type, forKey: .type)
-        try container.encode(startDate, forKey: .startDate)
-        try container.encode(endDate, forKey: .endDate)
         try container.encode(classification, forKey: .classification)
         try container.encode(symptomsStatus, forKey: .symptomsStatus)
         try container.encodeIfPresent(averageHeartRate, forKey: .averageHeartRate)
         try container.encodeIfPresent(samplingFrequency, forKey: .samplingFrequency)
         try container.encode(numberOfVoltageMeasurements, forKey: .numberOfVoltageMeasurements)
-        try container.encode(source, forKey: .source)
-        try container.encode(metadata, forKey: .metadata)
+        try SampleCoding.encode(
+            uuid: uuid, type: type, start: startDate, end: endDate, source: source, metadata: metadata,
+            into: &container)
     }
 }
 

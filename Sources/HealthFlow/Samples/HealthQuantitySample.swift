@@ -89,7 +89,7 @@ public struct HealthQuantitySample: Hashable, Sendable {
 }
 
 extension HealthQuantitySample: Codable {
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, SampleCodingKey {
         case uuid, type, quantity, startDate, endDate, source, metadata
     }
 
@@ -97,18 +97,11 @@ extension HealthQuantitySample: Codable {
     ///
     /// - Throws: `DecodingError`, including `.dataCorrupted` when the decoded sample breaks a rule.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        do {
-            try self.init(
+        self = try SampleCoding<CodingKeys>.decode(decoder) { shared, container in
+            try HealthQuantitySample(
                 type: try container.decode(HealthObjectType.self, forKey: .type),
-                quantity: try container.decode(HealthQuantity.self, forKey: .quantity),
-                start: try container.decode(Date.self, forKey: .startDate),
-                end: try container.decode(Date.self, forKey: .endDate),
-                source: try container.decode(HealthSource.self, forKey: .source),
-                metadata: try container.decodeIfPresent([MetadataKey: MetadataValue].self, forKey: .metadata) ?? [:],
-                uuid: try container.decode(UUID.self, forKey: .uuid))
-        } catch let error as ValidationError {
-            throw DecodingError.invalidSample(error, in: decoder)
+                quantity: try container.decode(HealthQuantity.self, forKey: .quantity), start: shared.start,
+                end: shared.end, source: shared.source, metadata: shared.metadata, uuid: shared.uuid)
         }
     }
 
@@ -117,12 +110,9 @@ extension HealthQuantitySample: Codable {
     /// - Throws: Whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(uuid, forKey: .uuid)
-        try container.encode(type, forKey: .type)
         try container.encode(quantity, forKey: .quantity)
-        try container.encode(startDate, forKey: .startDate)
-        try container.encode(endDate, forKey: .endDate)
-        try container.encode(source, forKey: .source)
-        try container.encode(metadata, forKey: .metadata)
+        try SampleCoding.encode(
+            uuid: uuid, type: type, start: startDate, end: endDate, source: source, metadata: metadata,
+            into: &container)
     }
 }
