@@ -10,61 +10,58 @@ extension OperationGraph {
     ///
     /// - Complexity: O(V + E).
     public var mermaid: String {
-        let shape = GraphShape(nodes)
-        var lines = ["flowchart LR"]
-        func declare(_ node: AnyGraphNode, indent: String) {
-            let label = mermaidLabel(node.name)
-            switch node.role {
-            case .work: lines.append("\(indent)n\(node.index)[\"\(label)\"]")
-            case .recovery: lines.append("\(indent)n\(node.index){{\"\(label)\"}}")
-            case .join: lines.append("\(indent)n\(node.index)((\"\(label)\"))")
-            }
-        }
-        shape.forEachGroup { stage, members in
-            guard let stage else {
-                declare(members[0], indent: "    ")
-                return
-            }
-            lines.append("    subgraph s\(stage.number)[\"stage \(stage.number): when\"]")
-            for member in members { declare(member, indent: "        ") }
-            lines.append("    end")
-        }
-        for (from, to) in shape.edges { lines.append("    n\(from) --> n\(to)") }
-        for (from, to) in shape.foundationEdges { lines.append("    n\(from) -.->|Foundation| n\(to)") }
-        return lines.joined(separator: "\n")
+        GraphShape(nodes).render(in: .mermaid, name: name)
     }
 
     /// The graph as a Graphviz DOT digraph (left to right); render it with `dot -Tsvg`.
     ///
     /// - Complexity: O(V + E).
     public var dot: String {
-        let shape = GraphShape(nodes)
-        var lines = ["digraph \"\(dotEscaped(name))\" {", "    rankdir=LR;", "    node [shape=box];"]
-        func declare(_ node: AnyGraphNode, indent: String) {
-            let label = dotEscaped(node.name)
-            switch node.role {
-            case .work: lines.append("\(indent)n\(node.index) [label=\"\(label)\"];")
-            case .recovery: lines.append("\(indent)n\(node.index) [label=\"\(label)\", shape=hexagon];")
-            case .join: lines.append("\(indent)n\(node.index) [label=\"\(label)\", shape=circle];")
-            }
-        }
-        shape.forEachGroup { stage, members in
-            guard let stage else {
-                declare(members[0], indent: "    ")
-                return
-            }
-            lines.append("    subgraph cluster_s\(stage.number) {")
-            lines.append("        label=\"stage \(stage.number): when\";")
-            for member in members { declare(member, indent: "        ") }
-            lines.append("    }")
-        }
-        for (from, to) in shape.edges { lines.append("    n\(from) -> n\(to);") }
-        for (from, to) in shape.foundationEdges {
-            lines.append("    n\(from) -> n\(to) [style=dashed, label=\"Foundation\"];")
-        }
-        lines.append("}")
-        return lines.joined(separator: "\n")
+        GraphShape(nodes).render(in: .dot, name: name)
     }
+}
+
+/// How one diagram language writes the parts of a graph's shape.
+private struct DiagramDialect: Sendable {
+    let header: @Sendable (_ name: String) -> [String]
+    let node: @Sendable (_ id: Int, _ label: String, _ role: NodeRole) -> String
+    let openStage: @Sendable (_ number: Int) -> [String]
+    let closeStage: String
+    let edge: @Sendable (_ from: Int, _ to: Int) -> String
+    let foundationEdge: @Sendable (_ from: Int, _ to: Int) -> String
+    let footer: [String]
+
+    static let mermaid = DiagramDialect(
+        header: { _ in ["flowchart LR"] },
+        node: { id, label, role in
+            let label = mermaidLabel(label)
+            return switch role {
+            case .work: "n\(id)[\"\(label)\"]"
+            case .recovery: "n\(id){{\"\(label)\"}}"
+            case .join: "n\(id)((\"\(label)\"))"
+            }
+        },
+        openStage: { ["    subgraph s\($0)[\"stage \($0): when\"]"] },
+        closeStage: "    end",
+        edge: { "    n\($0) --> n\($1)" },
+        foundationEdge: { "    n\($0) -.->|Foundation| n\($1)" },
+        footer: [])
+
+    static let dot = DiagramDialect(
+        header: { ["digraph \"\(dotEscaped($0))\" {", "    rankdir=LR;", "    node [shape=box];"] },
+        node: { id, label, role in
+            let label = dotEscaped(label)
+            return switch role {
+            case .work: "n\(id) [label=\"\(label)\"];"
+            case .recovery: "n\(id) [label=\"\(label)\", shape=hexagon];"
+            case .join: "n\(id) [label=\"\(label)\", shape=circle];"
+            }
+        },
+        openStage: { ["    subgraph cluster_s\($0) {", "        label=\"stage \($0): when\";"] },
+        closeStage: "    }",
+        edge: { "    n\($0) -> n\($1);" },
+        foundationEdge: { "    n\($0) -> n\($1) [style=dashed, label=\"Foundation\"];" },
+        footer: ["}"])
 }
 
 /// The nodes grouped for drawing, and the edges in a stable order.
@@ -90,6 +87,23 @@ private struct GraphShape {
         let drawn = Set(edges.map { [$0.0, $0.1] })
         self.foundationEdges = GraphPlan.foundationEdges(nodes).map { ($0.dependency, $0.dependent) }
             .filter { !drawn.contains([$0.0, $0.1]) }
+    }
+
+    /// The shape written in `dialect`: nodes (stages grouped), then edges, then Foundation's edges.
+    func render(in dialect: DiagramDialect, name: String) -> String {
+        var lines = dialect.header(name)
+        forEachGroup { stage, members in
+            guard let stage else {
+                lines.append("    " + dialect.node(members[0].index, members[0].name, members[0].role))
+                return
+            }
+            lines += dialect.openStage(stage.number)
+            for member in members { lines.append("        " + dialect.node(member.index, member.name, member.role)) }
+            lines.append(dialect.closeStage)
+        }
+        for (from, to) in edges { lines.append(dialect.edge(from, to)) }
+        for (from, to) in foundationEdges { lines.append(dialect.foundationEdge(from, to)) }
+        return (lines + dialect.footer).joined(separator: "\n")
     }
 
     /// Calls `body` once per ungrouped node, and once per `when` stage (at its first member) with all members.
