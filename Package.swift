@@ -59,6 +59,7 @@ let package = Package(
         .library(name: "HealthFlow", targets: ["HealthFlow"]),
         .library(name: "HealthSync", targets: ["HealthSync"]),
         .library(name: "HealthFlowHealthKit", targets: ["HealthFlowHealthKit"]),
+        .library(name: "HealthExport", targets: ["HealthExport"]),
         .executable(name: "healthflow", targets: ["healthflow"]),
     ],
     targets: [
@@ -68,8 +69,11 @@ let package = Package(
         // zlib from the system (Debian/Ubuntu: zlib1g-dev; macOS ships it).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "HealthSync", dependencies: ["FlowKit", "HealthFlow", "CZlib"], swiftSettings: strict),
+        // The Health app's "Export All Health Data" (export.zip, its folder or export.xml) into any HealthStore.
+        .target(name: "HealthExport", dependencies: ["FlowKit", "HealthFlow", "CZlib"], swiftSettings: strict),
         .executableTarget(
-            name: "healthflow", dependencies: ["FlowKit", "HealthFlow", "HealthSync", "ExampleSupport"] + examples,
+            name: "healthflow",
+            dependencies: ["FlowKit", "HealthFlow", "HealthSync", "HealthExport", "ExampleSupport"] + examples,
             swiftSettings: strict),
 
         // Examples/: the seed programs ported to promises and async/await, one folder (and module) each.
@@ -85,6 +89,9 @@ let package = Package(
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting"], swiftSettings: strict),
         .testTarget(
             name: "HealthFlowTests", dependencies: ["HealthFlow", "FlowKitTesting", "RawPathSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "HealthExportTests", dependencies: ["HealthExport", "HealthFlow", "FlowKit", "CZlib"],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSyncTests",
