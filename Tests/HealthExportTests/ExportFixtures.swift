@@ -91,7 +91,11 @@ enum ExportFixtures {
 
 /// A minimal zip writer for the tests: stored or raw-deflated entries, optionally with ZIP64 records.
 struct TestZipWriter {
-    enum Method { case stored, deflate }
+    enum Method: Equatable {
+        case stored, deflate
+        /// A method the reader does not support, written with stored bytes.
+        case other(UInt16)
+    }
 
     private(set) var data: [UInt8] = []
     private var directory: [UInt8] = []
@@ -125,7 +129,12 @@ struct TestZipWriter {
         let body = method == .deflate ? Self.deflate(content) : content
         let offset = data.count
         let nameBytes = Array(name.utf8)
-        let methodCode: UInt16 = method == .deflate ? 8 : 0
+        let methodCode: UInt16 =
+            switch method {
+            case .stored: 0
+            case .deflate: 8
+            case .other(let code): code
+            }
         data +=
             le32(0x0403_4b50) + le16(45) + le16(0) + le16(methodCode) + le16(0) + le16(0)
             + le32(Self.crc(content)) + le32(UInt32(body.count)) + le32(UInt32(content.count))

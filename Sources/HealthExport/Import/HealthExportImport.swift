@@ -32,9 +32,11 @@ public enum HealthExportEvent: Sendable {
 /// `AsyncSequence` of ``HealthExportEvent``s.
 ///
 /// The input is `export.zip` (read in place: stored and deflated entries, ZIP64), an unpacked
-/// `apple_health_export/` folder, or a bare `export.xml`. The file is streamed: memory holds one buffer and one
-/// batch, plus the workouts and activity summaries the report returns, plus the top-level blood-pressure and
-/// nutrition records held until the correlations that may contain them are read.
+/// `apple_health_export/` folder, or a bare `export.xml`. The file is streamed: memory holds one buffer, one
+/// element and one batch, plus the workouts and activity summaries the report returns and the UUIDs of
+/// correlation members (16 bytes each). Top-level blood-pressure and nutrition records wait in a temporary
+/// file until the correlations that may hold them are read (the export lists members twice: they are stored
+/// once, inside their correlation).
 ///
 /// Every record gets a UUID derived from its content (type, source, dates, unit, value, metadata): importing
 /// the same export again adds nothing, a newer export adds only what is new, and a cancelled import resumes by

@@ -16,7 +16,7 @@ struct ImportEngine {
     private var batchUUIDs = Set<UUID>()
     /// Top-level records of correlation member types, written after the correlations are read unless one
     /// holds them.
-    private var heldMembers: [HealthSample] = []
+    private var heldMembers: HeldSampleSpool?
     private var correlationMembers = Set<UUID>()
     private var exportOffset = 0
     private var skipLog: FileHandle?
@@ -49,6 +49,34 @@ struct ImportEngine {
         let writer = ExportWriter(store: store)
         writer.prepare()
         let scanner = ExportXMLScanner(source: source)
+        do {
+            try scan(scanner, source: source, writer: writer)
+        } catch let error as HealthExportError {
+            // Keep what was read before the damage: the records of the batch under way are whole.
+            try flush(writer)
+            throw error
+        }
+        try flush(writer)
+        try heldMembers?.forEach { member in
+            if correlationMembers.contains(member.uuid) {
+                report.correlationMembersMerged += 1
+            } else {
+                try add(member, writer: writer)
+            }
+        }
+        heldMembers = nil
+        try flush(writer)
+        report.bytesRead = source.consumedBytes
+        report.lines = scanner.line
+        report.duration = Date().timeIntervalSince(started)
+        onProgress(source.consumedBytes, source.totalBytes, report)
+        return report
+    }
+
+    /// Reads the top-level elements one at a time, checking for cancellation every few thousand.
+    private mutating func scan(
+        _ scanner: ExportXMLScanner, source: any ExportByteSource, writer: ExportWriter
+    ) throws {
         var depth = 0
         var elementsSinceCheck = 0
         while let event = try scanner.next() {
@@ -72,21 +100,6 @@ struct ImportEngine {
                 onProgress(source.consumedBytes, source.totalBytes, report)
             }
         }
-        try flush(writer)
-        for member in heldMembers {
-            if correlationMembers.contains(member.uuid) {
-                report.correlationMembersMerged += 1
-            } else {
-                try add(member, writer: writer)
-            }
-        }
-        heldMembers = []
-        try flush(writer)
-        report.bytesRead = source.consumedBytes
-        report.lines = scanner.line
-        report.duration = Date().timeIntervalSince(started)
-        onProgress(source.consumedBytes, source.totalBytes, report)
-        return report
     }
 
     private mutating func take(_ element: ExportElement, writer: ExportWriter) throws {
@@ -99,7 +112,8 @@ struct ImportEngine {
                     { (mapper: inout ExportMapper) throws(RecordProblem) in try mapper.sample(fromRecord: element) })
             else { return }
             if Self.isCorrelationMember(sample.type) {
-                heldMembers.append(sample)
+                if heldMembers == nil { heldMembers = try HeldSampleSpool() }
+                try heldMembers?.append(sample)
             } else {
                 try add(sample, writer: writer)
             }
