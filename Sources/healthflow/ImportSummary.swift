@@ -3,12 +3,12 @@ import HealthExport
 /// The table `healthflow import` prints when it is done.
 enum ImportSummary {
     static func print(_ report: HealthExportReport, store: String) {
-        let rate = report.duration > 0 ? Double(report.bytesRead) / report.duration : 0
+        let rate = report.duration > 0 ? Double(report.xmlBytes) / report.duration : 0
         let perSecond = report.duration > 0 ? Double(report.importedCount) / report.duration : 0
         Swift.print(
             "imported \(grouped(report.importedCount)) samples from \(grouped(report.lines)) lines in "
                 + "\(String(format: "%.2f", report.duration)) s "
-                + "(\(ImportProgressDisplay.megabytes(Int64(rate)))/s, \(grouped(Int(perSecond))) samples/s)")
+                + "(\(ImportProgressDisplay.megabytes(Int64(rate)))/s of export.xml, \(grouped(Int(perSecond))) samples/s)")
         table("samples imported", report.imported)
         if report.alreadyInStore > 0 {
             Swift.print("already in the store (imported before): \(grouped(report.alreadyInStore))")

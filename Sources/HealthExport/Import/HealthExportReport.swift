@@ -72,6 +72,8 @@ public struct HealthExportReport: Sendable {
     public internal(set) var bytesRead: Int64 = 0
     /// The input file's size.
     public internal(set) var totalBytes: Int64 = 0
+    /// Bytes of export.xml read (for a zip, after inflating): the measure of throughput.
+    public internal(set) var xmlBytes: Int64 = 0
     /// Lines of export.xml read.
     public internal(set) var lines = 0
     /// Wall-clock seconds the import took.

@@ -68,6 +68,7 @@ struct ImportEngine {
         try flush(writer)
         report.bytesRead = source.consumedBytes
         report.lines = scanner.line
+        report.xmlBytes = scanner.offset
         report.duration = Date().timeIntervalSince(started)
         onProgress(source.consumedBytes, source.totalBytes, report)
         return report
