@@ -8,7 +8,8 @@ enum ImportSummary {
         Swift.print(
             "imported \(grouped(report.importedCount)) samples from \(grouped(report.lines)) lines in "
                 + "\(String(format: "%.2f", report.duration)) s "
-                + "(\(ImportProgressDisplay.megabytes(Int64(rate)))/s of export.xml, \(grouped(Int(perSecond))) samples/s)")
+                + "(\(ImportProgressDisplay.megabytes(Int64(rate)))/s of export.xml, \(grouped(Int(perSecond))) samples/s)"
+        )
         table("samples imported", report.imported)
         if report.alreadyInStore > 0 {
             Swift.print("already in the store (imported before): \(grouped(report.alreadyInStore))")
