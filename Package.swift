@@ -91,8 +91,20 @@ let package = Package(
             name: "HealthFlowTests", dependencies: ["HealthFlow", "FlowKitTesting", "RawPathSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "HealthExportTests", dependencies: ["HealthExport", "HealthFlow", "FlowKit", "CZlib"],
+            name: "HealthExportTests",
+            dependencies: [
+                "HealthExport", "HealthFlow", "FlowKit", "CZlib", "HealthExportTestSupport", "HealthExportProbe",
+                "ProductSupport",
+            ],
             swiftSettings: strict),
+        // A store that counts or watches what an import writes, for the tests and the probe.
+        .target(
+            name: "HealthExportTestSupport", dependencies: ["HealthExport", "HealthFlow"],
+            path: "Tests/Support/HealthExportTestSupport", swiftSettings: strict),
+        // A child process that writes a large export and measures its import's peak memory.
+        .executableTarget(
+            name: "HealthExportProbe", dependencies: ["HealthExport", "HealthExportTestSupport", "HealthFlow"],
+            path: "Tests/Support/HealthExportProbe", swiftSettings: strict),
         .testTarget(
             name: "HealthSyncTests",
             dependencies: [

@@ -1,55 +1,10 @@
 import FlowKit
 import Foundation
+import HealthExportTestSupport
 import HealthFlow
-import Synchronization
 import Testing
 
 @testable import HealthExport
-
-/// A store that runs `onIngest` after each batch it ingests (here: to cancel the import mid-way).
-final class IngestWatchingStore: HealthSampleIngesting {
-    let inner: InMemoryHealthStore
-    let onIngest: Mutex<(@Sendable () -> Void)?> = Mutex(nil)
-
-    init(_ inner: InMemoryHealthStore) {
-        self.inner = inner
-    }
-
-    func ingest(_ samples: [HealthSample]) throws {
-        try inner.ingest(samples)
-        onIngest.withLock { $0 }?()
-    }
-
-    var isHealthDataAvailable: Bool { inner.isHealthDataAvailable }
-    func requestAuthorization(
-        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
-        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
-    ) { inner.requestAuthorization(toShare: typesToShare, read: typesToRead, completion: completion) }
-    func authorizationStatus(for type: HealthObjectType) -> AuthorizationStatus { inner.authorizationStatus(for: type) }
-    func getRequestStatusForAuthorization(
-        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
-        completion: @escaping @Sendable (AuthorizationRequestStatus, (any Error)?) -> Void
-    ) { inner.getRequestStatusForAuthorization(toShare: typesToShare, read: typesToRead, completion: completion) }
-    func save(_ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        inner.save(sample, withCompletion: completion)
-    }
-    func save(_ samples: [HealthSample], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        inner.save(samples, withCompletion: completion)
-    }
-    func delete(_ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        inner.delete(sample, withCompletion: completion)
-    }
-    func delete(_ samples: [HealthSample], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
-    { inner.delete(samples, withCompletion: completion) }
-    func execute(_ query: HealthQuery) { inner.execute(query) }
-    func stop(_ query: HealthQuery) { inner.stop(query) }
-    func dateOfBirthComponents() throws(HealthStoreError) -> DateComponents { try inner.dateOfBirthComponents() }
-    func biologicalSex() throws(HealthStoreError) -> BiologicalSex { try inner.biologicalSex() }
-    func bloodType() throws(HealthStoreError) -> BloodType { try inner.bloodType() }
-    func fitzpatrickSkinType() throws(HealthStoreError) -> FitzpatrickSkinType { try inner.fitzpatrickSkinType() }
-    func wheelchairUse() throws(HealthStoreError) -> WheelchairUse { try inner.wheelchairUse() }
-    func activityMoveMode() throws(HealthStoreError) -> ActivityMoveMode { try inner.activityMoveMode() }
-}
 
 @Suite(.timeLimit(.minutes(1)))
 struct HealthExportFacesTests {
@@ -69,7 +24,7 @@ struct HealthExportFacesTests {
 
     @Test func cancellingKeepsWholeBatchesAndARerunFinishesTheImport() async throws {
         let path = try tenWalks()
-        let store = IngestWatchingStore(InMemoryHealthStore(configuration: app))
+        let store = IngestObservingStore(InMemoryHealthStore(configuration: app))
         let options = HealthExportOptions(batchSize: 3)
         let first = HealthExportImport(path: path, options: options)
         store.onIngest.withLock { $0 = { first.cancel() } }
