@@ -16,6 +16,8 @@ public enum HealthExportError: Error, Hashable, Sendable, CustomStringConvertibl
     case truncated(offset: Int64, line: Int)
     /// The file does not start like XML (or its root is not `HealthData`).
     case notXML(offset: Int64, problem: String)
+    /// The import was started before: each ``HealthExportImport`` runs once.
+    case alreadyStarted(path: String)
     /// The XML breaks a rule at `offset` (byte offset into export.xml), `line` (1-based).
     case malformedXML(offset: Int64, line: Int, problem: String)
 
@@ -30,6 +32,7 @@ public enum HealthExportError: Error, Hashable, Sendable, CustomStringConvertibl
             "zip entry \(entry) uses compression method \(method); only stored (0) and deflate (8) are read"
         case .truncated(let offset, let line): "export.xml ends early at byte \(offset) (line \(line))"
         case .notXML(let offset, let problem): "not a Health export at byte \(offset): \(problem)"
+        case .alreadyStarted(let path): "the import of \(path) was started before; make a new one to run it again"
         case .malformedXML(let offset, let line, let problem):
             "malformed XML at byte \(offset) (line \(line)): \(problem)"
         }

@@ -34,7 +34,7 @@ struct ImportCommand: Command {
         """
     let options = [DataLocation.dataOption, DataLocation.repairOption]
     let operands = ["PATH"]
-    let failsWhen = "PATH is not a readable export (the error names the byte offset), or the store cannot be opened"
+    let failsWhen = "the export is damaged or missing or the store cannot be opened"
 
     func run(_ arguments: ParsedArguments) async throws(ArgumentError) -> ExitCode {
         guard let path = arguments.operands.first?.description else {

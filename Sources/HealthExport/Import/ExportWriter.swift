@@ -14,7 +14,7 @@ extension InMemoryHealthStore: HealthSampleIngesting {}
 
 /// Writes batches into a store, leaving out what it already holds: the first attempt writes the batch whole;
 /// when the store refuses a UUID it holds, the batch's UUIDs are looked up per type (one query each) and only
-/// the new samples written.
+/// the new samples are written.
 struct ExportWriter {
     let store: any HealthStore
 
@@ -29,28 +29,28 @@ struct ExportWriter {
 
     /// Writes `batch`; returns the samples that were new to the store.
     func write(_ batch: [HealthSample]) throws -> [HealthSample] {
-        var pending = batch
-        var lookedUp = false
-        while !pending.isEmpty {
-            do {
-                try save(pending)
-                return pending
-            } catch HealthStoreError.duplicateUUID(let uuid) {
-                if lookedUp {
-                    pending.removeAll { $0.uuid == uuid || Self.memberUUIDs($0).contains(uuid) }
-                } else {
-                    lookedUp = true
-                    let held = existing(pending)
-                    pending.removeAll { held.contains($0.uuid) }
-                }
-            }
+        do {
+            try save(batch)
+            return batch
+        } catch HealthStoreError.duplicateUUID {
+            let held = existing(batch)
+            return try writeSplitting(batch.filter { !held.contains($0.uuid) }[...])
         }
-        return []
     }
 
-    private static func memberUUIDs(_ sample: HealthSample) -> [UUID] {
-        guard case .correlation(let correlation) = sample else { return [] }
-        return correlation.objects.map(\.uuid)
+    /// Writes `samples`, halving on a UUID the store holds but the look-ups did not show (a store that hides
+    /// a type from reading): each part is written whole, a repeat alone is left out; O(d log n) attempts for d
+    /// repeats among n samples.
+    private func writeSplitting(_ samples: ArraySlice<HealthSample>) throws -> [HealthSample] {
+        guard !samples.isEmpty else { return [] }
+        do {
+            try save(Array(samples))
+            return Array(samples)
+        } catch HealthStoreError.duplicateUUID {
+            guard samples.count > 1 else { return [] }
+            let middle = samples.startIndex + samples.count / 2
+            return try writeSplitting(samples[..<middle]) + writeSplitting(samples[middle...])
+        }
     }
 
     private func save(_ samples: [HealthSample]) throws {

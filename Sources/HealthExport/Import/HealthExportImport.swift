@@ -73,12 +73,12 @@ public final class HealthExportImport: Sendable {
 
     /// Runs the import on a thread of its own and calls `completion` once with the report or the error
     /// (``HealthExportError``, a store error, or `CancellationError`). An import runs once; a second start
-    /// fails with `HealthExportError.io` naming "start".
+    /// fails with ``HealthExportError/alreadyStarted(path:)``.
     public func start(
         into store: any HealthStore, completion: @escaping @Sendable (Result<HealthExportReport, any Error>) -> Void
     ) {
         guard started.set() else {
-            completion(.failure(HealthExportError.io(path: path, operation: "start (already started)", errno: 0)))
+            completion(.failure(HealthExportError.alreadyStarted(path: path)))
             return
         }
         let thread = Thread { [self] in

@@ -45,9 +45,10 @@ public struct HealthExportSkip: Hashable, Sendable, CustomStringConvertible {
 public struct HealthExportReport: Sendable {
     /// Samples written, per type identifier (a correlation counts once; its members are not counted again).
     public internal(set) var imported: [String: Int] = [:]
-    /// Records whose identity the store already held (a re-import adds nothing).
+    /// Records whose identity the store already held: imported before, or repeated in an earlier batch of this
+    /// export (a re-import adds nothing).
     public internal(set) var alreadyInStore = 0
-    /// Records that repeat another record of the same export exactly (same identity): kept once.
+    /// Records that repeat another record of the same batch exactly (same identity): kept once.
     public internal(set) var repeatedInExport = 0
     /// Top-level records that are also members of a correlation: stored once, inside the correlation.
     public internal(set) var correlationMembersMerged = 0
