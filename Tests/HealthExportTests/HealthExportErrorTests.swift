@@ -130,6 +130,20 @@ struct HealthExportErrorTests {
                 == .damagedZip(offset: Int64(bytes.count), problem: "no end of central directory record"))
     }
 
+    @Test func anEntrySizeRunningPastTheFileIsADamagedZipNamingItsDirectoryRecord() async throws {
+        var zip = TestZipWriter()
+        zip.add("apple_health_export/export.xml", Array(ExportFixtures.export("").utf8), method: .stored)
+        let directoryOffset = zip.data.count
+        var bytes = zip.finished()
+        bytes.replaceSubrange((directoryOffset + 20)..<(directoryOffset + 24), with: [0xF0, 0xFF, 0xFF, 0x7F])
+        let error = try await importing(zip: bytes)
+        #expect(
+            error as? HealthExportError
+                == .damagedZip(
+                    offset: Int64(directoryOffset),
+                    problem: "apple_health_export/export.xml has sizes or an offset outside the file"))
+    }
+
     @Test func anUnsupportedCompressionMethodIsNamed() async throws {
         var zip = TestZipWriter()
         zip.add("apple_health_export/export.xml", Array(ExportFixtures.export("").utf8), method: .other(12))

@@ -33,7 +33,7 @@ final class ZipArchive {
     init(file: ReadOnlyFile) throws(HealthExportError) {
         self.file = file
         let (count, directoryOffset, directorySize) = try Self.locateDirectory(in: file)
-        guard directoryOffset >= 0, directorySize >= 0, directoryOffset + directorySize <= file.size,
+        guard count >= 0, directoryOffset >= 0, directorySize >= 0, directoryOffset + directorySize <= file.size,
             directorySize <= Int64(Int32.max)
         else {
             throw .damagedZip(offset: directoryOffset, problem: "the central directory lies outside the file")
@@ -62,6 +62,9 @@ final class ZipArchive {
             try Self.applyZip64(
                 directory[(position + 46 + nameLength)..<(position + 46 + nameLength + extraLength)],
                 uncompressed: &uncompressed, compressed: &compressed, local: &local, recordOffset: at)
+            guard uncompressed >= 0, compressed >= 0, local >= 0, local + compressed <= file.size else {
+                throw .damagedZip(offset: at, problem: "\(name) has sizes or an offset outside the file")
+            }
             entries.append(
                 Entry(
                     name: name, method: Int(directory.littleEndian16(at: position + 10)),
