@@ -36,10 +36,51 @@ struct ExportXMLScannerTests {
         #expect(large.last == "</HealthData>")
     }
 
+    /// Every cut of an export, at every byte, ends in a typed error naming where the bytes ended (or, before
+    /// the root element, saying there is none) — never a trap and never a silent success — read through a
+    /// 64-byte buffer so cuts fall inside refills too.
+    @Test func everyCutOfAnExportIsTruncatedAtItsLength() throws {
+        let text = Array(ExportFixtures.export(ExportFixtures.bloodPressure + ExportFixtures.workout).utf8)
+        let rootStart = try #require(text.indices.first { text[$0...].starts(with: Array("<HealthData".utf8)) })
+        for length in 0..<(text.count - "</HealthData>\n".utf8.count + "</HealthData>".utf8.count) {
+            let scanner = ExportXMLScanner(source: MemoryByteSource(Array(text[..<length])), bufferSize: 64)
+            do {
+                while try scanner.next() != nil {}
+                Issue.record("a cut at \(length) of \(text.count) bytes read as a whole export")
+            } catch .truncated(let offset, _) {
+                #expect(offset == Int64(length))
+            } catch .notXML(_, let problem) {
+                #expect(length <= rootStart, "\(length): \(problem)")
+            } catch {
+                Issue.record("a cut at \(length) threw \(error)")
+            }
+        }
+    }
+
     @Test func attributesInAnyOrderAndBothQuotesAreRead() throws {
         let text = ExportFixtures.header + " <Record value='7' type=\"t\"\n   unit = 'count' />\n</HealthData>"
         let path = try ExportFixtures.write(text, in: try ExportFixtures.temporaryDirectory())
         let record = try events(of: path, bufferSize: 64).first { $0.hasPrefix("<Record") }
         #expect(record?.hasPrefix("<Record value=7,type=t,unit=count true") == true)
+    }
+}
+
+/// export.xml's bytes from memory, for scanner tests.
+final class MemoryByteSource: ExportByteSource {
+    private let bytes: [UInt8]
+    private(set) var consumedBytes: Int64 = 0
+    var totalBytes: Int64 { Int64(bytes.count) }
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(HealthExportError) -> Int {
+        let count = min(buffer.count, bytes.count - Int(consumedBytes))
+        bytes[Int(consumedBytes)..<(Int(consumedBytes) + count)].withUnsafeBytes {
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[...]))
+        }
+        consumedBytes += Int64(count)
+        return count
     }
 }
