@@ -63,6 +63,7 @@ let package = Package(
         .library(name: "HealthFlow", targets: ["HealthFlow"]),
         .library(name: "HealthSync", targets: ["HealthSync"]),
         .library(name: "HealthFlowHealthKit", targets: ["HealthFlowHealthKit"]),
+        .library(name: "HealthExport", targets: ["HealthExport"]),
         .executable(name: "healthflow", targets: ["healthflow"]),
     ],
     targets: [
@@ -72,8 +73,11 @@ let package = Package(
         // zlib from the system (Debian/Ubuntu: zlib1g-dev; macOS ships it).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "HealthSync", dependencies: ["FlowKit", "HealthFlow", "CZlib"], swiftSettings: strict),
+        // The Health app's "Export All Health Data" (export.zip, its folder or export.xml) into any HealthStore.
+        .target(name: "HealthExport", dependencies: ["FlowKit", "HealthFlow", "CZlib"], swiftSettings: strict),
         .executableTarget(
-            name: "healthflow", dependencies: ["FlowKit", "HealthFlow", "HealthSync", "ExampleSupport"] + examples,
+            name: "healthflow",
+            dependencies: ["FlowKit", "HealthFlow", "HealthSync", "HealthExport", "ExampleSupport"] + examples,
             swiftSettings: strict),
 
         // Examples/: the seed programs ported to promises and async/await, one folder (and module) each.
@@ -91,6 +95,21 @@ let package = Package(
         .testTarget(
             name: "HealthFlowTests", dependencies: ["HealthFlow", "FlowKitTesting", "RawPathSupport"],
             swiftSettings: strict),
+        .testTarget(
+            name: "HealthExportTests",
+            dependencies: [
+                "HealthExport", "HealthFlow", "FlowKit", "CZlib", "HealthExportTestSupport", "HealthExportProbe",
+                "ProductSupport",
+            ],
+            swiftSettings: strict),
+        // A store that counts or watches what an import writes, for the tests and the probe.
+        .target(
+            name: "HealthExportTestSupport", dependencies: ["HealthExport", "HealthFlow"],
+            path: "Tests/Support/HealthExportTestSupport", swiftSettings: strict),
+        // A child process that writes a large export and measures its import's peak memory.
+        .executableTarget(
+            name: "HealthExportProbe", dependencies: ["HealthExport", "HealthExportTestSupport", "HealthFlow"],
+            path: "Tests/Support/HealthExportProbe", swiftSettings: strict),
         .testTarget(
             name: "HealthSyncTests",
             dependencies: [

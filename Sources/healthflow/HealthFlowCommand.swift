@@ -14,7 +14,9 @@ import Foundation
 @main
 struct HealthFlowCommand {
     /// Every command, in the order the overview lists them.
-    static let commands: [any Command] = [DemoCommand(), TourCommand(), ExampleCommand(), SyncCommand(), HelpCommand()]
+    static let commands: [any Command] = [
+        DemoCommand(), TourCommand(), ExampleCommand(), SyncCommand(), ImportCommand(), HelpCommand(),
+    ]
 
     static func main() async {
         exit(await run(RawCommandLine.arguments).rawValue)

@@ -1,0 +1,26 @@
+import Foundation
+
+/// Finds export.xml in what the person gave: a zip (read in place), a folder (`export.xml` in it or in its
+/// `apple_health_export/`), or the file itself.
+enum ExportInput {
+    static func open(_ path: String) throws(HealthExportError) -> any ExportByteSource {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .notFound(path: path)
+        }
+        if isDirectory.boolValue {
+            for candidate in ["export.xml", "apple_health_export/export.xml"] {
+                let file = (path as NSString).appendingPathComponent(candidate)
+                if FileManager.default.fileExists(atPath: file) {
+                    return FileByteSource(file: try ReadOnlyFile(path: file))
+                }
+            }
+            throw .missingExportXML(path: path)
+        }
+        let file = try ReadOnlyFile(path: path)
+        guard try ZipArchive.looksLikeZip(file) else { return FileByteSource(file: file) }
+        let archive = try ZipArchive(file: file)
+        guard let entry = archive.entry(endingWith: "export.xml") else { throw .missingExportXML(path: path) }
+        return try ZipEntrySource(archive: archive, entry: entry)
+    }
+}

@@ -1,0 +1,86 @@
+import FlowKit
+import Foundation
+import HealthFlow
+
+/// A store that adds samples from other sources all-or-nothing (the durable and in-memory stores): the import
+/// writes through it when it can, and through ``HealthStore/save(_:withCompletion:)`` otherwise.
+public protocol HealthSampleIngesting: HealthStore {
+    /// Adds samples with any source, all-or-nothing.
+    func ingest(_ samples: [HealthSample]) throws
+}
+
+extension FileHealthStore: HealthSampleIngesting {}
+extension InMemoryHealthStore: HealthSampleIngesting {}
+
+/// Writes batches into a store, leaving out what it already holds: the first attempt writes the batch whole;
+/// when the store refuses a UUID it holds, the batch's UUIDs are looked up per type (one query each) and only
+/// the new samples are written.
+struct ExportWriter {
+    let store: any HealthStore
+
+    /// Asks to read the types the import writes, so the look-ups see what the store holds (correlation types
+    /// are read through their members). A refusal only makes re-imports slower.
+    func prepare() {
+        let types = Set(HealthObjectType.allTypes.filter { $0.kind == .quantity || $0.kind == .category })
+        let done = DispatchSemaphore(value: 0)
+        store.requestAuthorization(toShare: [], read: types) { _, _ in done.signal() }
+        done.wait()
+    }
+
+    /// Writes `batch`; returns the samples that were new to the store.
+    func write(_ batch: [HealthSample]) throws -> [HealthSample] {
+        do {
+            try save(batch)
+            return batch
+        } catch HealthStoreError.duplicateUUID {
+            let held = existing(batch)
+            return try writeSplitting(batch.filter { !held.contains($0.uuid) }[...])
+        }
+    }
+
+    /// Writes `samples`, halving on a UUID the store holds but the look-ups did not show (a store that hides
+    /// a type from reading): each part is written whole, a repeat alone is left out; O(d log n) attempts for d
+    /// repeats among n samples.
+    private func writeSplitting(_ samples: ArraySlice<HealthSample>) throws -> [HealthSample] {
+        guard !samples.isEmpty else { return [] }
+        do {
+            try save(Array(samples))
+            return Array(samples)
+        } catch HealthStoreError.duplicateUUID {
+            guard samples.count > 1 else { return [] }
+            let middle = samples.startIndex + samples.count / 2
+            return try writeSplitting(samples[..<middle]) + writeSplitting(samples[middle...])
+        }
+    }
+
+    private func save(_ samples: [HealthSample]) throws {
+        if let ingesting = store as? any HealthSampleIngesting {
+            try ingesting.ingest(samples)
+            return
+        }
+        let outcome = LockedState<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        store.save(samples) { _, error in
+            outcome.withLock { $0 = error }
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.withLock({ $0 }) { throw error }
+    }
+
+    /// The UUIDs among `samples` the store holds.
+    private func existing(_ samples: [HealthSample]) -> Set<UUID> {
+        let byType = Dictionary(grouping: samples, by: \.type)
+        let found = LockedState(Set<UUID>())
+        let done = DispatchSemaphore(value: 0)
+        for (type, group) in byType {
+            store.execute(
+                HealthSampleQuery(sampleType: type, predicate: .uuids(Set(group.map(\.uuid)))) { _, held, _ in
+                    found.withLock { $0.formUnion((held ?? []).map(\.uuid)) }
+                    done.signal()
+                })
+        }
+        for _ in byType { done.wait() }
+        return found.withLock { $0 }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import HealthFlow
+
+/// A record the import left out, with the reason and where it is.
+public struct HealthExportSkip: Hashable, Sendable, CustomStringConvertible {
+    /// Why a record was left out.
+    public enum Reason: String, CaseIterable, Hashable, Sendable, Comparable {
+        /// A date that is not `YYYY-MM-DD HH:MM:SS ±HHMM`.
+        case badDate
+        /// A value that is not a decimal number (or not finite).
+        case badNumber
+        /// A unit HealthFlow's unit grammar does not parse.
+        case unknownUnit
+        /// A unit that does not measure what the record's type measures (`kg` for a step count).
+        case unitNotForType
+        /// An end date before the start date.
+        case endBeforeStart
+        /// A required attribute (`type`, `startDate`, `value`…) is missing.
+        case missingAttribute
+        /// A value the type does not allow: an unknown category value, a negative amount, metadata the type
+        /// requires missing or invalid.
+        case invalidValue
+        /// A correlation whose members break its rules (a blood pressure without its diastolic reading).
+        case invalidCorrelation
+
+        /// Alphabetical, for stable reports.
+        public static func < (lhs: Reason, rhs: Reason) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// Why the record was left out.
+    public let reason: Reason
+    /// The 1-based line of the record's start tag in export.xml.
+    public let line: Int
+    /// The element and, when known, its type.
+    public let element: String
+    /// What was wrong, naming the value.
+    public let detail: String
+
+    /// `line N: element: reason: detail`.
+    public var description: String { "line \(line): \(element): \(reason.rawValue): \(detail)" }
+}
+
+/// What an import did: counts per type, per skip reason, what the model could not hold, and the values that
+/// are not samples (workouts, activity summaries, characteristics).
+public struct HealthExportReport: Sendable {
+    /// Samples written, per type identifier (a correlation counts once; its members are not counted again).
+    public internal(set) var imported: [String: Int] = [:]
+    /// Records whose identity the store already held: imported before, or repeated in an earlier batch of this
+    /// export (a re-import adds nothing).
+    public internal(set) var alreadyInStore = 0
+    /// Records that repeat another record of the same batch exactly (same identity): kept once.
+    public internal(set) var repeatedInExport = 0
+    /// Top-level records that are also members of a correlation: stored once, inside the correlation.
+    public internal(set) var correlationMembersMerged = 0
+    /// Skipped records per reason.
+    public internal(set) var skipped: [HealthExportSkip.Reason: Int] = [:]
+    /// The first ``skipListLimit`` skips with their lines (all of them go to the skip report file, if any).
+    public internal(set) var skips: [HealthExportSkip] = []
+    /// Records of types HealthFlow's catalog does not hold, per type name: counted, not stored.
+    public internal(set) var unknownTypes: [String: Int] = [:]
+    /// Elements and attributes the import does not map, per name (`ClinicalRecord`,
+    /// `HeartRateVariabilityMetadataList`, `Me@HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse`).
+    public internal(set) var unmappedElements: [String: Int] = [:]
+    /// Workouts (the health model has no workout sample; they are returned here, one per `Workout`).
+    public internal(set) var workouts: [HealthExportWorkout] = []
+    /// One summary per `ActivitySummary` day.
+    public internal(set) var activitySummaries: [ActivitySummary] = []
+    /// The person's characteristics from `Me`, if the export has it.
+    public internal(set) var characteristics: HealthCharacteristics?
+    /// The export's `ExportDate`.
+    public internal(set) var exportDate: Date?
+    /// Bytes of the input file read (for a zip, compressed bytes).
+    public internal(set) var bytesRead: Int64 = 0
+    /// The input file's size.
+    public internal(set) var totalBytes: Int64 = 0
+    /// Bytes of export.xml read (for a zip, after inflating): the measure of throughput.
+    public internal(set) var xmlBytes: Int64 = 0
+    /// Lines of export.xml read.
+    public internal(set) var lines = 0
+    /// Wall-clock seconds the import took.
+    public internal(set) var duration: TimeInterval = 0
+    /// Where every skip is listed, one a line, when the options named a file.
+    public internal(set) var skipReportPath: String?
+
+    /// How many skips ``skips`` keeps in memory.
+    public static let skipListLimit = 1000
+
+    /// Samples written in all.
+    public var importedCount: Int { imported.values.reduce(0, +) }
+    /// Records skipped in all.
+    public var skippedCount: Int { skipped.values.reduce(0, +) }
+
+    mutating func skip(_ skip: HealthExportSkip) {
+        skipped[skip.reason, default: 0] += 1
+        if skips.count < Self.skipListLimit { skips.append(skip) }
+    }
+}

@@ -1,0 +1,214 @@
+import FlowKit
+import Foundation
+import HealthFlow
+
+/// The import itself, run on one thread: scan, map, batch, write.
+struct ImportEngine {
+    let path: String
+    let options: HealthExportOptions
+    let store: any HealthStore
+    let isCancelled: @Sendable () -> Bool
+    let onProgress: @Sendable (_ bytesRead: Int64, _ totalBytes: Int64, _ report: HealthExportReport) -> Void
+
+    private var report = HealthExportReport()
+    private var mapper = ExportMapper()
+    private var batch: [HealthSample] = []
+    private var batchUUIDs = Set<UUID>()
+    /// Top-level records of correlation member types, written after the correlations are read unless one
+    /// holds them.
+    private var heldMembers: HeldSampleSpool?
+    private var correlationMembers = Set<UUID>()
+    private var exportOffset = 0
+    private var skipLog: FileHandle?
+
+    init(
+        path: String, options: HealthExportOptions, store: any HealthStore,
+        isCancelled: @escaping @Sendable () -> Bool,
+        onProgress: @escaping @Sendable (Int64, Int64, HealthExportReport) -> Void
+    ) {
+        self.path = path
+        self.options = options
+        self.store = store
+        self.isCancelled = isCancelled
+        self.onProgress = onProgress
+    }
+
+    mutating func run() throws -> HealthExportReport {
+        let started = Date()
+        let source = try ExportInput.open(path)
+        report.totalBytes = source.totalBytes
+        if let skipPath = options.skipReportPath {
+            guard
+                FileManager.default.createFile(atPath: skipPath, contents: Data("line\treason\telement\tdetail\n".utf8))
+            else { throw HealthExportError.io(path: skipPath, operation: "create", errno: errno) }
+            skipLog = FileHandle(forWritingAtPath: skipPath)
+            skipLog?.seekToEndOfFile()
+            report.skipReportPath = skipPath
+        }
+        defer { try? skipLog?.close() }
+        let writer = ExportWriter(store: store)
+        writer.prepare()
+        let scanner = ExportXMLScanner(source: source)
+        do {
+            try scan(scanner, source: source, writer: writer)
+        } catch let error as HealthExportError {
+            // Keep what was read before the damage: the records of the batch under way are whole.
+            try flush(writer)
+            throw error
+        }
+        try flush(writer)
+        try heldMembers?.forEach { member in
+            if correlationMembers.contains(member.uuid) {
+                report.correlationMembersMerged += 1
+            } else {
+                try add(member, writer: writer)
+            }
+        }
+        heldMembers = nil
+        try flush(writer)
+        report.bytesRead = source.consumedBytes
+        report.lines = scanner.line
+        report.xmlBytes = scanner.offset
+        report.duration = Date().timeIntervalSince(started)
+        // Done: the whole input counts as read (a zip's directory after the entry is never read).
+        onProgress(source.totalBytes, source.totalBytes, report)
+        return report
+    }
+
+    /// Reads the top-level elements one at a time, checking for cancellation every few thousand.
+    private mutating func scan(
+        _ scanner: ExportXMLScanner, source: any ExportByteSource, writer: ExportWriter
+    ) throws {
+        var depth = 0
+        var elementsSinceCheck = 0
+        while let event = try scanner.next() {
+            switch event {
+            case .start(let name, let attributes, let selfClosing, _, let line):
+                guard depth > 0 else {
+                    depth = selfClosing ? 0 : 1
+                    continue
+                }
+                let element = try scanner.element(
+                    name: name, attributes: attributes, selfClosing: selfClosing, line: line)
+                try take(element, writer: writer)
+            case .end:
+                depth -= 1
+            }
+            elementsSinceCheck += 1
+            if elementsSinceCheck == 4096 {
+                elementsSinceCheck = 0
+                if isCancelled() { throw CancellationError() }
+                report.bytesRead = source.consumedBytes
+                onProgress(source.consumedBytes, source.totalBytes, report)
+            }
+        }
+    }
+
+    private mutating func take(_ element: ExportElement, writer: ExportWriter) throws {
+        switch element.name {
+        case "Record":
+            countUnmapped(element, allowed: ["MetadataEntry"])
+            guard
+                let sample = try mapped(
+                    element,
+                    { (mapper: inout ExportMapper) throws(RecordProblem) in try mapper.sample(fromRecord: element) })
+            else { return }
+            if Self.isCorrelationMember(sample.type) {
+                if heldMembers == nil { heldMembers = try HeldSampleSpool() }
+                try heldMembers?.append(sample)
+            } else {
+                try add(sample, writer: writer)
+            }
+        case "Correlation":
+            countUnmapped(element, allowed: ["MetadataEntry", "Record"])
+            guard
+                let correlation = try mapped(
+                    element,
+                    { (mapper: inout ExportMapper) throws(RecordProblem) in try mapper.correlation(from: element) })
+            else { return }
+            correlationMembers.formUnion(correlation.objects.map(\.uuid))
+            try add(.correlation(correlation), writer: writer)
+        case "Workout":
+            countUnmapped(
+                element,
+                allowed: ["MetadataEntry", "WorkoutEvent", "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute"])
+            if let workout = try mapped(
+                element, { (mapper: inout ExportMapper) throws(RecordProblem) in try mapper.workout(from: element) })
+            {
+                report.workouts.append(workout)
+            }
+        case "ActivitySummary":
+            let offset = exportOffset
+            if let summary = try mapped(
+                element,
+                { (mapper: inout ExportMapper) throws(RecordProblem) in
+                    try mapper.activitySummary(from: element, utcOffset: offset)
+                })
+            {
+                report.activitySummaries.append(summary)
+            }
+        case "Me":
+            let (characteristics, unmapped) = ExportMapper.characteristics(from: element)
+            report.characteristics = characteristics
+            for name in unmapped { report.unmappedElements["Me@" + name, default: 0] += 1 }
+        case "ExportDate":
+            if let date = element["value"].flatMap(ExportDate.init) {
+                report.exportDate = date.date
+                exportOffset = date.utcOffset
+            }
+        default:
+            report.unmappedElements[element.name, default: 0] += 1
+        }
+    }
+
+    /// Maps an element, counting a type the catalog lacks and logging a malformed record; `nil` for both.
+    private mutating func mapped<Value>(
+        _ element: ExportElement, _ map: (inout ExportMapper) throws(RecordProblem) -> Value?
+    ) throws -> Value? {
+        do {
+            if let value = try map(&mapper) { return value }
+            report.unknownTypes[element["type"] ?? element.name, default: 0] += 1
+        } catch {
+            let skip = HealthExportSkip(
+                reason: error.reason, line: element.line,
+                element: element["type"].map { "\(element.name) \($0)" } ?? element.name, detail: error.detail)
+            report.skip(skip)
+            if let skipLog {
+                let text = [String(skip.line), skip.reason.rawValue, skip.element, skip.detail]
+                    .map { $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ") }
+                    .joined(separator: "\t")
+                try skipLog.write(contentsOf: Data((text + "\n").utf8))
+            }
+        }
+        return nil
+    }
+
+    private mutating func countUnmapped(_ element: ExportElement, allowed: Set<String>) {
+        for child in element.children where !allowed.contains(child.name) {
+            report.unmappedElements[element.name + ">" + child.name, default: 0] += 1
+        }
+    }
+
+    private static func isCorrelationMember(_ type: HealthObjectType) -> Bool {
+        type == .bloodPressureSystolic || type == .bloodPressureDiastolic || type.isNutrition
+    }
+
+    private mutating func add(_ sample: HealthSample, writer: ExportWriter) throws {
+        guard batchUUIDs.insert(sample.uuid).inserted else {
+            report.repeatedInExport += 1
+            return
+        }
+        batch.append(sample)
+        if batch.count >= options.batchSize { try flush(writer) }
+    }
+
+    private mutating func flush(_ writer: ExportWriter) throws {
+        guard !batch.isEmpty else { return }
+        if isCancelled() { throw CancellationError() }
+        let written = try writer.write(batch)
+        report.alreadyInStore += batch.count - written.count
+        for sample in written { report.imported[sample.type.identifier, default: 0] += 1 }
+        batch.removeAll(keepingCapacity: true)
+        batchUUIDs.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,401 @@
+/// One event of the pull scanner.
+enum XMLEvent {
+    /// A start tag (or an empty element when `selfClosing`), where it starts and its 1-based line.
+    case start(name: String, attributes: [XMLAttribute], selfClosing: Bool, offset: Int64, line: Int)
+    /// An end tag.
+    case end(name: String)
+}
+
+/// An attribute with its value decoded (the five named entities and numeric character references).
+struct XMLAttribute: Hashable, Sendable {
+    let name: String
+    let value: String
+}
+
+/// A pull scanner for export.xml: byte-level, incremental, over large buffered reads.
+///
+/// It reads the XML the Health app writes — a declaration, an internal DTD (skipped, whatever it declares:
+/// some exports carry a malformed one), comments, and elements with attributes in any order, self-closing or
+/// nested — and checks what a streaming import needs: tags close in order, the file does not end inside
+/// markup, the root is `HealthData`. Text content is not reported (the export holds none worth keeping).
+/// Memory: one buffer of `bufferSize` bytes, grown only for a single tag longer than that.
+final class ExportXMLScanner {
+    private let source: any ExportByteSource
+    private var buffer: UnsafeMutableRawBufferPointer
+    /// The unread bytes are `buffer[start..<end]`.
+    private var start = 0
+    private var end = 0
+    /// The file offset of `buffer[0]`.
+    private var base: Int64 = 0
+    private var atEnd = false
+    private var stack: [String] = []
+    private var sawRoot = false
+    /// Lines counted through `buffer[countedTo]`.
+    private(set) var line = 1
+    private var countedTo = 0
+
+    static let defaultBufferSize = 1 << 20
+    private static let maximumTagSize = 64 << 20
+
+    init(source: any ExportByteSource, bufferSize: Int = ExportXMLScanner.defaultBufferSize) {
+        self.source = source
+        buffer = .allocate(byteCount: max(bufferSize, 64), alignment: 16)
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// The offset into export.xml of the next unread byte.
+    var offset: Int64 { base + Int64(start) }
+
+    /// The next element event, or `nil` after the root element closed and the file ended.
+    func next() throws(HealthExportError) -> XMLEvent? {
+        while true {
+            guard try skipText() else {
+                countLines(upTo: end)
+                if !stack.isEmpty { throw .truncated(offset: base + Int64(end), line: line) }
+                if !sawRoot { throw .notXML(offset: base + Int64(end), problem: "no root element") }
+                return nil
+            }
+            // buffer[start] is "<".
+            guard try available(2) else { throw truncatedHere() }
+            switch buffer[start + 1] {
+            case UInt8(ascii: "?"):
+                start += 2
+                try skip(past: Array("?>".utf8))
+            case UInt8(ascii: "!"):
+                try skipDeclaration()
+            case UInt8(ascii: "/"):
+                return .end(name: try endTag())
+            default:
+                return try startTag()
+            }
+        }
+    }
+
+    // MARK: Buffer
+
+    /// Makes at least `count` unread bytes available; `false` when the file ends first.
+    private func available(_ count: Int) throws(HealthExportError) -> Bool {
+        while end - start < count {
+            guard try fill() else { return false }
+        }
+        return true
+    }
+
+    /// Reads more bytes after `end`, first moving the unread ones to the front (or growing the buffer when
+    /// it is full of one token); `false` at the end of the file.
+    private func fill() throws(HealthExportError) -> Bool {
+        guard !atEnd else { return false }
+        if start > 0 {
+            countLines(upTo: start)
+            let unread = end - start
+            if unread > 0 {
+                buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: unread)
+            }
+            base += Int64(start)
+            countedTo -= start
+            end = unread
+            start = 0
+        }
+        if end == buffer.count {
+            guard buffer.count < Self.maximumTagSize else {
+                throw .malformedXML(offset: offset, line: line, problem: "a tag longer than 64 MiB")
+            }
+            let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 16)
+            larger.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: end)
+            buffer.deallocate()
+            buffer = larger
+        }
+        let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...]))
+        if count == 0 {
+            atEnd = true
+            return false
+        }
+        end += count
+        return true
+    }
+
+    private func countLines(upTo index: Int) {
+        guard index > countedTo else { return }
+        var newlines = 0
+        for byte in UnsafeRawBufferPointer(rebasing: buffer[countedTo..<index]) where byte == 0x0A {
+            newlines += 1
+        }
+        line += newlines
+        countedTo = index
+    }
+
+    private func truncatedHere() -> HealthExportError {
+        countLines(upTo: end)
+        return .truncated(offset: base + Int64(end), line: line)
+    }
+
+    private func malformed(_ problem: String, at index: Int) -> HealthExportError {
+        countLines(upTo: index)
+        return .malformedXML(offset: base + Int64(index), line: line, problem: problem)
+    }
+
+    // MARK: Between tags
+
+    /// Skips to the next "<"; `false` at the end of the file. Text before the root element (other than
+    /// whitespace and a byte-order mark) means the file is not XML.
+    private func skipText() throws(HealthExportError) -> Bool {
+        while true {
+            var index = start
+            while index < end {
+                let byte = buffer[index]
+                if byte == UInt8(ascii: "<") {
+                    start = index
+                    return true
+                }
+                if !sawRoot, !Self.isSpace(byte) {
+                    if base + Int64(index) < 3, byte == 0xEF || byte == 0xBB || byte == 0xBF {
+                        index += 1
+                        continue
+                    }
+                    throw .notXML(offset: base + Int64(index), problem: "text where XML markup should be")
+                }
+                index += 1
+            }
+            start = end
+            guard try fill() else { return false }
+        }
+    }
+
+    /// Skips through the first occurrence of `pattern` at or after `start`.
+    private func skip(past pattern: [UInt8]) throws(HealthExportError) {
+        var index = start
+        while true {
+            while index < end {
+                if buffer[index] == pattern[pattern.count - 1], index - start + 1 >= pattern.count {
+                    var matches = true
+                    for back in 1..<pattern.count where buffer[index - back] != pattern[pattern.count - 1 - back] {
+                        matches = false
+                        break
+                    }
+                    if matches {
+                        start = index + 1
+                        return
+                    }
+                }
+                index += 1
+            }
+            start += max(0, index - (pattern.count - 1) - start)
+            let relative = index - start
+            guard try fill() else { throw truncatedHere() }
+            index = start + relative
+        }
+    }
+
+    /// Skips a comment, a CDATA section or the DOCTYPE with its internal subset.
+    private func skipDeclaration() throws(HealthExportError) {
+        guard try available(4) else { throw truncatedHere() }
+        if buffer[start + 2] == UInt8(ascii: "-"), buffer[start + 3] == UInt8(ascii: "-") {
+            start += 4
+            return try skip(past: Array("-->".utf8))
+        }
+        guard try available(9) else { throw truncatedHere() }
+        let keyword = String(
+            decoding: UnsafeRawBufferPointer(rebasing: buffer[(start + 2)..<(start + 9)]), as: UTF8.self)
+        if keyword == "[CDATA[" {
+            start += 9
+            return try skip(past: Array("]]>".utf8))
+        }
+        guard keyword == "DOCTYPE", !sawRoot else {
+            throw malformed("unknown declaration <!\(keyword)", at: start)
+        }
+        try skipDocumentType()
+    }
+
+    /// Skips `<!DOCTYPE … [ … ]>`: quotes, comments and the bracketed internal subset may hold ">".
+    private func skipDocumentType() throws(HealthExportError) {
+        var index = start + 9
+        var quote: UInt8 = 0
+        var inSubset = false
+        var inComment = false
+        while true {
+            while index < end {
+                let byte = buffer[index]
+                if inComment {
+                    if byte == UInt8(ascii: ">"), buffer[index - 1] == UInt8(ascii: "-"),
+                        buffer[index - 2] == UInt8(ascii: "-")
+                    {
+                        inComment = false
+                    }
+                } else if quote != 0 {
+                    if byte == quote { quote = 0 }
+                } else {
+                    switch byte {
+                    case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = byte
+                    case UInt8(ascii: "["): inSubset = true
+                    case UInt8(ascii: "]"): inSubset = false
+                    case UInt8(ascii: "-"):
+                        if buffer[index - 1] == UInt8(ascii: "-"), buffer[index - 2] == UInt8(ascii: "!"),
+                            buffer[index - 3] == UInt8(ascii: "<")
+                        {
+                            inComment = true
+                            index += 1  // "<!--" followed directly by "->" must not close the comment
+                        }
+                    case UInt8(ascii: ">") where !inSubset:
+                        start = index + 1
+                        return
+                    default: break
+                    }
+                }
+                index += 1
+            }
+            // Keep four bytes behind `index` for the look-behind checks.
+            let consumed = max(0, index - 4 - start)
+            start += consumed
+            let relative = index - start
+            guard try fill() else { throw truncatedHere() }
+            index = start + relative
+        }
+    }
+
+    // MARK: Tags
+
+    /// The index of the ">" that ends the tag starting at `start` (quotes may hold ">").
+    private func tagEnd() throws(HealthExportError) -> Int {
+        var index = start + 1
+        var quote: UInt8 = 0
+        while true {
+            while index < end {
+                let byte = buffer[index]
+                if quote != 0 {
+                    if byte == quote { quote = 0 }
+                } else if byte == UInt8(ascii: ">") {
+                    return index
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    quote = byte
+                } else if byte == UInt8(ascii: "<") {
+                    throw malformed("\"<\" inside a tag", at: index)
+                }
+                index += 1
+            }
+            let relative = index - start
+            guard try fill() else { throw truncatedHere() }
+            index = start + relative
+        }
+    }
+
+    private func endTag() throws(HealthExportError) -> String {
+        let close = try tagEnd()
+        var nameEnd = close
+        while nameEnd > start + 2, Self.isSpace(buffer[nameEnd - 1]) { nameEnd -= 1 }
+        let name = string(from: start + 2, to: nameEnd)
+        guard let open = stack.popLast() else { throw malformed("</\(name)> closes nothing", at: start) }
+        guard open == name else { throw malformed("</\(name)> closes <\(open)>", at: start) }
+        start = close + 1
+        return name
+    }
+
+    private func startTag() throws(HealthExportError) -> XMLEvent {
+        let close = try tagEnd()
+        let tagStart = start
+        if sawRoot, stack.isEmpty { throw malformed("an element after the root element", at: tagStart) }
+        var index = start + 1
+        while index < close, !Self.isSpace(buffer[index]), buffer[index] != UInt8(ascii: "/") { index += 1 }
+        guard index > start + 1 else { throw malformed("a tag without a name", at: tagStart) }
+        let name = string(from: start + 1, to: index)
+        var attributes: [XMLAttribute] = []
+        var selfClosing = false
+        while true {
+            while index < close, Self.isSpace(buffer[index]) { index += 1 }
+            if index == close { break }
+            if buffer[index] == UInt8(ascii: "/") {
+                guard index + 1 == close else { throw malformed("\"/\" inside <\(name)>", at: index) }
+                selfClosing = true
+                break
+            }
+            let nameStart = index
+            while index < close, buffer[index] != UInt8(ascii: "="), !Self.isSpace(buffer[index]) { index += 1 }
+            let attributeName = string(from: nameStart, to: index)
+            while index < close, Self.isSpace(buffer[index]) { index += 1 }
+            guard index < close, buffer[index] == UInt8(ascii: "="), !attributeName.isEmpty else {
+                throw malformed("attribute \(attributeName) of <\(name)> has no value", at: nameStart)
+            }
+            index += 1
+            while index < close, Self.isSpace(buffer[index]) { index += 1 }
+            guard index < close, buffer[index] == UInt8(ascii: "\"") || buffer[index] == UInt8(ascii: "'") else {
+                throw malformed("attribute \(attributeName) of <\(name)> is not quoted", at: index)
+            }
+            let quote = buffer[index]
+            let valueStart = index + 1
+            index = valueStart
+            var hasReference = false
+            while buffer[index] != quote {
+                if buffer[index] == UInt8(ascii: "&") { hasReference = true }
+                index += 1
+            }
+            let value =
+                hasReference ? try decodeReferences(from: valueStart, to: index) : string(from: valueStart, to: index)
+            attributes.append(XMLAttribute(name: attributeName, value: value))
+            index += 1
+        }
+        if !sawRoot {
+            guard name == "HealthData" else {
+                throw .notXML(
+                    offset: base + Int64(tagStart), problem: "the root element is <\(name)>, not <HealthData>")
+            }
+            sawRoot = true
+        }
+        if !selfClosing { stack.append(name) }
+        countLines(upTo: tagStart)
+        start = close + 1
+        return .start(
+            name: name, attributes: attributes, selfClosing: selfClosing, offset: base + Int64(tagStart), line: line)
+    }
+
+    private func string(from first: Int, to last: Int) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: buffer[first..<last]), as: UTF8.self)
+    }
+
+    /// Decodes `&lt; &gt; &amp; &quot; &apos;`, `&#NNN;` and `&#xHHHH;`; anything else is malformed.
+    private func decodeReferences(from first: Int, to last: Int) throws(HealthExportError) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(last - first)
+        var index = first
+        while index < last {
+            let byte = buffer[index]
+            guard byte == UInt8(ascii: "&") else {
+                bytes.append(byte)
+                index += 1
+                continue
+            }
+            var semicolon = index + 1
+            while semicolon < last, semicolon - index <= 10, buffer[semicolon] != UInt8(ascii: ";") { semicolon += 1 }
+            guard semicolon < last, buffer[semicolon] == UInt8(ascii: ";") else {
+                throw malformed("an unterminated character reference", at: index)
+            }
+            let reference = string(from: index + 1, to: semicolon)
+            switch reference {
+            case "lt": bytes.append(UInt8(ascii: "<"))
+            case "gt": bytes.append(UInt8(ascii: ">"))
+            case "amp": bytes.append(UInt8(ascii: "&"))
+            case "quot": bytes.append(UInt8(ascii: "\""))
+            case "apos": bytes.append(UInt8(ascii: "'"))
+            default:
+                guard reference.hasPrefix("#"), let scalar = Self.characterReference(reference.dropFirst()) else {
+                    throw malformed("unknown reference &\(reference);", at: index)
+                }
+                bytes.append(contentsOf: String(Character(scalar)).utf8)
+            }
+            index = semicolon + 1
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func characterReference(_ digits: Substring) -> Unicode.Scalar? {
+        let value: UInt32? =
+            digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+        guard let value, value != 0 else { return nil }
+        return Unicode.Scalar(value)
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+    }
+}

@@ -1,0 +1,48 @@
+import HealthExport
+
+/// The table `healthflow import` prints when it is done.
+enum ImportSummary {
+    static func print(_ report: HealthExportReport, store: String) {
+        let rate = report.duration > 0 ? Double(report.xmlBytes) / report.duration : 0
+        let perSecond = report.duration > 0 ? Double(report.importedCount) / report.duration : 0
+        Swift.print(
+            "imported \(grouped(report.importedCount)) samples from \(grouped(report.lines)) lines in "
+                + "\(String(format: "%.2f", report.duration)) s "
+                + "(\(ImportProgressDisplay.megabytes(Int64(rate)))/s of export.xml, \(grouped(Int(perSecond))) samples/s)"
+        )
+        table("samples imported", report.imported)
+        if report.alreadyInStore > 0 {
+            Swift.print("already in the store (imported before): \(grouped(report.alreadyInStore))")
+        }
+        if report.correlationMembersMerged > 0 {
+            Swift.print(
+                "correlation members listed twice, stored once: \(grouped(report.correlationMembersMerged))")
+        }
+        if report.repeatedInExport > 0 {
+            Swift.print("records repeated within the export, stored once: \(grouped(report.repeatedInExport))")
+        }
+        table("skipped", Dictionary(uniqueKeysWithValues: report.skipped.map { ($0.key.rawValue, $0.value) }))
+        if report.skippedCount > 0, let path = report.skipReportPath {
+            Swift.print("every skipped record, with its line: \(path)")
+        }
+        Swift.print(
+            "not samples, kept in the report only: \(grouped(report.workouts.count)) workouts, "
+                + "\(grouped(report.activitySummaries.count)) activity summaries"
+                + (report.characteristics == nil ? "" : ", the person's characteristics"))
+        table("types the health model does not hold (not stored)", report.unknownTypes)
+        table("elements and attributes not mapped", report.unmappedElements)
+        Swift.print("next: healthflow demo --data \(store)")
+    }
+
+    private static func table(_ title: String, _ counts: [String: Int]) {
+        guard !counts.isEmpty else { return }
+        Swift.print("\(title):")
+        let width = counts.keys.map(\.count).max() ?? 0
+        for (name, count) in counts.sorted(by: { $0.value == $1.value ? $0.key < $1.key : $0.value > $1.value }) {
+            let number = grouped(count)
+            Swift.print(
+                "  " + name + String(repeating: " ", count: width - name.count + 2)
+                    + String(repeating: " ", count: max(0, 12 - number.count)) + number)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import HealthExport
+
+/// Three minutes: a full run on the shared two-core machine can keep a test waiting minutes for a thread.
+@Suite(.timeLimit(.minutes(3)))
+struct ExportXMLScannerTests {
+    /// Every event as text, with its line, read with a buffer of `bufferSize` bytes.
+    func events(of path: String, bufferSize: Int) throws -> [String] {
+        let scanner = ExportXMLScanner(
+            source: FileByteSource(file: try ReadOnlyFile(path: path)), bufferSize: bufferSize)
+        var events: [String] = []
+        while let event = try scanner.next() {
+            switch event {
+            case .start(let name, let attributes, let selfClosing, let offset, let line):
+                let text = attributes.map { "\($0.name)=\($0.value)" }.joined(separator: ",")
+                events.append("<\(name) \(text) \(selfClosing) @\(offset):\(line)")
+            case .end(let name): events.append("</\(name)>")
+            }
+        }
+        return events
+    }
+
+    @Test func aSmallBufferReadsTheSameEventsAsALargeOne() throws {
+        let body =
+            " <!-- a comment with a <Record> and \"quotes\" inside -->\n"
+            + ExportFixtures.record(
+                "StepCount", source: "Zoë &amp; Co", children: "  <MetadataEntry key=\"k\" value=\"a&#10;b\"/>\n")
+            + ExportFixtures.bloodPressure + ExportFixtures.workout + ExportFixtures.activitySummary
+        let path = try ExportFixtures.write(ExportFixtures.export(body), in: try ExportFixtures.temporaryDirectory())
+        let large = try events(of: path, bufferSize: 1 << 20)
+        #expect(try events(of: path, bufferSize: 64) == large)
+        #expect(large.first?.hasPrefix("<HealthData locale=de_DE false") == true)
+        #expect(large.contains { $0.hasPrefix("<MetadataEntry key=k,value=a\nb true") })
+        #expect(large.last == "</HealthData>")
+    }
+
+    /// Every cut of an export, at every byte, ends in a typed error naming where the bytes ended (or, before
+    /// the root element, saying there is none) — never a trap and never a silent success — read through a
+    /// 64-byte buffer so cuts fall inside refills too.
+    @Test func everyCutOfAnExportIsTruncatedAtItsLength() throws {
+        let text = Array(ExportFixtures.export(ExportFixtures.bloodPressure + ExportFixtures.workout).utf8)
+        let rootStart = try #require(text.indices.first { text[$0...].starts(with: Array("<HealthData".utf8)) })
+        for length in 0..<(text.count - "</HealthData>\n".utf8.count + "</HealthData>".utf8.count) {
+            let scanner = ExportXMLScanner(source: MemoryByteSource(Array(text[..<length])), bufferSize: 64)
+            do {
+                while try scanner.next() != nil {}
+                Issue.record("a cut at \(length) of \(text.count) bytes read as a whole export")
+            } catch .truncated(let offset, _) {
+                #expect(offset == Int64(length))
+            } catch .notXML(_, let problem) {
+                #expect(length <= rootStart, "\(length): \(problem)")
+            } catch {
+                Issue.record("a cut at \(length) threw \(error)")
+            }
+        }
+    }
+
+    @Test func attributesInAnyOrderAndBothQuotesAreRead() throws {
+        let text = ExportFixtures.header + " <Record value='7' type=\"t\"\n   unit = 'count' />\n</HealthData>"
+        let path = try ExportFixtures.write(text, in: try ExportFixtures.temporaryDirectory())
+        let record = try events(of: path, bufferSize: 64).first { $0.hasPrefix("<Record") }
+        #expect(record?.hasPrefix("<Record value=7,type=t,unit=count true") == true)
+    }
+}
+
+/// export.xml's bytes from memory, for scanner tests.
+final class MemoryByteSource: ExportByteSource {
+    private let bytes: [UInt8]
+    private(set) var consumedBytes: Int64 = 0
+    var totalBytes: Int64 { Int64(bytes.count) }
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(HealthExportError) -> Int {
+        let count = min(buffer.count, bytes.count - Int(consumedBytes))
+        bytes[Int(consumedBytes)..<(Int(consumedBytes) + count)].withUnsafeBytes {
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[...]))
+        }
+        consumedBytes += Int64(count)
+        return count
+    }
+}

@@ -1,0 +1,73 @@
+import FlowKit
+import Foundation
+import HealthExportTestSupport
+import HealthFlow
+import Testing
+
+@testable import HealthExport
+
+/// Three minutes: a full run on the shared two-core machine can keep a test waiting minutes for a thread.
+@Suite(.timeLimit(.minutes(3)))
+struct HealthExportFacesTests {
+    let app = HealthAppConfiguration(
+        bundleIdentifier: "com.example.importer", name: "Importer", healthShareUsageDescription: "Reads.",
+        healthUpdateUsageDescription: "Writes.")
+
+    func tenWalks() throws -> String {
+        let records = (0..<10).map { index in
+            ExportFixtures.record(
+                "StepCount", value: "\(100 + index)", start: "2024-03-01 1\(index):00:00 +0100",
+                end: "2024-03-01 1\(index):05:00 +0100")
+        }
+        return try ExportFixtures.write(
+            ExportFixtures.export(records.joined()), in: try ExportFixtures.temporaryDirectory())
+    }
+
+    @Test func cancellingKeepsWholeBatchesAndARerunFinishesTheImport() async throws {
+        let path = try tenWalks()
+        let store = IngestObservingStore(InMemoryHealthStore(configuration: app))
+        let options = HealthExportOptions(batchSize: 3)
+        let first = HealthExportImport(path: path, options: options)
+        store.onIngest.withLock { $0 = { first.cancel() } }
+        await #expect(throws: CancellationError.self) { try await first.run(into: store) }
+        #expect(try await store.inner.samples(of: .stepCount).count == 3)
+
+        store.onIngest.withLock { $0 = nil }
+        let rerun = try await HealthExportImport(path: path, options: options).run(into: store)
+        #expect(rerun.imported == ["stepCount": 7])
+        #expect(rerun.alreadyInStore == 3)
+        #expect(try await store.inner.samples(of: .stepCount).count == 10)
+    }
+
+    @Test func callbackPromiseAndAsyncFacesReportTheSameAndEventsEndWithTheReport() async throws {
+        let path = try tenWalks()
+        let viaCallback: HealthExportReport = try await withCheckedThrowingContinuation { continuation in
+            HealthExportImport(path: path).start(into: InMemoryHealthStore(configuration: app)) {
+                continuation.resume(with: $0)
+            }
+        }
+        let viaPromise = try await HealthExportImport(path: path).start(into: InMemoryHealthStore(configuration: app))
+            .value
+        let observed = HealthExportImport(path: path)
+        let viaAsync = try await observed.run(into: InMemoryHealthStore(configuration: app))
+        for report in [viaCallback, viaPromise, viaAsync] { #expect(report.imported == ["stepCount": 10]) }
+        var last: HealthExportEvent?
+        for await event in observed.events { last = event }
+        guard case .finished(let report)? = last else {
+            Issue.record("the events end with finished, not \(String(describing: last))")
+            return
+        }
+        #expect(report.importedCount == 10)
+        #expect(observed.progress.completedUnitCount == observed.progress.totalUnitCount)
+        #expect(observed.progress.totalUnitCount == report.totalBytes)
+    }
+
+    @Test func aSecondStartOfTheSameImportFails() async throws {
+        let path = try tenWalks()
+        let job = HealthExportImport(path: path)
+        _ = try await job.run(into: InMemoryHealthStore(configuration: app))
+        await #expect(throws: HealthExportError.alreadyStarted(path: path)) {
+            try await job.run(into: InMemoryHealthStore(configuration: app))
+        }
+    }
+}

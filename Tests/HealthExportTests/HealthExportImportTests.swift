@@ -1,0 +1,175 @@
+import Foundation
+import HealthFlow
+import Testing
+
+@testable import HealthExport
+
+/// Three minutes: a full run on the shared two-core machine can keep a test waiting minutes for a thread.
+@Suite(.timeLimit(.minutes(3)))
+struct HealthExportImportTests {
+    let app = HealthAppConfiguration(
+        bundleIdentifier: "com.example.importer", name: "Importer", healthShareUsageDescription: "Reads.",
+        healthUpdateUsageDescription: "Writes.")
+
+    static let body =
+        ExportFixtures.record("StepCount", children: "  <MetadataEntry key=\"HKWasUserEntered\" value=\"1\"/>\n")
+        + ExportFixtures.record("HeartRate", unit: "count/min", value: "72", end: "2024-03-01 10:00:00 +0100")
+        + ExportFixtures.record("BloodGlucose", unit: "mmol&lt;180.1558800000541&gt;/L", value: "5.4")
+        + ExportFixtures.record(
+            "HeartRateVariabilitySDNN", unit: "ms", value: "41",
+            children:
+                "  <HeartRateVariabilityMetadataList>\n   <InstantaneousBeatsPerMinute bpm=\"62\" time=\"10:00:01\"/>\n  </HeartRateVariabilityMetadataList>\n"
+        )
+        + " <Record type=\"HKCategoryTypeIdentifierSleepAnalysis\" sourceName=\"Apple Watch von Zoë\" startDate=\"2024-03-01 01:00:00 +0100\" endDate=\"2024-03-01 02:30:00 +0100\" value=\"HKCategoryValueSleepAnalysisAsleepREM\"/>\n"
+        + ExportFixtures.bloodPressureMembers + ExportFixtures.bloodPressure + ExportFixtures.workout
+        + ExportFixtures.activitySummary + " <ClinicalRecord type=\"HKClinicalTypeIdentifierLabResultRecord\"/>\n"
+
+    @Test func importsEveryKindOfElementFaithfully() async throws {
+        let directory = try ExportFixtures.temporaryDirectory()
+        let path = try ExportFixtures.write(ExportFixtures.export(Self.body), in: directory)
+        let store = InMemoryHealthStore(configuration: app)
+        let report = try await HealthExportImport(path: path).run(into: store)
+
+        #expect(report.imported["stepCount"] == 1)
+        #expect(report.imported["heartRate"] == 1)
+        #expect(report.imported["bloodGlucose"] == 1)
+        #expect(report.imported["sleepAnalysis"] == 1)
+        #expect(report.imported["bloodPressure"] == 1)
+        #expect(report.imported["bloodPressureSystolic"] == nil)
+        #expect(report.correlationMembersMerged == 2)
+        #expect(report.unknownTypes["HKQuantityTypeIdentifierHeartRateVariabilitySDNN"] == 1)
+        #expect(report.unmappedElements["ClinicalRecord"] == 1)
+        #expect(report.unmappedElements["Me@HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse"] == 1)
+        #expect(report.skippedCount == 0)
+
+        let steps = try await store.samples(of: .stepCount)
+        let step = try #require(steps.first)
+        #expect(step.source.name == "Zoë’s iPhone")
+        #expect(step.metadata[.wasUserEntered] == .number(1))
+        #expect(step.metadata[.exportUTCOffset] == .string("+0100"))
+        #expect(step.metadata[.exportSourceVersion] == .string("17.2"))
+        #expect(step.startDate == Date(timeIntervalSince1970: 1_709_283_600))
+        let glucose = try #require(try await store.samples(of: .bloodGlucose).first)
+        if case .quantity(let sample) = glucose {
+            #expect(abs(try sample.quantity.doubleValue(for: HealthUnit(from: "mg/dL")) - 97.28) < 0.01)
+        }
+        let sleep = try #require(try await store.samples(of: .sleepAnalysis).first)
+        if case .category(let sample) = sleep { #expect(sample.value == SleepAnalysisValue.asleepREM.rawValue) }
+        #expect(try await store.samples(of: .bloodPressureSystolic).count == 1)
+
+        let workout = try #require(report.workouts.first)
+        #expect(workout.activityType == "HKWorkoutActivityTypeRunning")
+        #expect(workout.routeFiles == ["/workout-routes/route_2024-03-01_6.30pm.gpx"])
+        #expect(workout.events.count == 1)
+        #expect(workout.statistics.first?.sum == HealthQuantity(unit: .kilocalorie(), doubleValue: 310.5))
+        #expect(workout.activities.first?.statistics.first?.maximum?.value == 176)
+        #expect(report.activitySummaries.first?.dateString == "2024-03-01")
+        #expect(report.characteristics?.biologicalSex == .female)
+        #expect(report.characteristics?.bloodType == .abNegative)
+        #expect(report.characteristics?.fitzpatrickSkinType == .typeIII)
+        #expect(report.characteristics?.dateOfBirth?.year == 1988)
+    }
+
+    @Test func reimportingAddsNothingAndANewerExportAddsOnlyWhatIsNew() async throws {
+        let directory = try ExportFixtures.temporaryDirectory()
+        let first = try ExportFixtures.write(ExportFixtures.export(Self.body), in: directory)
+        let store = try FileHealthStore(directory: directory.appendingPathComponent("store"), configuration: app)
+        defer { store.close() }
+        let initial = try await HealthExportImport(path: first).run(into: store)
+        let again = try await HealthExportImport(path: first).run(into: store)
+        #expect(again.importedCount == 0)
+        #expect(again.alreadyInStore == initial.importedCount)
+
+        let newer =
+            Self.body
+            + ExportFixtures.record(
+                "StepCount", value: "300", start: "2024-03-02 10:00:00 +0100", end: "2024-03-02 10:05:00 +0100")
+        let second = try ExportFixtures.write(ExportFixtures.export(newer), named: "newer.xml", in: directory)
+        let update = try await HealthExportImport(path: second).run(into: store)
+        #expect(update.imported == ["stepCount": 1])
+        #expect(try await store.samples(of: .stepCount).count == 2)
+    }
+
+    /// A store that hides every type from reading gives the look-ups nothing: the batch is halved around the
+    /// UUIDs the store refuses, and still nothing is added twice.
+    @Test func reimportingIntoAStoreThatHidesReadsAddsNothing() async throws {
+        let directory = try ExportFixtures.temporaryDirectory()
+        let path = try ExportFixtures.write(ExportFixtures.export(Self.body), in: directory)
+        let store = InMemoryHealthStore(configuration: app, policy: .denyAll)
+        let first = try await HealthExportImport(path: path).run(into: store)
+        let newer =
+            Self.body
+            + ExportFixtures.record(
+                "StepCount", value: "7", start: "2024-03-03 10:00:00 +0100", end: "2024-03-03 10:05:00 +0100")
+        let second = try await HealthExportImport(
+            path: try ExportFixtures.write(ExportFixtures.export(newer), named: "newer.xml", in: directory)
+        ).run(into: store)
+        #expect(first.importedCount == 5)
+        #expect(second.imported == ["stepCount": 1])
+        #expect(second.alreadyInStore == 5)
+    }
+
+    @Test(arguments: [false, true])
+    func readsExportZipDirectlyWithDeflateAndZip64(zip64: Bool) async throws {
+        let directory = try ExportFixtures.temporaryDirectory()
+        var zip = TestZipWriter()
+        zip.add("apple_health_export/export_cda.xml", Array("<ClinicalDocument/>".utf8), method: .stored, zip64: zip64)
+        zip.add("apple_health_export/export.xml", Array(ExportFixtures.export(Self.body).utf8), zip64: zip64)
+        let path = directory.appendingPathComponent("export.zip").path
+        try Data(zip.finished(zip64: zip64)).write(to: URL(fileURLWithPath: path))
+        let report = try await HealthExportImport(path: path).run(into: InMemoryHealthStore(configuration: app))
+        #expect(report.importedCount == 5)
+        #expect(report.totalBytes == Int64(try Data(contentsOf: URL(fileURLWithPath: path)).count))
+    }
+
+    @Test func readsAnUnpackedExportFolder() async throws {
+        let directory = try ExportFixtures.temporaryDirectory()
+        let folder = directory.appendingPathComponent("apple_health_export")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        _ = try ExportFixtures.write(ExportFixtures.export(Self.body), in: folder)
+        let report = try await HealthExportImport(path: directory.path).run(
+            into: InMemoryHealthStore(configuration: app))
+        #expect(report.imported["stepCount"] == 1)
+    }
+
+    @Test func skipsEachMalformedRecordWithItsLineAndContinues() async throws {
+        let bad = [
+            ExportFixtures.record("StepCount", start: "2024-03-01T10:00:00Z"),  // badDate
+            ExportFixtures.record("StepCount", value: "1,5"),  // badNumber
+            ExportFixtures.record("StepCount", unit: "furlong"),  // unknownUnit
+            ExportFixtures.record("StepCount", unit: "kg"),  // unitNotForType
+            ExportFixtures.record("StepCount", start: "2024-03-01 11:00:00 +0100"),  // endBeforeStart
+            ExportFixtures.record("StepCount", unit: nil),  // missingAttribute
+            ExportFixtures.record("StepCount", value: "-3"),  // invalidValue
+            """
+             <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="x" startDate="2024-03-01 08:00:00 +0100" endDate="2024-03-01 08:00:00 +0100">
+            \(ExportFixtures.record("BloodPressureSystolic", unit: "mmHg", value: "118", start: "2024-03-01 08:00:00 +0100", end: "2024-03-01 08:00:00 +0100")) </Correlation>
+
+            """,
+        ]
+        let good = ExportFixtures.record("StepCount", value: "9")
+        let text = ExportFixtures.export(bad.joined() + good)
+        let directory = try ExportFixtures.temporaryDirectory()
+        let path = try ExportFixtures.write(text, in: directory)
+        let skipFile = directory.appendingPathComponent("skipped.tsv").path
+        let report = try await HealthExportImport(path: path, options: HealthExportOptions(skipReportPath: skipFile))
+            .run(into: InMemoryHealthStore(configuration: app))
+
+        #expect(report.imported == ["stepCount": 1])
+        #expect(report.skips.map(\.reason) == HealthExportSkip.Reason.allCases)
+        let headerLines = ExportFixtures.header.split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect(report.skips.first?.line == headerLines)
+        let logged = try String(contentsOfFile: skipFile, encoding: .utf8).split(separator: "\n")
+        #expect(logged.count == 1 + bad.count)
+        #expect(logged[1].hasPrefix("\(headerLines)\tbadDate\tRecord HKQuantityTypeIdentifierStepCount"))
+    }
+
+    @Test func decodesEntitiesAndCharacterReferencesInAttributes() async throws {
+        let record = ExportFixtures.record("StepCount", source: "Zo&#235; &amp; &#x1F3C3; &quot;&lt;&gt;&apos;")
+        let directory = try ExportFixtures.temporaryDirectory()
+        let path = try ExportFixtures.write(ExportFixtures.export(record), in: directory)
+        let store = InMemoryHealthStore(configuration: app)
+        _ = try await HealthExportImport(path: path).run(into: store)
+        #expect(try await store.samples(of: .stepCount).first?.source.name == "Zoë & 🏃 \"<>'")
+    }
+}

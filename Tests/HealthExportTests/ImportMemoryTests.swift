@@ -1,0 +1,40 @@
+import Foundation
+import ProductSupport
+import Testing
+
+/// The import's peak memory does not grow with the export: HealthExportProbe, a child process, writes an export
+/// to disk (streamed) and imports it into a store that only counts; its peak RSS is compared for two sizes.
+@Suite(.timeLimit(.minutes(2)))
+struct ImportMemoryTests {
+    /// Runs the probe on `records` records; returns what it imported and its peak RSS in KB.
+    func probe(records: Int, in folder: URL) throws -> (imported: Int, maxRSS: Int) {
+        let process = Process()
+        process.executableURL = BuiltProducts.executable("HealthExportProbe")
+        process.arguments = [folder.appendingPathComponent("export-\(records).xml").path, String(records)]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let fields = Dictionary(
+            uniqueKeysWithValues: String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+                .compactMap { field -> (String, Int)? in
+                    let parts = field.split(separator: "=")
+                    guard parts.count == 2, let value = Int(parts[1]) else { return nil }
+                    return (String(parts[0]), value)
+                })
+        return (fields["imported"] ?? -1, fields["maxrss_kb"] ?? -1)
+    }
+
+    @Test func peakMemoryStaysFlatWhenTheExportIsTenTimesLarger() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("HealthExportMemory-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let small = try probe(records: 5_000, in: folder)
+        let large = try probe(records: 50_000, in: folder)
+        #expect(small.imported == 5_000)
+        #expect(large.imported == 50_000)
+        // Keeping ~300 bytes per record would add over 13 MB between the two runs.
+        #expect(large.maxRSS - small.maxRSS < 8_000, "peak RSS \(small.maxRSS) KB, then \(large.maxRSS) KB")
+    }
+}

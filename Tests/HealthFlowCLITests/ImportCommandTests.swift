@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// `healthflow import`, run as a subprocess on an export the test writes.
+@Suite struct ImportCommandTests {
+    static let export = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE HealthData [
+        <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary)*)>
+        <!ATTLIST HealthData locale CDATA #REQUIRED>
+        ]>
+        <HealthData locale="en_US">
+         <ExportDate value="2024-03-02 09:00:00 -0800"/>
+         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Zoë’s iPhone" unit="count" startDate="2024-03-01 10:00:00 -0800" endDate="2024-03-01 10:05:00 -0800" value="120"/>
+         <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Zoë’s iPhone" unit="count/min" startDate="2024-03-01 10:00:00 -0800" endDate="2024-03-01 10:00:00 -0800" value="71"/>
+         <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Zoë’s iPhone" unit="kg" startDate="2024-03-01 10:00:00 -0800" endDate="2024-03-01 10:00:00 -0800" value="71"/>
+        </HealthData>
+
+        """
+
+    @Test func importPrintsASummaryAndASecondImportAddsNothing() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "healthflow-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("export.xml")
+        try Data(Self.export.utf8).write(to: path)
+        let data = folder.appendingPathComponent("data").path
+
+        let first = try await HealthFlowCommandTests.healthflow("import", path.path, "--data", data)
+        #expect(first.status == 0, "\(first.errors)")
+        #expect(first.output.contains("imported 2 samples"), "\(first.output)")
+        #expect(first.output.contains("unitNotForType"), "\(first.output)")
+        let skipped = try String(contentsOfFile: data + "/import-skipped.tsv", encoding: .utf8)
+        #expect(skipped.split(separator: "\n").last?.hasPrefix("10\tunitNotForType") == true, "\(skipped)")
+
+        let second = try await HealthFlowCommandTests.healthflow("import", path.path, "--data", data)
+        #expect(second.status == 0, "\(second.errors)")
+        #expect(second.output.contains("imported 0 samples"), "\(second.output)")
+        #expect(second.output.contains("already in the store (imported before): 2"), "\(second.output)")
+
+        let demo = try await HealthFlowCommandTests.healthflow("demo", "--data", data)
+        #expect(!demo.output.contains("generate a year"), "the demo does not seed an imported store")
+    }
+
+    @Test func aTruncatedExportFailsNamingTheByteOffset() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "healthflow-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("export.xml")
+        let cut = Array(Self.export.utf8.dropLast(40))
+        try Data(cut).write(to: path)
+        let run = try await HealthFlowCommandTests.healthflow(
+            "import", path.path, "--data", folder.appendingPathComponent("data").path)
+        #expect(run.status == 1)
+        #expect(run.errors.contains("export.xml ends early at byte \(cut.count)"), "\(run.errors)")
+    }
+}
