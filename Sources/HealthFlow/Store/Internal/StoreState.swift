@@ -16,11 +16,19 @@ struct StoreState {
         let correlation: UUID?
     }
 
-    /// A running anchored query with an update handler, and the last anchor it reported.
-    struct AnchoredSubscription {
-        let query: HealthAnchoredObjectQuery
-        let updateHandler: HealthAnchoredObjectQuery.Handler
-        var anchor: UInt64
+    /// A running query that follows changes: what it watches, and how it hears of them.
+    struct Watch {
+        enum Follower {
+            /// An anchored query with an update handler, and the last anchor it reported.
+            case anchored(QueryExecution<HealthAnchoredChanges>, anchor: UInt64)
+            /// An observer query.
+            case observer(QueryExecution<HealthObserverQuery.CompletionHandler>)
+            /// A statistics collection query with an update handler: each change delivers a fresh collection.
+            case collection(HealthStatisticsCollectionQuery, QueryExecution<StatisticsCollection>)
+        }
+
+        let query: HealthQuery
+        var follower: Follower
     }
 
     let appBundleIdentifier: String
@@ -35,8 +43,7 @@ struct StoreState {
     private(set) var sequence: UInt64 = 0
     /// The history fingerprint of every change so far (see `fingerprint(through:)`), kept as changes apply.
     private(set) var historySum: UInt64 = 0
-    private var subscriptions: [AnchoredSubscription] = []
-    private var observers: [HealthObserverQuery] = []
+    private var watches: [Watch] = []
     /// How many stored samples the last sample query looked at (a test hook for the index's complexity).
     private(set) var lastExaminedCount = 0
 
@@ -403,23 +410,14 @@ struct StoreState {
             samples: samples, deletedObjects: deleted, newAnchor: HealthQueryAnchor(sequence: newAnchor))
     }
 
-    /// Keeps a long-running anchored query informed from `anchor` on.
-    mutating func subscribe(
-        _ query: HealthAnchoredObjectQuery, updateHandler: @escaping HealthAnchoredObjectQuery.Handler,
-        from anchor: HealthQueryAnchor
-    ) {
-        subscriptions.append(AnchoredSubscription(query: query, updateHandler: updateHandler, anchor: anchor.sequence))
+    /// Keeps a running query informed of the changes to its type.
+    mutating func watch(_ query: HealthQuery, _ follower: Watch.Follower) {
+        watches.append(Watch(query: query, follower: follower))
     }
 
-    /// Keeps an observer query informed.
-    mutating func observe(_ query: HealthObserverQuery) {
-        observers.append(query)
-    }
-
-    /// Forgets a long-running query.
-    mutating func unsubscribe(_ query: HealthQuery) {
-        subscriptions.removeAll { $0.query === query }
-        observers.removeAll { $0 === query }
+    /// Forgets a running query.
+    mutating func unwatch(_ query: HealthQuery) {
+        watches.removeAll { $0.query === query }
     }
 
     /// The update callbacks that `changed` (objects just inserted or deleted) calls for.
@@ -427,24 +425,28 @@ struct StoreState {
         guard !changed.isEmpty else { return [] }
         let changedTypes = Set(changed.map(\.type))
         var jobs: [Job] = []
-        subscriptions.removeAll { !$0.query.isRunning }
-        for position in subscriptions.indices where changedTypes.contains(subscriptions[position].query.objectType) {
-            let subscription = subscriptions[position]
-            let query = subscription.query
-            let delta = changes(
-                of: query.objectType, matching: query.predicate, after: subscription.anchor, limit: HealthQuery.noLimit)
-            subscriptions[position].anchor = delta.newAnchor.sequence
-            guard !delta.samples.isEmpty || !delta.deletedObjects.isEmpty else { continue }
-            let handler = subscription.updateHandler
-            jobs.append {
-                if query.isRunning { handler(query, delta.samples, delta.deletedObjects, delta.newAnchor, nil) }
-            }
-        }
-        observers.removeAll { !$0.isRunning }
-        for observer in observers
-        where changed.contains(where: { $0.type == observer.objectType && matches(observer.predicate, $0) }) {
-            jobs.append {
-                if observer.isRunning { observer.deliver(error: nil) }
+        watches.removeAll { !$0.query.isRunning }
+        for position in watches.indices where changedTypes.contains(watches[position].query.objectType) {
+            let query = watches[position].query
+            switch watches[position].follower {
+            case .anchored(let execution, let anchor):
+                let delta = changes(
+                    of: query.objectType, matching: query.predicate, after: anchor, limit: HealthQuery.noLimit)
+                watches[position].follower = .anchored(execution, anchor: delta.newAnchor.sequence)
+                if !delta.samples.isEmpty || !delta.deletedObjects.isEmpty {
+                    jobs.append(execution.updateJob(.success(delta)))
+                }
+            case .observer(let execution):
+                if changed.contains(where: { $0.type == query.objectType && matches(query.predicate, $0) }) {
+                    jobs.append(execution.updateJob(.success({})))
+                }
+            case .collection(let query, let execution):
+                if changed.contains(where: { $0.type == query.objectType && matches(query.predicate, $0) }) {
+                    let samples = visibleQuantitySamples(of: query.objectType, matching: query.predicate)
+                    jobs.append(
+                        execution.updateJob(computing: { StatisticsQueryEvaluation.collection(of: samples, for: query) }
+                        ))
+                }
             }
         }
         return jobs
