@@ -314,7 +314,7 @@ public final class InMemoryHealthStore: HealthQueryRunner {
         }
         withState { state, enqueue in
             do {
-                try state.checkSave(samples, asApp: true)
+                try state.checkSave(samples)
                 let notifications = try commit(.insert(samples), to: &state)
                 enqueue { completion(true, nil) }
                 notifications.forEach(enqueue)
@@ -404,7 +404,7 @@ public final class InMemoryHealthStore: HealthQueryRunner {
         }
         let failure = state.withLock { state -> IngestFailure? in
             do throws(HealthStoreError) {
-                try state.checkSave(samples, asApp: false)
+                try HealthSaveRules.checkIngest(samples, isStored: state.isStored)
             } catch {
                 return .refused(error)
             }
@@ -422,13 +422,7 @@ public final class InMemoryHealthStore: HealthQueryRunner {
 
     private func checkAvailableAndValid(_ samples: [HealthSample]) throws(HealthStoreError) {
         guard isHealthDataAvailable else { throw .healthDataUnavailable }
-        for sample in samples {
-            do {
-                try SampleRules.revalidate(sample)
-            } catch {
-                throw .invalidSample(error)
-            }
-        }
+        try HealthSaveRules.validate(samples)
     }
 
     // MARK: Queries

@@ -98,68 +98,31 @@ struct StoreState {
 
     // MARK: Saving and deleting
 
-    /// Saves samples all-or-nothing. `asApp` applies the app's rules (shareable, authorized, own source);
-    /// without it the samples come from another app or device.
-    mutating func save(_ samples: [HealthSample], asApp: Bool) throws(HealthStoreError) -> [Job] {
-        try checkSave(samples, asApp: asApp)
-        return apply(.insert(samples))
+    /// Whether an object with `uuid` is stored (live).
+    func isStored(_ uuid: UUID) -> Bool {
+        locations[uuid] != nil
     }
 
-    /// The refusal saving `samples` meets, if any: with `asApp`, the app's rules (shareable, authorized, own
-    /// source); always, UUIDs unique in the store and in the batch.
-    func checkSave(_ samples: [HealthSample], asApp: Bool) throws(HealthStoreError) {
-        var seen = Set<UUID>()
-        for sample in samples {
-            let flat = SampleRules.flattened(sample)
-            if asApp {
-                for type in SampleRules.authorizationTypes(of: sample) {
-                    guard type.isShareable else { throw .typeNotShareable(type) }
-                    if let error = authorization.shareError(for: type) { throw error }
-                }
-                for object in flat where object.source.bundleIdentifier != appBundleIdentifier {
-                    throw .sourceMismatch(
-                        object.uuid, expected: appBundleIdentifier, actual: object.source.bundleIdentifier)
-                }
-            }
-            for object in flat {
-                guard locations[object.uuid] == nil, seen.insert(object.uuid).inserted else {
-                    throw .duplicateUUID(object.uuid)
-                }
-            }
-        }
+    /// The live object with `uuid`, with the correlation holding it.
+    func stored(_ uuid: UUID) -> StoredHealthSample? {
+        guard let location = locations[uuid], let entry = entry(at: location) else { return nil }
+        return StoredHealthSample(sample: entry.sample, correlation: location.correlation)
     }
 
-    /// Deletes samples the app saved, all-or-nothing, leaving tombstones. A correlation takes its members
-    /// with it.
-    mutating func delete(_ samples: [HealthSample]) throws(HealthStoreError) -> [Job] {
-        let targets = try deletionTargets(samples)
-        return apply(.delete(targets.map(\.uuid)))
+    /// The refusal saving `samples` as the app meets, if any (``HealthSaveRules``).
+    func checkSave(_ samples: [HealthSample]) throws(HealthStoreError) {
+        try HealthSaveRules.checkSave(
+            samples, appBundleIdentifier: appBundleIdentifier, sharing: authorization.status(for:), isStored: isStored)
     }
 
-    /// The stored samples that deleting `samples` removes (correlations standing for their members), or the
-    /// refusal: unknown, not shareable, not authorized, another app's, a correlation member, or repeated.
+    /// The stored samples that deleting `samples` as the app removes, or the refusal (``HealthSaveRules``).
     func deletionTargets(_ samples: [HealthSample]) throws(HealthStoreError) -> [HealthSample] {
-        var seen = Set<UUID>()
-        var targets: [HealthSample] = []
-        for sample in samples {
-            guard let location = locations[sample.uuid], let stored = entry(at: location)?.sample else {
-                throw .objectNotFound(sample.uuid)
-            }
-            for type in SampleRules.authorizationTypes(of: stored) {
-                guard type.isShareable else { throw .typeNotShareable(type) }
-                if let error = authorization.shareError(for: type) { throw error }
-            }
-            guard isOwned(stored) else { throw .notSavedByThisApp(stored.uuid, source: stored.source) }
-            if let correlation = location.correlation {
-                throw .memberOfCorrelation(stored.uuid, correlation: correlation)
-            }
-            guard seen.insert(stored.uuid).inserted else { throw .duplicateUUID(stored.uuid) }
-            targets.append(stored)
-        }
-        return targets
+        try HealthSaveRules.checkDelete(
+            samples.map(\.uuid), appBundleIdentifier: appBundleIdentifier, sharing: authorization.status(for:),
+            lookup: stored)
     }
 
-    /// Applies a mutation whose rules were checked (``checkSave(_:asApp:)``, ``deletionTargets(_:)``) or which
+    /// Applies a mutation whose rules were checked (``checkSave(_:)``, ``deletionTargets(_:)``) or which
     /// a durable store read back from its journal (after ``replayProblem(_:)``), and returns the update
     /// callbacks it calls for. This is the one place data changes, so replaying the same mutations in the
     /// same order rebuilds the same state, sequence numbers and anchors included.
@@ -197,7 +160,7 @@ struct StoreState {
         switch mutation {
         case .insert(let samples):
             do {
-                try checkSave(samples, asApp: false)
+                try HealthSaveRules.checkIngest(samples, isStored: isStored)
             } catch {
                 return "an insert repeats a UUID"
             }
