@@ -78,11 +78,7 @@ struct StoreState {
     /// Whether queries show `sample` to the app: its own samples always; others only when the person allowed
     /// reading the type (for a correlation, every member's type).
     func isVisible(_ sample: HealthSample) -> Bool {
-        if isOwned(sample) { return true }
-        if case .correlation(let correlation) = sample {
-            return correlation.objects.allSatisfy { authorization.mayRead($0.type) }
-        }
-        return authorization.mayRead(sample.type)
+        authorization.isVisible(sample, toApp: appBundleIdentifier)
     }
 
     private func matches(_ predicate: SamplePredicate?, _ sample: HealthSample) -> Bool {
