@@ -200,25 +200,16 @@ public final class InMemoryHealthStore: HealthQueryRunner {
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let request: AuthorizationRequest
-        do {
-            request = try validatedRequest(share: typesToShare, read: typesToRead)
-        } catch {
-            deliver { completion(false, error) }
-            return
+        let outcome = authorizationFlow.request(share: typesToShare, read: typesToRead) { request in
+            state.withLock { $0.authorization.unanswered(request) }
         }
-        let unanswered = state.withLock { $0.authorization.unanswered(request) }
-        guard !unanswered.share.isEmpty || !unanswered.read.isEmpty else {
-            deliver { completion(true, nil) }
-            return
-        }
-        switch policy.respond(to: unanswered) {
-        case .canceled:
-            deliver { completion(false, HealthStoreError.userCanceled) }
-        case .answered(let share, let read):
+        switch outcome {
+        case .finished(let error):
+            deliver { completion(error == nil, error) }
+        case .record(let share, let read, let request):
             withState { state, enqueue in
                 do {
-                    _ = try commit(.authorization(share: share, read: read, request: unanswered), to: &state)
+                    _ = try commit(.authorization(share: share, read: read, request: request), to: &state)
                     enqueue { completion(true, nil) }
                 } catch {
                     enqueue { completion(false, error) }
@@ -253,26 +244,15 @@ public final class InMemoryHealthStore: HealthQueryRunner {
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
         completion: @escaping @Sendable (AuthorizationRequestStatus, (any Error)?) -> Void
     ) {
-        let request: AuthorizationRequest
-        do {
-            request = try validatedRequest(share: typesToShare, read: typesToRead)
-        } catch {
-            deliver { completion(.unknown, error) }
-            return
-        }
         withState { state, enqueue in
-            let unanswered = state.authorization.unanswered(request)
-            let status: AuthorizationRequestStatus =
-                unanswered.share.isEmpty && unanswered.read.isEmpty ? .unnecessary : .shouldRequest
-            enqueue { completion(status, nil) }
+            let (status, error) = authorizationFlow.requestStatus(
+                share: typesToShare, read: typesToRead, unanswered: state.authorization.unanswered)
+            enqueue { completion(status, error) }
         }
     }
 
-    private func validatedRequest(
-        share: Set<HealthObjectType>, read: Set<HealthObjectType>
-    ) throws(HealthStoreError) -> AuthorizationRequest {
-        guard isHealthDataAvailable else { throw .healthDataUnavailable }
-        return try AuthorizationRules.validate(share: share, read: read, configuration: configuration)
+    private var authorizationFlow: AuthorizationFlow {
+        AuthorizationFlow(configuration: configuration, policy: policy, isHealthDataAvailable: isHealthDataAvailable)
     }
 
     // MARK: Saving and deleting

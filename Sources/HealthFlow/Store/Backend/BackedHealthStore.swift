@@ -100,22 +100,15 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let request: AuthorizationRequest
-        do {
-            request = try validatedRequest(share: typesToShare, read: typesToRead)
-        } catch {
-            return scheduleCallback { completion(false, error) }
+        let outcome = authorizationFlow.request(share: typesToShare, read: typesToRead) { request in
+            state.withLock { $0.authorization.unanswered(request) }
         }
-        let unanswered = state.withLock { $0.authorization.unanswered(request) }
-        guard !unanswered.share.isEmpty || !unanswered.read.isEmpty else {
-            return scheduleCallback { completion(true, nil) }
-        }
-        switch policy.respond(to: unanswered) {
-        case .canceled:
-            scheduleCallback { completion(false, HealthStoreError.userCanceled) }
-        case .answered(let share, let read):
+        switch outcome {
+        case .finished(let error):
+            scheduleCallback { completion(error == nil, error) }
+        case .record(let share, let read, let request):
             withState { state, enqueue in
-                state.authorization.record(share: share, read: read, for: unanswered)
+                state.authorization.record(share: share, read: read, for: request)
                 enqueue { completion(true, nil) }
             }
         }
@@ -131,23 +124,15 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
         completion: @escaping @Sendable (AuthorizationRequestStatus, (any Error)?) -> Void
     ) {
-        let request: AuthorizationRequest
-        do {
-            request = try validatedRequest(share: typesToShare, read: typesToRead)
-        } catch {
-            return scheduleCallback { completion(.unknown, error) }
+        withState { state, enqueue in
+            let (status, error) = authorizationFlow.requestStatus(
+                share: typesToShare, read: typesToRead, unanswered: state.authorization.unanswered)
+            enqueue { completion(status, error) }
         }
-        let unanswered = state.withLock { $0.authorization.unanswered(request) }
-        let status: AuthorizationRequestStatus =
-            unanswered.share.isEmpty && unanswered.read.isEmpty ? .unnecessary : .shouldRequest
-        scheduleCallback { completion(status, nil) }
     }
 
-    private func validatedRequest(
-        share: Set<HealthObjectType>, read: Set<HealthObjectType>
-    ) throws(HealthStoreError) -> AuthorizationRequest {
-        guard isHealthDataAvailable else { throw .healthDataUnavailable }
-        return try AuthorizationRules.validate(share: share, read: read, configuration: configuration)
+    private var authorizationFlow: AuthorizationFlow {
+        AuthorizationFlow(configuration: configuration, policy: policy, isHealthDataAvailable: isHealthDataAvailable)
     }
 
     // MARK: Saving and deleting
