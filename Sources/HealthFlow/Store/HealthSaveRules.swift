@@ -62,7 +62,8 @@ public enum HealthSaveRules {
     ///   - appBundleIdentifier: The app: it deletes only what it saved.
     ///   - sharing: The sharing status of a type.
     ///   - lookup: The stored object with a UUID.
-    /// - Throws: ``HealthStoreError/objectNotFound(_:)``, a sharing error (as ``checkSave(_:appBundleIdentifier:sharing:isStored:)``),
+    /// - Throws: ``HealthStoreError/objectNotFound(_:)``, a sharing error (as
+    ///   ``checkSave(_:appBundleIdentifier:sharing:isStored:)``),
     ///   ``HealthStoreError/notSavedByThisApp(_:source:)``, ``HealthStoreError/memberOfCorrelation(_:correlation:)``
     ///   (delete the correlation instead) or ``HealthStoreError/duplicateUUID(_:)``.
     public static func checkDelete(
