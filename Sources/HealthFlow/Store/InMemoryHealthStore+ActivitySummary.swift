@@ -17,9 +17,7 @@ extension InMemoryHealthStore {
                 overlapping: ActivitySummaryQueryEvaluation.inputInterval(for: predicate))
             enqueue(
                 execution.resultsJob {
-                    Result { () throws(HealthStoreError) in
-                        try ActivitySummaryQueryEvaluation.summaries(from: samples, predicate: predicate, goals: goals)
-                    }.mapError { $0 }
+                    ActivitySummaryQueryEvaluation.outcome(from: samples, predicate: predicate, goals: goals)
                 })
         }
     }

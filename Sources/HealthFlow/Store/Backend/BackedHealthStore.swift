@@ -398,9 +398,7 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
             }
             enqueue(
                 execution.resultsJob {
-                    Result { () throws(HealthStoreError) in
-                        try ActivitySummaryQueryEvaluation.summaries(from: samples, predicate: predicate, goals: goals)
-                    }.mapError { $0 }
+                    ActivitySummaryQueryEvaluation.outcome(from: samples, predicate: predicate, goals: goals)
                 })
         }
     }
