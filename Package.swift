@@ -45,6 +45,7 @@ let healthKitTargets: [Target] = [
         dependencies: [
             "HealthFlowHealthKit", "HealthKitShim", "HealthFlow", "HealthSync", "FlowKit", "FlowKitTesting",
             "WriteHeightExample", "ReadHeightsExample", "ExampleSupport", "HealthKitShimProbe", "ProductSupport",
+            "StoreConformance",
         ],
         exclude: ["Scripts"], swiftSettings: strict),
     // A child process that makes one HealthKit call that raises, so a test sees the shim stop like HealthKit.
@@ -93,7 +94,17 @@ let package = Package(
     ] + exampleNames.map(example) + healthKitTargets + [
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting"], swiftSettings: strict),
         .testTarget(
-            name: "HealthFlowTests", dependencies: ["HealthFlow", "FlowKitTesting", "RawPathSupport"],
+            name: "HealthFlowTests",
+            dependencies: ["HealthFlow", "FlowKitTesting", "RawPathSupport", "StoreConformance"],
+            swiftSettings: strict),
+        // The store conformance session, over HealthFlow's public API alone: every store's tests run it.
+        .target(
+            name: "StoreConformance", dependencies: ["HealthFlow", "FlowKit"], path: "Tests/Support/StoreConformance",
+            swiftSettings: strict),
+        // A store written the way a third party would: plain `import HealthFlow`, a dictionary-backed
+        // HealthStoreBackend, and the same conformance session.
+        .testTarget(
+            name: "OutsideStoreTests", dependencies: ["HealthFlow", "FlowKit", "StoreConformance"],
             swiftSettings: strict),
         .testTarget(
             name: "HealthExportTests",

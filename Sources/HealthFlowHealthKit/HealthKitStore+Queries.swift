@@ -7,56 +7,27 @@ import HealthFlow
     import HealthKitShim
 #endif
 
-extension HealthKitStore {
-    /// Runs a HealthFlow query as the matching HealthKit query (sample, anchored, observer, statistics,
-    /// statistics collection, activity summary). A query runs once: running it again reports
-    /// `queryAlreadyExecuted` without calling HealthKit (where HealthKit would raise).
-    ///
-    /// ```swift
-    /// store.execute(HealthSampleQuery(sampleType: .height) { _, samples, _ in })
-    /// ```
-    public func execute(_ query: HealthQuery) {
-        switch query {
-        case let query as HealthSampleQuery: run(query)
-        case let query as HealthAnchoredObjectQuery: run(query)
-        case let query as HealthObserverQuery: run(query)
-        case let query as HealthStatisticsQuery: run(query)
-        case let query as HealthStatisticsCollectionQuery: run(query)
-        case let query as HealthActivitySummaryQuery: run(query)
-        default: break  // HealthQuery is not open: these six are its only subclasses.
-        }
+extension HealthKitStore: HealthQueryRunner {
+    /// Runs `job` at once: HealthKit already calls its handlers on a queue of its own.
+    public func scheduleCallback(_ job: @escaping @Sendable () -> Void) {
+        job()
     }
 
-    /// Stops a running query and the HealthKit query behind it.
-    ///
-    /// ```swift
-    /// store.stop(observer)
-    /// ```
-    public func stop(_ query: HealthQuery) {
-        guard query.markStopped() else { return }
-        if let running = state.withLock({ $0.running.removeValue(forKey: ObjectIdentifier(query)) }) {
-            healthStore.stop(running)
-        }
-    }
-
-    func start(_ healthKitQuery: HKQuery, for query: HealthQuery) {
-        state.withLock { $0.running[ObjectIdentifier(query)] = healthKitQuery }
+    /// Starts `healthKitQuery` for `execution`; stopping the HealthFlow query stops it.
+    func start<Results>(_ healthKitQuery: HKQuery, for execution: QueryExecution<Results>) {
+        execution.onStop { [healthStore] in healthStore.stop(healthKitQuery) }
         healthStore.execute(healthKitQuery)
     }
 
-    func finished(_ query: HealthQuery) -> Bool {
-        state.withLock { _ = $0.running.removeValue(forKey: ObjectIdentifier(query)) }
-        return query.finish()
-    }
-
-    /// The error that stops a sample-type query before HealthKit is asked, if any.
-    func queryError(_ query: HealthQuery, limit: Int) -> HealthStoreError? {
-        if !isHealthDataAvailable { return .healthDataUnavailable }
-        if !query.objectType.isSampleType || BridgeTypes.healthKitSample(query.objectType) == nil {
-            return .unsupportedQueryType(query.objectType, query: query.name)
+    /// HealthKit's sample type for the execution's query, or `nil` after failing it (a type HealthKit does not
+    /// query).
+    func healthKitSampleType<Results>(for execution: QueryExecution<Results>) -> HKSampleType? {
+        let query = execution.query
+        guard let type = BridgeTypes.healthKitSample(query.objectType) else {
+            execution.fail(HealthStoreError.unsupportedQueryType(query.objectType, query: query.description))
+            return nil
         }
-        if limit < 0 { return .invalidLimit(limit) }
-        return nil
+        return type
     }
 
     /// HealthFlow samples of HealthKit objects, remembering each HealthKit UUID's HealthFlow UUID.
@@ -69,15 +40,9 @@ extension HealthKitStore {
         return samples
     }
 
-    private func run(_ query: HealthSampleQuery) {
-        let handler = query.resultsHandler
-        guard query.begin() else {
-            return handler(query, nil, HealthStoreError.queryAlreadyExecuted(query: query.name))
-        }
-        if let error = queryError(query, limit: query.limit) {
-            if query.finish() { handler(query, nil, error) }
-            return
-        }
+    /// Runs the query as an `HKSampleQuery`; a predicate HealthKit cannot express is applied to its results.
+    public func run(_ query: HealthSampleQuery, in execution: QueryExecution<[HealthSample]>) {
+        guard let sampleType = healthKitSampleType(for: execution) else { return }
         let type = query.objectType
         let pushed = query.predicate.flatMap(BridgePredicates.healthKit)
         let exact = query.predicate == nil || pushed != nil
@@ -87,66 +52,54 @@ extension HealthKitStore {
                 ascending: $0.ascending)
         }
         let healthKitQuery = HKSampleQuery(
-            sampleType: BridgeTypes.healthKitSample(type)!, predicate: pushed,
-            limit: exact ? query.limit : HKObjectQueryNoLimit, sortDescriptors: sort.isEmpty ? nil : sort
+            sampleType: sampleType, predicate: pushed, limit: exact ? query.limit : HKObjectQueryNoLimit,
+            sortDescriptors: sort.isEmpty ? nil : sort
         ) { [self] _, objects, error in
-            guard finished(query) else { return }
             guard var samples = converted(objects) else {
-                return handler(query, nil, error.map { BridgeErrors.healthFlow($0, type: type) })
+                return execution.deliver(.failure(BridgeErrors.healthFlow(error ?? HKError(.errorNoData), type: type)))
             }
             if !exact, let predicate = query.predicate {
                 samples = samples.filter(predicate.evaluate)
                 if query.limit > 0 { samples = Array(samples.prefix(query.limit)) }
             }
-            handler(query, samples, nil)
+            execution.deliver(.success(samples))
         }
-        start(healthKitQuery, for: query)
+        start(healthKitQuery, for: execution)
     }
 
-    private func run(_ query: HealthAnchoredObjectQuery) {
-        let handler = query.resultsHandler
-        guard query.begin() else {
-            return handler(query, nil, nil, nil, HealthStoreError.queryAlreadyExecuted(query: query.name))
-        }
-        if let error = queryError(query, limit: query.limit) {
-            if query.finish() { handler(query, nil, nil, nil, error) }
-            return
-        }
-        let type = query.objectType
+    /// Runs the query as an `HKAnchoredObjectQuery`, translating anchors both ways.
+    public func run(_ query: HealthAnchoredObjectQuery, in execution: QueryExecution<HealthAnchoredChanges>) {
+        guard let sampleType = healthKitSampleType(for: execution) else { return }
         let pushed = query.predicate.flatMap(BridgePredicates.healthKit)
         let filter = pushed == nil ? query.predicate : nil
         let anchor: HKQueryAnchor?
         do throws(HealthStoreError) {
             anchor = try state.withLock { state throws(HealthStoreError) in try state.anchors.healthKit(query.anchor) }
         } catch {
-            if query.finish() { handler(query, nil, nil, nil, error) }
-            return
+            return execution.fail(error)
         }
         let healthKitQuery = HKAnchoredObjectQuery(
-            type: BridgeTypes.healthKitSample(type)!, predicate: pushed, anchor: anchor, limit: query.limit
+            type: sampleType, predicate: pushed, anchor: anchor, limit: query.limit
         ) { [self] _, objects, deleted, next, error in
-            let keepsRunning = query.updateHandler != nil
-            guard keepsRunning ? query.isRunning : finished(query) else { return }
-            deliver(query, handler, objects, deleted, next, error, filter: filter)
+            execution.deliver(changes(query, objects, deleted, next, error, filter: filter))
         }
-        if let updates = query.updateHandler {
+        if execution.keepsRunning {
             healthKitQuery.updateHandler = { [self] _, objects, deleted, next, error in
-                guard query.isRunning else { return }
-                deliver(query, updates, objects, deleted, next, error, filter: filter)
+                execution.deliverUpdate(changes(query, objects, deleted, next, error, filter: filter))
             }
         }
-        start(healthKitQuery, for: query)
+        start(healthKitQuery, for: execution)
     }
 
-    private func deliver(
-        _ query: HealthAnchoredObjectQuery, _ handler: HealthAnchoredObjectQuery.Handler, _ objects: [HKSample]?,
-        _ deleted: [HKDeletedObject]?, _ next: HKQueryAnchor?, _ error: (any Error)?, filter: SamplePredicate?
-    ) {
+    private func changes(
+        _ query: HealthAnchoredObjectQuery, _ objects: [HKSample]?, _ deleted: [HKDeletedObject]?,
+        _ next: HKQueryAnchor?, _ error: (any Error)?, filter: SamplePredicate?
+    ) -> Result<HealthAnchoredChanges, any Error> {
         guard var samples = converted(objects), let next else {
             let failure =
                 error.map { BridgeErrors.healthFlow($0, type: query.objectType) }
                 ?? .unknown(reason: "HealthKit returned no anchor")
-            return handler(query, nil, nil, nil, failure)
+            return .failure(failure)
         }
         if let filter { samples = samples.filter(filter.evaluate) }
         let (tombstones, anchor) = state.withLock { state in
@@ -156,29 +109,28 @@ extension HealthKitStore {
             }
             return (tombstones, state.anchors.healthFlow(next))
         }
-        handler(query, samples, tombstones, anchor, nil)
+        return .success(HealthAnchoredChanges(samples: samples, deletedObjects: tombstones, newAnchor: anchor))
     }
 
-    private func run(_ query: HealthObserverQuery) {
-        guard query.begin() else {
-            let handler = query.updateHandler
-            return handler(query, {}, HealthStoreError.queryAlreadyExecuted(query: query.name))
-        }
-        if let error = queryError(query, limit: 0) {
-            if query.finish() { query.deliver(error: error) }
-            return
-        }
+    /// Runs the query as an `HKObserverQuery`. HealthFlow's completion handler calls HealthKit's: an app that
+    /// acknowledges an update through HealthFlow acknowledges the background delivery too.
+    public func run(
+        _ query: HealthObserverQuery, in execution: QueryExecution<HealthObserverQuery.CompletionHandler>
+    ) {
+        guard let sampleType = healthKitSampleType(for: execution) else { return }
         let type = query.objectType
         let healthKitQuery = HKObserverQuery(
-            sampleType: BridgeTypes.healthKitSample(type)!,
-            predicate: query.predicate.flatMap(BridgePredicates.healthKit)
+            sampleType: sampleType, predicate: query.predicate.flatMap(BridgePredicates.healthKit)
         ) { _, completionHandler, error in
-            guard query.isRunning else { return completionHandler() }
-            // HealthFlow's completion handler calls HealthKit's: an app that acknowledges an update through
-            // HealthFlow acknowledges the background delivery too.
-            query.deliver(
-                error: error.map { BridgeErrors.healthFlow($0, type: type) }, acknowledged: completionHandler)
+            guard execution.isRunning else { return completionHandler() }
+            if let error {
+                // An error carries nothing to fetch: HealthKit's update is acknowledged at once.
+                completionHandler()
+                execution.deliverUpdate(.failure(BridgeErrors.healthFlow(error, type: type)))
+            } else {
+                execution.deliverUpdate(.success(completionHandler))
+            }
         }
-        start(healthKitQuery, for: query)
+        start(healthKitQuery, for: execution)
     }
 }

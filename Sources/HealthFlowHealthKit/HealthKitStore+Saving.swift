@@ -36,7 +36,7 @@ extension HealthKitStore {
         } catch {
             return completion(false, error)
         }
-        let flat = samples.flatMap(SampleRules.flattened)
+        let flat = samples.flatMap(HealthSaveRules.flattened)
         fetchObjects(uuids: Set(flat.map(\.uuid)), types: Set(flat.map(\.type))) { [self] existing in
             if let duplicate = flat.first(where: { existing[$0.uuid] != nil }) {
                 return completion(false, HealthStoreError.duplicateUUID(duplicate.uuid))
@@ -48,33 +48,15 @@ extension HealthKitStore {
         }
     }
 
-    /// HealthFlow's save checks, in HealthFlow's order (so both stores report the same first problem).
+    /// HealthFlow's save rules (``HealthSaveRules``; UUIDs already in HealthKit are checked after, by asking
+    /// it), then the HealthKit objects to save.
     private func checkedForSaving(_ samples: [HealthSample]) throws(HealthStoreError) -> [HKObject] {
         guard isHealthDataAvailable else { throw .healthDataUnavailable }
-        for sample in samples {
-            do {
-                try SampleRules.revalidate(sample)
-            } catch {
-                throw .invalidSample(error)
-            }
-        }
-        let app = source.bundleIdentifier
-        var seen = Set<UUID>()
+        try HealthSaveRules.validate(samples)
+        try HealthSaveRules.checkSave(
+            samples, appBundleIdentifier: source.bundleIdentifier, sharing: authorizationStatus(for:), isStored: nil)
         var objects: [HKObject] = []
         for sample in samples {
-            for type in SampleRules.authorizationTypes(of: sample) {
-                guard type.isShareable else { throw .typeNotShareable(type) }
-                switch authorizationStatus(for: type) {
-                case .notDetermined: throw .authorizationNotDetermined(type)
-                case .sharingDenied: throw .authorizationDenied(type)
-                case .sharingAuthorized: break
-                }
-            }
-            let flat = SampleRules.flattened(sample)
-            for object in flat where object.source.bundleIdentifier != app {
-                throw .sourceMismatch(object.uuid, expected: app, actual: object.source.bundleIdentifier)
-            }
-            for object in flat where !seen.insert(object.uuid).inserted { throw .duplicateUUID(object.uuid) }
             guard let object = BridgeSamples.healthKit(sample) else { throw .typeNotShareable(sample.type) }
             objects.append(object)
         }
@@ -117,29 +99,15 @@ extension HealthKitStore {
         }
     }
 
+    /// HealthFlow's delete rules (``HealthSaveRules``) over the HealthKit objects found, then those objects.
     private func checkedForDeleting(_ wanted: [UUID], found: [UUID: HKSample]) throws(HealthStoreError) -> [HKObject] {
-        let appSource = source.bundleIdentifier
-        var seen = Set<UUID>()
-        var objects: [HKObject] = []
-        for uuid in wanted {
-            guard let object = found[uuid] else { throw .objectNotFound(uuid) }
-            if let type = BridgeTypes.healthFlow(object.sampleType) {
-                let types = type.kind == .correlation ? Array(type.correlationMemberTypes.prefix(2)) : [type]
-                for type in types.sorted(by: { $0.identifier < $1.identifier }) {
-                    guard type.isShareable else { throw .typeNotShareable(type) }
-                    switch authorizationStatus(for: type) {
-                    case .notDetermined: throw .authorizationNotDetermined(type)
-                    case .sharingDenied: throw .authorizationDenied(type)
-                    case .sharingAuthorized: break
-                    }
-                }
-            }
-            let owner = BridgeTypes.source(object.sourceRevision.source)
-            guard owner.bundleIdentifier == appSource else { throw .notSavedByThisApp(uuid, source: owner) }
-            guard seen.insert(uuid).inserted else { throw .duplicateUUID(uuid) }
-            objects.append(object)
+        let stored = found.compactMapValues { object in
+            (try? BridgeSamples.healthFlow(object)).map { StoredHealthSample(sample: $0, correlation: nil) }
         }
-        return objects
+        _ = try HealthSaveRules.checkDelete(
+            wanted, appBundleIdentifier: source.bundleIdentifier, sharing: authorizationStatus(for:),
+            lookup: { stored[$0] })
+        return wanted.compactMap { found[$0] }
     }
 
     /// The HealthKit objects with these HealthFlow UUIDs, one sample query per type.

@@ -8,100 +8,70 @@ import HealthFlow
 #endif
 
 extension HealthKitStore {
-    func run(_ query: HealthStatisticsQuery) {
-        let handler = query.completionHandler
-        guard query.begin() else {
-            return handler(query, nil, HealthStoreError.queryAlreadyExecuted(query: query.name))
+    /// HealthKit's quantity type for the execution's query, or `nil` after failing it.
+    private func healthKitQuantityType<Results>(for execution: QueryExecution<Results>) -> HKQuantityType? {
+        let query = execution.query
+        guard let type = BridgeTypes.healthKitQuantity(query.objectType) else {
+            execution.fail(HealthStoreError.unsupportedQueryType(query.objectType, query: query.description))
+            return nil
         }
+        return type
+    }
+
+    /// Runs the query as an `HKStatisticsQuery`.
+    public func run(_ query: HealthStatisticsQuery, in execution: QueryExecution<HealthStatistics>) {
+        guard let quantityType = healthKitQuantityType(for: execution) else { return }
         let type = query.objectType
-        let failure =
-            isHealthDataAvailable
-            ? StatisticsQueryEvaluation.requestError(type: type, options: query.options) : .healthDataUnavailable
-        if let failure {
-            if query.finish() { handler(query, nil, failure) }
-            return
-        }
-        guard let quantityType = BridgeTypes.healthKitQuantity(type) else {
-            if query.finish() { handler(query, nil, HealthStoreError.unsupportedQueryType(type, query: query.name)) }
-            return
-        }
         let healthKitQuery = HKStatisticsQuery(
             quantityType: quantityType, quantitySamplePredicate: query.predicate.flatMap(BridgePredicates.healthKit),
             options: HKStatisticsOptions(rawValue: query.options.rawValue)
-        ) { [self] _, statistics, error in
-            guard finished(query) else { return }
+        ) { _, statistics, error in
             guard let statistics else {
-                return handler(query, nil, BridgeErrors.healthFlow(error ?? HKError(.errorNoData), type: type))
+                return execution.deliver(.failure(BridgeErrors.healthFlow(error ?? HKError(.errorNoData), type: type)))
             }
-            handler(query, BridgeStatistics.healthFlow(statistics, type: type), nil)
+            execution.deliver(.success(BridgeStatistics.healthFlow(statistics, type: type)))
         }
-        start(healthKitQuery, for: query)
+        start(healthKitQuery, for: execution)
     }
 
-    func run(_ query: HealthStatisticsCollectionQuery) {
-        let handler = query.initialResultsHandler
-        guard query.begin() else {
-            return handler(query, nil, HealthStoreError.queryAlreadyExecuted(query: query.name))
-        }
+    /// Runs the query as an `HKStatisticsCollectionQuery`.
+    public func run(_ query: HealthStatisticsCollectionQuery, in execution: QueryExecution<StatisticsCollection>) {
+        guard let quantityType = healthKitQuantityType(for: execution) else { return }
         let type = query.objectType
-        let failure =
-            isHealthDataAvailable
-            ? StatisticsQueryEvaluation.requestError(
-                type: type, options: query.options,
-                grid: (query.anchorDate, query.intervalComponents, query.calendar)) : .healthDataUnavailable
-        if let failure {
-            if query.finish() { handler(query, nil, failure) }
-            return
-        }
-        guard let quantityType = BridgeTypes.healthKitQuantity(type) else {
-            if query.finish() { handler(query, nil, HealthStoreError.unsupportedQueryType(type, query: query.name)) }
-            return
-        }
         let healthKitQuery = HKStatisticsCollectionQuery(
             quantityType: quantityType, quantitySamplePredicate: query.predicate.flatMap(BridgePredicates.healthKit),
             options: HKStatisticsOptions(rawValue: query.options.rawValue), anchorDate: query.anchorDate,
             intervalComponents: query.intervalComponents)
-        let keepsRunning = query.statisticsUpdateHandler != nil
-        healthKitQuery.initialResultsHandler = { [self] _, collection, error in
-            guard keepsRunning ? query.isRunning : finished(query) else { return }
-            handler(
-                query, collection.flatMap { BridgeStatistics.healthFlow($0, for: query) },
-                error.map {
-                    BridgeErrors.healthFlow($0, type: type)
-                })
+        let outcome: @Sendable (HKStatisticsCollection?, (any Error)?) -> Result<StatisticsCollection, any Error> = {
+            collection, error in
+            if let collection = collection.flatMap({ BridgeStatistics.healthFlow($0, for: query) }) {
+                return .success(collection)
+            }
+            return .failure(BridgeErrors.healthFlow(error ?? HKError(.errorNoData), type: type))
         }
-        if let updates = query.statisticsUpdateHandler {
+        healthKitQuery.initialResultsHandler = { _, collection, error in
+            execution.deliver(outcome(collection, error))
+        }
+        if execution.keepsRunning {
             healthKitQuery.statisticsUpdateHandler = { _, _, collection, error in
-                guard query.isRunning else { return }
-                updates(
-                    query, collection.flatMap { BridgeStatistics.healthFlow($0, for: query) },
-                    error.map {
-                        BridgeErrors.healthFlow($0, type: type)
-                    })
+                execution.deliverUpdate(outcome(collection, error))
             }
         }
-        start(healthKitQuery, for: query)
+        start(healthKitQuery, for: execution)
     }
 
-    func run(_ query: HealthActivitySummaryQuery) {
-        let handler = query.resultsHandler
-        guard query.begin() else {
-            return handler(query, nil, HealthStoreError.queryAlreadyExecuted(query: query.name))
-        }
-        guard isHealthDataAvailable else {
-            if query.finish() { handler(query, nil, HealthStoreError.healthDataUnavailable) }
-            return
-        }
+    /// Runs the query as an `HKActivitySummaryQuery`.
+    public func run(_ query: HealthActivitySummaryQuery, in execution: QueryExecution<[ActivitySummary]>) {
         let days = query.activitySummaryPredicate
         let predicate = days.map { HKQuery.predicate(forActivitySummariesBetweenStart: $0.start, end: $0.end) }
         let calendar = days?.start.calendar ?? Calendar.current
-        let healthKitQuery = HKActivitySummaryQuery(predicate: predicate) { [self] _, summaries, error in
-            guard finished(query) else { return }
+        let healthKitQuery = HKActivitySummaryQuery(predicate: predicate) { _, summaries, error in
             guard let summaries else {
-                return handler(query, nil, error.map { BridgeErrors.healthFlow($0, type: .activitySummary) })
+                let error = error ?? HKError(.errorNoData)
+                return execution.deliver(.failure(BridgeErrors.healthFlow(error, type: .activitySummary)))
             }
-            handler(query, summaries.compactMap { BridgeStatistics.healthFlow($0, calendar: calendar) }, nil)
+            execution.deliver(.success(summaries.compactMap { BridgeStatistics.healthFlow($0, calendar: calendar) }))
         }
-        start(healthKitQuery, for: query)
+        start(healthKitQuery, for: execution)
     }
 }

@@ -211,11 +211,10 @@ public final class HealthKitStore: HealthStore {
     }
 }
 
-/// What the bridge remembers: the HealthKit query running for each HealthFlow query, the HealthKit anchors
-/// behind HealthFlow's (HealthFlow anchors are numbers; HealthKit's are opaque), and the HealthFlow UUID of
-/// each HealthKit object it has seen (deletion tombstones carry only HealthKit's UUID).
+/// What the bridge remembers: the HealthKit anchors behind HealthFlow's (HealthFlow anchors are numbers;
+/// HealthKit's are opaque), and the HealthFlow UUID of each HealthKit object it has seen (deletion tombstones
+/// carry only HealthKit's UUID).
 struct BridgeState {
-    var running: [ObjectIdentifier: HKQuery] = [:]
     var anchors = BridgeAnchors()
     var uuids: [UUID: UUID] = [:]
 }

@@ -44,7 +44,7 @@ public final class HealthActivitySummaryQuery: HealthQuery, @unchecked Sendable 
     /// query.activitySummaryPredicate?.start.day   // 1
     /// ```
     public let activitySummaryPredicate: ActivitySummaryPredicate?
-    package let resultsHandler: ResultsHandler
+    private let resultsHandler: ResultsHandler
 
     /// Makes an activity summary query; run it with ``HealthStore/execute(_:)``.
     ///
@@ -60,5 +60,13 @@ public final class HealthActivitySummaryQuery: HealthQuery, @unchecked Sendable 
         self.activitySummaryPredicate = predicate
         self.resultsHandler = resultsHandler
         super.init(objectType: .activitySummary, predicate: nil)
+    }
+
+    override func start(on runner: any HealthQueryRunner) {
+        let handler = resultsHandler
+        launch(
+            on: runner, validationError: nil, rejected: { handler(self, nil, $0) },
+            results: { handler(self, $0.success, $0.failure) }
+        ) { runner.run(self, in: $0) }
     }
 }

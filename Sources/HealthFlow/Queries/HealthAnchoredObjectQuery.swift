@@ -48,8 +48,8 @@ public final class HealthAnchoredObjectQuery: HealthQuery, @unchecked Sendable {
     /// query.limit   // 500
     /// ```
     public let limit: Int
-    package let resultsHandler: Handler
-    package let updateHandler: Handler?
+    private let resultsHandler: Handler
+    private let updateHandler: Handler?
 
     /// Makes an anchored object query; run it with ``HealthStore/execute(_:)``.
     ///
@@ -73,5 +73,27 @@ public final class HealthAnchoredObjectQuery: HealthQuery, @unchecked Sendable {
         self.resultsHandler = resultsHandler
         self.updateHandler = updateHandler
         super.init(objectType: type, predicate: predicate)
+    }
+
+    override func start(on runner: any HealthQueryRunner) {
+        let results = Self.outcomeHandler(for: self, resultsHandler)
+        launch(
+            on: runner, validationError: sampleTypeError(limit: limit), rejected: { results(.failure($0)) },
+            results: results, updates: updateHandler.map { Self.outcomeHandler(for: self, $0) }
+        ) { runner.run(self, in: $0) }
+    }
+
+    /// `handler` called with an outcome's changes or error.
+    private static func outcomeHandler(
+        for query: HealthAnchoredObjectQuery, _ handler: @escaping Handler
+    ) -> @Sendable (Result<HealthAnchoredChanges, any Error>) -> Void {
+        { outcome in
+            switch outcome {
+            case .success(let changes):
+                handler(query, changes.samples, changes.deletedObjects, changes.newAnchor, nil)
+            case .failure(let error):
+                handler(query, nil, nil, nil, error)
+            }
+        }
     }
 }

@@ -33,7 +33,7 @@ public final class HealthObserverQuery: HealthQuery, @unchecked Sendable {
     /// ```
     public typealias UpdateHandler = @Sendable (HealthObserverQuery, @escaping CompletionHandler, (any Error)?) -> Void
 
-    package let updateHandler: UpdateHandler
+    private let updateHandler: UpdateHandler
 
     private struct Counts {
         var delivered = 0
@@ -80,7 +80,7 @@ public final class HealthObserverQuery: HealthQuery, @unchecked Sendable {
 
     /// Calls the update handler with a fresh completion handler that counts once, however often it is called;
     /// `acknowledged` runs on that first call (a bridge store passes the underlying store's completion handler).
-    package func deliver(error: (any Error)?, acknowledged: (@Sendable () -> Void)? = nil) {
+    private func deliver(error: (any Error)?, acknowledged: (@Sendable () -> Void)? = nil) {
         counts.withLock { $0.delivered += 1 }
         let once = OnceFlag()
         let completion: CompletionHandler = { [self] in
@@ -90,6 +90,20 @@ public final class HealthObserverQuery: HealthQuery, @unchecked Sendable {
             }
         }
         updateHandler(self, completion, error)
+    }
+
+    override func start(on runner: any HealthQueryRunner) {
+        let handler = updateHandler
+        launch(
+            on: runner, validationError: sampleTypeError(), rejected: { handler(self, {}, $0) },
+            results: { self.deliver(error: $0.failure) },
+            updates: { outcome in
+                switch outcome {
+                case .success(let acknowledged): self.deliver(error: nil, acknowledged: acknowledged)
+                case .failure(let error): self.deliver(error: error)
+                }
+            }
+        ) { runner.run(self, in: $0) }
     }
 }
 

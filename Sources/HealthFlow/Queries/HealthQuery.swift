@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// - Note: Queries are `Sendable`: their configuration is immutable and their run state sits behind a lock,
 ///   so a query may be made on one thread, executed on another and stopped from a third.
-public class HealthQuery: @unchecked Sendable {
+public class HealthQuery: CustomStringConvertible, @unchecked Sendable {
     // @unchecked: the class is not open (no subclass outside this module); this class and every subclass
     // hold only `let`s of Sendable types, and their mutable state lives in `Mutex`es.
 
@@ -41,11 +41,17 @@ public class HealthQuery: @unchecked Sendable {
     /// ```
     public let predicate: SamplePredicate?
 
-    enum Phase: Sendable {
+    private enum Phase: Sendable {
         case created, running, finished, stopped
     }
 
-    private let phase = Mutex(Phase.created)
+    private struct RunState {
+        var phase = Phase.created
+        /// What the execution asked to run when the query is stopped.
+        var stopHooks: [@Sendable () -> Void] = []
+    }
+
+    private let state = Mutex(RunState())
 
     init(objectType: HealthObjectType, predicate: SamplePredicate?) {
         self.objectType = objectType
@@ -59,7 +65,7 @@ public class HealthQuery: @unchecked Sendable {
     /// query.isExecuted   // true
     /// ```
     public var isExecuted: Bool {
-        phase.withLock { $0 != .created }
+        state.withLock { $0.phase != .created }
     }
 
     /// Whether the query was stopped before it finished.
@@ -69,45 +75,111 @@ public class HealthQuery: @unchecked Sendable {
     /// query.isStopped   // true
     /// ```
     public var isStopped: Bool {
-        phase.withLock { $0 == .stopped }
+        state.withLock { $0.phase == .stopped }
     }
 
     /// The query's name for messages: `HealthSampleQuery(stepCount)`.
-    package var name: String {
+    public var description: String {
         "\(Swift.type(of: self))(\(objectType))"
     }
 
+    // MARK: Run state (driven by QueryExecution)
+
     /// Moves from created to running; `false` when the query was executed before.
-    package func begin() -> Bool {
-        phase.withLock { phase in
-            guard phase == .created else { return false }
-            phase = .running
+    func begin() -> Bool {
+        state.withLock { state in
+            guard state.phase == .created else { return false }
+            state.phase = .running
             return true
         }
     }
 
-    /// Moves a running query to stopped; `false` when it was not running.
-    @discardableResult
-    package func markStopped() -> Bool {
-        phase.withLock { phase in
-            guard phase == .running else { return false }
-            phase = .stopped
+    /// Moves a running query to finished (dropping its stop hooks); `false` when it was not running.
+    func finish() -> Bool {
+        state.withLock { state in
+            guard state.phase == .running else { return false }
+            state.phase = .finished
+            state.stopHooks = []
             return true
         }
     }
 
-    /// Moves a running query to finished and says whether its final handler may run (it may not when the
-    /// query was stopped first).
-    package func finish() -> Bool {
-        phase.withLock { phase in
-            guard phase == .running else { return false }
-            phase = .finished
-            return true
+    /// Moves a running query to stopped and runs its stop hooks (outside the lock).
+    func stop() {
+        let hooks = state.withLock { state -> [@Sendable () -> Void] in
+            guard state.phase == .running else { return [] }
+            state.phase = .stopped
+            defer { state.stopHooks = [] }
+            return state.stopHooks
         }
+        for hook in hooks { hook() }
     }
 
-    /// Whether a long-running query's handler may run now.
-    package var isRunning: Bool {
-        phase.withLock { $0 == .running }
+    /// Whether the query is running (neither finished nor stopped).
+    var isRunning: Bool {
+        state.withLock { $0.phase == .running }
+    }
+
+    /// Keeps `hook` for when the query is stopped; runs it now when it is stopped already.
+    func addStopHook(_ hook: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state in
+            switch state.phase {
+            case .running:
+                state.stopHooks.append(hook)
+                return false
+            case .stopped: return true
+            case .created, .finished: return false
+            }
+        }
+        if runNow { hook() }
+    }
+
+    // MARK: Starting
+
+    /// Begins the query, validates it and hands it to `runner`; each kind overrides this to call
+    /// ``launch(on:validationError:rejected:results:updates:run:)`` with its handlers.
+    func start(on runner: any HealthQueryRunner) {}
+
+    /// Begins, validates and runs the query with an execution whose handlers are `results` and `updates`;
+    /// `rejected` receives the error of a repeated execution (the running execution is not disturbed).
+    func launch<Results>(
+        on runner: any HealthQueryRunner, validationError: HealthStoreError?,
+        rejected: @escaping @Sendable (any Error) -> Void,
+        results: @escaping @Sendable (Result<Results, any Error>) -> Void,
+        updates: (@Sendable (Result<Results, any Error>) -> Void)? = nil,
+        run: (QueryExecution<Results>) -> Void
+    ) {
+        guard begin() else {
+            let error = HealthStoreError.queryAlreadyExecuted(query: description)
+            runner.scheduleCallback { rejected(error) }
+            return
+        }
+        let execution = QueryExecution(
+            query: self, schedule: { runner.scheduleCallback($0) }, results: results, updates: updates)
+        let error =
+            runner.isHealthDataAvailable ? validationError ?? runner.queryError(for: self) : .healthDataUnavailable
+        if let error { return execution.fail(error) }
+        run(execution)
+    }
+
+    /// The validation error of a query that needs a sample type and takes `limit`, if any.
+    func sampleTypeError(limit: Int = 0) -> HealthStoreError? {
+        if !objectType.isSampleType { return .unsupportedQueryType(objectType, query: description) }
+        if limit < 0 { return .invalidLimit(limit) }
+        return nil
+    }
+}
+
+extension Result {
+    /// `nil` for a success; the error of a failure.
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+
+    /// The value of a success; `nil` for a failure.
+    var success: Success? {
+        if case .success(let value) = self { return value }
+        return nil
     }
 }

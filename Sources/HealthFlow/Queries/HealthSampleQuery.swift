@@ -35,7 +35,7 @@ public final class HealthSampleQuery: HealthQuery, @unchecked Sendable {
     /// query.sortDescriptors   // [.startDate(ascending: false)]
     /// ```
     public let sortDescriptors: [SampleSortDescriptor]
-    package let resultsHandler: ResultsHandler
+    private let resultsHandler: ResultsHandler
 
     /// Makes a sample query; run it with ``HealthStore/execute(_:)``.
     ///
@@ -59,5 +59,13 @@ public final class HealthSampleQuery: HealthQuery, @unchecked Sendable {
         self.sortDescriptors = sortDescriptors
         self.resultsHandler = resultsHandler
         super.init(objectType: sampleType, predicate: predicate)
+    }
+
+    override func start(on runner: any HealthQueryRunner) {
+        let handler = resultsHandler
+        launch(
+            on: runner, validationError: sampleTypeError(limit: limit), rejected: { handler(self, nil, $0) },
+            results: { handler(self, $0.success, $0.failure) }
+        ) { runner.run(self, in: $0) }
     }
 }

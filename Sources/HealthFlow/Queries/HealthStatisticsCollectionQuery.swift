@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Computes statistics for a row of equal calendar intervals — steps per day, heart rate per hour — over the
 /// quantity samples of one type that a predicate matches: the counterpart of `HKStatisticsCollectionQuery`.
@@ -75,11 +74,8 @@ public final class HealthStatisticsCollectionQuery: HealthQuery, @unchecked Send
     /// query.calendar.timeZone
     /// ```
     public let calendar: Calendar
-    package let initialResultsHandler: Handler
-    package let statisticsUpdateHandler: Handler?
-
-    /// The store's internal observation of matching changes while the query runs with an update handler.
-    private let changeObserver = Mutex<HealthObserverQuery?>(nil)
+    private let initialResultsHandler: Handler
+    private let statisticsUpdateHandler: Handler?
 
     /// Makes a statistics collection query; run it with ``HealthStore/execute(_:)``.
     ///
@@ -116,25 +112,18 @@ public final class HealthStatisticsCollectionQuery: HealthQuery, @unchecked Send
         super.init(objectType: quantityType, predicate: quantitySamplePredicate)
     }
 
-    /// Remembers the observer a store uses to follow changes, so stopping the query stops it too.
-    /// - Returns: `false` (and leaves `observer` alone) when the query is no longer running.
-    func attach(_ observer: HealthObserverQuery) -> Bool {
-        changeObserver.withLock { slot in
-            guard isRunning else { return false }
-            slot = observer
-            return true
+    override func start(on runner: any HealthQueryRunner) {
+        let initial = initialResultsHandler
+        var updates: (@Sendable (Result<StatisticsCollection, any Error>) -> Void)?
+        if let handler = statisticsUpdateHandler {
+            updates = { outcome in handler(self, outcome.success, outcome.failure) }
         }
-    }
-
-    /// Stops the query and the observer following its changes.
-    @discardableResult
-    override package func markStopped() -> Bool {
-        guard super.markStopped() else { return false }
-        let observer = changeObserver.withLock { slot in
-            defer { slot = nil }
-            return slot
-        }
-        observer?.markStopped()
-        return true
+        launch(
+            on: runner,
+            validationError: StatisticsQueryEvaluation.requestError(
+                type: objectType, options: options, grid: (anchorDate, intervalComponents, calendar)),
+            rejected: { initial(self, nil, $0) }, results: { initial(self, $0.success, $0.failure) },
+            updates: updates
+        ) { runner.run(self, in: $0) }
     }
 }

@@ -46,7 +46,7 @@ public final class HealthStatisticsQuery: HealthQuery, @unchecked Sendable {
     /// query.options   // [cumulativeSum, separateBySource]
     /// ```
     public let options: StatisticsOptions
-    package let completionHandler: CompletionHandler
+    private let completionHandler: CompletionHandler
 
     /// Makes a statistics query; run it with ``HealthStore/execute(_:)``.
     ///
@@ -69,5 +69,14 @@ public final class HealthStatisticsQuery: HealthQuery, @unchecked Sendable {
         self.options = options
         self.completionHandler = completionHandler
         super.init(objectType: quantityType, predicate: quantitySamplePredicate)
+    }
+
+    override func start(on runner: any HealthQueryRunner) {
+        let handler = completionHandler
+        launch(
+            on: runner,
+            validationError: StatisticsQueryEvaluation.requestError(type: objectType, options: options),
+            rejected: { handler(self, nil, $0) }, results: { handler(self, $0.success, $0.failure) }
+        ) { runner.run(self, in: $0) }
     }
 }

@@ -47,7 +47,7 @@ import Synchronization
 /// anchors. A date-range query costs O(log n + k): see ``HealthStore/execute(_:)``.
 ///
 /// The store never logs; error messages name types and UUIDs, never health values.
-public final class InMemoryHealthStore: HealthStore {
+public final class InMemoryHealthStore: HealthQueryRunner {
     /// Who the app is: its source and usage descriptions.
     ///
     /// ```swift
@@ -200,25 +200,16 @@ public final class InMemoryHealthStore: HealthStore {
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let request: AuthorizationRequest
-        do {
-            request = try validatedRequest(share: typesToShare, read: typesToRead)
-        } catch {
-            deliver { completion(false, error) }
-            return
+        let outcome = authorizationFlow.request(share: typesToShare, read: typesToRead) { request in
+            state.withLock { $0.authorization.unanswered(request) }
         }
-        let unanswered = state.withLock { $0.authorization.unanswered(request) }
-        guard !unanswered.share.isEmpty || !unanswered.read.isEmpty else {
-            deliver { completion(true, nil) }
-            return
-        }
-        switch policy.respond(to: unanswered) {
-        case .canceled:
-            deliver { completion(false, HealthStoreError.userCanceled) }
-        case .answered(let share, let read):
+        switch outcome {
+        case .finished(let error):
+            deliver { completion(error == nil, error) }
+        case .record(let share, let read, let request):
             withState { state, enqueue in
                 do {
-                    _ = try commit(.authorization(share: share, read: read, request: unanswered), to: &state)
+                    _ = try commit(.authorization(share: share, read: read, request: request), to: &state)
                     enqueue { completion(true, nil) }
                 } catch {
                     enqueue { completion(false, error) }
@@ -253,26 +244,15 @@ public final class InMemoryHealthStore: HealthStore {
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
         completion: @escaping @Sendable (AuthorizationRequestStatus, (any Error)?) -> Void
     ) {
-        let request: AuthorizationRequest
-        do {
-            request = try validatedRequest(share: typesToShare, read: typesToRead)
-        } catch {
-            deliver { completion(.unknown, error) }
-            return
-        }
         withState { state, enqueue in
-            let unanswered = state.authorization.unanswered(request)
-            let status: AuthorizationRequestStatus =
-                unanswered.share.isEmpty && unanswered.read.isEmpty ? .unnecessary : .shouldRequest
-            enqueue { completion(status, nil) }
+            let (status, error) = authorizationFlow.requestStatus(
+                share: typesToShare, read: typesToRead, unanswered: state.authorization.unanswered)
+            enqueue { completion(status, error) }
         }
     }
 
-    private func validatedRequest(
-        share: Set<HealthObjectType>, read: Set<HealthObjectType>
-    ) throws(HealthStoreError) -> AuthorizationRequest {
-        guard isHealthDataAvailable else { throw .healthDataUnavailable }
-        return try AuthorizationRules.validate(share: share, read: read, configuration: configuration)
+    private var authorizationFlow: AuthorizationFlow {
+        AuthorizationFlow(configuration: configuration, policy: policy, isHealthDataAvailable: isHealthDataAvailable)
     }
 
     // MARK: Saving and deleting
@@ -314,7 +294,7 @@ public final class InMemoryHealthStore: HealthStore {
         }
         withState { state, enqueue in
             do {
-                try state.checkSave(samples, asApp: true)
+                try state.checkSave(samples)
                 let notifications = try commit(.insert(samples), to: &state)
                 enqueue { completion(true, nil) }
                 notifications.forEach(enqueue)
@@ -404,7 +384,7 @@ public final class InMemoryHealthStore: HealthStore {
         }
         let failure = state.withLock { state -> IngestFailure? in
             do throws(HealthStoreError) {
-                try state.checkSave(samples, asApp: false)
+                try HealthSaveRules.checkIngest(samples, isStored: state.isStored)
             } catch {
                 return .refused(error)
             }
@@ -422,123 +402,56 @@ public final class InMemoryHealthStore: HealthStore {
 
     private func checkAvailableAndValid(_ samples: [HealthSample]) throws(HealthStoreError) {
         guard isHealthDataAvailable else { throw .healthDataUnavailable }
-        for sample in samples {
-            do {
-                try SampleRules.revalidate(sample)
-            } catch {
-                throw .invalidSample(error)
-            }
-        }
+        try HealthSaveRules.validate(samples)
     }
 
     // MARK: Queries
 
-    /// Runs a query; handlers run on ``callbackExecutor``. See ``HealthStore/execute(_:)``.
-    ///
-    /// ```swift
-    /// store.execute(HealthSampleQuery(sampleType: .stepCount, limit: 10) { _, samples, _ in … })
-    /// ```
-    ///
-    /// - Parameter query: A sample, anchored object, observer, statistics, statistics collection or activity
-    ///   summary query, not executed before.
-    /// - Complexity: A sample query with a date range costs O(log n + m), where m counts the samples of the
-    ///   type starting between the range's start minus the type's longest sample duration (the start itself
-    ///   with `.strictStartDate`) and its end; with a UUID predicate, O(u) for u UUIDs. Sorting by start date
-    ///   with a limit stops after the limit; other sorts add O(m log m). An anchored query costs O(log n + c)
-    ///   for the c changes it looks at.
-    public func execute(_ query: HealthQuery) {
-        switch query {
-        case let query as HealthSampleQuery: run(query)
-        case let query as HealthAnchoredObjectQuery: run(query)
-        case let query as HealthObserverQuery: run(query)
-        case let query as HealthStatisticsQuery: run(query)
-        case let query as HealthStatisticsCollectionQuery: run(query)
-        case let query as HealthActivitySummaryQuery: run(query)
-        default: break  // HealthQuery is not open: these six are its only subclasses.
-        }
+    /// Queues `job` on ``callbackExecutor`` behind the callbacks already queued.
+    public func scheduleCallback(_ job: @escaping @Sendable () -> Void) {
+        deliver(job)
     }
 
-    /// See ``HealthStore/stop(_:)``.
-    ///
-    /// ```swift
-    /// store.stop(anchoredQuery)
-    /// ```
-    ///
-    /// - Parameter query: The query to stop.
-    public func stop(_ query: HealthQuery) {
-        guard query.markStopped() else { return }
-        state.withLock { $0.unsubscribe(query) }
-    }
-
-    /// The error that prevents running a query over `type` with `limit`, if any.
-    private func queryError(_ query: HealthQuery, limit: Int) -> HealthStoreError? {
-        if !isHealthDataAvailable { return .healthDataUnavailable }
-        if !query.objectType.isSampleType { return .unsupportedQueryType(query.objectType, query: query.name) }
-        if limit < 0 { return .invalidLimit(limit) }
-        return nil
-    }
-
-    private func run(_ query: HealthSampleQuery) {
-        let handler = query.resultsHandler
-        guard query.begin() else {
-            deliver { handler(query, nil, HealthStoreError.queryAlreadyExecuted(query: query.name)) }
-            return
-        }
-        if let error = queryError(query, limit: query.limit) {
-            deliver { if query.finish() { handler(query, nil, error) } }
-            return
-        }
+    /// Runs a sample query.
+    /// - Complexity: With a date range, O(log n + m), where m counts the samples of the type starting between
+    ///   the range's start minus the type's longest sample duration (the start itself with `.strictStartDate`)
+    ///   and its end; with a UUID predicate, O(u) for u UUIDs. Sorting by start date with a limit stops after
+    ///   the limit; other sorts add O(m log m).
+    public func run(_ query: HealthSampleQuery, in execution: QueryExecution<[HealthSample]>) {
         withState { state, enqueue in
-            let samples = state.sampleResults(for: query)
-            enqueue { if query.finish() { handler(query, samples, nil) } }
+            enqueue(execution.resultsJob(.success(state.sampleResults(for: query))))
         }
     }
 
-    private func run(_ query: HealthAnchoredObjectQuery) {
-        let handler = query.resultsHandler
-        guard query.begin() else {
-            deliver { handler(query, nil, nil, nil, HealthStoreError.queryAlreadyExecuted(query: query.name)) }
-            return
-        }
-        if let error = queryError(query, limit: query.limit) {
-            deliver { if query.finish() { handler(query, nil, nil, nil, error) } }
-            return
-        }
+    /// Runs an anchored object query.
+    /// - Complexity: O(log n + c) for the c changes it looks at.
+    public func run(_ query: HealthAnchoredObjectQuery, in execution: QueryExecution<HealthAnchoredChanges>) {
         withState { state, enqueue in
             let changes = state.changes(
                 of: query.objectType, matching: query.predicate, after: query.anchor?.sequence ?? 0,
                 limit: query.limit)
-            if let updateHandler = query.updateHandler {
-                state.subscribe(query, updateHandler: updateHandler, from: changes.newAnchor)
-                enqueue {
-                    if query.isRunning {
-                        handler(query, changes.samples, changes.deletedObjects, changes.newAnchor, nil)
-                    }
-                }
-            } else {
-                enqueue {
-                    if query.finish() {
-                        handler(query, changes.samples, changes.deletedObjects, changes.newAnchor, nil)
-                    }
-                }
-            }
+            if execution.keepsRunning { state.watch(query, .anchored(execution, anchor: changes.newAnchor.sequence)) }
+            enqueue(execution.resultsJob(.success(changes)))
         }
+        forgetOnStop(execution)
     }
 
-    private func run(_ query: HealthObserverQuery) {
-        guard query.begin() else {
-            let handler = query.updateHandler
-            deliver { handler(query, {}, HealthStoreError.queryAlreadyExecuted(query: query.name)) }
-            return
-        }
-        if let error = queryError(query, limit: 0) {
-            deliver { if query.finish() { query.deliver(error: error) } }
-            return
-        }
+    /// Runs an observer query: one update at once, then one per matching change.
+    public func run(
+        _ query: HealthObserverQuery, in execution: QueryExecution<HealthObserverQuery.CompletionHandler>
+    ) {
         withState { state, enqueue in
-            state.observe(query)
-            enqueue { if query.isRunning { query.deliver(error: nil) } }
+            state.watch(query, .observer(execution))
+            enqueue(execution.updateJob(.success({})))
         }
+        forgetOnStop(execution)
+    }
+
+    /// Stops following changes for the execution's query once it is stopped (registered outside the lock:
+    /// the cleanup runs at once for a query stopped already).
+    func forgetOnStop<Results>(_ execution: QueryExecution<Results>) {
+        let query = execution.query
+        execution.onStop { [weak self] in self?.state.withLock { $0.unwatch(query) } }
     }
 
     /// How many stored samples the last sample query examined (tests check the index's complexity with it).

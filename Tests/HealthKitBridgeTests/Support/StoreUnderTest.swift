@@ -3,6 +3,7 @@ import Foundation
 import HealthFlow
 import HealthFlowHealthKit
 @_spi(Testing) import HealthKitShim
+import StoreConformance
 
 /// A store the conformance suite runs against, with the hook that puts other apps' data (a watch's samples)
 /// into the database behind it.
@@ -23,6 +24,11 @@ struct StoreUnderTest: Sendable {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar
     }()
+
+    /// The store as the shared conformance session takes it.
+    var subject: ConformanceSubject {
+        ConformanceSubject(name: name, store: store, app: Self.app, ingest: ingest)
+    }
 
     static func inMemory(policy: AuthorizationPolicy = .grantAll, configuration: HealthAppConfiguration = app)
         -> StoreUnderTest

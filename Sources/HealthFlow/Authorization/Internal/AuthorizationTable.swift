@@ -64,6 +64,17 @@ struct AuthorizationTable {
         read[type] == true
     }
 
+    /// Whether queries show `sample` to the app `appBundleIdentifier`: its own samples always; others only when
+    /// the person allowed reading the type (for a correlation, every member's type). Read denial is hidden by
+    /// this alone: what the app may not read is simply not there.
+    func isVisible(_ sample: HealthSample, toApp appBundleIdentifier: String) -> Bool {
+        if sample.source.bundleIdentifier == appBundleIdentifier { return true }
+        if case .correlation(let correlation) = sample {
+            return correlation.objects.allSatisfy { mayRead($0.type) }
+        }
+        return mayRead(sample.type)
+    }
+
     /// Whether reading `type` was ever answered.
     func readIsDetermined(_ type: HealthObjectType) -> Bool {
         read[type] != nil

@@ -484,7 +484,8 @@ public final class FileHealthStore: HealthStore {
     ///
     /// - Parameter query: Any query kind (sample, anchored object, observer, statistics, statistics collection,
     ///   activity summary), not executed before.
-    /// - Complexity: As ``InMemoryHealthStore/execute(_:)``: queries read memory only.
+    /// - Complexity: As the in-memory store's queries
+    ///   (``InMemoryHealthStore/run(_:in:)-(HealthSampleQuery,_)``): queries read memory only.
     public func execute(_ query: HealthQuery) {
         core.execute(query)
     }

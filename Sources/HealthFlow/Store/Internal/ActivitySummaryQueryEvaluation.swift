@@ -54,4 +54,13 @@ enum ActivitySummaryQueryEvaluation {
         guard first.isFinite, last.isFinite else { return nil }
         return (Date(timeIntervalSinceReferenceDate: first), Date(timeIntervalSinceReferenceDate: last))
     }
+
+    /// An activity summary query's outcome over its input samples.
+    static func outcome(
+        from samples: [HealthSample], predicate: ActivitySummaryPredicate?, goals: ActivitySummaryGoals
+    ) -> Result<[ActivitySummary], any Error> {
+        Result { () throws(HealthStoreError) in
+            try summaries(from: samples, predicate: predicate, goals: goals)
+        }.mapError { $0 }
+    }
 }

@@ -1,8 +1,8 @@
 /// Store-side checks on samples.
-package enum SampleRules {
+enum SampleRules {
     /// Re-runs the sample's own validation (samples are validated when made; a store checks again rather
     /// than trust that every path that made one did).
-    package static func revalidate(_ sample: HealthSample) throws(ValidationError) {
+    static func revalidate(_ sample: HealthSample) throws(ValidationError) {
         switch sample {
         case .quantity(let sample):
             _ = try HealthQuantitySample(
@@ -29,7 +29,7 @@ package enum SampleRules {
 
     /// The sample followed by its members (a correlation's members are stored and indexed as samples of
     /// their own types), members in a fixed order.
-    package static func flattened(_ sample: HealthSample) -> [HealthSample] {
+    static func flattened(_ sample: HealthSample) -> [HealthSample] {
         guard case .correlation(let correlation) = sample else { return [sample] }
         let members = correlation.objects.sorted {
             ($0.type.identifier, $0.uuid.uuidString) < ($1.type.identifier, $1.uuid.uuidString)
@@ -39,7 +39,7 @@ package enum SampleRules {
 
     /// The types whose sharing authorization saving or deleting `sample` needs: its own type, or for a
     /// correlation (never authorized itself) its members' types; sorted, so errors are deterministic.
-    package static func authorizationTypes(of sample: HealthSample) -> [HealthObjectType] {
+    static func authorizationTypes(of sample: HealthSample) -> [HealthObjectType] {
         let types: Set<HealthObjectType>
         if case .correlation(let correlation) = sample {
             types = Set(correlation.objects.map(\.type))

@@ -103,4 +103,25 @@ package enum StatisticsQueryEvaluation {
         else { throw .invalidDateRange(start: start, end: end) }
         return DateInterval(start: start, end: end)
     }
+
+    /// A statistics query's outcome over the samples it sees.
+    static func statistics(
+        of samples: [HealthQuantitySample], for query: HealthStatisticsQuery
+    ) -> Result<HealthStatistics, any Error> {
+        Result { () throws(HealthStoreError) in
+            try statistics(
+                of: query.objectType, samples: samples, options: query.options, predicate: query.predicate)
+        }.mapError { $0 }
+    }
+
+    /// A statistics collection query's outcome over the samples it sees.
+    static func collection(
+        of samples: [HealthQuantitySample], for query: HealthStatisticsCollectionQuery
+    ) -> Result<StatisticsCollection, any Error> {
+        Result { () throws(HealthStoreError) in
+            try collection(
+                of: query.objectType, samples: samples, options: query.options, predicate: query.predicate,
+                anchorDate: query.anchorDate, intervalComponents: query.intervalComponents, calendar: query.calendar)
+        }.mapError { $0 }
+    }
 }

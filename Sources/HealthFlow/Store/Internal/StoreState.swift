@@ -16,11 +16,19 @@ struct StoreState {
         let correlation: UUID?
     }
 
-    /// A running anchored query with an update handler, and the last anchor it reported.
-    struct AnchoredSubscription {
-        let query: HealthAnchoredObjectQuery
-        let updateHandler: HealthAnchoredObjectQuery.Handler
-        var anchor: UInt64
+    /// A running query that follows changes: what it watches, and how it hears of them.
+    struct Watch {
+        enum Follower {
+            /// An anchored query with an update handler, and the last anchor it reported.
+            case anchored(QueryExecution<HealthAnchoredChanges>, anchor: UInt64)
+            /// An observer query.
+            case observer(QueryExecution<HealthObserverQuery.CompletionHandler>)
+            /// A statistics collection query with an update handler: each change delivers a fresh collection.
+            case collection(HealthStatisticsCollectionQuery, QueryExecution<StatisticsCollection>)
+        }
+
+        let query: HealthQuery
+        var follower: Follower
     }
 
     let appBundleIdentifier: String
@@ -35,8 +43,7 @@ struct StoreState {
     private(set) var sequence: UInt64 = 0
     /// The history fingerprint of every change so far (see `fingerprint(through:)`), kept as changes apply.
     private(set) var historySum: UInt64 = 0
-    private var subscriptions: [AnchoredSubscription] = []
-    private var observers: [HealthObserverQuery] = []
+    private var watches: [Watch] = []
     /// How many stored samples the last sample query looked at (a test hook for the index's complexity).
     private(set) var lastExaminedCount = 0
 
@@ -71,11 +78,7 @@ struct StoreState {
     /// Whether queries show `sample` to the app: its own samples always; others only when the person allowed
     /// reading the type (for a correlation, every member's type).
     func isVisible(_ sample: HealthSample) -> Bool {
-        if isOwned(sample) { return true }
-        if case .correlation(let correlation) = sample {
-            return correlation.objects.allSatisfy { authorization.mayRead($0.type) }
-        }
-        return authorization.mayRead(sample.type)
+        authorization.isVisible(sample, toApp: appBundleIdentifier)
     }
 
     private func matches(_ predicate: SamplePredicate?, _ sample: HealthSample) -> Bool {
@@ -91,68 +94,31 @@ struct StoreState {
 
     // MARK: Saving and deleting
 
-    /// Saves samples all-or-nothing. `asApp` applies the app's rules (shareable, authorized, own source);
-    /// without it the samples come from another app or device.
-    mutating func save(_ samples: [HealthSample], asApp: Bool) throws(HealthStoreError) -> [Job] {
-        try checkSave(samples, asApp: asApp)
-        return apply(.insert(samples))
+    /// Whether an object with `uuid` is stored (live).
+    func isStored(_ uuid: UUID) -> Bool {
+        locations[uuid] != nil
     }
 
-    /// The refusal saving `samples` meets, if any: with `asApp`, the app's rules (shareable, authorized, own
-    /// source); always, UUIDs unique in the store and in the batch.
-    func checkSave(_ samples: [HealthSample], asApp: Bool) throws(HealthStoreError) {
-        var seen = Set<UUID>()
-        for sample in samples {
-            let flat = SampleRules.flattened(sample)
-            if asApp {
-                for type in SampleRules.authorizationTypes(of: sample) {
-                    guard type.isShareable else { throw .typeNotShareable(type) }
-                    if let error = authorization.shareError(for: type) { throw error }
-                }
-                for object in flat where object.source.bundleIdentifier != appBundleIdentifier {
-                    throw .sourceMismatch(
-                        object.uuid, expected: appBundleIdentifier, actual: object.source.bundleIdentifier)
-                }
-            }
-            for object in flat {
-                guard locations[object.uuid] == nil, seen.insert(object.uuid).inserted else {
-                    throw .duplicateUUID(object.uuid)
-                }
-            }
-        }
+    /// The live object with `uuid`, with the correlation holding it.
+    func stored(_ uuid: UUID) -> StoredHealthSample? {
+        guard let location = locations[uuid], let entry = entry(at: location) else { return nil }
+        return StoredHealthSample(sample: entry.sample, correlation: location.correlation)
     }
 
-    /// Deletes samples the app saved, all-or-nothing, leaving tombstones. A correlation takes its members
-    /// with it.
-    mutating func delete(_ samples: [HealthSample]) throws(HealthStoreError) -> [Job] {
-        let targets = try deletionTargets(samples)
-        return apply(.delete(targets.map(\.uuid)))
+    /// The refusal saving `samples` as the app meets, if any (``HealthSaveRules``).
+    func checkSave(_ samples: [HealthSample]) throws(HealthStoreError) {
+        try HealthSaveRules.checkSave(
+            samples, appBundleIdentifier: appBundleIdentifier, sharing: authorization.status(for:), isStored: isStored)
     }
 
-    /// The stored samples that deleting `samples` removes (correlations standing for their members), or the
-    /// refusal: unknown, not shareable, not authorized, another app's, a correlation member, or repeated.
+    /// The stored samples that deleting `samples` as the app removes, or the refusal (``HealthSaveRules``).
     func deletionTargets(_ samples: [HealthSample]) throws(HealthStoreError) -> [HealthSample] {
-        var seen = Set<UUID>()
-        var targets: [HealthSample] = []
-        for sample in samples {
-            guard let location = locations[sample.uuid], let stored = entry(at: location)?.sample else {
-                throw .objectNotFound(sample.uuid)
-            }
-            for type in SampleRules.authorizationTypes(of: stored) {
-                guard type.isShareable else { throw .typeNotShareable(type) }
-                if let error = authorization.shareError(for: type) { throw error }
-            }
-            guard isOwned(stored) else { throw .notSavedByThisApp(stored.uuid, source: stored.source) }
-            if let correlation = location.correlation {
-                throw .memberOfCorrelation(stored.uuid, correlation: correlation)
-            }
-            guard seen.insert(stored.uuid).inserted else { throw .duplicateUUID(stored.uuid) }
-            targets.append(stored)
-        }
-        return targets
+        try HealthSaveRules.checkDelete(
+            samples.map(\.uuid), appBundleIdentifier: appBundleIdentifier, sharing: authorization.status(for:),
+            lookup: stored)
     }
 
-    /// Applies a mutation whose rules were checked (``checkSave(_:asApp:)``, ``deletionTargets(_:)``) or which
+    /// Applies a mutation whose rules were checked (``checkSave(_:)``, ``deletionTargets(_:)``) or which
     /// a durable store read back from its journal (after ``replayProblem(_:)``), and returns the update
     /// callbacks it calls for. This is the one place data changes, so replaying the same mutations in the
     /// same order rebuilds the same state, sequence numbers and anchors included.
@@ -190,7 +156,7 @@ struct StoreState {
         switch mutation {
         case .insert(let samples):
             do {
-                try checkSave(samples, asApp: false)
+                try HealthSaveRules.checkIngest(samples, isStored: isStored)
             } catch {
                 return "an insert repeats a UUID"
             }
@@ -403,23 +369,14 @@ struct StoreState {
             samples: samples, deletedObjects: deleted, newAnchor: HealthQueryAnchor(sequence: newAnchor))
     }
 
-    /// Keeps a long-running anchored query informed from `anchor` on.
-    mutating func subscribe(
-        _ query: HealthAnchoredObjectQuery, updateHandler: @escaping HealthAnchoredObjectQuery.Handler,
-        from anchor: HealthQueryAnchor
-    ) {
-        subscriptions.append(AnchoredSubscription(query: query, updateHandler: updateHandler, anchor: anchor.sequence))
+    /// Keeps a running query informed of the changes to its type.
+    mutating func watch(_ query: HealthQuery, _ follower: Watch.Follower) {
+        watches.append(Watch(query: query, follower: follower))
     }
 
-    /// Keeps an observer query informed.
-    mutating func observe(_ query: HealthObserverQuery) {
-        observers.append(query)
-    }
-
-    /// Forgets a long-running query.
-    mutating func unsubscribe(_ query: HealthQuery) {
-        subscriptions.removeAll { $0.query === query }
-        observers.removeAll { $0 === query }
+    /// Forgets a running query.
+    mutating func unwatch(_ query: HealthQuery) {
+        watches.removeAll { $0.query === query }
     }
 
     /// The update callbacks that `changed` (objects just inserted or deleted) calls for.
@@ -427,24 +384,28 @@ struct StoreState {
         guard !changed.isEmpty else { return [] }
         let changedTypes = Set(changed.map(\.type))
         var jobs: [Job] = []
-        subscriptions.removeAll { !$0.query.isRunning }
-        for position in subscriptions.indices where changedTypes.contains(subscriptions[position].query.objectType) {
-            let subscription = subscriptions[position]
-            let query = subscription.query
-            let delta = changes(
-                of: query.objectType, matching: query.predicate, after: subscription.anchor, limit: HealthQuery.noLimit)
-            subscriptions[position].anchor = delta.newAnchor.sequence
-            guard !delta.samples.isEmpty || !delta.deletedObjects.isEmpty else { continue }
-            let handler = subscription.updateHandler
-            jobs.append {
-                if query.isRunning { handler(query, delta.samples, delta.deletedObjects, delta.newAnchor, nil) }
-            }
-        }
-        observers.removeAll { !$0.isRunning }
-        for observer in observers
-        where changed.contains(where: { $0.type == observer.objectType && matches(observer.predicate, $0) }) {
-            jobs.append {
-                if observer.isRunning { observer.deliver(error: nil) }
+        watches.removeAll { !$0.query.isRunning }
+        for position in watches.indices where changedTypes.contains(watches[position].query.objectType) {
+            let query = watches[position].query
+            switch watches[position].follower {
+            case .anchored(let execution, let anchor):
+                let delta = changes(
+                    of: query.objectType, matching: query.predicate, after: anchor, limit: HealthQuery.noLimit)
+                watches[position].follower = .anchored(execution, anchor: delta.newAnchor.sequence)
+                if !delta.samples.isEmpty || !delta.deletedObjects.isEmpty {
+                    jobs.append(execution.updateJob(.success(delta)))
+                }
+            case .observer(let execution):
+                if changed.contains(where: { $0.type == query.objectType && matches(query.predicate, $0) }) {
+                    jobs.append(execution.updateJob(.success({})))
+                }
+            case .collection(let query, let execution):
+                if changed.contains(where: { $0.type == query.objectType && matches(query.predicate, $0) }) {
+                    let samples = visibleQuantitySamples(of: query.objectType, matching: query.predicate)
+                    jobs.append(
+                        execution.updateJob(computing: { StatisticsQueryEvaluation.collection(of: samples, for: query) }
+                        ))
+                }
             }
         }
         return jobs

@@ -1,22 +1,39 @@
 import FlowKit
 import Foundation
 import HealthFlow
+import Synchronization
 
-/// A store-generic conformance suite: the same scripted session (authorization with hidden read denial,
-/// saves and deletes, every query kind, statistics, anchored changes with deletions, activity summaries,
-/// observer updates, electrocardiograms from a watch) run against any `HealthStore`. Each step records what
-/// the store answered; two stores conform alike when their transcripts are equal.
-final class HealthStoreConformance {
+/// A store-generic conformance suite over HealthFlow's public API alone: the same scripted session
+/// (authorization with hidden read denial, saves and deletes with their refusals, every query kind,
+/// statistics, anchored changes with deletions, activity summaries, observer updates, a query's lifecycle,
+/// electrocardiograms from a watch) run against any `HealthStore`. Each step records what the store answered;
+/// stores conform alike when their transcripts are equal, and ``ruleViolations(in:)`` checks a transcript
+/// against HealthKit's rules.
+public final class HealthStoreConformance {
     /// One recorded answer: a label and the value (or the typed error) the store gave.
-    struct Entry: Hashable, CustomStringConvertible {
-        let label: String
-        let value: AnyHashable
+    public struct Entry: Hashable, CustomStringConvertible {
+        /// What was asked.
+        public let label: String
+        /// What the store answered.
+        public let value: AnyHashable
 
-        var description: String { "\(label): \(value)" }
+        /// `label: value`, for failure messages.
+        public var description: String { "\(label): \(value)" }
     }
 
-    /// The person's answers: deny sharing dietary water and reading heart rate, allow the rest.
-    static let policy = AuthorizationPolicy.deny(share: [.dietaryWater], read: [.heartRate])
+    /// The person's answers the session expects: deny sharing dietary water and reading heart rate, allow the
+    /// rest.
+    public static let policy = AuthorizationPolicy.deny(share: [.dietaryWater], read: [.heartRate])
+
+    /// The other device whose samples the session ingests.
+    public static let watch = HealthSource(bundleIdentifier: "com.apple.health.watch", name: "Apple Watch")
+
+    /// The calendar of the session's collections and summaries (Gregorian, UTC).
+    public static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
 
     static let day = Date(timeIntervalSince1970: 1_709_251_200)  // 2024-03-01 00:00 UTC
 
@@ -28,10 +45,10 @@ final class HealthStoreConformance {
         issued += 1
         return UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", issued))!
     }
-    private let sut: StoreUnderTest
+    private let sut: ConformanceSubject
     private var store: any HealthStore { sut.store }
 
-    init(_ sut: StoreUnderTest) {
+    private init(_ sut: ConformanceSubject) {
         self.sut = sut
     }
 
@@ -58,19 +75,20 @@ final class HealthStoreConformance {
 
     private func quantity(
         _ type: HealthObjectType, _ value: Double, _ unit: String, at offset: TimeInterval,
-        duration: TimeInterval = 0, source: HealthSource = StoreUnderTest.appSource,
+        duration: TimeInterval = 0, source: HealthSource? = nil,
         metadata: [MetadataKey: MetadataValue] = [:]
     ) throws -> HealthSample {
         let start = Self.day.addingTimeInterval(offset)
         return .quantity(
             try HealthQuantitySample(
                 type: type, quantity: HealthQuantity(unit: try HealthUnit(from: unit), doubleValue: value),
-                start: start, end: start.addingTimeInterval(duration), source: source, metadata: metadata,
+                start: start, end: start.addingTimeInterval(duration), source: source ?? sut.app.source,
+                metadata: metadata,
                 uuid: nextUUID()))
     }
 
-    /// Runs the session and returns the transcript.
-    static func transcript(of sut: StoreUnderTest) async throws -> [Entry] {
+    /// Runs the session against a store answering with ``policy``, and returns the transcript.
+    public static func transcript(of sut: ConformanceSubject) async throws -> [Entry] {
         let suite = HealthStoreConformance(sut)
         try await suite.authorization()
         try await suite.savesAndDeletes()
@@ -78,6 +96,7 @@ final class HealthStoreConformance {
         try await suite.statistics()
         try await suite.anchoredChanges()
         try await suite.activityAndWatchData()
+        try await suite.lifecycle()
         return suite.entries
     }
 
@@ -108,7 +127,7 @@ final class HealthStoreConformance {
             try await store.statusForAuthorizationRequest(toShare: [.height], read: [.height])
         }
         // Hidden read denial: the watch's heart rate exists but reads as nothing.
-        try sut.ingest([try quantity(.heartRate, 60, "count/min", at: 3600, source: StoreUnderTest.watch)])
+        try sut.ingest([try quantity(.heartRate, 60, "count/min", at: 3600, source: Self.watch)])
         await record("heart rate (read denied)") { try await store.samples(of: .heartRate) }
     }
 
@@ -121,7 +140,7 @@ final class HealthStoreConformance {
             try await store.save(try quantity(.distanceWalkingRunning, 5, "km", at: 0))
         }
         await record("save other source") {
-            try await store.save(try quantity(.height, 1, "m", at: 0, source: StoreUnderTest.watch))
+            try await store.save(try quantity(.height, 1, "m", at: 0, source: Self.watch))
         }
         let insulin = try quantity(
             .insulinDelivery, 4, "IU", at: 7200,
@@ -138,12 +157,12 @@ final class HealthStoreConformance {
         let pressure = HealthSample.correlation(
             try HealthCorrelation(
                 type: .bloodPressure, start: Self.day, end: Self.day, objects: members,
-                source: StoreUnderTest.appSource, metadata: [.wasUserEntered: 1], uuid: nextUUID()))
+                source: sut.app.source, metadata: [.wasUserEntered: 1], uuid: nextUUID()))
         await record("save blood pressure") { try await store.save(pressure) }
         await record("blood pressure readings") { try await store.samples(of: .bloodPressure) }
         await record("delete one height") { try await store.delete(heights[3]) }
         await record("delete it again") { try await store.delete(heights[3]) }
-        let watchSample = try quantity(.stepCount, 99, "count", at: 60, source: StoreUnderTest.watch)
+        let watchSample = try quantity(.stepCount, 99, "count", at: 60, source: Self.watch)
         try sut.ingest([watchSample])
         await record("delete the watch's steps") { try await store.delete(watchSample) }
         await record("heights after delete") {
@@ -175,7 +194,7 @@ final class HealthStoreConformance {
             try await store.samples(of: .height, matching: .uuids([heights[1].uuid]))
         }
         await record("steps from the watch only") {
-            try await store.samples(of: .stepCount, matching: .sources([StoreUnderTest.watch.bundleIdentifier]))
+            try await store.samples(of: .stepCount, matching: .sources([Self.watch.bundleIdentifier]))
         }
         await record("negative limit") { try await store.samples(of: .height, limit: -1) }
         await record("query activity summary type as samples") { try await store.samples(of: .activitySummary) }
@@ -208,7 +227,7 @@ final class HealthStoreConformance {
         await record("hourly steps") {
             let collection = try await store.statisticsCollection(
                 of: .stepCount, options: .cumulativeSum, anchorDate: Self.day,
-                intervalComponents: DateComponents(hour: 1), calendar: StoreUnderTest.calendar)
+                intervalComponents: DateComponents(hour: 1), calendar: Self.calendar)
             return collection.statistics()
         }
     }
@@ -233,11 +252,11 @@ final class HealthStoreConformance {
         for hour in 8..<12 {
             let offset = Double(hour) * 3600
             watch.append(
-                try quantity(.activeEnergyBurned, 50, "kcal", at: offset, duration: 600, source: StoreUnderTest.watch))
+                try quantity(.activeEnergyBurned, 50, "kcal", at: offset, duration: 600, source: Self.watch))
             watch.append(
-                try quantity(.appleExerciseTime, 10, "min", at: offset, duration: 600, source: StoreUnderTest.watch))
+                try quantity(.appleExerciseTime, 10, "min", at: offset, duration: 600, source: Self.watch))
             watch.append(
-                try quantity(.appleStandTime, 5, "min", at: offset, duration: 300, source: StoreUnderTest.watch))
+                try quantity(.appleStandTime, 5, "min", at: offset, duration: 300, source: Self.watch))
         }
         let ecg = HealthSample.electrocardiogram(
             try HealthElectrocardiogram(
@@ -246,10 +265,10 @@ final class HealthStoreConformance {
                 averageHeartRate: HealthQuantity(unit: HealthUnit.count().unitDivided(by: .minute()), doubleValue: 64),
                 samplingFrequency: HealthQuantity(unit: .hertz(), doubleValue: 512),
                 numberOfVoltageMeasurements: 15_360,
-                source: StoreUnderTest.watch, uuid: nextUUID()))
+                source: Self.watch, uuid: nextUUID()))
         try sut.ingest(watch + [ecg])
-        let first = DateComponents(calendar: StoreUnderTest.calendar, year: 2024, month: 2, day: 29)
-        let last = DateComponents(calendar: StoreUnderTest.calendar, year: 2024, month: 3, day: 2)
+        let first = DateComponents(calendar: Self.calendar, year: 2024, month: 2, day: 29)
+        let last = DateComponents(calendar: Self.calendar, year: 2024, month: 3, day: 2)
         await record("activity summaries") {
             try await store.activitySummaries(matching: try ActivitySummaryPredicate(start: first, end: last))
         }
@@ -261,4 +280,141 @@ final class HealthStoreConformance {
         try await store.save(try quantity(.bodyMass, 72, "kg", at: 7200))
         record("observer after save", try await updates.next()?.index)
     }
+
+    /// A query's lifecycle: handlers called once, stopping after finishing changes nothing, a stopped observer
+    /// hears of no more changes.
+    private func lifecycle() async throws {
+        let calls = Counter()
+        let delivered = Promise<Void>.pending()
+        let query = HealthSampleQuery(sampleType: .height) { _, _, _ in
+            calls.increment()
+            delivered.resolver.fulfill(())
+        }
+        store.execute(query)
+        try await delivered.promise.value
+        store.stop(query)
+        _ = try await store.samples(of: .height)
+        record("sample query handler calls", calls.value)
+        record("stop after finish leaves the query finished", query.isStopped)
+
+        let updates = Counter()
+        let started = Promise<Void>.pending()
+        let observer = HealthObserverQuery(sampleType: .bodyMass) { _, completion, _ in
+            updates.increment()
+            completion()
+            started.resolver.fulfill(())
+        }
+        store.execute(observer)
+        try await started.promise.value
+        store.stop(observer)
+        try await store.save(try quantity(.bodyMass, 73, "kg", at: 9000))
+        _ = try await store.samples(of: .bodyMass)
+        record("stopped observer updates", updates.value)
+        record("stopped observer is stopped", observer.isStopped)
+    }
+
+    /// Checks a transcript against HealthKit's rules; an empty result means it follows them.
+    /// - Returns: One line per entry that breaks a rule.
+    public static func ruleViolations(in entries: [Entry]) -> [String] {
+        var violations: [String] = []
+        func value(_ label: String) -> AnyHashable? { entries.first { $0.label == label }?.value }
+        func expect(_ label: String, _ expected: some Hashable) {
+            let actual = value(label)
+            if actual != AnyHashable(expected) {
+                violations.append("\(label): expected \(expected), got \(actual.map { "\($0)" } ?? "nothing")")
+            }
+        }
+        func expect(_ label: String, _ holds: Bool, _ rule: String) {
+            if !holds { violations.append("\(label): \(rule), got \(value(label).map { "\($0)" } ?? "nothing")") }
+        }
+        expect("share read-only appleExerciseTime", HealthStoreError.typeNotShareable(.appleExerciseTime))
+        expect("authorize bloodPressure correlation", HealthStoreError.correlationTypeNotAuthorizable(.bloodPressure))
+        expect("empty request", HealthStoreError.emptyAuthorizationRequest)
+        expect("status dietaryWater", AuthorizationStatus.sharingDenied)
+        expect("status heartRate", AuthorizationStatus.notDetermined)
+        expect("status bloodPressureDiastolic", AuthorizationStatus.sharingAuthorized)
+        expect("heart rate (read denied)", [HealthSample]())
+        expect("save denied type", HealthStoreError.authorizationDenied(.dietaryWater))
+        expect("save never-requested type", HealthStoreError.authorizationNotDetermined(.distanceWalkingRunning))
+        expect("save an electrocardiogram (read-only)", HealthStoreError.typeNotShareable(.electrocardiogram))
+        expect(
+            "sum of heights (illegal)",
+            value("sum of heights (illegal)").map { "\($0)".contains("cumulativeSum") } == true,
+            "statistics options must suit the type")
+        expect("tombstone names the deleted sample", true)
+        expect("limit counts samples and deletions", 2)
+        expect("observer initial", Optional(true))
+        expect("observer after save", Optional(1))
+        expect(
+            "execute a query twice", Optional(HealthStoreError.queryAlreadyExecuted(query: "HealthSampleQuery(height)"))
+        )
+        expect("negative limit", HealthStoreError.invalidLimit(-1))
+        expect("sample query handler calls", 1)
+        expect("stop after finish leaves the query finished", false)
+        expect("stopped observer updates", 1)
+        expect("stopped observer is stopped", true)
+        let summaries = value("activity summaries")?.base as? [ActivitySummary]
+        expect(
+            "activity summaries", summaries?.map(\.dateString) == ["2024-02-29", "2024-03-01", "2024-03-02"],
+            "one summary per day asked for, ascending")
+        let march1 = summaries?.first { $0.dateString == "2024-03-01" }
+        expect(
+            "activity summaries",
+            march1?.activeEnergyBurned == HealthQuantity(unit: .kilocalorie(), doubleValue: 200)
+                && march1?.appleExerciseTime == HealthQuantity(unit: .minute(), doubleValue: 40),
+            "summaries add up the watch's energy and exercise")
+        let hourly = value("hourly steps")?.base as? [HealthStatistics]
+        let hourlyTotal = hourly?.compactMap { $0.sumQuantity()?.value }.reduce(0, +) ?? 0
+        expect(
+            "hourly steps", (hourly?.count ?? 0) > 1 && abs(hourlyTotal - 2_199) < 1e-6,
+            "hourly sums of the app's 2,100 steps and the watch's 99")
+        let sum = value("step sum by source")?.base as? HealthStatistics
+        expect(
+            "step sum by source",
+            abs((sum?.sumQuantity()?.value ?? 0) - 2_199) < 1e-6 && sum?.sumQuantity(for: watch)?.value == 99,
+            "a sum over both sources, and the watch's part")
+        expect(
+            "electrocardiograms", (value("electrocardiograms")?.base as? [HealthSample])?.count == 1,
+            "the watch's electrocardiogram is readable")
+        return violations
+    }
+}
+
+/// A store the conformance session runs against: the store, its app, and the hook that puts other apps' data
+/// (a watch's samples) into the database behind it.
+public struct ConformanceSubject: Sendable {
+    /// The store's name, for messages.
+    public let name: String
+    /// The store, answering authorization requests with ``HealthStoreConformance/policy``.
+    public let store: any HealthStore
+    /// The app the store belongs to.
+    public let app: HealthAppConfiguration
+    /// Adds samples from another source, bypassing the app's rules.
+    public let ingest: @Sendable ([HealthSample]) throws -> Void
+
+    /// A subject.
+    public init(
+        name: String, store: any HealthStore, app: HealthAppConfiguration,
+        ingest: @escaping @Sendable ([HealthSample]) throws -> Void
+    ) {
+        self.name = name
+        self.store = store
+        self.app = app
+        self.ingest = ingest
+    }
+
+    /// An ``InMemoryHealthStore`` for `app`: the reference the other stores are compared with.
+    public static func inMemory(app: HealthAppConfiguration) -> ConformanceSubject {
+        let store = InMemoryHealthStore(configuration: app, policy: HealthStoreConformance.policy)
+        return ConformanceSubject(name: "InMemoryHealthStore", store: store, app: app, ingest: { try store.ingest($0) })
+    }
+}
+
+/// A count several threads may increase.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+
+    func increment() { count.withLock { $0 += 1 } }
+
+    var value: Int { count.withLock { $0 } }
 }

@@ -1,0 +1,450 @@
+import Dispatch
+import FlowKit
+import Foundation
+import Synchronization
+
+/// A complete ``HealthStore`` over any ``HealthStoreBackend``: implement the backend's few storage operations
+/// and this store supplies HealthKit's rules and every query, as ``InMemoryHealthStore`` applies them —
+/// authorization validated by HealthFlow's rules and answered by an ``AuthorizationPolicy`` (answers last as
+/// long as the store), hidden read denial, ``HealthSaveRules`` before every change, each query kind run through
+/// its ``QueryExecution``, anchored and observer updates after each change, and handlers in the order of the
+/// changes on ``callbackExecutor``, never while the lock is held.
+///
+/// - Note: Sendable: the backend and everything the store changes sit behind one `Mutex`.
+public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRunner {
+    /// Who the app is: its source and usage descriptions.
+    public let configuration: HealthAppConfiguration
+    /// Who answers the permission sheet.
+    public let policy: AuthorizationPolicy
+    /// The person's characteristics.
+    public let characteristics: HealthCharacteristics
+    /// Where completion and query handlers run.
+    public let callbackExecutor: FlowExecutor
+    /// Whether health data is available; `false` makes every operation fail with
+    /// ``HealthStoreError/healthDataUnavailable``.
+    public let isHealthDataAvailable: Bool
+    /// The daily goals of the activity summaries the store derives from its samples.
+    public let activitySummaryGoals: ActivitySummaryGoals
+
+    private struct Locked: Sendable {
+        var backend: Backend
+        var authorization = AuthorizationTable()
+        var watches: [Watch] = []
+    }
+
+    /// A running query that follows changes.
+    private enum Watch: Sendable {
+        case anchored(HealthAnchoredObjectQuery, QueryExecution<HealthAnchoredChanges>, after: UInt64)
+        case observer(HealthObserverQuery, QueryExecution<HealthObserverQuery.CompletionHandler>)
+        case collection(HealthStatisticsCollectionQuery, QueryExecution<StatisticsCollection>)
+
+        var query: HealthQuery {
+            switch self {
+            case .anchored(let query, _, _): query
+            case .observer(let query, _): query
+            case .collection(let query, _): query
+            }
+        }
+    }
+
+    private let state: Mutex<Locked>
+    private let outbox: CallbackOutbox
+
+    /// A store over `backend`.
+    /// - Parameters:
+    ///   - backend: The storage, empty or not.
+    ///   - configuration: The app: bundle identifier, name, usage descriptions.
+    ///   - policy: Who answers the permission sheet; everything allowed by default.
+    ///   - characteristics: The person's characteristics; none set by default.
+    ///   - callbackExecutor: Where handlers run; by default a serial queue owned by the store.
+    ///   - isHealthDataAvailable: `false` to model a device without health data.
+    ///   - activitySummaryGoals: The goals of derived activity summaries.
+    public init(
+        backend: Backend, configuration: HealthAppConfiguration, policy: AuthorizationPolicy = .grantAll,
+        characteristics: HealthCharacteristics = HealthCharacteristics(), callbackExecutor: FlowExecutor? = nil,
+        isHealthDataAvailable: Bool = true, activitySummaryGoals: ActivitySummaryGoals = .standard
+    ) {
+        self.configuration = configuration
+        self.policy = policy
+        self.characteristics = characteristics
+        let executor =
+            callbackExecutor
+            ?? .queue(DispatchQueue(label: "HealthFlow.BackedHealthStore.callbacks(\(configuration.bundleIdentifier))"))
+        self.callbackExecutor = executor
+        self.isHealthDataAvailable = isHealthDataAvailable
+        self.activitySummaryGoals = activitySummaryGoals
+        self.state = Mutex(Locked(backend: backend))
+        self.outbox = CallbackOutbox(executor: executor)
+    }
+
+    private var app: String { configuration.bundleIdentifier }
+
+    /// Runs `body` under the lock with a function that queues callbacks in order, then delivers them.
+    private func withState(_ body: (inout Locked, (@escaping CallbackOutbox.Job) -> Void) -> Void) {
+        state.withLock { state in
+            body(&state) { job in outbox.enqueue(job) }
+        }
+        outbox.drain()
+    }
+
+    /// Queues `job` on ``callbackExecutor`` behind the callbacks already queued.
+    public func scheduleCallback(_ job: @escaping @Sendable () -> Void) {
+        outbox.enqueue(job)
+        outbox.drain()
+    }
+
+    // MARK: Authorization
+
+    /// Validates the request, asks ``policy`` about the types not answered yet and records its answer.
+    public func requestAuthorization(
+        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        let outcome = authorizationFlow.request(share: typesToShare, read: typesToRead) { request in
+            state.withLock { $0.authorization.unanswered(request) }
+        }
+        switch outcome {
+        case .finished(let error):
+            scheduleCallback { completion(error == nil, error) }
+        case .record(let share, let read, let request):
+            withState { state, enqueue in
+                state.authorization.record(share: share, read: read, for: request)
+                enqueue { completion(true, nil) }
+            }
+        }
+    }
+
+    /// The sharing status of `type`.
+    public func authorizationStatus(for type: HealthObjectType) -> AuthorizationStatus {
+        state.withLock { $0.authorization.status(for: type) }
+    }
+
+    /// Whether requesting these types would show the permission sheet.
+    public func getRequestStatusForAuthorization(
+        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
+        completion: @escaping @Sendable (AuthorizationRequestStatus, (any Error)?) -> Void
+    ) {
+        withState { state, enqueue in
+            let (status, error) = authorizationFlow.requestStatus(
+                share: typesToShare, read: typesToRead, unanswered: state.authorization.unanswered)
+            enqueue { completion(status, error) }
+        }
+    }
+
+    private var authorizationFlow: AuthorizationFlow {
+        AuthorizationFlow(configuration: configuration, policy: policy, isHealthDataAvailable: isHealthDataAvailable)
+    }
+
+    // MARK: Saving and deleting
+
+    /// Saves one sample (see ``save(_:withCompletion:)-([HealthSample],_)``).
+    public func save(
+        _ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        save([sample], withCompletion: completion)
+    }
+
+    /// Checks `samples` with ``HealthSaveRules`` and inserts them all, or none.
+    public func save(
+        _ samples: [HealthSample], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        insert(samples, reply: { error in completion(error == nil, error) }) { state throws(HealthStoreError) in
+            try HealthSaveRules.checkSave(
+                samples, appBundleIdentifier: app, sharing: state.authorization.status(for:),
+                isStored: { state.backend.sample(withUUID: $0) != nil })
+        }
+    }
+
+    /// Adds samples as another app or device would: no authorization or source rules, but the sample rules
+    /// and UUID uniqueness hold, all-or-nothing.
+    /// - Throws: ``HealthStoreError`` when a rule refuses them; the backend's error when it cannot store them.
+    public func ingest(_ samples: [HealthSample]) throws {
+        let failure = insert(samples, reply: nil) { state throws(HealthStoreError) in
+            try HealthSaveRules.checkIngest(samples) { state.backend.sample(withUUID: $0) != nil }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Validates `samples`, runs `check` and inserts them under the lock; returns the refusal or storage error,
+    /// if any, and queues `reply` with it ahead of the update callbacks the insertion calls for.
+    @discardableResult
+    private func insert(
+        _ samples: [HealthSample], reply: (@Sendable ((any Error)?) -> Void)?,
+        check: (borrowing Locked) throws(HealthStoreError) -> Void
+    ) -> (any Error)? {
+        do {
+            guard isHealthDataAvailable else { throw HealthStoreError.healthDataUnavailable }
+            try HealthSaveRules.validate(samples)
+        } catch {
+            if let reply { scheduleCallback { reply(error) } }
+            return error
+        }
+        var failure: (any Error)?
+        withState { state, enqueue in
+            do {
+                try check(state)
+                let objects = samples.flatMap { sample in
+                    HealthSaveRules.flattened(sample).enumerated().map { offset, object in
+                        StoredHealthSample(sample: object, correlation: offset == 0 ? nil : sample.uuid)
+                    }
+                }
+                try state.backend.insert(objects)
+                if let reply { enqueue { reply(nil) } }
+                notifications(for: objects.map(\.sample), in: &state).forEach(enqueue)
+            } catch {
+                failure = error
+                if let reply { enqueue { reply(error) } }
+            }
+        }
+        return failure
+    }
+
+    /// Deletes one sample (see ``delete(_:withCompletion:)-([HealthSample],_)``).
+    public func delete(
+        _ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        delete([sample], withCompletion: completion)
+    }
+
+    /// Checks the deletion with ``HealthSaveRules`` and deletes the samples (a correlation with its members),
+    /// all or none.
+    public func delete(
+        _ samples: [HealthSample], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        guard isHealthDataAvailable else {
+            return scheduleCallback { completion(false, HealthStoreError.healthDataUnavailable) }
+        }
+        withState { state, enqueue in
+            do {
+                let backend = state.backend
+                let targets = try HealthSaveRules.checkDelete(
+                    samples.map(\.uuid), appBundleIdentifier: app, sharing: state.authorization.status(for:),
+                    lookup: { backend.sample(withUUID: $0) })
+                let objects = targets.flatMap(HealthSaveRules.flattened)
+                try state.backend.delete(objects)
+                enqueue { completion(true, nil) }
+                notifications(for: objects, in: &state).forEach(enqueue)
+            } catch {
+                enqueue { completion(false, error) }
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    /// The objects of `type` matching `predicate` that the app may see, in insertion order.
+    private static func visible(
+        _ type: HealthObjectType, matching predicate: SamplePredicate?, in state: Locked, app: String
+    ) -> [HealthSample] {
+        state.backend.samples(of: type, matching: predicate).filter {
+            state.authorization.isVisible($0, toApp: app)
+        }
+    }
+
+    /// The visible quantity samples of the query's type, in start order.
+    private static func quantitySamples(for query: HealthQuery, in state: Locked, app: String)
+        -> [HealthQuantitySample]
+    {
+        let samples = visible(query.objectType, matching: query.predicate, in: state, app: app).compactMap {
+            if case .quantity(let quantity) = $0 { return quantity }
+            return nil
+        }
+        return samples.enumerated().sorted { ($0.element.startDate, $0.offset) < ($1.element.startDate, $1.offset) }
+            .map(\.element)
+    }
+
+    /// The visible changes to `type` after `anchor`, at most `limit` (0: all), and the anchor after them.
+    private static func changes(
+        of type: HealthObjectType, matching predicate: SamplePredicate?, after anchor: UInt64, limit: Int,
+        in state: Locked, app: String
+    ) -> HealthAnchoredChanges {
+        var samples: [HealthSample] = []
+        var deleted: [HealthDeletedObject] = []
+        var last = anchor
+        var cut = false
+        for change in state.backend.changes(of: type, after: anchor) {
+            if limit > 0, samples.count + deleted.count >= limit {
+                cut = true
+                break
+            }
+            last = change.sequence
+            guard predicate?.evaluate(change.sample) ?? true, state.authorization.isVisible(change.sample, toApp: app)
+            else { continue }
+            if change.isDeletion {
+                deleted.append(HealthDeletedObject(deleting: change.sample))
+            } else {
+                samples.append(change.sample)
+            }
+        }
+        let newAnchor = cut ? last : max(anchor, state.backend.lastSequence)
+        return HealthAnchoredChanges(
+            samples: samples, deletedObjects: deleted, newAnchor: HealthQueryAnchor(sequence: newAnchor))
+    }
+
+    /// The update callbacks that `changed` (objects just inserted or deleted) calls for.
+    private func notifications(for changed: [HealthSample], in state: inout Locked) -> [CallbackOutbox.Job] {
+        let changedTypes = Set(changed.map(\.type))
+        var jobs: [CallbackOutbox.Job] = []
+        state.watches.removeAll { !$0.query.isRunning }
+        for position in state.watches.indices where changedTypes.contains(state.watches[position].query.objectType) {
+            let watch = state.watches[position]
+            let query = watch.query
+            let matched = changed.contains {
+                $0.type == query.objectType && (query.predicate?.evaluate($0) ?? true)
+                    && state.authorization.isVisible($0, toApp: app)
+            }
+            switch watch {
+            case .anchored(let query, let execution, let anchor):
+                let delta = Self.changes(
+                    of: query.objectType, matching: query.predicate, after: anchor, limit: 0, in: state, app: app)
+                state.watches[position] = .anchored(query, execution, after: delta.newAnchor.sequence)
+                if !delta.samples.isEmpty || !delta.deletedObjects.isEmpty {
+                    jobs.append(execution.updateJob(.success(delta)))
+                }
+            case .observer(_, let execution):
+                if matched { jobs.append(execution.updateJob(.success({}))) }
+            case .collection(let query, let execution):
+                guard matched else { continue }
+                let samples = Self.quantitySamples(for: query, in: state, app: app)
+                jobs.append(execution.updateJob { StatisticsQueryEvaluation.collection(of: samples, for: query) })
+            }
+        }
+        return jobs
+    }
+
+    /// Follows changes for `watch` until its query stops (the cleanup is registered outside the lock: it runs
+    /// at once for a query stopped already).
+    private func forgetOnStop<Results>(_ execution: QueryExecution<Results>) {
+        let query = execution.query
+        execution.onStop { [weak self] in self?.state.withLock { $0.watches.removeAll { $0.query === query } } }
+    }
+
+    // MARK: Queries
+
+    /// Runs a sample query: visible matches, sorted by the descriptors, then by start date and insertion order.
+    public func run(_ query: HealthSampleQuery, in execution: QueryExecution<[HealthSample]>) {
+        withState { state, enqueue in
+            let found = Self.visible(query.objectType, matching: query.predicate, in: state, app: app)
+            let sorted = found.enumerated().sorted { lhs, rhs in
+                for descriptor in query.sortDescriptors {
+                    let key: (HealthSample) -> Date = descriptor.key == .startDate ? \.startDate : \.endDate
+                    let (left, right) = (key(lhs.element), key(rhs.element))
+                    if left != right { return descriptor.ascending ? left < right : left > right }
+                }
+                return (lhs.element.startDate, lhs.offset) < (rhs.element.startDate, rhs.offset)
+            }.map(\.element)
+            enqueue(execution.resultsJob(.success(query.limit > 0 ? Array(sorted.prefix(query.limit)) : sorted)))
+        }
+    }
+
+    /// Runs an anchored object query.
+    public func run(_ query: HealthAnchoredObjectQuery, in execution: QueryExecution<HealthAnchoredChanges>) {
+        withState { state, enqueue in
+            let changes = Self.changes(
+                of: query.objectType, matching: query.predicate, after: query.anchor?.sequence ?? 0,
+                limit: query.limit, in: state, app: app)
+            if execution.keepsRunning {
+                state.watches.append(.anchored(query, execution, after: changes.newAnchor.sequence))
+            }
+            enqueue(execution.resultsJob(.success(changes)))
+        }
+        forgetOnStop(execution)
+    }
+
+    /// Runs an observer query: one update at once, then one per matching visible change.
+    public func run(
+        _ query: HealthObserverQuery, in execution: QueryExecution<HealthObserverQuery.CompletionHandler>
+    ) {
+        withState { state, enqueue in
+            state.watches.append(.observer(query, execution))
+            enqueue(execution.updateJob(.success({})))
+        }
+        forgetOnStop(execution)
+    }
+
+    /// Runs a statistics query over the visible matching samples.
+    public func run(_ query: HealthStatisticsQuery, in execution: QueryExecution<HealthStatistics>) {
+        withState { state, enqueue in
+            let samples = Self.quantitySamples(for: query, in: state, app: app)
+            enqueue(execution.resultsJob { StatisticsQueryEvaluation.statistics(of: samples, for: query) })
+        }
+    }
+
+    /// Runs a statistics collection query; with an update handler, each matching visible change delivers a
+    /// fresh collection.
+    public func run(_ query: HealthStatisticsCollectionQuery, in execution: QueryExecution<StatisticsCollection>) {
+        withState { state, enqueue in
+            let samples = Self.quantitySamples(for: query, in: state, app: app)
+            if execution.keepsRunning { state.watches.append(.collection(query, execution)) }
+            enqueue(execution.resultsJob { StatisticsQueryEvaluation.collection(of: samples, for: query) })
+        }
+        forgetOnStop(execution)
+    }
+
+    /// Runs an activity summary query: summaries derived from every source's samples with
+    /// ``activitySummaryGoals``; none when the app may not read activity summaries.
+    public func run(_ query: HealthActivitySummaryQuery, in execution: QueryExecution<[ActivitySummary]>) {
+        let predicate = query.activitySummaryPredicate
+        let goals = activitySummaryGoals
+        withState { state, enqueue in
+            guard state.authorization.mayRead(.activitySummary) else {
+                return enqueue(execution.resultsJob(.success([])))
+            }
+            let window = ActivitySummaryQueryEvaluation.inputInterval(for: predicate)
+                .map { SamplePredicate.samples(withStart: $0.start, end: $0.end) }
+            let samples = ActivitySummaryQueryEvaluation.inputTypes.flatMap { type in
+                state.backend.samples(of: type, matching: window).enumerated()
+                    .sorted { ($0.element.startDate, $0.offset) < ($1.element.startDate, $1.offset) }.map(\.element)
+            }
+            enqueue(
+                execution.resultsJob {
+                    ActivitySummaryQueryEvaluation.outcome(from: samples, predicate: predicate, goals: goals)
+                })
+        }
+    }
+
+    // MARK: Characteristics
+
+    /// The person's date of birth; `noData` when unset or unreadable.
+    public func dateOfBirthComponents() throws(HealthStoreError) -> DateComponents {
+        guard try characteristicIsReadable(.dateOfBirth), let date = characteristics.dateOfBirth else {
+            throw .noData(.dateOfBirth)
+        }
+        return date
+    }
+
+    /// The person's biological sex, or `.notSet`.
+    public func biologicalSex() throws(HealthStoreError) -> BiologicalSex {
+        try characteristicIsReadable(.biologicalSex) ? characteristics.biologicalSex : .notSet
+    }
+
+    /// The person's blood type, or `.notSet`.
+    public func bloodType() throws(HealthStoreError) -> BloodType {
+        try characteristicIsReadable(.bloodType) ? characteristics.bloodType : .notSet
+    }
+
+    /// The person's Fitzpatrick skin type, or `.notSet`.
+    public func fitzpatrickSkinType() throws(HealthStoreError) -> FitzpatrickSkinType {
+        try characteristicIsReadable(.fitzpatrickSkinType) ? characteristics.fitzpatrickSkinType : .notSet
+    }
+
+    /// Whether the person uses a wheelchair, or `.notSet`.
+    public func wheelchairUse() throws(HealthStoreError) -> WheelchairUse {
+        try characteristicIsReadable(.wheelchairUse) ? characteristics.wheelchairUse : .notSet
+    }
+
+    /// What the person's move ring counts; `.activeEnergy` when unreadable.
+    public func activityMoveMode() throws(HealthStoreError) -> ActivityMoveMode {
+        try characteristicIsReadable(.activityMoveMode) ? characteristics.activityMoveMode : .activeEnergy
+    }
+
+    /// Whether the app may read a characteristic; throws when reading it was never requested.
+    private func characteristicIsReadable(_ type: HealthObjectType) throws(HealthStoreError) -> Bool {
+        guard isHealthDataAvailable else { throw .healthDataUnavailable }
+        let (determined, readable) = state.withLock {
+            ($0.authorization.readIsDetermined(type), $0.authorization.mayRead(type))
+        }
+        guard determined else { throw .authorizationNotDetermined(type) }
+        return readable
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Where a ``BackedHealthStore`` keeps its samples: only the operations that differ from one store to the
+/// next. Everything else — authorization and hidden read denial, the save and delete rules
+/// (``HealthSaveRules``), running every query kind with its ``QueryExecution``, statistics, activity
+/// summaries, observer and anchored updates, callbacks in order on the callback executor — is the store's.
+///
+/// The store calls a backend only while holding its lock, one call at a time, so a backend needs no locking
+/// of its own; mutations arrive already checked, in the order they are applied.
+///
+/// Every change takes the next number of one sequence the backend keeps (``lastSequence``): each object
+/// inserted, each object deleted. Anchored queries are positions in that sequence.
+public protocol HealthStoreBackend: Sendable {
+    /// The number of the last change; 0 before any.
+    var lastSequence: UInt64 { get }
+
+    /// The live object with `uuid` (a correlation member included), with the correlation holding it.
+    func sample(withUUID uuid: UUID) -> StoredHealthSample?
+
+    /// The live objects of `type` that `predicate` matches (every one for `nil`), in the order they were
+    /// inserted; correlation members are objects of their own types. The store applies the read rules,
+    /// sorting and limits.
+    func samples(of type: HealthObjectType, matching predicate: SamplePredicate?) -> [HealthSample]
+
+    /// The changes to objects of `type` numbered after `sequence`, in sequence order: the insertion of each
+    /// object still live, and every deletion.
+    func changes(of type: HealthObjectType, after sequence: UInt64) -> [HealthStoreChange]
+
+    /// Stores `objects` (checked: new UUIDs, valid), each taking the next sequence number; a correlation
+    /// arrives followed by its members, each member naming it.
+    /// - Throws: When the objects cannot be stored; nothing may have changed then.
+    mutating func insert(_ objects: [StoredHealthSample]) throws
+
+    /// Removes the live objects `objects` (checked: stored; a correlation followed by its members), each
+    /// deletion taking the next sequence number and leaving a change for anchored queries.
+    /// - Throws: When they cannot be removed; nothing may have changed then.
+    mutating func delete(_ objects: [HealthSample]) throws
+}
+
+/// One numbered change a ``HealthStoreBackend`` reports to anchored queries.
+public struct HealthStoreChange: Sendable {
+    /// The change's number in the backend's sequence.
+    public let sequence: UInt64
+    /// The object inserted, or the object as it was when deleted.
+    public let sample: HealthSample
+    /// Whether the change deleted the object.
+    public let isDeletion: Bool
+
+    /// A change.
+    public init(sequence: UInt64, sample: HealthSample, isDeletion: Bool) {
+        self.sequence = sequence
+        self.sample = sample
+        self.isDeletion = isDeletion
+    }
+}

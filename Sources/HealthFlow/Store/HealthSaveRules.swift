@@ -1,0 +1,134 @@
+import Foundation
+
+/// HealthKit's rules for saving and deleting, in one place: every store checks a batch here before it
+/// changes anything, so all stores refuse the same batch with the same first error.
+///
+/// The checks run in a fixed order: every sample valid (``validate(_:)``), then sample by sample the types
+/// it needs (its own, or a correlation's members') shareable and sharing authorized, every object the app's
+/// own, and no UUID repeated in the batch or already stored.
+public enum HealthSaveRules {
+    /// Re-checks each sample's own rules (unit compatible with the type, finite values, end not before start,
+    /// required metadata, category values, a correlation's members); samples are checked when made, and a
+    /// store checks again rather than trust that every path that made one did.
+    /// - Throws: ``HealthStoreError/invalidSample(_:)`` for the first invalid sample.
+    public static func validate(_ samples: [HealthSample]) throws(HealthStoreError) {
+        for sample in samples {
+            do {
+                try SampleRules.revalidate(sample)
+            } catch {
+                throw .invalidSample(error)
+            }
+        }
+    }
+
+    /// Checks that the app may save `samples` (already validated) as one batch.
+    /// - Parameters:
+    ///   - samples: The batch; correlations with their members.
+    ///   - appBundleIdentifier: The app's bundle identifier: every object's source must carry it.
+    ///   - sharing: The sharing status of a type.
+    ///   - isStored: Whether the store holds an object with a UUID; `nil` when the store checks that itself
+    ///     (a store that must ask another database, after these checks).
+    /// - Throws: ``HealthStoreError/typeNotShareable(_:)``, ``HealthStoreError/authorizationNotDetermined(_:)``,
+    ///   ``HealthStoreError/authorizationDenied(_:)``, ``HealthStoreError/sourceMismatch(_:expected:actual:)`` or
+    ///   ``HealthStoreError/duplicateUUID(_:)``.
+    public static func checkSave(
+        _ samples: [HealthSample], appBundleIdentifier: String,
+        sharing: (HealthObjectType) -> AuthorizationStatus, isStored: ((UUID) -> Bool)?
+    ) throws(HealthStoreError) {
+        var seen = Set<UUID>()
+        let isStored = isStored ?? { _ in false }
+        for sample in samples {
+            try checkSharing(of: sample, sharing: sharing)
+            let flat = SampleRules.flattened(sample)
+            for object in flat where object.source.bundleIdentifier != appBundleIdentifier {
+                throw .sourceMismatch(
+                    object.uuid, expected: appBundleIdentifier, actual: object.source.bundleIdentifier)
+            }
+            try checkUnique(flat, seen: &seen, isStored: isStored)
+        }
+    }
+
+    /// Checks that `samples` (already validated) may be added from another app or device: no UUID repeated in
+    /// the batch or already stored.
+    /// - Throws: ``HealthStoreError/duplicateUUID(_:)``.
+    public static func checkIngest(_ samples: [HealthSample], isStored: (UUID) -> Bool) throws(HealthStoreError) {
+        var seen = Set<UUID>()
+        for sample in samples { try checkUnique(SampleRules.flattened(sample), seen: &seen, isStored: isStored) }
+    }
+
+    /// Checks that the app may delete the samples with these UUIDs, and returns the stored samples it deletes.
+    /// - Parameters:
+    ///   - uuids: The samples to delete, in the caller's order.
+    ///   - appBundleIdentifier: The app: it deletes only what it saved.
+    ///   - sharing: The sharing status of a type.
+    ///   - lookup: The stored object with a UUID.
+    /// - Throws: ``HealthStoreError/objectNotFound(_:)``, a sharing error (as
+    ///   ``checkSave(_:appBundleIdentifier:sharing:isStored:)``),
+    ///   ``HealthStoreError/notSavedByThisApp(_:source:)``, ``HealthStoreError/memberOfCorrelation(_:correlation:)``
+    ///   (delete the correlation instead) or ``HealthStoreError/duplicateUUID(_:)``.
+    public static func checkDelete(
+        _ uuids: [UUID], appBundleIdentifier: String, sharing: (HealthObjectType) -> AuthorizationStatus,
+        lookup: (UUID) -> StoredHealthSample?
+    ) throws(HealthStoreError) -> [HealthSample] {
+        var seen = Set<UUID>()
+        var targets: [HealthSample] = []
+        for uuid in uuids {
+            guard let stored = lookup(uuid) else { throw .objectNotFound(uuid) }
+            let sample = stored.sample
+            try checkSharing(of: sample, sharing: sharing)
+            guard sample.source.bundleIdentifier == appBundleIdentifier else {
+                throw .notSavedByThisApp(sample.uuid, source: sample.source)
+            }
+            if let correlation = stored.correlation {
+                throw .memberOfCorrelation(sample.uuid, correlation: correlation)
+            }
+            guard seen.insert(sample.uuid).inserted else { throw .duplicateUUID(sample.uuid) }
+            targets.append(sample)
+        }
+        return targets
+    }
+
+    /// The sample followed by its members, when it is a correlation (members are stored, indexed and deleted
+    /// as samples of their own types), members in a fixed order.
+    public static func flattened(_ sample: HealthSample) -> [HealthSample] {
+        SampleRules.flattened(sample)
+    }
+
+    /// Every type `sample` needs sharing for: shareable, and sharing authorized.
+    private static func checkSharing(
+        of sample: HealthSample, sharing: (HealthObjectType) -> AuthorizationStatus
+    ) throws(HealthStoreError) {
+        for type in SampleRules.authorizationTypes(of: sample) {
+            guard type.isShareable else { throw .typeNotShareable(type) }
+            switch sharing(type) {
+            case .notDetermined: throw .authorizationNotDetermined(type)
+            case .sharingDenied: throw .authorizationDenied(type)
+            case .sharingAuthorized: break
+            }
+        }
+    }
+
+    private static func checkUnique(
+        _ objects: [HealthSample], seen: inout Set<UUID>, isStored: (UUID) -> Bool
+    ) throws(HealthStoreError) {
+        for object in objects {
+            guard !isStored(object.uuid), seen.insert(object.uuid).inserted else {
+                throw .duplicateUUID(object.uuid)
+            }
+        }
+    }
+}
+
+/// A stored sample as the delete rules see it: the sample, and the correlation holding it when it is a member.
+public struct StoredHealthSample: Sendable {
+    /// The sample as stored.
+    public let sample: HealthSample
+    /// The UUID of the correlation it belongs to, or `nil` for a sample saved on its own.
+    public let correlation: UUID?
+
+    /// A stored sample.
+    public init(sample: HealthSample, correlation: UUID?) {
+        self.sample = sample
+        self.correlation = correlation
+    }
+}
