@@ -192,29 +192,30 @@ struct SyncRun {
         return sendAgain || batch.changeCount >= engine.batchSize ? .gatherAgain : .finished
     }
 
-    /// A batch's sections: every type queried concurrently, then filled in type order up to `limit`; the type
-    /// that overflows is queried again with the room left, so its anchor stops exactly there, and the types after
-    /// it wait for the next batch.
+    /// A batch's sections: the types queried one after another, in order, each for at most the room the types
+    /// before it left, until the batch is full; the types after that wait for the next batch. Each change is
+    /// read once per batch it goes into — a full batch reads `limit` changes, however many types are pending —
+    /// and each section's anchor stops exactly after its last change.
     static func fill(
         _ types: [HealthObjectType], from store: any HealthStore, since state: SyncState, limit: Int
     ) async throws -> [SyncPlanSection] {
-        let found = try await when(
-            fulfilled: types.map { type in store.changes(of: type, since: state.anchor(for: type), limit: limit) }
-        ).value
+        try await fill(types, since: state, limit: limit) { type, anchor, room in
+            try await store.changes(of: type, since: anchor, limit: room).value
+        }
+    }
+
+    /// ``fill(_:from:since:limit:)`` over any source of changes: `changes` answers a type's changes after an
+    /// anchor, at most `room` of them.
+    static func fill(
+        _ types: [HealthObjectType], since state: SyncState, limit: Int,
+        changes: (HealthObjectType, HealthQueryAnchor?, _ room: Int) async throws -> HealthAnchoredChanges
+    ) async throws -> [SyncPlanSection] {
         var room = limit
         var sections: [SyncPlanSection] = []
-        for (type, changes) in zip(types, found) {
-            let count = changes.samples.count + changes.deletedObjects.count
-            if count <= room {
-                sections.append(SyncPlanSection(type: type, changes: changes))
-                room -= count
-            } else if room > 0 {
-                let trimmed = try await store.changes(of: type, since: state.anchor(for: type), limit: room).value
-                sections.append(SyncPlanSection(type: type, changes: trimmed))
-                room -= min(room, trimmed.samples.count + trimmed.deletedObjects.count)
-            } else {
-                break
-            }
+        for type in types where room > 0 {
+            let found = try await changes(type, state.anchor(for: type), room)
+            sections.append(SyncPlanSection(type: type, changes: found))
+            room -= min(room, found.samples.count + found.deletedObjects.count)
         }
         return sections
     }

@@ -26,6 +26,40 @@ struct SyncRunTests {
         #expect(full.map(\.type) == [.heartRate])
     }
 
+    /// Batches of 7 over three pending types (10 + 12 + 9 changes): every change is read exactly once, into the
+    /// batch that sends it — never k × 7 reads to keep 7.
+    @Test func fillReadsEachChangeOnceAcrossBatchesOfManyPendingTypes() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try await bench.store.requestAuthorization(toShare: [.restingHeartRate], read: [.restingHeartRate])
+        try bench.store.ingest(
+            try SyncEngineBench.heartRates(10) + SyncEngineBench.steps(12, first: 100)
+                + SyncEngineBench.heartRates(9, first: 200).map { sample in
+                    guard case .quantity(let heart) = sample else { return sample }
+                    return .quantity(
+                        try HealthQuantitySample(
+                            type: .restingHeartRate, quantity: heart.quantity, date: heart.startDate,
+                            source: heart.source, uuid: heart.uuid))
+                })
+        let types: [HealthObjectType] = [.heartRate, .stepCount, .restingHeartRate]
+        var state = SyncState()
+        var reads = 0
+        var batches: [[Int]] = []
+        while true {
+            let sections = try await SyncRun.fill(types, since: state, limit: 7) { type, anchor, room in
+                let changes = try await bench.store.changes(of: type, since: anchor, limit: room).value
+                reads += changes.samples.count + changes.deletedObjects.count
+                return changes
+            }
+            for section in sections { state.anchors[section.type.identifier] = section.changes.newAnchor }
+            let counts = sections.map(\.count)
+            if counts.reduce(0, +) == 0 { break }
+            batches.append(counts)
+        }
+        #expect(reads == 31)
+        #expect(batches == [[7], [3, 4], [0, 7], [0, 1, 6], [0, 0, 3]])
+    }
+
     @Test func gatherWritesNothingAndSerializeMakesTheBatchPendingBeforeAnySend() async throws {
         let bench = try await SyncEngineBench.make()
         defer { bench.remove() }
