@@ -97,6 +97,38 @@ let benchmarks: @Sendable () -> Void = {
         try await syncStore()
     }
 
+    Benchmark("Sync1M: baseline — the store alone (built, nothing synced), for peak RSS") {
+        (benchmark: Benchmark, setup: SyncSetup) in
+        for _ in benchmark.scaledIterations { blackHole(setup.store) }
+    } setup: {
+        try await syncStore()
+    }
+
+    Benchmark("Serialize1M: SyncBatchWriter alone (JSON, no gzip), batches of 1,000, one core") {
+        (benchmark: Benchmark, setup: SyncSetup) in
+        let samples = setup.samples
+        for _ in benchmark.scaledIterations {
+            var bytes: Int64 = 0
+            for start in stride(from: 0, to: samples.count, by: batchSize) {
+                let header = SyncBatchHeader(batchID: UUID(), deviceID: "benchmark-device", createdAt: Date())
+                var writer = SyncBatchWriter(header: header) { chunk in blackHole(chunk.count) }
+                var section: HealthObjectType?
+                for sample in samples[start..<min(start + batchSize, samples.count)] {
+                    if sample.type != section {
+                        try writer.beginSection(sample.type)
+                        section = sample.type
+                    }
+                    try writer.writeSample(sample)
+                }
+                bytes += try writer.finish()
+            }
+            // MB/s = this byte count / the wall clock.
+            FileHandle.standardError.write(Data("Serialize1M: \(bytes) bytes of JSON\n".utf8))
+        }
+    } setup: {
+        try await syncStore()
+    }
+
     Benchmark("Sync1M: baseline — SyncBatchWriter + GzipCompressor alone, batches of 1,000") {
         (benchmark: Benchmark, setup: SyncSetup) in
         // The same samples in the same batches, serialized and gzipped into memory: no store, no files, no upload.

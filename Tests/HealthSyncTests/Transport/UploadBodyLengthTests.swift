@@ -1,0 +1,57 @@
+import Foundation
+import HealthFlow
+import Testing
+
+@testable import HealthSync
+
+/// A body's declared length is checked before memory is taken for it: a file or stream larger than declared (a
+/// damaged or wrong length) fails with a typed error, never with an allocation as large as the file.
+@Suite struct UploadBodyLengthTests {
+    /// 32 GiB: more than this machine's memory, so reserving it would abort the process.
+    static let huge: Int64 = 34_359_738_368
+
+    @Test func aWholeBodyFileFarLargerThanItsContentLengthFailsWithLengthMismatchBeforeReading() throws {
+        let folder = try SyncTempFolder()
+        defer { folder.remove() }
+        let url = folder.url.appendingPathComponent("body.multipart")
+        #expect(FileManager.default.createFile(atPath: url.path, contents: Data()))
+        // A sparse file: 32 GiB long, no block written.
+        #expect(truncate(url.path, off_t(Self.huge)) == 0)
+        let request = UploadRequest(
+            batchID: SyncFixtures.batchID, contentType: "multipart/form-data; boundary=x", contentLength: 100,
+            fileExtension: "multipart", body: .file(at: url))
+        #expect(throws: UploadError.lengthMismatch(expected: 100, actual: Self.huge)) {
+            _ = try HTTPTransport.wholeBody(of: request)
+        }
+    }
+
+    @Test func aWholeBodyStreamLongerThanItsContentLengthStopsOneBytePastIt() throws {
+        let request = UploadRequest(
+            batchID: SyncFixtures.batchID, contentType: "application/json", contentLength: 1_000,
+            body: .stream { InputStream(data: Data(count: 3 << 20)) })
+        #expect(throws: UploadError.lengthMismatch(expected: 1_000, actual: 1_001)) {
+            _ = try HTTPTransport.wholeBody(of: request)
+        }
+        let short = UploadRequest(
+            batchID: SyncFixtures.batchID, contentType: "application/json", contentLength: Self.huge,
+            body: .stream { InputStream(data: Data(count: 10)) })
+        #expect(throws: UploadError.lengthMismatch(expected: Self.huge, actual: 10)) {
+            _ = try HTTPTransport.wholeBody(of: short)
+        }
+        let negative = UploadRequest(
+            batchID: SyncFixtures.batchID, contentType: "application/json", contentLength: -1, body: .data(Data()))
+        #expect(throws: UploadError.lengthMismatch(expected: -1, actual: 0)) {
+            _ = try HTTPTransport.wholeBody(of: negative)
+        }
+    }
+
+    @Test func aMultipartBodyInMemoryDoesNotReserveAStreamedPartsDeclaredLength() throws {
+        let part = try MultipartPart(
+            name: "batch", filename: "b.json.gz", contentType: "application/gzip", length: Self.huge,
+            makeStream: { InputStream(data: Data(count: 10)) })
+        let body = try MultipartBody(parts: [part])
+        #expect(throws: MultipartError.sourceLengthMismatch(field: "batch", declared: Self.huge, delivered: 10)) {
+            _ = try body.data()
+        }
+    }
+}
