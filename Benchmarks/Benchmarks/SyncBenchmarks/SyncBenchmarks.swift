@@ -57,6 +57,18 @@ private func syncEverything(
     return report
 }
 
+/// Writes `batch` (samples grouped by type, in order) into `writer`, one section per run of a type.
+private func writeSections(of batch: ArraySlice<HealthSample>, with writer: inout SyncBatchWriter) throws {
+    var section: HealthObjectType?
+    for sample in batch {
+        if sample.type != section {
+            try writer.beginSection(sample.type)
+            section = sample.type
+        }
+        try writer.writeSample(sample)
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     let mode = BenchmarkRunMode.current
     Benchmark.defaultConfiguration = .init(
@@ -112,14 +124,7 @@ let benchmarks: @Sendable () -> Void = {
             for start in stride(from: 0, to: samples.count, by: batchSize) {
                 let header = SyncBatchHeader(batchID: UUID(), deviceID: "benchmark-device", createdAt: Date())
                 var writer = SyncBatchWriter(header: header) { chunk in blackHole(chunk.count) }
-                var section: HealthObjectType?
-                for sample in samples[start..<min(start + batchSize, samples.count)] {
-                    if sample.type != section {
-                        try writer.beginSection(sample.type)
-                        section = sample.type
-                    }
-                    try writer.writeSample(sample)
-                }
+                try writeSections(of: samples[start..<min(start + batchSize, samples.count)], with: &writer)
                 bytes += try writer.finish()
             }
             // MB/s = this byte count / the wall clock.
@@ -139,14 +144,7 @@ let benchmarks: @Sendable () -> Void = {
                 let gzip = try GzipCompressor()
                 let header = SyncBatchHeader(batchID: UUID(), deviceID: "benchmark-device", createdAt: Date())
                 var writer = SyncBatchWriter(header: header) { chunk in bytes += try gzip.compress(chunk).count }
-                var section: HealthObjectType?
-                for sample in samples[start..<min(start + batchSize, samples.count)] {
-                    if sample.type != section {
-                        try writer.beginSection(sample.type)
-                        section = sample.type
-                    }
-                    try writer.writeSample(sample)
-                }
+                try writeSections(of: samples[start..<min(start + batchSize, samples.count)], with: &writer)
                 try writer.finish()
                 bytes += try gzip.finish().count
             }

@@ -84,7 +84,8 @@ struct SyncRunTests {
         batch.prepared?.remove()
     }
 
-    /// A full batch (3 of 3) may leave changes behind; a short one (2 of 3) was everything.
+    /// A full batch (3 of 3) may leave changes behind: its commit is saved with whatever follows (here the empty
+    /// gather that ends the run); a short one (2 of 3) was everything and is saved at once.
     @Test(arguments: [(3, SyncRun.Outcome.gatherAgain), (2, .finished)])
     func commitAdvancesTheAnchorsAndClearsThePendingBatchInOneSave(count: Int, outcome: SyncRun.Outcome)
         async throws
@@ -98,6 +99,12 @@ struct SyncRunTests {
         #expect(try bench.anchors.load().pending == batch.record)
 
         #expect(try run.commit(batch, receipt: receipt) == outcome)
+        #expect(run.state.pending == nil && run.state.anchors == batch.record.endAnchors)
+        if outcome == .gatherAgain {
+            #expect(try bench.anchors.load().pending == batch.record, "not yet saved: a crash re-sends it")
+            #expect(FileManager.default.fileExists(atPath: batch.path.description))
+            #expect(try await run.gather() == nil)
+        }
         let saved = try bench.anchors.load()
         #expect(saved.pending == nil)
         #expect(saved.pendingBatchID == nil)
@@ -106,6 +113,29 @@ struct SyncRunTests {
         #expect(run.report.batchIDs == [batch.record.batchID])
         #expect(run.report.samples == ["heartRate": count])
         #expect(try await run.gather() == nil)
+    }
+
+    /// After a full batch, the next batch's one save records both the commit and the new pending batch, and only
+    /// then is the committed batch's body file deleted.
+    @Test func theNextBatchsPendingSaveMakesTheLastCommitDurableAndThenDeletesItsBody() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(5))
+        var run = try SyncRun(engine: bench.engine(batchSize: 3))
+        let first = try run.serialize(try #require(try await run.gather()))
+        #expect(try run.commit(first, receipt: try await run.send(first)) == .gatherAgain)
+        #expect(run.unsavedCommit == first.path)
+
+        let second = try run.serialize(try #require(try await run.gather()))
+        let saved = try bench.anchors.load()
+        #expect(saved.anchors == first.record.endAnchors)
+        #expect(saved.pending == second.record)
+        #expect(run.unsavedCommit == nil)
+        #expect(!FileManager.default.fileExists(atPath: first.path.description))
+        #expect(FileManager.default.fileExists(atPath: second.path.description))
+        #expect(try run.commit(second, receipt: try await run.send(second)) == .finished)
+        #expect(try bench.anchors.load().anchors["heartRate"] == second.record.endAnchors["heartRate"])
+        #expect(try bench.anchors.load().pending == nil)
     }
 
     @Test func resumePendingResendsTheDurableBodyByteForByteAndCommitsIt() async throws {
