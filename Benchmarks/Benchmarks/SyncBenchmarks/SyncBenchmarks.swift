@@ -69,6 +69,9 @@ private func writeSections(of batch: ArraySlice<HealthSample>, with writer: inou
     }
 }
 
+/// The bytes of JSON one serialization run wrote.
+private let jsonBytes = BenchmarkMetric.custom("JSON bytes", useScalingFactor: false)
+
 let benchmarks: @Sendable () -> Void = {
     let mode = BenchmarkRunMode.current
     Benchmark.defaultConfiguration = .init(
@@ -116,8 +119,13 @@ let benchmarks: @Sendable () -> Void = {
         try await syncStore()
     }
 
-    Benchmark("Serialize1M: SyncBatchWriter alone (JSON, no gzip), batches of 1,000, one core") {
-        (benchmark: Benchmark, setup: SyncSetup) in
+    Benchmark(
+        "Serialize1M: SyncBatchWriter alone (JSON, no gzip), batches of 1,000, one core",
+        configuration: .init(
+            metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident, jsonBytes], warmupIterations: 0,
+            maxDuration: mode.maxDuration(.seconds(120), quick: .seconds(1)),
+            maxIterations: mode.maxIterations(3, quick: 1))
+    ) { (benchmark: Benchmark, setup: SyncSetup) in
         let samples = setup.samples
         for _ in benchmark.scaledIterations {
             var bytes: Int64 = 0
@@ -128,7 +136,7 @@ let benchmarks: @Sendable () -> Void = {
                 bytes += try writer.finish()
             }
             // MB/s = this byte count / the wall clock.
-            FileHandle.standardError.write(Data("Serialize1M: \(bytes) bytes of JSON\n".utf8))
+            benchmark.measurement(jsonBytes, Int(bytes))
         }
     } setup: {
         try await syncStore()

@@ -25,6 +25,18 @@ import Testing
         }
     }
 
+    @Test func aStateFileOf32GiBIsReportedCorruptWithoutReadingIt() throws {
+        let folder = try SyncTempFolder()
+        defer { folder.remove() }
+        let url = folder.url.appendingPathComponent("sync-state.json")
+        #expect(FileManager.default.createFile(atPath: url.path, contents: Data()))
+        #expect(truncate(url.path, off_t(Self.huge)) == 0)
+        #expect(
+            throws: SyncStateError.corrupt(
+                path: url.path, reason: "\(Self.huge) bytes, more than a state file holds (16777216)")
+        ) { _ = try AnchorStore(fileURL: url).load() }
+    }
+
     @Test func aWholeBodyStreamLongerThanItsContentLengthStopsOneBytePastIt() throws {
         let request = UploadRequest(
             batchID: SyncFixtures.batchID, contentType: "application/json", contentLength: 1_000,
