@@ -122,7 +122,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark(
         "Serialize1M: SyncBatchWriter alone (JSON, no gzip), batches of 1,000, one core",
         configuration: .init(
-            metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident, jsonBytes], warmupIterations: 0,
+            metrics: [.wallClock, .cpuUser, .mallocCountTotal, .peakMemoryResident, jsonBytes], warmupIterations: 0,
             maxDuration: mode.maxDuration(.seconds(120), quick: .seconds(1)),
             maxIterations: mode.maxIterations(3, quick: 1))
     ) { (benchmark: Benchmark, setup: SyncSetup) in

@@ -76,7 +76,8 @@ import HealthFlow
 /// ```
 ///
 /// - Note: The sink is called synchronously on the caller's thread; the chunk it receives is only valid
-///   during the call. The writer is not `Sendable`: use it from one thread.
+///   during the call. The writer is not `Sendable`: use it from one thread, and write through one copy of it
+///   (copies share the buffer, as they share the sink).
 public struct SyncBatchWriter {
     /// The chunk size used unless another is given: 16 KiB.
     ///

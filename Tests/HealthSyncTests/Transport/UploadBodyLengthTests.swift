@@ -10,13 +10,18 @@ import Testing
     /// 32 GiB: more than this machine's memory, so reserving it would abort the process.
     static let huge: Int64 = 34_359_738_368
 
+    /// A sparse file of ``huge`` bytes (no block written) named `name` in `folder`.
+    static func sparseFile(_ name: String, in folder: SyncTempFolder) throws -> URL {
+        let url = folder.url.appendingPathComponent(name)
+        try Data().write(to: url)
+        try #require(truncate(url.path, off_t(huge)) == 0)
+        return url
+    }
+
     @Test func aWholeBodyFileFarLargerThanItsContentLengthFailsWithLengthMismatchBeforeReading() throws {
         let folder = try SyncTempFolder()
         defer { folder.remove() }
-        let url = folder.url.appendingPathComponent("body.multipart")
-        #expect(FileManager.default.createFile(atPath: url.path, contents: Data()))
-        // A sparse file: 32 GiB long, no block written.
-        #expect(truncate(url.path, off_t(Self.huge)) == 0)
+        let url = try Self.sparseFile("body.multipart", in: folder)
         let request = UploadRequest(
             batchID: SyncFixtures.batchID, contentType: "multipart/form-data; boundary=x", contentLength: 100,
             fileExtension: "multipart", body: .file(at: url))
@@ -28,9 +33,7 @@ import Testing
     @Test func aStateFileOf32GiBIsReportedCorruptWithoutReadingIt() throws {
         let folder = try SyncTempFolder()
         defer { folder.remove() }
-        let url = folder.url.appendingPathComponent("sync-state.json")
-        #expect(FileManager.default.createFile(atPath: url.path, contents: Data()))
-        #expect(truncate(url.path, off_t(Self.huge)) == 0)
+        let url = try Self.sparseFile("sync-state.json", in: folder)
         #expect(
             throws: SyncStateError.corrupt(
                 path: url.path, reason: "\(Self.huge) bytes, more than a state file holds (16777216)")
