@@ -57,6 +57,21 @@ private func syncEverything(
     return report
 }
 
+/// Writes `batch` (samples grouped by type, in order) into `writer`, one section per run of a type.
+private func writeSections(of batch: ArraySlice<HealthSample>, with writer: inout SyncBatchWriter) throws {
+    var section: HealthObjectType?
+    for sample in batch {
+        if sample.type != section {
+            try writer.beginSection(sample.type)
+            section = sample.type
+        }
+        try writer.writeSample(sample)
+    }
+}
+
+/// The bytes of JSON one serialization run wrote.
+private let jsonBytes = BenchmarkMetric.custom("JSON bytes", useScalingFactor: false)
+
 let benchmarks: @Sendable () -> Void = {
     let mode = BenchmarkRunMode.current
     Benchmark.defaultConfiguration = .init(
@@ -97,6 +112,36 @@ let benchmarks: @Sendable () -> Void = {
         try await syncStore()
     }
 
+    Benchmark("Sync1M: baseline — the store alone (built, nothing synced), for peak RSS") {
+        (benchmark: Benchmark, setup: SyncSetup) in
+        for _ in benchmark.scaledIterations { blackHole(setup.store) }
+    } setup: {
+        try await syncStore()
+    }
+
+    Benchmark(
+        "Serialize1M: SyncBatchWriter alone (JSON, no gzip), batches of 1,000, one core",
+        configuration: .init(
+            metrics: [.wallClock, .cpuUser, .mallocCountTotal, .peakMemoryResident, jsonBytes], warmupIterations: 0,
+            maxDuration: mode.maxDuration(.seconds(120), quick: .seconds(1)),
+            maxIterations: mode.maxIterations(3, quick: 1))
+    ) { (benchmark: Benchmark, setup: SyncSetup) in
+        let samples = setup.samples
+        for _ in benchmark.scaledIterations {
+            var bytes: Int64 = 0
+            for start in stride(from: 0, to: samples.count, by: batchSize) {
+                let header = SyncBatchHeader(batchID: UUID(), deviceID: "benchmark-device", createdAt: Date())
+                var writer = SyncBatchWriter(header: header) { chunk in blackHole(chunk.count) }
+                try writeSections(of: samples[start..<min(start + batchSize, samples.count)], with: &writer)
+                bytes += try writer.finish()
+            }
+            // MB/s = this byte count / the wall clock.
+            benchmark.measurement(jsonBytes, Int(bytes))
+        }
+    } setup: {
+        try await syncStore()
+    }
+
     Benchmark("Sync1M: baseline — SyncBatchWriter + GzipCompressor alone, batches of 1,000") {
         (benchmark: Benchmark, setup: SyncSetup) in
         // The same samples in the same batches, serialized and gzipped into memory: no store, no files, no upload.
@@ -107,14 +152,7 @@ let benchmarks: @Sendable () -> Void = {
                 let gzip = try GzipCompressor()
                 let header = SyncBatchHeader(batchID: UUID(), deviceID: "benchmark-device", createdAt: Date())
                 var writer = SyncBatchWriter(header: header) { chunk in bytes += try gzip.compress(chunk).count }
-                var section: HealthObjectType?
-                for sample in samples[start..<min(start + batchSize, samples.count)] {
-                    if sample.type != section {
-                        try writer.beginSection(sample.type)
-                        section = sample.type
-                    }
-                    try writer.writeSample(sample)
-                }
+                try writeSections(of: samples[start..<min(start + batchSize, samples.count)], with: &writer)
                 try writer.finish()
                 bytes += try gzip.finish().count
             }

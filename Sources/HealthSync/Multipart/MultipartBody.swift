@@ -106,7 +106,9 @@ public struct MultipartBody: Sendable {
         let stream = MultipartInputStream(segments: segments)
         stream.open()
         defer { stream.close() }
-        var output = Data(capacity: Int(clamping: contentLength))
+        // A streamed part's declared length is not trusted with memory before its bytes arrive: reserve at most
+        // 1 MiB up front and let the rest grow with what is read.
+        var output = Data(capacity: Int(clamping: min(contentLength, 1 << 20)))
         let chunkSize = 64 * 1024
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
         defer { buffer.deallocate() }

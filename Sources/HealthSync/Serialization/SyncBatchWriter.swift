@@ -67,7 +67,8 @@ import HealthFlow
 /// ``SyncSerializationError/nonFiniteNumber(field:)``).
 ///
 /// - Note: The sink is called synchronously on the caller's thread; the chunk it receives is only valid
-///   during the call. The writer is not `Sendable`: use it from one thread.
+///   during the call. The writer is not `Sendable`: use it from one thread, and write through one copy of it
+///   (copies share the buffer, as they share the sink).
 public struct SyncBatchWriter {
     /// The chunk size used unless another is given: 16 KiB.
     public static let defaultChunkSize = 16_384
@@ -84,6 +85,11 @@ public struct SyncBatchWriter {
     private var state = State.headerPending
     private let header: SyncBatchHeader
     private let timeZone: TimeZone
+    /// The time zone's offset when it never changes (UTC, `TimeZone(secondsFromGMT:)`), so that dates are
+    /// formatted without asking the time zone each time.
+    private let fixedOffset: Int?
+    /// The units met so far and their `unitString`s, most recent first (a batch uses a handful).
+    private var unitStrings: [(unit: HealthUnit, text: String)] = []
     private var sectionsWritten = 0
 
     /// Creates a writer that sends the batch to `sink` in chunks of at most `chunkSize` bytes.
@@ -99,6 +105,8 @@ public struct SyncBatchWriter {
     ) {
         self.header = header
         self.timeZone = timeZone
+        let offset = timeZone.secondsFromGMT()
+        self.fixedOffset = TimeZone(secondsFromGMT: offset) == timeZone ? offset : nil
         self.emitter = JSONEmitter(chunkSize: chunkSize, sink: sink)
     }
 
@@ -167,7 +175,7 @@ public struct SyncBatchWriter {
         }
         if written > 0 { try emitter.byte(UInt8(ascii: ",")) }
         try emitter.raw("{\"uuid\":")
-        try emitter.string(deleted.uuid.uuidString)
+        try emitter.uuid(deleted.uuid)
         try emitter.raw(",\"metadata\":")
         try emitMetadata(deleted.metadata, field: "deleted[].metadata")
         try emitter.byte(UInt8(ascii: "}"))
@@ -227,7 +235,7 @@ public struct SyncBatchWriter {
         try emitter.raw("{\"schemaVersion\":")
         try emitter.integer(header.schemaVersion)
         try emitter.raw(",\"batchID\":")
-        try emitter.string(header.batchID.uuidString)
+        try emitter.uuid(header.batchID)
         try emitter.raw(",\"deviceID\":")
         try emitter.string(header.deviceID)
         try emitter.raw(",\"createdAt\":")
@@ -236,20 +244,25 @@ public struct SyncBatchWriter {
         state = .betweenSections(written: 0)
     }
 
-    private mutating func emitDate(_ date: Date, field: String) throws {
-        guard let text = ISO8601Timestamp.string(for: date, in: timeZone) else {
-            throw SyncSerializationError.invalidDate(field: field)
-        }
-        try emitter.byte(UInt8(ascii: "\""))
-        try emitter.raw(text)
-        try emitter.byte(UInt8(ascii: "\""))
+    private mutating func emitDate(_ date: Date, field: @autoclosure () -> String) throws {
+        guard date.timeIntervalSince1970.isFinite,
+            try emitter.timestamp(date, offset: fixedOffset ?? timeZone.secondsFromGMT(for: date))
+        else { throw SyncSerializationError.invalidDate(field: field()) }
+    }
+
+    /// The unit's `unitString` (rendered once per unit and writer: rendering sorts and joins its factors).
+    private mutating func unitString(_ unit: HealthUnit) -> String {
+        if let index = unitStrings.firstIndex(where: { $0.unit == unit }) { return unitStrings[index].text }
+        let text = unit.unitString
+        unitStrings.append((unit, text))
+        return text
     }
 
     private mutating func emitCommon(
-        uuid: UUID, type: HealthObjectType, kind: String, start: Date, end: Date, source: HealthSource
+        uuid: UUID, type: HealthObjectType, kind: StaticString, start: Date, end: Date, source: HealthSource
     ) throws {
         try emitter.raw("{\"uuid\":")
-        try emitter.string(uuid.uuidString)
+        try emitter.uuid(uuid)
         try emitter.raw(",\"type\":")
         try emitter.string(type.identifier)
         try emitter.raw(",\"kind\":\"")
@@ -265,17 +278,17 @@ public struct SyncBatchWriter {
         try emitter.byte(UInt8(ascii: "}"))
     }
 
-    private mutating func emitQuantityFields(_ quantity: HealthQuantity, field: String) throws {
+    private mutating func emitQuantityFields(_ quantity: HealthQuantity, field: @autoclosure () -> String) throws {
         try emitter.raw("\"value\":")
-        try emitter.number(quantity.value, field: field + ".value")
+        try emitter.number(quantity.value, field: field() + ".value")
         try emitter.raw(",\"unit\":")
-        try emitter.string(quantity.unit.unitString)
+        try emitter.string(unitString(quantity.unit))
     }
 
-    private mutating func emitOptionalQuantity(_ quantity: HealthQuantity?, field: String) throws {
+    private mutating func emitOptionalQuantity(_ quantity: HealthQuantity?, field: @autoclosure () -> String) throws {
         guard let quantity else { return try emitter.raw("null") }
         try emitter.byte(UInt8(ascii: "{"))
-        try emitQuantityFields(quantity, field: field)
+        try emitQuantityFields(quantity, field: field())
         try emitter.byte(UInt8(ascii: "}"))
     }
 
@@ -334,6 +347,7 @@ public struct SyncBatchWriter {
     }
 
     private mutating func emitMetadata(_ metadata: [MetadataKey: MetadataValue], field: String) throws {
+        if metadata.isEmpty { return try emitter.raw("{}") }
         try emitter.byte(UInt8(ascii: "{"))
         for (index, (key, value)) in metadata.sorted(by: { $0.key.rawValue < $1.key.rawValue }).enumerated() {
             if index > 0 { try emitter.byte(UInt8(ascii: ",")) }
@@ -358,7 +372,7 @@ public struct SyncBatchWriter {
         try emitter.byte(UInt8(ascii: "}"))
     }
 
-    private static func name(of classification: HealthElectrocardiogram.Classification) -> String {
+    private static func name(of classification: HealthElectrocardiogram.Classification) -> StaticString {
         switch classification {
         case .notSet: "notSet"
         case .sinusRhythm: "sinusRhythm"
@@ -371,7 +385,7 @@ public struct SyncBatchWriter {
         }
     }
 
-    private static func name(of status: HealthElectrocardiogram.SymptomsStatus) -> String {
+    private static func name(of status: HealthElectrocardiogram.SymptomsStatus) -> StaticString {
         switch status {
         case .notSet: "notSet"
         case .none: "none"

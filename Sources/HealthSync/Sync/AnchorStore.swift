@@ -1,6 +1,14 @@
 import Foundation
 import HealthFlow
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Keeps the ``SyncState`` (per-type anchors and the pending batch ID) in a small JSON file, durably.
 ///
 /// Saving writes a temp file (mode 0600) in the same folder, `fsync`s it, renames it over the state file and
@@ -44,6 +52,13 @@ public struct AnchorStore: Sendable {
     ///   ``SyncStateError/unsupportedVersion(path:version:)`` for a newer format, ``SyncStateError/io(operation:path:code:)``.
     public func load() throws(SyncStateError) -> SyncState {
         AtomicFile.removeLeftovers(for: path)
+        var info = stat()
+        if path.withCString({ stat($0, &info) }) == 0, Int64(info.st_size) > Self.largestStateFile {
+            // Read whole, a damaged or substituted file this large would be one allocation of its size.
+            throw .corrupt(
+                path: path.description,
+                reason: "\(info.st_size) bytes, more than a state file holds (\(Self.largestStateFile))")
+        }
         let data: Data
         do throws(PathCallFailure) {
             data = Data(try path.readContents())
@@ -85,6 +100,10 @@ public struct AnchorStore: Sendable {
             throw .io(operation: "write", path: path.description, code: 0)
         }
     }
+
+    /// The largest state file ``load()`` reads: 16 MiB (a state records a few anchors and one pending batch, a
+    /// few KB).
+    static let largestStateFile: Int64 = 16 << 20
 
     private static func formatVersion(in data: Data) -> Int? {
         let object = try? JSONSerialization.jsonObject(with: data)

@@ -12,7 +12,8 @@ public enum SyncCheckpoint: Hashable, Sendable, CustomStringConvertible {
     case persisted(UUID)
     /// The receiver answered 2xx; the anchors are not yet committed.
     case acknowledged(UUID)
-    /// The anchors are committed and the body file removed.
+    /// The anchors are committed in the run's state: saved and the body file removed at once after the run's
+    /// last batch, else with the next batch's pending record.
     case committed(UUID)
 
     /// The point's name: `gathered`, `persisted`, `acknowledged` or `committed`.

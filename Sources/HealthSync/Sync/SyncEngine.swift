@@ -24,8 +24,13 @@ import HealthFlow
 ///    name that is not UTF-8 appears in its display form, as the state records the body's name as text) and the
 ///    batch — ID, file, length, CRC-32, content type and the anchors it advances to — is saved as the pending
 ///    batch.
-/// 5. After the upload succeeded, step 1's commit runs. A failed upload leaves the anchors as they were and the
-///    batch pending, to be re-sent as it is by the next run.
+/// 5. After the upload succeeded, step 1's commit runs — saved at once after the run's last batch, else in the
+///    same save as the next batch's pending record, and the body file deleted after that save (a crash in between
+///    re-sends the acknowledged batch under its ID, a duplicate the receiver answers as such). A failed upload
+///    leaves the anchors as they were and the batch pending, to be re-sent as it is by the next run.
+///
+/// Per full batch that is three `fsync`s: the body file, the state file and their folder (one for both when the
+/// state file is in the state folder, as by default; four otherwise), besides what the transport does.
 ///
 /// Before trusting the anchors, a run checks them against the store (``SyncRestart``): when the state was made
 /// for another store, a store since recreated or restored from an older copy, or an anchor lies past the
@@ -182,12 +187,19 @@ public struct SyncEngine: Sendable {
     /// send → commit until a batch comes out short.
     private func run(reporter: SyncReporter? = nil) async throws -> SyncReport {
         var run = try SyncRun(engine: self, reporter: reporter)
-        try await run.resumePending()
-        try run.restartIfUntrusted()
-        while let gathered = try await run.gather() {
-            let batch = try run.serialize(gathered)
-            let receipt = try await run.send(batch)
-            guard try run.commit(batch, receipt: receipt) == .gatherAgain else { break }
+        do {
+            try await run.resumePending()
+            try run.restartIfUntrusted()
+            while let gathered = try await run.gather() {
+                let batch = try run.serialize(gathered)
+                let receipt = try await run.send(batch)
+                guard try run.commit(batch, receipt: receipt) == .gatherAgain else { break }
+            }
+        } catch {
+            // Keep the last acknowledged batch's commit; were this save to fail too, the next run re-sends that
+            // batch from its body file and the receiver answers it as a duplicate.
+            if run.unsavedCommit != nil { try? run.saveCommitted() }
+            throw error
         }
         return run.report
     }

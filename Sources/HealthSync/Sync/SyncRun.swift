@@ -49,6 +49,10 @@ struct SyncRun {
     let reporter: SyncReporter?
     private(set) var state: SyncState
     private(set) var report = SyncReport()
+    /// The body file of the last acknowledged batch while its commit is in ``state`` only: the commit becomes
+    /// durable with the next save (the next batch's pending record, or ``saveCommitted()``), and the file is
+    /// removed after that save.
+    private(set) var unsavedCommit: FileSystemPath?
 
     /// Starts a run: the private temp folder and the state folder made, the state loaded, and body files of
     /// batches that never became pending (a crash before the state was saved) or whose commit finished (a crash
@@ -107,10 +111,8 @@ struct SyncRun {
             checkpoint: (engine.store as? any HealthChangeHistory)?.historyCheckpoint(),
             resendsLegacyBatch: legacyID != nil)
         guard batch.changeCount > 0 else {
-            if legacyID != nil {
-                state.pendingBatchID = nil
-                try engine.anchorStore.save(state)
-            }
+            if legacyID != nil { state.pendingBatchID = nil }
+            if legacyID != nil || unsavedCommit != nil { try saveCommitted() }
             return nil
         }
         engine.checkpointHook?(.gathered(batchID))
@@ -131,11 +133,13 @@ struct SyncRun {
                 batchID: batch.batchID, fileName: engine.pendingFilePrefix + batch.batchID.uuidString + ".multipart",
                 request: prepared.request, sections: batch.sections)
             let path = try engine.pendingFilePath(record.bodyFileName)
-            record.bodyCRC32 = try SyncBatchBody.persist(prepared.request, to: path)
+            record.bodyCRC32 = try SyncBatchBody.persist(
+                prepared.request, to: path, syncFolder: path.parent != engine.anchorStore.path.parent)
             state.pending = record
             state.pendingBatchID = batch.batchID
             state.checkpoint = batch.checkpoint ?? state.checkpoint
             try engine.anchorStore.save(state)
+            try removeCommittedBody()
             engine.checkpointHook?(.persisted(batch.batchID))
             return Durable(
                 record: record, path: path, changeCount: batch.changeCount,
@@ -164,9 +168,15 @@ struct SyncRun {
         return receipt
     }
 
-    /// Commits an acknowledged batch: end anchors in and pending out in one atomic save, then the body file is
-    /// deleted and the report counts the batch. A rebuilt legacy batch the receiver calls a duplicate kept the
-    /// older version's copy, whose content is unknown: its anchors are not advanced, so its changes go again.
+    /// Commits an acknowledged batch: end anchors in and pending out, in one state. A rebuilt legacy batch the
+    /// receiver calls a duplicate kept the older version's copy, whose content is unknown: its anchors are not
+    /// advanced, so its changes go again.
+    ///
+    /// A short batch (the last of the run) is saved at once and its body file deleted. After a full batch the
+    /// commit stays in ``state`` (``unsavedCommit``) and becomes durable with the next batch's pending record,
+    /// one save instead of two; the body file is kept until then. A crash in between finds the acknowledged
+    /// batch still pending with its body intact and re-sends it under its own ID, which the receiver answers as
+    /// a duplicate: nothing is lost, and the only repeat is one the receiver de-duplicates by idempotency key.
     /// - Returns: Whether more changes may be waiting.
     mutating func commit(_ batch: Durable, receipt: UploadReceipt) throws -> Outcome {
         let record = batch.record
@@ -177,7 +187,11 @@ struct SyncRun {
         } else {
             state.commitPending()
         }
-        try engine.anchorStore.save(state)
+        let outcome: Outcome = sendAgain || batch.changeCount >= engine.batchSize ? .gatherAgain : .finished
+        // Every batch is saved as pending before it is sent, so no earlier commit can still be unsaved here.
+        if unsavedCommit != nil { try saveCommitted() }
+        unsavedCommit = batch.path
+        if outcome == .finished { try saveCommitted() }
         report.batches += 1
         report.batchIDs.append(record.batchID)
         report.bytes += record.bodyLength
@@ -186,35 +200,49 @@ struct SyncRun {
             report.samples.merge(record.samples, uniquingKeysWith: +)
             report.deletions.merge(record.deletions, uniquingKeysWith: +)
         }
-        try SyncBatchBody.removePendingFile(at: batch.path)
         if !sendAgain { engine.checkpointHook?(.committed(record.batchID)) }
         reporter?.batchCommitted(record, receipt: receipt)
-        return sendAgain || batch.changeCount >= engine.batchSize ? .gatherAgain : .finished
+        return outcome
     }
 
-    /// A batch's sections: every type queried concurrently, then filled in type order up to `limit`; the type
-    /// that overflows is queried again with the room left, so its anchor stops exactly there, and the types after
-    /// it wait for the next batch.
+    /// Saves ``state`` durably and deletes the body file of the batch whose commit it holds (if any): the end
+    /// of a run, or of a failed one, after a full batch was acknowledged.
+    mutating func saveCommitted() throws {
+        try engine.anchorStore.save(state)
+        try removeCommittedBody()
+    }
+
+    /// Deletes the body file of the last committed batch, once ``state`` holding its commit is durable.
+    private mutating func removeCommittedBody() throws {
+        guard let path = unsavedCommit else { return }
+        try SyncBatchBody.removePendingFile(at: path)
+        unsavedCommit = nil
+    }
+
+    /// A batch's sections: the types queried one after another, in order, each for at most the room the types
+    /// before it left, until the batch is full; the types after that wait for the next batch. Each change is
+    /// read once per batch it goes into — a full batch reads `limit` changes, however many types are pending —
+    /// and each section's anchor stops exactly after its last change.
     static func fill(
         _ types: [HealthObjectType], from store: any HealthStore, since state: SyncState, limit: Int
     ) async throws -> [SyncPlanSection] {
-        let found = try await when(
-            fulfilled: types.map { type in store.changes(of: type, since: state.anchor(for: type), limit: limit) }
-        ).value
+        try await fill(types, since: state, limit: limit) { type, anchor, room in
+            try await store.changes(of: type, since: anchor, limit: room).value
+        }
+    }
+
+    /// ``fill(_:from:since:limit:)`` over any source of changes: `changes` answers a type's changes after an
+    /// anchor, at most `room` of them.
+    static func fill(
+        _ types: [HealthObjectType], since state: SyncState, limit: Int,
+        changes: (HealthObjectType, HealthQueryAnchor?, _ room: Int) async throws -> HealthAnchoredChanges
+    ) async throws -> [SyncPlanSection] {
         var room = limit
         var sections: [SyncPlanSection] = []
-        for (type, changes) in zip(types, found) {
-            let count = changes.samples.count + changes.deletedObjects.count
-            if count <= room {
-                sections.append(SyncPlanSection(type: type, changes: changes))
-                room -= count
-            } else if room > 0 {
-                let trimmed = try await store.changes(of: type, since: state.anchor(for: type), limit: room).value
-                sections.append(SyncPlanSection(type: type, changes: trimmed))
-                room -= min(room, trimmed.samples.count + trimmed.deletedObjects.count)
-            } else {
-                break
-            }
+        for type in types where room > 0 {
+            let found = try await changes(type, state.anchor(for: type), room)
+            sections.append(SyncPlanSection(type: type, changes: found))
+            room -= min(room, found.samples.count + found.deletedObjects.count)
         }
         return sections
     }

@@ -146,11 +146,7 @@ public struct HTTPTransport: UploadTransport {
     /// - Throws: The body's error, or ``UploadError/lengthMismatch(expected:actual:)`` when it is not
     ///   ``UploadRequest/contentLength`` bytes long.
     static func wholeBody(of request: UploadRequest) throws -> Data {
-        let data = try request.body.makeData()
-        guard Int64(data.count) == request.contentLength else {
-            throw UploadError.lengthMismatch(expected: request.contentLength, actual: Int64(data.count))
-        }
-        return data
+        try request.body.makeData(exactly: request.contentLength)
     }
 
     /// Where a redirect leads, when ``redirects`` allows following it: a 307 or 308 with a `Location` (absolute,

@@ -1,6 +1,14 @@
 import Foundation
 import HealthFlow
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Where an upload's bytes come from: a source that makes a fresh `InputStream` (or `Data`) for every attempt.
 ///
 /// A stream is consumed by one attempt, so a transport asks for a new one each time it tries. On Linux the
@@ -85,6 +93,45 @@ public struct UploadBody: Sendable {
             try forEachChunk { data.append(contentsOf: $0) }
             return data
         }
+    }
+
+    /// The whole body in memory, which must be exactly `length` bytes long: memory is only ever taken for
+    /// `length` bytes, whatever the source holds — a file is measured before it is read, a stream is read no
+    /// further than one byte past `length` — so a wrong or damaged length fails with an error instead of an
+    /// allocation as large as the file.
+    /// - Throws: ``UploadError/lengthMismatch(expected:actual:)`` when the body is shorter or longer (`actual` is
+    ///   `length + 1` for a stream that goes on), or ``UploadError/bodyUnavailable(_:)``.
+    func makeData(exactly length: Int64) throws -> Data {
+        guard length >= 0 else { throw UploadError.lengthMismatch(expected: length, actual: 0) }
+        switch source {
+        case .data(let data):
+            guard Int64(data.count) == length else {
+                throw UploadError.lengthMismatch(expected: length, actual: Int64(data.count))
+            }
+            return data
+        case .file(let path):
+            var info = stat()
+            guard path.withCString({ stat($0, &info) }) == 0 else {
+                throw UploadError.bodyUnavailable("cannot read \(path) (stat failed, errno \(errno))")
+            }
+            guard Int64(info.st_size) == length else {
+                throw UploadError.lengthMismatch(expected: length, actual: Int64(info.st_size))
+            }
+        case .stream:
+            break
+        }
+        var data = Data()
+        data.reserveCapacity(Int(min(length, 1 << 20)))
+        try forEachChunk { chunk in
+            guard Int64(data.count + chunk.count) <= length else {
+                throw UploadError.lengthMismatch(expected: length, actual: length + 1)
+            }
+            data.append(contentsOf: chunk)
+        }
+        guard Int64(data.count) == length else {
+            throw UploadError.lengthMismatch(expected: length, actual: Int64(data.count))
+        }
+        return data
     }
 
     /// Reads the body through a fresh stream in chunks of at most `chunkSize` bytes.

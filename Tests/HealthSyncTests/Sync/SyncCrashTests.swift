@@ -24,8 +24,11 @@ import Testing
         try store.ingest(samples)
     }
 
-    @Test(arguments: ["gathered", "persisted", "mid-body", "acknowledged"])
+    /// `committed` is the first batch's commit while it is in memory only (it becomes durable with the second
+    /// batch's pending record): the restart finds that batch still pending and re-sends it as a duplicate.
+    @Test(arguments: ["gathered", "persisted", "mid-body", "acknowledged", "committed"])
     func aSyncKilledAtAStepLosesNothingAndCountsNothingTwice(step: String) async throws {
+        let acknowledged = step == "acknowledged" || step == "committed"
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("healthsync-crash-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -44,14 +47,14 @@ import Testing
             #expect((state.pending?.batchID == crashedID) == (step != "gathered"))
             #expect(step == "gathered" || state.pending?.bodyCRC32 != nil)
             let before = try await receiver.stats()
-            #expect(before.batches == (step == "acknowledged" ? 1 : 0))
+            #expect(before.batches == (acknowledged ? 1 : 0))
 
             let late = try SyncEngineBench.heartRates(5, first: 5_000)
             try Self.ingest(late, in: directory)
 
             let restarted = try await SyncProbeProcess.run(directory: directory, url: receiver.uploadURL)
             #expect(restarted.status == 0, "\(restarted.errors)")
-            let duplicates = step == "acknowledged" ? 1 : 0
+            let duplicates = acknowledged ? 1 : 0
             #expect(restarted.lines.last?.hasSuffix("duplicates=\(duplicates)") == true, "\(restarted.lines)")
 
             let everything = Set((early + late).map(\.uuid))

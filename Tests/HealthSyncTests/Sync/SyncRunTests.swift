@@ -26,6 +26,40 @@ struct SyncRunTests {
         #expect(full.map(\.type) == [.heartRate])
     }
 
+    /// Batches of 7 over three pending types (10 + 12 + 9 changes): every change is read exactly once, into the
+    /// batch that sends it — never k × 7 reads to keep 7.
+    @Test func fillReadsEachChangeOnceAcrossBatchesOfManyPendingTypes() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try await bench.store.requestAuthorization(toShare: [.restingHeartRate], read: [.restingHeartRate])
+        try bench.store.ingest(
+            try SyncEngineBench.heartRates(10) + SyncEngineBench.steps(12, first: 100)
+                + SyncEngineBench.heartRates(9, first: 200).map { sample in
+                    guard case .quantity(let heart) = sample else { return sample }
+                    return .quantity(
+                        try HealthQuantitySample(
+                            type: .restingHeartRate, quantity: heart.quantity, date: heart.startDate,
+                            source: heart.source, uuid: heart.uuid))
+                })
+        let types: [HealthObjectType] = [.heartRate, .stepCount, .restingHeartRate]
+        var state = SyncState()
+        var reads = 0
+        var batches: [[Int]] = []
+        while true {
+            let sections = try await SyncRun.fill(types, since: state, limit: 7) { type, anchor, room in
+                let changes = try await bench.store.changes(of: type, since: anchor, limit: room).value
+                reads += changes.samples.count + changes.deletedObjects.count
+                return changes
+            }
+            for section in sections { state.anchors[section.type.identifier] = section.changes.newAnchor }
+            let counts = sections.map(\.count)
+            if counts.reduce(0, +) == 0 { break }
+            batches.append(counts)
+        }
+        #expect(reads == 31)
+        #expect(batches == [[7], [3, 4], [0, 7], [0, 1, 6], [0, 0, 3]])
+    }
+
     @Test func gatherWritesNothingAndSerializeMakesTheBatchPendingBeforeAnySend() async throws {
         let bench = try await SyncEngineBench.make()
         defer { bench.remove() }
@@ -50,7 +84,8 @@ struct SyncRunTests {
         batch.prepared?.remove()
     }
 
-    /// A full batch (3 of 3) may leave changes behind; a short one (2 of 3) was everything.
+    /// A full batch (3 of 3) may leave changes behind: its commit is saved with whatever follows (here the empty
+    /// gather that ends the run); a short one (2 of 3) was everything and is saved at once.
     @Test(arguments: [(3, SyncRun.Outcome.gatherAgain), (2, .finished)])
     func commitAdvancesTheAnchorsAndClearsThePendingBatchInOneSave(count: Int, outcome: SyncRun.Outcome)
         async throws
@@ -64,6 +99,12 @@ struct SyncRunTests {
         #expect(try bench.anchors.load().pending == batch.record)
 
         #expect(try run.commit(batch, receipt: receipt) == outcome)
+        #expect(run.state.pending == nil && run.state.anchors == batch.record.endAnchors)
+        if outcome == .gatherAgain {
+            #expect(try bench.anchors.load().pending == batch.record, "not yet saved: a crash re-sends it")
+            #expect(FileManager.default.fileExists(atPath: batch.path.description))
+            #expect(try await run.gather() == nil)
+        }
         let saved = try bench.anchors.load()
         #expect(saved.pending == nil)
         #expect(saved.pendingBatchID == nil)
@@ -72,6 +113,29 @@ struct SyncRunTests {
         #expect(run.report.batchIDs == [batch.record.batchID])
         #expect(run.report.samples == ["heartRate": count])
         #expect(try await run.gather() == nil)
+    }
+
+    /// After a full batch, the next batch's one save records both the commit and the new pending batch, and only
+    /// then is the committed batch's body file deleted.
+    @Test func theNextBatchsPendingSaveMakesTheLastCommitDurableAndThenDeletesItsBody() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(5))
+        var run = try SyncRun(engine: bench.engine(batchSize: 3))
+        let first = try run.serialize(try #require(try await run.gather()))
+        #expect(try run.commit(first, receipt: try await run.send(first)) == .gatherAgain)
+        #expect(run.unsavedCommit == first.path)
+
+        let second = try run.serialize(try #require(try await run.gather()))
+        let saved = try bench.anchors.load()
+        #expect(saved.anchors == first.record.endAnchors)
+        #expect(saved.pending == second.record)
+        #expect(run.unsavedCommit == nil)
+        #expect(!FileManager.default.fileExists(atPath: first.path.description))
+        #expect(FileManager.default.fileExists(atPath: second.path.description))
+        #expect(try run.commit(second, receipt: try await run.send(second)) == .finished)
+        #expect(try bench.anchors.load().anchors["heartRate"] == second.record.endAnchors["heartRate"])
+        #expect(try bench.anchors.load().pending == nil)
     }
 
     @Test func resumePendingResendsTheDurableBodyByteForByteAndCommitsIt() async throws {

@@ -1,7 +1,7 @@
 // A test helper, not a product: one `SyncEngine` run over a `FileHealthStore`, uploading to a real HTTP receiver,
 // that can stop dead at a chosen step so the crash tests can SIGKILL it exactly there.
 //
-//     SyncProbe DATA_DIR URL [--batch-size N] [--stop-at gathered|persisted|mid-body|acknowledged]
+//     SyncProbe DATA_DIR URL [--batch-size N] [--stop-at gathered|persisted|mid-body|acknowledged|committed]
 //
 // The store lives in DATA_DIR/store, the sync state in DATA_DIR/sync-state.json, temp bodies in DATA_DIR/sync-tmp.
 // Bodies are always streamed (chunked, no Content-Length), as large batches are in production. With --stop-at the
@@ -61,7 +61,7 @@ do {
 }
 
 enum SyncProbe {
-    static let steps: Set<String> = ["gathered", "persisted", "mid-body", "acknowledged"]
+    static let steps: Set<String> = ["gathered", "persisted", "mid-body", "acknowledged", "committed"]
     static let types: [HealthObjectType] = [.heartRate, .stepCount]
     static let app = HealthAppConfiguration(
         bundleIdentifier: "dev.healthflow.sync-probe", name: "Sync probe", healthShareUsageDescription: "reads",

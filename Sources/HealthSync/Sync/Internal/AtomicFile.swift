@@ -33,9 +33,10 @@ enum AtomicFile {
     ///
     /// - Parameters:
     ///   - replaceExisting: `true` renames over an existing file; `false` keeps an existing file and reports it.
+    ///   - syncFolder: `false` leaves the folder's `fsync` (which makes the new name durable) to the caller.
     ///   - produce: Calls the given closure with each run of bytes; an error it throws removes the temp file.
     static func write(
-        to destination: FileSystemPath, replaceExisting: Bool,
+        to destination: FileSystemPath, replaceExisting: Bool, syncFolder: Bool = true,
         _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws -> Outcome {
         let folder = destination.parent
@@ -71,7 +72,7 @@ enum AtomicFile {
             throw PathCallFailure(operation: "link", path: destination, code: errno)
         }
         // `link` leaves the temp name behind (the defer removes it); `rename` consumed it.
-        try syncFolder(folder)
+        if syncFolder { try Self.syncFolder(folder) }
         return outcome
     }
 

@@ -73,12 +73,14 @@ enum SyncBatchBody {
     }
 
     /// Writes the whole body of `request` durably to `destination`: a 0600 temp file beside it, the bytes,
-    /// `fsync`, rename into place, `fsync` of the folder.
+    /// `fsync`, rename into place, and an `fsync` of the folder when `syncFolder` is set. Without it the new name
+    /// is durable only once the folder is synced by the caller — the state save that records the body as
+    /// pending, when the state file is in the same folder, syncs it before anything refers to the file.
     /// - Returns: The CRC-32 of the bytes written, kept in the pending record and checked before a re-send.
-    static func persist(_ request: UploadRequest, to destination: FileSystemPath) throws -> UInt32 {
+    static func persist(_ request: UploadRequest, to destination: FileSystemPath, syncFolder: Bool) throws -> UInt32 {
         var checksum = PendingBodyChecksum()
         do {
-            _ = try AtomicFile.write(to: destination, replaceExisting: true) { sink in
+            _ = try AtomicFile.write(to: destination, replaceExisting: true, syncFolder: syncFolder) { sink in
                 var written: Int64 = 0
                 try request.body.forEachChunk { chunk in
                     written += Int64(chunk.count)
