@@ -80,6 +80,18 @@ private struct Holding: Sendable {
         #expect(weakError == nil)
     }
 
+    @Test func aCancelHandlerAddedAfterAnOrdinaryRejectionNeverRuns() {
+        let ran = Counter()
+        let (promise, resolver) = Promise<Wide>.pending()
+        resolver.reject(TestError.boom)
+        resolver.onCancel { ran.increment() }
+        #expect(ran.current == 0)
+        let (cancelled, cancelledResolver) = Promise<Wide>.pending()
+        cancelled.cancel()
+        cancelledResolver.onCancel { ran.increment() }
+        #expect(ran.current == 1)
+    }
+
     @Test func aLaterResolutionLeavesTheFirstValueInPlace() throws {
         let (promise, resolver) = Promise<Wide>.pending()
         var first = Wide()
