@@ -137,7 +137,7 @@ extension Promise {
     @inlinable
     func withdrawUnsubscribed() -> Bool {
         withState { state in
-            guard state.result == nil else { return false }
+            guard state.isPending else { return false }
             state.dependents += 1
             state.withdrawn += 1
             return state.withdrawn >= state.dependents

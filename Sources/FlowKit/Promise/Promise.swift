@@ -31,7 +31,7 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
 
     @usableFromInline
     struct State {
-        @usableFromInline var result: Result<Value, any Error>?
+        @usableFromInline var slot = ResultSlot()
         @usableFromInline var callbacks = CallbackList<Value>()
         @usableFromInline var upstream = UpstreamList()
         @usableFromInline var dependents = 0
@@ -39,9 +39,39 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
         @usableFromInline var cancelHandlers: [@Sendable () -> Void] = []
 
         @inlinable
-        init(result: Result<Value, any Error>? = nil) {
-            self.result = result
+        init() {}
+
+        @inlinable
+        var isPending: Bool { slot.isPending }
+
+        /// Stores `result` if still pending and moves out what a settled promise no longer keeps (without
+        /// copying, so without retaining anything under the lock); `false` if it had already settled.
+        @inlinable
+        mutating func settle(with result: Result<Value, any Error>, movingInto taken: inout Settlement) -> Bool {
+            guard isPending else { return false }
+            slot.store(result)
+            swap(&callbacks, &taken.callbacks)
+            swap(&upstream, &taken.upstream)
+            swap(&cancelHandlers, &taken.cancelHandlers)
+            return true
         }
+
+        /// A copy of the result, `nil` while pending.
+        @inlinable
+        mutating func result() -> Result<Value, any Error>? {
+            slot.load(Value.self)
+        }
+    }
+
+    /// What settling takes out of the state, to be used (and released) after the lock is released.
+    @usableFromInline
+    struct Settlement {
+        @usableFromInline var callbacks = CallbackList<Value>()
+        @usableFromInline var upstream = UpstreamList()
+        @usableFromInline var cancelHandlers: [@Sendable () -> Void] = []
+
+        @inlinable
+        init() {}
     }
 
     @usableFromInline
@@ -72,7 +102,13 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     /// - Parameter result: The value or error it holds.
     @inlinable
     public init(result: Result<Value, any Error>) {
-        state = State(result: result)
+        var initial = State()
+        initial.slot.store(result)
+        state = initial
+    }
+
+    deinit {
+        state.slot.destroy(Value.self)
     }
 
     /// A promise already fulfilled with `value`.
@@ -140,13 +176,13 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     /// The result if settled, `nil` while pending. A snapshot: it may change right after you read it.
     @inlinable
     public final var result: Result<Value, any Error>? {
-        withState { $0.result }
+        withState { $0.result() }
     }
 
     /// Whether the promise has not settled yet.
     @inlinable
     public final var isPending: Bool {
-        withState { $0.result == nil }
+        withState { $0.isPending }
     }
 
     /// Whether the promise is fulfilled.
@@ -182,20 +218,12 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     @inlinable
     @discardableResult
     final func settle(_ result: Result<Value, any Error>, releasingUpstream: Bool = false) -> Bool {
-        let taken: (CallbackList<Value>, UpstreamList)? = withState { state in
-            guard state.result == nil else { return nil }
-            state.result = result
-            let callbacks = state.callbacks
-            let upstream = state.upstream
-            state.callbacks = CallbackList()
-            state.upstream = UpstreamList()
-            state.cancelHandlers = []
-            return (callbacks, upstream)
-        }
-        guard let (callbacks, upstream) = taken else { return false }
-        callbacks.invoke(with: result)
+        var taken = Settlement()
+        let won = withState { state in state.settle(with: result, movingInto: &taken) }
+        guard won else { return false }
+        taken.callbacks.invoke(with: result)
         if releasingUpstream {
-            upstream.forEach { node in
+            taken.upstream.forEach { node in
                 if node.withdrawDependent() { Promise.cancelCascade(from: node) }
             }
         }
@@ -208,7 +236,7 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     @inlinable
     final func subscribe(dependent: Bool = true, _ callback: @escaping Callback) {
         let settled: Result<Value, any Error>? = withState { state in
-            if let result = state.result { return result }
+            if let result = state.result() { return result }
             if dependent { state.dependents += 1 }
             state.callbacks.append(callback)
             return nil
@@ -228,7 +256,7 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
             return
         }
         let linked = withState { state in
-            guard state.result == nil else { return false }
+            guard state.isPending else { return false }
             state.upstream.append(other)
             return true
         }
@@ -242,12 +270,11 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     @inlinable
     final func addCancelHandler(_ handler: @escaping @Sendable () -> Void) {
         let runNow: Bool = withState { state in
-            guard let result = state.result else {
+            if state.isPending {
                 state.cancelHandlers.append(handler)
                 return false
             }
-            if case .failure(let error) = result, error is CancellationError { return true }
-            return false
+            return state.slot.isCancellation()
         }
         if runNow { handler() }
     }
@@ -268,7 +295,7 @@ extension Promise: PromiseNode {
     @inlinable
     func withdrawDependent() -> Bool {
         withState { state in
-            guard state.result == nil else { return false }
+            guard state.isPending else { return false }
             state.withdrawn += 1
             return state.withdrawn >= state.dependents
         }
@@ -276,19 +303,13 @@ extension Promise: PromiseNode {
 
     @inlinable
     func cancelLocally() -> UpstreamList {
-        let taken: (CallbackList<Value>, UpstreamList, [@Sendable () -> Void])? = withState { state in
-            guard state.result == nil else { return nil }
-            state.result = .failure(CancellationError())
-            let taken = (state.callbacks, state.upstream, state.cancelHandlers)
-            state.callbacks = CallbackList()
-            state.upstream = UpstreamList()
-            state.cancelHandlers = []
-            return taken
-        }
-        guard let (callbacks, upstream, handlers) = taken else { return UpstreamList() }
-        for handler in handlers { handler() }
-        callbacks.invoke(with: .failure(CancellationError()))
-        return upstream
+        let cancelled = Result<Value, any Error>.failure(CancellationError())
+        var taken = Settlement()
+        let won = withState { state in state.settle(with: cancelled, movingInto: &taken) }
+        guard won else { return UpstreamList() }
+        for handler in taken.cancelHandlers { handler() }
+        taken.callbacks.invoke(with: cancelled)
+        return taken.upstream
     }
 }
 
