@@ -199,8 +199,7 @@ struct SyncRun {
         _ types: [HealthObjectType], from store: any HealthStore, since state: SyncState, limit: Int
     ) async throws -> [SyncPlanSection] {
         let found = try await when(
-            fulfilled: types.map { type in store.changes(of: type, since: state.anchor(for: type), limit: limit) }
-        ).value
+            fulfilled: types.map { type in store.changes(of: type, since: state.anchor(for: type), limit: limit) })
         var room = limit
         var sections: [SyncPlanSection] = []
         for (type, changes) in zip(types, found) {
@@ -209,7 +208,7 @@ struct SyncRun {
                 sections.append(SyncPlanSection(type: type, changes: changes))
                 room -= count
             } else if room > 0 {
-                let trimmed = try await store.changes(of: type, since: state.anchor(for: type), limit: room).value
+                let trimmed = try await store.changes(of: type, since: state.anchor(for: type), limit: room)
                 sections.append(SyncPlanSection(type: type, changes: trimmed))
                 room -= min(room, trimmed.samples.count + trimmed.deletedObjects.count)
             } else {
