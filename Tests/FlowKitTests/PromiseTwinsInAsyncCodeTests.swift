@@ -3,10 +3,10 @@ import Testing
 
 /// The compiler's answer to code that would get a promise where it wrote `try await`, or drop a failable chain:
 /// each snippet is type-checked by the toolchain's `swiftc` against the modules this build produced.
-@Suite struct PromiseTwinsInAsyncCodeTests {
+@Suite(.serialized) struct PromiseTwinsInAsyncCodeTests {
     @Test(.enabled(if: Typechecker.found != nil, "needs swiftc on PATH and the build's Modules folder"))
-    func topLevelTryAwaitWithoutAStatedTypeIsACompileError() throws {
-        let diagnostics = try Typechecker.found!.check(
+    func topLevelTryAwaitWithoutAStatedTypeIsACompileError() async throws {
+        let diagnostics = try await Typechecker.found!.check(
             """
             import FlowKit
             import HealthFlow
@@ -23,8 +23,8 @@ import Testing
     }
 
     @Test(.enabled(if: Typechecker.found != nil, "needs swiftc on PATH and the build's Modules folder"))
-    func aPromiseTwinInAnAsyncFunctionIsACompileError() throws {
-        let diagnostics = try Typechecker.found!.check(
+    func aPromiseTwinInAnAsyncFunctionIsACompileError() async throws {
+        let diagnostics = try await Typechecker.found!.check(
             """
             import FlowKit
             func wait() async throws {
@@ -41,8 +41,8 @@ import Testing
     }
 
     @Test(.enabled(if: Typechecker.found != nil, "needs swiftc on PATH and the build's Modules folder"))
-    func aFailableChainEndingInDoneWithoutCatchWarns() throws {
-        let diagnostics = try Typechecker.found!.check(
+    func aFailableChainEndingInDoneWithoutCatchWarns() async throws {
+        let diagnostics = try await Typechecker.found!.check(
             """
             import FlowKit
             func start() {
@@ -75,8 +75,16 @@ struct Typechecker {
     }()
 
     /// The compiler's diagnostics for `source` saved as `name` (`main.swift` makes it top-level code); one
-    /// `swiftc` run, stopped after a minute.
-    func check(_ source: String, asFile name: String) throws -> String {
+    /// `swiftc` run, stopped after a minute, waited for off the cooperative thread pool.
+    func check(_ source: String, asFile name: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try runSwiftc(on: source, asFile: name) })
+            }
+        }
+    }
+
+    private func runSwiftc(on source: String, asFile name: String) throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typecheck-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
