@@ -149,6 +149,12 @@ let package = Package(
         .executableTarget(
             name: "HTTPWaitProbe", dependencies: ["FlowKit", "HealthSync"], path: "Tests/Support/HTTPWaitProbe",
             swiftSettings: strict),
+        // Top-level code that awaits every async twin with its result type stated; built and never run, so that a
+        // build warning (or a promise picked where the code wrote `try await`) fails CI.
+        .executableTarget(
+            name: "TopLevelAwaitCheck", dependencies: ["FlowKit", "HealthFlow"],
+            path: "Tests/Support/TopLevelAwaitCheck",
+            swiftSettings: strict),
         // A child process for the kill -9 test of the durable store (a test helper, not a product).
         .executableTarget(
             name: "DurableStoreProbe", dependencies: ["FlowKit", "HealthFlow"], path: "Tests/Support/DurableStoreProbe",

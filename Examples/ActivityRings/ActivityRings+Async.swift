@@ -12,8 +12,7 @@ extension ActivityTracking {
     /// - Returns: The summaries, ascending.
     /// - Throws: The service's error.
     public func activitySummaries(from start: Date, to end: Date) async throws -> [ActivitySummary] {
-        let promise: Promise<[ActivitySummary]> = activitySummaries(from: start, to: end)
-        return try await promise.value
+        return try await firstly { activitySummaries(from: start, to: end) }.value
     }
 }
 

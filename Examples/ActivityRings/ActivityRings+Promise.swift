@@ -11,6 +11,11 @@ extension ActivityTracking {
     ///   - start: The first day.
     ///   - end: The last day.
     /// - Returns: A promise of the summaries, ascending.
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     public func activitySummaries(from start: Date, to end: Date) -> Promise<[ActivitySummary]> {
         Promise { resolver in fetchActivitySummaries(from: start, to: end, completion: resolver.resolve) }
     }

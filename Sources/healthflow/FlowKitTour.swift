@@ -63,7 +63,7 @@ struct FlowKitTour: Sendable {
                 let reads = ["steps", "water", "sleep"].map { name in
                     Promise<String> { store.read(name, completion: $0.resolve) }
                 }
-                return try await when(fulfilled: reads).value.joined(separator: ", ")
+                return try await firstly { when(fulfilled: reads) }.value.joined(separator: ", ")
             } && ok
         ok =
             await step("async", "the async twin: a task group with the same order") {
@@ -77,9 +77,11 @@ struct FlowKitTour: Sendable {
         ok =
             await step("promise", "retry with exponential back-off: a flaky upload succeeds on attempt 3") {
                 let flaky = FlakyService(failures: 2)
-                let receipt: Promise<String> = retry(
-                    attempts: 4, backoff: .exponential(initial: .milliseconds(5), jitter: .equal)
-                ) { Promise { flaky.upload(completion: $0.resolve) } }
+                let receipt: Promise<String> = firstly {
+                    retry(
+                        attempts: 4, backoff: .exponential(initial: .milliseconds(5), jitter: .equal)
+                    ) { Promise { flaky.upload(completion: $0.resolve) } }
+                }
                 return try await receipt.value
             } && ok
         ok =

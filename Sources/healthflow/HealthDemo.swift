@@ -60,7 +60,9 @@ struct HealthDemo: Sendable {
             }
         }
         await trace.step("promise", "check status: request, then verify that sharing height is allowed") {
-            try await store.availableType(.height).map { "height: \(store.authorizationStatus(for: .height))" }.value
+            try await firstly { store.availableType(.height) }.map {
+                "height: \(store.authorizationStatus(for: .height))"
+            }.value
         }
         await trace.step("async", "write: 172 cm → a height sample in metres → save") {
             let sample = try heightSample(centimetres: 172, in: context)
@@ -68,7 +70,7 @@ struct HealthDemo: Sendable {
             return "saved \(sample.quantity)"
         }
         await trace.step("promise", "fetch: the three latest body-mass samples, newest first") {
-            try await store.samples(of: .bodyMass, sortedBy: [.endDate(ascending: false)], limit: 3)
+            try await firstly { store.samples(of: .bodyMass, sortedBy: [.endDate(ascending: false)], limit: 3) }
                 .map { samples in
                     samples.compactMap { sample -> String? in
                         guard case .quantity(let mass) = sample else { return nil }
@@ -114,7 +116,7 @@ struct HealthDemo: Sendable {
             first.calendar = Self.calendar
             last.calendar = Self.calendar
             let predicate = try ActivitySummaryPredicate(start: first, end: last)
-            return try await store.activitySummaries(matching: predicate).map { summaries in
+            return try await firstly { store.activitySummaries(matching: predicate) }.map { summaries in
                 func met(
                     _ value: KeyPath<ActivitySummary, HealthQuantity>, _ goal: KeyPath<ActivitySummary, HealthQuantity>
                 ) -> Int {

@@ -75,12 +75,17 @@ extension DocExamples {
             #expect(heights == [1.72])
         }
 
-        /// Compiled, not run: the example shows which overloads an async context picks, and it waits a real second.
-        func promiseFormsInAnAsyncContext(store: HeightSource) async {
-            let wait: Promise<Void> = after(.seconds(1))
-            let heights: Promise<[Double]> = retry(attempts: 3) { store.heights() }
-            _ = after(.seconds(1)).done { print("a second later") }  // cannot fail: nothing to catch
-            _ = (wait, heights)
+        /// Compiled, not run: the examples show which overloads an async context picks, and they wait a real second.
+        func asyncTwinsWithTheirTypesStated(store: HeightSource) async throws {
+            try await after(.seconds(1)) as Void
+            let heights: [Double] = try await retry(attempts: 3) { store.heights() }
+            _ = heights
+        }
+
+        func promisesInAnAsyncContext(store: HeightSource) async {
+            let wait = Promise { try await after(.seconds(1)) }
+            let shown = store.heights().done { print($0) }  // the promise you hold: no async twin is involved
+            _ = (wait, shown)
         }
     }
 }

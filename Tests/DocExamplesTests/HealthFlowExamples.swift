@@ -16,9 +16,10 @@ extension DocExamples {
                 healthShareUsageDescription: "Shows your steps.", healthUpdateUsageDescription: "Logs your walks.")
             let store = InMemoryHealthStore(configuration: app, policy: .grantAll)
 
-            try await store.requestAuthorization(toShare: [.stepCount], read: [.stepCount])
-            try await store.save(.quantity(walk))
-            let today = try await store.samples(of: .stepCount, matching: .samples(withStart: midnight, end: nil))
+            try await store.requestAuthorization(toShare: [.stepCount], read: [.stepCount]) as Void
+            try await store.save(.quantity(walk)) as Void
+            let today: [HealthSample] = try await store.samples(
+                of: .stepCount, matching: .samples(withStart: midnight, end: nil))
             #expect(today.map(\.uuid) == [walk.uuid])
         }
     }

@@ -70,7 +70,7 @@ extension DocExamples {
 
         @Test func asyncCodeAwaitsThePromisesValue() async throws {
             let heights = try await source.heights().value
-            let (first, second) = try await when(fulfilled: source.heights(), source.heights()).value
+            let (first, second) = try await when(fulfilled: source.heights(), source.heights())
             #expect(heights == first && first == second)
         }
     }

@@ -14,12 +14,13 @@ extension DocExamples {
         let source = HeightSource { Promise(value: [1.70, 1.72]) }
         let queue = OperationQueue()
 
-        @Test func inAFunctionTryAwaitPicksTheAsyncTwinAndAnAnnotationThePromise() async throws {
+        @Test func aStatedTypeOrAFunctionPicksTheAsyncTwinAndPromiseKeepsAPromise() async throws {
+            try await after(.milliseconds(1)) as Void  // top-level code: the stated type picks the async twin
             func waitABit() async throws {
                 try await after(.milliseconds(1))  // in a function: the async twin, which waits
             }
             try await waitABit()
-            let later: Promise<Void> = after(.milliseconds(1))  // the annotation picks the promise twin
+            let later = Promise { try await after(.milliseconds(1)) }
             try await later.value
         }
 

@@ -173,7 +173,7 @@ import Testing
     /// race for the task group (its children run concurrently), so the check is that each style reports one of
     /// the failing inputs' errors; with one failure or none, the outcomes must be identical.
     @Test(arguments: scripts) func whenFulfilledMatchesItsAsyncTwin(script: [Int]) async {
-        let promised = await when(fulfilled: script.map(Self.promise)).settled
+        let promised = await firstly { when(fulfilled: script.map(Self.promise)) }.settled
         let awaited = await Result { try await when(fulfilled: script.map(Self.operation)) }
         let failures = Set(
             script.filter { $0 < 0 }.map { Self.describe(Result<Int, any Error>.failure(TestError.numbered($0))) })
@@ -186,20 +186,20 @@ import Testing
     }
 
     @Test(arguments: scripts) func whenResolvedMatchesItsAsyncTwin(script: [Int]) async throws {
-        let promised = try await when(resolved: script.map(Self.promise)).value.map(Self.describe)
+        let promised = try await firstly { when(resolved: script.map(Self.promise)) }.value.map(Self.describe)
         let awaited = await when(resolved: script.map(Self.operation)).map(Self.describe)
         #expect(promised == awaited)
     }
 
     @Test(arguments: scripts.filter { $0.count <= 1 || $0.allSatisfy { $0 < 0 } })
     func anyMatchesItsAsyncTwin(script: [Int]) async {
-        let promised = await any(script.map(Self.promise)).settled
+        let promised = await firstly { any(script.map(Self.promise)) }.settled
         let awaited = await Result { try await any(script.map(Self.operation)) }
         #expect(Self.describe(promised) == Self.describe(awaited))
     }
 
     @Test(arguments: scripts.filter { $0.count <= 1 }) func raceMatchesItsAsyncTwin(script: [Int]) async {
-        let promised = await race(script.map(Self.promise)).settled
+        let promised = await firstly { race(script.map(Self.promise)) }.settled
         let awaited = await Result { try await race(script.map(Self.operation)) }
         #expect(Self.describe(promised) == Self.describe(awaited))
     }
@@ -207,9 +207,11 @@ import Testing
     @Test func retryMatchesItsAsyncTwin() async {
         for failures in 0...4 {
             let promiseAttempts = Counter()
-            let promised: Promise<Int> = retry(attempts: 3, backoff: .immediate, on: ManualScheduler()) {
-                promiseAttempts.increment() <= failures
-                    ? Promise(error: TestError.numbered(failures)) : Promise(value: 1)
+            let promised: Promise<Int> = firstly {
+                retry(attempts: 3, backoff: .immediate, on: ManualScheduler()) {
+                    promiseAttempts.increment() <= failures
+                        ? Promise(error: TestError.numbered(failures)) : Promise(value: 1)
+                }
             }
             let asyncAttempts = Counter()
             let awaited = await Result {

@@ -21,7 +21,7 @@ import Testing
             }
         }
         resolver.fulfill()
-        _ = try await when(fulfilled: handlers).value
+        _ = try await firstly { when(fulfilled: handlers) }.value
         #expect(order.events == Array(0..<100))
         #expect(overlapping.current == 0)
     }

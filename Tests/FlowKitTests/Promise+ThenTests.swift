@@ -94,7 +94,7 @@ import Testing
         let (promise, resolver) = Promise<Void>.pending()
         let chains = (0..<200).map { index in promise.done(on: .queue(queue)) { order.append(index) } }
         resolver.fulfill()
-        _ = try await when(fulfilled: chains).value
+        _ = try await firstly { when(fulfilled: chains) }.value
         #expect(order.events == Array(0..<200))
     }
 

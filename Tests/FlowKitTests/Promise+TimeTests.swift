@@ -5,7 +5,7 @@ import Testing
 @Suite struct PromiseTimeTests {
     @Test func afterFulfillsOnlyWhenTheClockReachesTheDelay() async throws {
         let scheduler = ManualScheduler()
-        let timer: Promise<Void> = after(.seconds(2), on: scheduler)
+        let timer: Promise<Void> = firstly { after(.seconds(2), on: scheduler) }
         scheduler.advance(by: .milliseconds(1999))
         #expect(timer.isPending)
         scheduler.advance(by: .milliseconds(1))
@@ -15,7 +15,7 @@ import Testing
 
     @Test func cancellingAfterCancelsItsTimer() async {
         let scheduler = ManualScheduler()
-        let timer: Promise<Void> = after(.seconds(5), on: scheduler)
+        let timer: Promise<Void> = firstly { after(.seconds(5), on: scheduler) }
         #expect(scheduler.pendingCount == 1)
         timer.cancel()
         #expect(scheduler.pendingCount == 0)
@@ -65,8 +65,10 @@ import Testing
     @Test func retryRetriesUntilSuccessWaitingTheBackoffBetweenAttempts() async throws {
         let scheduler = ManualScheduler()
         let attempts = Counter()
-        let result: Promise<String> = retry(attempts: 5, backoff: .constant(.seconds(1)), on: scheduler) {
-            attempts.increment() < 3 ? Promise<String>(error: TestError.boom) : Promise(value: "ok")
+        let result: Promise<String> = firstly {
+            retry(attempts: 5, backoff: .constant(.seconds(1)), on: scheduler) {
+                attempts.increment() < 3 ? Promise<String>(error: TestError.boom) : Promise(value: "ok")
+            }
         }
         #expect(attempts.current == 1)
         scheduler.advance(by: .milliseconds(999))
@@ -81,8 +83,10 @@ import Testing
     @Test func retryGivesUpAfterTheLastAttemptWithTheLastError() async {
         let scheduler = ManualScheduler()
         let attempts = Counter()
-        let result: Promise<Int> = retry(attempts: 3, backoff: .immediate, on: scheduler) { () -> Promise<Int> in
-            Promise(error: TestError.numbered(attempts.increment()))
+        let result: Promise<Int> = firstly {
+            retry(attempts: 3, backoff: .immediate, on: scheduler) { () -> Promise<Int> in
+                Promise(error: TestError.numbered(attempts.increment()))
+            }
         }
         scheduler.runUntilIdle()
         #expect(await rejection(of: result) as? TestError == .numbered(3))
@@ -102,12 +106,14 @@ import Testing
 
     @Test func retryStopsWhenThePredicateSaysSo() async {
         let attempts = Counter()
-        let result: Promise<Int> = retry(
-            attempts: 5, backoff: .immediate, on: ManualScheduler(),
-            { () -> Promise<Int> in
-                attempts.increment()
-                return Promise(error: TestError.numbered(400))
-            }, while: { error in (error as? TestError) != .numbered(400) })
+        let result: Promise<Int> = firstly {
+            retry(
+                attempts: 5, backoff: .immediate, on: ManualScheduler(),
+                { () -> Promise<Int> in
+                    attempts.increment()
+                    return Promise(error: TestError.numbered(400))
+                }, while: { error in (error as? TestError) != .numbered(400) })
+        }
         #expect(await rejection(of: result) as? TestError == .numbered(400))
         #expect(attempts.current == 1)
     }
@@ -126,17 +132,19 @@ import Testing
     }
 
     @Test func retryRejectsAnAttemptCountBelowOne() async {
-        let result: Promise<Int> = retry(attempts: 0) { Promise(value: 1) }
+        let result: Promise<Int> = firstly { retry(attempts: 0) { Promise(value: 1) } }
         #expect(await rejection(of: result) as? PromiseError == .invalidAttemptCount(0))
     }
 
     @Test func cancellingARetryStopsTheWaitAndTheNextAttempt() async {
         let scheduler = ManualScheduler()
         let attempts = Counter()
-        let result: Promise<Int> = retry(attempts: 5, backoff: .constant(.seconds(1)), on: scheduler) {
-            () -> Promise<Int> in
-            attempts.increment()
-            return Promise(error: TestError.boom)
+        let result: Promise<Int> = firstly {
+            retry(attempts: 5, backoff: .constant(.seconds(1)), on: scheduler) {
+                () -> Promise<Int> in
+                attempts.increment()
+                return Promise(error: TestError.boom)
+            }
         }
         #expect(scheduler.pendingCount == 1)
         result.cancel()
@@ -148,8 +156,10 @@ import Testing
 
     @Test func cancellingARetryCancelsTheAttemptUnderWay() async {
         let stopped = Counter()
-        let result: Promise<Int> = retry(attempts: 3, on: ManualScheduler()) {
-            Promise<Int> { resolver in resolver.onCancel { stopped.increment() } }
+        let result: Promise<Int> = firstly {
+            retry(attempts: 3, on: ManualScheduler()) {
+                Promise<Int> { resolver in resolver.onCancel { stopped.increment() } }
+            }
         }
         result.cancel()
         #expect(stopped.current == 1)

@@ -71,7 +71,7 @@ import Testing
         let chains = (0..<50).map { _ in promise.done(on: .queue(.global())) { _ in runs.increment() } }
         resolver.fulfill(1)
         resolver.fulfill(2)
-        _ = try await when(fulfilled: chains).value
+        _ = try await firstly { when(fulfilled: chains) }.value
         #expect(runs.current == 50)
     }
 

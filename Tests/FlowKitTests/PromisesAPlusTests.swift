@@ -50,7 +50,7 @@ import Testing
         let serial = FlowExecutor.queue(DispatchQueue(label: "a-plus"))
         let handlers = (0..<10).map { index in promise.done(on: serial) { _ in order.append(index) } }
         resolver.fulfill(0)
-        _ = try await when(fulfilled: handlers).value
+        _ = try await firstly { when(fulfilled: handlers) }.value
         #expect(order.events == Array(0..<10))
     }
 

@@ -97,7 +97,7 @@ import Testing
                 if thread == 3 && attached == 1_000 { resolver.fulfill(1) }
             }
         }
-        _ = try await when(fulfilled: chains.withLock { $0 }).value
+        _ = try await firstly { when(fulfilled: chains.withLock { $0 }) }.value
         #expect(runs.current == 16_000)
     }
 }

@@ -124,8 +124,10 @@ struct HealthStoreTwinTests {
                 sampleType: .stepCount, predicate: predicate, limit: 4, sortDescriptors: [.endDate(ascending: false)],
                 resultsHandler: $0)
         }
-        let promise: Promise<[HealthSample]> = stores[1].samples(
-            of: .stepCount, matching: predicate, sortedBy: [.endDate(ascending: false)], limit: 4)
+        let promise: Promise<[HealthSample]> = firstly {
+            stores[1].samples(
+                of: .stepCount, matching: predicate, sortedBy: [.endDate(ascending: false)], limit: 4)
+        }
         let viaPromise = await promise.settled
         let viaAsync = try await stores[2].samples(
             of: .stepCount, matching: predicate, sortedBy: [.endDate(ascending: false)], limit: 4)
@@ -133,7 +135,7 @@ struct HealthStoreTwinTests {
         #expect(try viaPromise.get() == viaAsync)
         #expect(viaAsync == Array(samples[5..<15].reversed().prefix(4)))
 
-        let failing: Promise<[HealthSample]> = stores[1].samples(of: .biologicalSex)
+        let failing: Promise<[HealthSample]> = firstly { stores[1].samples(of: .biologicalSex) }
         let expected = HealthStoreError.unsupportedQueryType(.biologicalSex, query: "HealthSampleQuery(biologicalSex)")
         #expect(Outcome(await failing.settled.map { _ in Unit() }) == .error(expected))
         let asyncError = await storeError { _ = try await stores[2].samples(of: .biologicalSex) }
@@ -158,7 +160,7 @@ struct HealthStoreTwinTests {
                 }
             })
         let viaCallback = try await promise.value
-        let twin: Promise<HealthAnchoredChanges> = stores[1].changes(of: .stepCount, since: nil, limit: 3)
+        let twin: Promise<HealthAnchoredChanges> = firstly { stores[1].changes(of: .stepCount, since: nil, limit: 3) }
         let viaPromise = try await twin.value
         let viaAsync = try await stores[2].changes(of: .stepCount, since: nil, limit: 3)
         #expect(viaCallback == viaPromise)
@@ -173,8 +175,10 @@ struct HealthStoreTwinTests {
             resolver.resolve(status, error)
         }
         let viaCallback = try await promise.value
-        let twin: Promise<AuthorizationRequestStatus> = stores[1].statusForAuthorizationRequest(
-            toShare: [.height], read: [])
+        let twin: Promise<AuthorizationRequestStatus> = firstly {
+            stores[1].statusForAuthorizationRequest(
+                toShare: [.height], read: [])
+        }
         let viaPromise = try await twin.value
         let viaAsync = try await stores[2].statusForAuthorizationRequest(toShare: [.height], read: [])
         #expect([viaCallback, viaPromise, viaAsync] == [.shouldRequest, .shouldRequest, .shouldRequest])
@@ -187,7 +191,7 @@ struct HealthStoreTwinTests {
         let store = StoreFixture.store(executor: manual.executor)
         store.requestAuthorization(toShare: [.stepCount], read: [.stepCount]) { _, _ in }
         manual.runAll()
-        let promise: Promise<[HealthSample]> = store.samples(of: .stepCount)
+        let promise: Promise<[HealthSample]> = firstly { store.samples(of: .stepCount) }
         promise.cancel()
         manual.runAll()
         let result = await promise.settled

@@ -6,7 +6,7 @@ import Testing
 @Suite struct NextChangeTests {
     @Test func fulfillsAtTheFirstChangeNotAtTheInitialNotification() async throws {
         let store = try await StoreFixture.authorizedStore(share: [.stepCount], executor: .immediate)
-        let change: Promise<HealthObserverUpdate> = store.nextChange(of: .stepCount)
+        let change: Promise<HealthObserverUpdate> = firstly { store.nextChange(of: .stepCount) }
         #expect(change.isPending)
         try await store.save(try StoreFixture.sample(.stepCount))
         let update = try await change.value
@@ -15,7 +15,7 @@ import Testing
 
     @Test func ignoresChangesToOtherTypes() async throws {
         let store = try await StoreFixture.authorizedStore(share: [.stepCount, .bodyMass], executor: .immediate)
-        let change: Promise<HealthObserverUpdate> = store.nextChange(of: .stepCount)
+        let change: Promise<HealthObserverUpdate> = firstly { store.nextChange(of: .stepCount) }
         try await store.save(try StoreFixture.sample(.bodyMass, 70, unit: "kg"))
         #expect(change.isPending)
         change.cancel()
@@ -46,7 +46,7 @@ import Testing
 
     @Test func rejectsWhenHealthDataIsUnavailable() async {
         let store = StoreFixture.store(executor: .immediate, available: false)
-        let change: Promise<HealthObserverUpdate> = store.nextChange(of: .stepCount)
+        let change: Promise<HealthObserverUpdate> = firstly { store.nextChange(of: .stepCount) }
         guard case .failure(let error) = await change.settled else {
             Issue.record("expected a rejection")
             return

@@ -4,6 +4,11 @@
 ///   - delay: How long to wait.
 ///   - scheduler: The clock; ``FlowDefaults/scheduler`` when `nil`.
 /// - Returns: A `Promise<Void>`.
+@available(
+    *, noasync,
+    message:
+        "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+)
 public func after(_ delay: Duration, on scheduler: (any FlowScheduler)? = nil) -> Promise<Void> {
     let (promise, resolver) = Promise<Void>.pending()
     let work = (scheduler ?? FlowDefaults.scheduler).schedule(after: delay) { resolver.fulfill() }

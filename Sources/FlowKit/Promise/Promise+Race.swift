@@ -4,6 +4,11 @@
 /// - Parameter promises: The inputs; none rejects with ``PromiseError/emptyInput(operation:)``.
 /// - Returns: A promise settled like the winner.
 /// - Complexity: O(n).
+@available(
+    *, noasync,
+    message:
+        "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+)
 public func race<Value: Sendable>(_ promises: some Sequence<Promise<Value>>) -> Promise<Value> {
     let inputs = Array(promises)
     guard !inputs.isEmpty else { return Promise(error: PromiseError.emptyInput(operation: "race")) }
@@ -20,6 +25,11 @@ public func race<Value: Sendable>(_ promises: some Sequence<Promise<Value>>) -> 
 /// `race(_:)` for a handful of promises.
 ///
 /// - Returns: A promise settled like the winner.
+@available(
+    *, noasync,
+    message:
+        "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+)
 public func race<Value: Sendable>(_ first: Promise<Value>, _ others: Promise<Value>...) -> Promise<Value> {
     race([first] + others)
 }
@@ -31,6 +41,11 @@ public func race<Value: Sendable>(_ first: Promise<Value>, _ others: Promise<Val
 /// - Parameter promises: The inputs; none rejects with ``PromiseError/emptyInput(operation:)``.
 /// - Returns: A promise of the first value.
 /// - Complexity: O(n).
+@available(
+    *, noasync,
+    message:
+        "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+)
 public func any<Value: Sendable>(_ promises: some Sequence<Promise<Value>>) -> Promise<Value> {
     let inputs = Array(promises)
     guard !inputs.isEmpty else { return Promise(error: PromiseError.emptyInput(operation: "any")) }

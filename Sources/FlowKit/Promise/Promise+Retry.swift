@@ -22,6 +22,11 @@ public enum RetryDecision: Sendable, Equatable {
 ///   - shouldRetry: Decides after each failure (given the error and the 1-based attempt that failed);
 ///     by default every error but cancellation is retried.
 /// - Returns: The first fulfilled attempt's value, or the last error.
+@available(
+    *, noasync,
+    message:
+        "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+)
 public func retry<Value: Sendable>(
     attempts: Int,
     backoff: Backoff = .exponential(),
@@ -63,6 +68,11 @@ func retryPromise<Value: Sendable>(
 ///   - body: Starts one attempt.
 ///   - shouldRetry: Whether to retry after this error (cancellation is never retried).
 /// - Returns: The first fulfilled attempt's value, or the last error.
+@available(
+    *, noasync,
+    message:
+        "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+)
 public func retry<Value: Sendable>(
     attempts: Int,
     backoff: Backoff = .exponential(),

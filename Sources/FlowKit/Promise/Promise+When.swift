@@ -7,6 +7,11 @@
 /// - Parameter promises: The inputs; none gives `[]` at once.
 /// - Returns: A promise of all values, in input order.
 /// - Complexity: O(n) time and memory; constant stack depth for any n.
+@available(
+    *, noasync,
+    message:
+        "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+)
 @inlinable
 public func when<Value: Sendable>(fulfilled promises: some Sequence<Promise<Value>>) -> Promise<[Value]> {
     let inputs = Array(promises)
@@ -50,6 +55,11 @@ public func when<Value: Sendable>(fulfilled promises: some Sequence<Promise<Valu
 /// - Parameter promises: The inputs; none gives `[]` at once.
 /// - Returns: A promise of every result, in input order.
 /// - Complexity: O(n) time and memory; constant stack depth for any n.
+@available(
+    *, noasync,
+    message:
+        "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+)
 @inlinable
 public func when<Value: Sendable>(
     resolved promises: some Sequence<Promise<Value>>
@@ -82,6 +92,11 @@ public func when<Value: Sendable>(
 /// Waits for two promises of different types; fails fast like `when(fulfilled:)`.
 ///
 /// - Returns: A promise of both values.
+@available(
+    *, noasync,
+    message:
+        "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+)
 @inlinable
 public func when<A: Sendable, B: Sendable>(
     fulfilled a: Promise<A>, _ b: Promise<B>
@@ -94,6 +109,11 @@ public func when<A: Sendable, B: Sendable>(
 /// Waits for three promises of different types; fails fast like `when(fulfilled:)`.
 ///
 /// - Returns: A promise of the three values.
+@available(
+    *, noasync,
+    message:
+        "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+)
 @inlinable
 public func when<A: Sendable, B: Sendable, C: Sendable>(
     fulfilled a: Promise<A>, _ b: Promise<B>, _ c: Promise<C>
@@ -106,6 +126,11 @@ public func when<A: Sendable, B: Sendable, C: Sendable>(
 /// Waits for four promises of different types; fails fast like `when(fulfilled:)`.
 ///
 /// - Returns: A promise of the four values.
+@available(
+    *, noasync,
+    message:
+        "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+)
 @inlinable
 public func when<A: Sendable, B: Sendable, C: Sendable, D: Sendable>(
     fulfilled a: Promise<A>, _ b: Promise<B>, _ c: Promise<C>, _ d: Promise<D>

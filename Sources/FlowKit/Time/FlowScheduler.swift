@@ -40,6 +40,6 @@ extension FlowScheduler {
     /// - Parameter delay: How long to wait.
     /// - Throws: `CancellationError` as soon as the task is cancelled (the timer is cancelled too).
     public func sleep(for delay: Duration) async throws {
-        try await after(delay, on: self).value
+        try await firstly { after(delay, on: self) }.value
     }
 }

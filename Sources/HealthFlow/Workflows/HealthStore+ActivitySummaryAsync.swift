@@ -8,8 +8,6 @@ extension HealthStore {
     /// - Returns: The summaries, ascending by date (empty when the app may not read them).
     /// - Throws: The query's ``HealthStoreError``.
     public func activitySummaries(matching predicate: ActivitySummaryPredicate?) async throws -> [ActivitySummary] {
-        // The annotation picks the promise twin; without it this call would resolve to this function.
-        let promise: Promise<[ActivitySummary]> = activitySummaries(matching: predicate)
-        return try await promise.value
+        return try await firstly { activitySummaries(matching: predicate) }.value
     }
 }

@@ -14,9 +14,7 @@ extension HealthStore {
     public func requestAuthorization(
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>
     ) async throws {
-        // The annotation picks the promise twin; without it this call would resolve to this function.
-        let promise: Promise<Void> = requestAuthorization(toShare: typesToShare, read: typesToRead)
-        try await promise.value
+        try await firstly { requestAuthorization(toShare: typesToShare, read: typesToRead) }.value
     }
 
     /// Whether requesting these types would show the permission sheet.
@@ -29,9 +27,10 @@ extension HealthStore {
     public func statusForAuthorizationRequest(
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>
     ) async throws -> AuthorizationRequestStatus {
-        let promise: Promise<AuthorizationRequestStatus> = statusForAuthorizationRequest(
-            toShare: typesToShare, read: typesToRead)
-        return try await promise.value
+        return try await firstly {
+            statusForAuthorizationRequest(
+                toShare: typesToShare, read: typesToRead)
+        }.value
     }
 
     /// Saves one sample.
@@ -39,8 +38,7 @@ extension HealthStore {
     /// - Parameter sample: The sample.
     /// - Throws: The ``HealthStoreError`` naming the refusal.
     public func save(_ sample: HealthSample) async throws {
-        let promise: Promise<Void> = save(sample)
-        try await promise.value
+        try await firstly { save(sample) }.value
     }
 
     /// Saves samples all-or-nothing.
@@ -48,8 +46,7 @@ extension HealthStore {
     /// - Parameter samples: The samples.
     /// - Throws: The ``HealthStoreError`` naming the first refusal; nothing was saved then.
     public func save(_ samples: [HealthSample]) async throws {
-        let promise: Promise<Void> = save(samples)
-        try await promise.value
+        try await firstly { save(samples) }.value
     }
 
     /// Deletes one sample the app saved.
@@ -57,8 +54,7 @@ extension HealthStore {
     /// - Parameter sample: The sample.
     /// - Throws: The ``HealthStoreError`` naming the refusal.
     public func delete(_ sample: HealthSample) async throws {
-        let promise: Promise<Void> = delete(sample)
-        try await promise.value
+        try await firstly { delete(sample) }.value
     }
 
     /// Deletes samples the app saved, all-or-nothing.
@@ -66,8 +62,7 @@ extension HealthStore {
     /// - Parameter samples: The samples.
     /// - Throws: The ``HealthStoreError`` naming the first refusal; nothing was deleted then.
     public func delete(_ samples: [HealthSample]) async throws {
-        let promise: Promise<Void> = delete(samples)
-        try await promise.value
+        try await firstly { delete(samples) }.value
     }
 
     /// Runs a ``HealthSampleQuery``.
@@ -83,9 +78,10 @@ extension HealthStore {
         of type: HealthObjectType, matching predicate: SamplePredicate? = nil,
         sortedBy sortDescriptors: [SampleSortDescriptor] = [], limit: Int = HealthQuery.noLimit
     ) async throws -> [HealthSample] {
-        let promise: Promise<[HealthSample]> = samples(
-            of: type, matching: predicate, sortedBy: sortDescriptors, limit: limit)
-        return try await promise.value
+        return try await firstly {
+            samples(
+                of: type, matching: predicate, sortedBy: sortDescriptors, limit: limit)
+        }.value
     }
 
     /// Runs a one-shot ``HealthAnchoredObjectQuery``: what changed since `anchor`.
@@ -101,9 +97,10 @@ extension HealthStore {
         of type: HealthObjectType, matching predicate: SamplePredicate? = nil, since anchor: HealthQueryAnchor?,
         limit: Int = HealthQuery.noLimit
     ) async throws -> HealthAnchoredChanges {
-        let promise: Promise<HealthAnchoredChanges> = changes(
-            of: type, matching: predicate, since: anchor, limit: limit)
-        return try await promise.value
+        return try await firstly {
+            changes(
+                of: type, matching: predicate, since: anchor, limit: limit)
+        }.value
     }
 
     /// Observes changes to a type as an asynchronous sequence, backed by a ``HealthObserverQuery``: one

@@ -32,6 +32,11 @@ extension HealthStore {
     ///
     /// - Parameter type: The sample type to share and read.
     /// - Returns: A promise rejected with the request's error or the refusal.
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     public func availableType(_ type: HealthObjectType) -> Promise<Void> {
         Promise { resolver in availableType(type, completion: resolver.resolve) }
     }
@@ -41,8 +46,7 @@ extension HealthStore {
     /// - Parameter type: The sample type to share and read.
     /// - Throws: The request's error, or the refusal.
     public func availableType(_ type: HealthObjectType) async throws {
-        let promise: Promise<Void> = availableType(type)
-        try await promise.value
+        try await firstly { availableType(type) }.value
     }
 
     /// The error saving `type` would meet now, or `nil` when sharing it is authorized.

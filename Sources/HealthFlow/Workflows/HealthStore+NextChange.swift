@@ -12,6 +12,11 @@ extension HealthStore {
     ///   - type: A sample type.
     ///   - predicate: Which changes count; `nil` for all of the type.
     /// - Returns: A promise fulfilled with the update (index 1), or rejected when the query cannot run.
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     public func nextChange(
         of type: HealthObjectType, matching predicate: SamplePredicate? = nil
     ) -> Promise<HealthObserverUpdate> {
@@ -41,7 +46,6 @@ extension HealthStore {
     public func nextChange(
         of type: HealthObjectType, matching predicate: SamplePredicate? = nil
     ) async throws -> HealthObserverUpdate {
-        let promise: Promise<HealthObserverUpdate> = nextChange(of: type, matching: predicate)
-        return try await promise.value
+        return try await firstly { nextChange(of: type, matching: predicate) }.value
     }
 }

@@ -3,8 +3,8 @@ import FlowKit
 /// Promise twins of the ``HealthStore`` callback API: the same operations, names and outcomes, each a thin
 /// wrapper that hands FlowKit's `Resolver` to the callback.
 ///
-/// In `async` code the `async` twins (same names) win overload resolution; to get the promise there, name
-/// its type: `let saving: Promise<Void> = store.save(sample)`.
+/// They are unavailable in asynchronous code (top-level code that awaits included), where the `async` twins
+/// of the same names apply; a promise there comes from `Promise { try await store.save(sample) }`.
 extension HealthStore {
     /// Asks for permission; fulfills once the sheet is answered (not a sign that anything was allowed).
     ///
@@ -12,6 +12,11 @@ extension HealthStore {
     ///   - typesToShare: Sample types to write.
     ///   - typesToRead: Types to read.
     /// - Returns: A promise rejected with the ``HealthStoreError`` the callback would report.
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     public func requestAuthorization(
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>
     ) -> Promise<Void> {
@@ -26,6 +31,11 @@ extension HealthStore {
     ///   - typesToShare: Sample types to write.
     ///   - typesToRead: Types to read.
     /// - Returns: A promise of the status, rejected when the request is invalid.
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     public func statusForAuthorizationRequest(
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>
     ) -> Promise<AuthorizationRequestStatus> {
@@ -40,6 +50,11 @@ extension HealthStore {
     ///
     /// - Parameter sample: The sample.
     /// - Returns: A promise fulfilled when saved.
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     public func save(_ sample: HealthSample) -> Promise<Void> {
         Promise { resolver in save(sample, withCompletion: resolver.resolve) }
     }
@@ -48,6 +63,11 @@ extension HealthStore {
     ///
     /// - Parameter samples: The samples.
     /// - Returns: A promise fulfilled when all were saved.
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     public func save(_ samples: [HealthSample]) -> Promise<Void> {
         Promise { resolver in save(samples, withCompletion: resolver.resolve) }
     }
@@ -56,6 +76,11 @@ extension HealthStore {
     ///
     /// - Parameter sample: The sample.
     /// - Returns: A promise fulfilled when deleted.
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     public func delete(_ sample: HealthSample) -> Promise<Void> {
         Promise { resolver in delete(sample, withCompletion: resolver.resolve) }
     }
@@ -64,6 +89,11 @@ extension HealthStore {
     ///
     /// - Parameter samples: The samples.
     /// - Returns: A promise fulfilled when all were deleted.
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     public func delete(_ samples: [HealthSample]) -> Promise<Void> {
         Promise { resolver in delete(samples, withCompletion: resolver.resolve) }
     }
@@ -76,6 +106,11 @@ extension HealthStore {
     ///   - sortDescriptors: Sort keys; ascending start date when empty.
     ///   - limit: The most samples; 0 for all.
     /// - Returns: A promise of the samples.
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     public func samples(
         of type: HealthObjectType, matching predicate: SamplePredicate? = nil,
         sortedBy sortDescriptors: [SampleSortDescriptor] = [], limit: Int = HealthQuery.noLimit
@@ -100,6 +135,11 @@ extension HealthStore {
     ///   - anchor: Where to start; `nil` for the beginning.
     ///   - limit: The most changes (samples plus deletions); 0 for all.
     /// - Returns: A promise of the changes and the anchor to resume from.
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     public func changes(
         of type: HealthObjectType, matching predicate: SamplePredicate? = nil, since anchor: HealthQueryAnchor?,
         limit: Int = HealthQuery.noLimit

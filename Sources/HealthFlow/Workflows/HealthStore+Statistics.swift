@@ -14,6 +14,11 @@ extension HealthStore {
     ///   - options: What to compute; they must suit the type.
     /// - Returns: A promise of the statistics, or of `nil` when no sample the app can see matched; rejected
     ///   with the query's other errors.
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     public func statistics(
         of type: HealthObjectType, matching predicate: SamplePredicate? = nil, options: StatisticsOptions
     ) -> Promise<HealthStatistics?> {
@@ -44,6 +49,11 @@ extension HealthStore {
     ///   - intervalComponents: The interval length.
     ///   - calendar: The calendar the intervals are counted in; the current one by default.
     /// - Returns: A promise of the collection.
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     public func statisticsCollection(
         of type: HealthObjectType, matching predicate: SamplePredicate? = nil, options: StatisticsOptions,
         anchorDate: Date, intervalComponents: DateComponents, calendar: Calendar = .current

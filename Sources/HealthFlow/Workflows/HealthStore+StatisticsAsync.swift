@@ -16,9 +16,7 @@ extension HealthStore {
     public func statistics(
         of type: HealthObjectType, matching predicate: SamplePredicate? = nil, options: StatisticsOptions
     ) async throws -> HealthStatistics? {
-        // The annotation picks the promise twin; without it this call would resolve to this function.
-        let promise: Promise<HealthStatistics?> = statistics(of: type, matching: predicate, options: options)
-        return try await promise.value
+        return try await firstly { statistics(of: type, matching: predicate, options: options) }.value
     }
 
     /// Runs a one-shot ``HealthStatisticsCollectionQuery``.
@@ -36,9 +34,10 @@ extension HealthStore {
         of type: HealthObjectType, matching predicate: SamplePredicate? = nil, options: StatisticsOptions,
         anchorDate: Date, intervalComponents: DateComponents, calendar: Calendar = .current
     ) async throws -> StatisticsCollection {
-        let promise: Promise<StatisticsCollection> = statisticsCollection(
-            of: type, matching: predicate, options: options, anchorDate: anchorDate,
-            intervalComponents: intervalComponents, calendar: calendar)
-        return try await promise.value
+        return try await firstly {
+            statisticsCollection(
+                of: type, matching: predicate, options: options, anchorDate: anchorDate,
+                intervalComponents: intervalComponents, calendar: calendar)
+        }.value
     }
 }

@@ -166,6 +166,11 @@ public struct SyncEngine: Sendable {
     ///
     /// - Returns: A promise of what was sent; rejected with the store's, transport's, ``SyncStateError`` or
     ///   ``SyncEngineError`` error (anchors then stay where the last acknowledged batch left them).
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     public func sync() -> Promise<SyncReport> {
         Promise { try await run() }
     }

@@ -227,7 +227,7 @@ struct SyncRun {
         _ types: [HealthObjectType], from store: any HealthStore, since state: SyncState, limit: Int
     ) async throws -> [SyncPlanSection] {
         try await fill(types, since: state, limit: limit) { type, anchor, room in
-            try await store.changes(of: type, since: anchor, limit: room).value
+            try await store.changes(of: type, since: anchor, limit: room)
         }
     }
 

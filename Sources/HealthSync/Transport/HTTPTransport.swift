@@ -73,6 +73,11 @@ public struct HTTPTransport: UploadTransport {
     /// - Parameter request: The upload.
     /// - Returns: The receipt on a 2xx; rejects with ``HTTPUploadError`` or ``UploadError`` (body unreadable,
     ///   length mismatch) otherwise.
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     public func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
         upload(request, reporter: .unobserved())
     }

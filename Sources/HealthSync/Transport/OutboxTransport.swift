@@ -113,6 +113,11 @@ public struct OutboxTransport: UploadTransport {
     /// - Returns: The receipt: ``UploadReceipt/Disposition/stored`` with the bytes written, or
     ///   ``UploadReceipt/Disposition/duplicate`` when the batch was already there.
     /// - Note: Rejects with ``UploadError`` (length mismatch, invalid extension, I/O); nothing is left behind.
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     public func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
         upload(request, reporter: .unobserved())
     }

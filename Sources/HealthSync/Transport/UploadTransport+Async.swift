@@ -7,7 +7,6 @@ extension UploadTransport {
     /// - Returns: The receipt once the receiver holds the batch.
     /// - Throws: The transport's error.
     public func upload(_ request: UploadRequest) async throws -> UploadReceipt {
-        let promise: Promise<UploadReceipt> = upload(request)
-        return try await promise.value
+        return try await firstly { upload(request) }.value
     }
 }

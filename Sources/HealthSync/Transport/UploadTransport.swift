@@ -12,6 +12,11 @@ public protocol UploadTransport: Sendable {
     ///
     /// - Parameter request: The batch ID, content type, length and body.
     /// - Returns: A promise fulfilled with the receipt once the receiver holds the batch, rejected otherwise.
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     func upload(_ request: UploadRequest) -> Promise<UploadReceipt>
 
     /// Uploads `request`'s body once, reporting to `reporter`: ``UploadReporter/attemptStarted(batchID:totalBytes:)``

@@ -59,6 +59,11 @@ public struct Uploader: UploadTransport {
     ///
     /// - Parameter request: The upload.
     /// - Returns: The first successful attempt's receipt, or the last attempt's error.
+    @available(
+        *, noasync,
+        message:
+            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
+    )
     public func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
         upload(request, reporter: .unobserved())
     }

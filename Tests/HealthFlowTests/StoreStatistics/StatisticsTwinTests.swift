@@ -47,8 +47,10 @@ struct StatisticsTwinTests {
         let start = data.dateInterval.start
         let predicate = scenario.window ? SamplePredicate.samples(withStart: start + 40_000, end: start + 150_000) : nil
         let callback = await F.statistics(store, scenario.type, predicate, options: scenario.options)
-        let promise: Promise<HealthStatistics?> = store.statistics(
-            of: scenario.type, matching: predicate, options: scenario.options)
+        let promise: Promise<HealthStatistics?> = firstly {
+            store.statistics(
+                of: scenario.type, matching: predicate, options: scenario.options)
+        }
         let viaPromise = await promise.settled.mapError(Self.storeError)
         let viaAsync = await Self.attempt {
             try await store.statistics(of: scenario.type, matching: predicate, options: scenario.options)
@@ -69,8 +71,10 @@ struct StatisticsTwinTests {
         for options in [StatisticsOptions.cumulativeSum, [.cumulativeSum, .separateBySource], .discreteMin] {
             let callback = await F.collection(store, .stepCount, options: options, anchor: anchor, components: hourly)
                 .map { $0?.statistics() }
-            let promise: Promise<StatisticsCollection> = store.statisticsCollection(
-                of: .stepCount, options: options, anchorDate: anchor, intervalComponents: hourly, calendar: F.utc)
+            let promise: Promise<StatisticsCollection> = firstly {
+                store.statisticsCollection(
+                    of: .stepCount, options: options, anchorDate: anchor, intervalComponents: hourly, calendar: F.utc)
+            }
             let viaPromise = await promise.settled.mapError(Self.storeError).map { Optional($0.statistics()) }
             let viaAsync = await Self.attempt {
                 try await store.statisticsCollection(
@@ -89,7 +93,7 @@ struct StatisticsTwinTests {
         ]
         for predicate in predicates {
             let callback = await F.summaries(store, predicate)
-            let promise: Promise<[ActivitySummary]> = store.activitySummaries(matching: predicate)
+            let promise: Promise<[ActivitySummary]> = firstly { store.activitySummaries(matching: predicate) }
             let viaPromise = await promise.settled.mapError(Self.storeError).map { Optional($0) }
             let viaAsync = await Self.attempt { try await store.activitySummaries(matching: predicate) }
                 .map { Optional($0) }

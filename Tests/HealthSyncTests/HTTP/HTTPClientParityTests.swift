@@ -35,7 +35,7 @@ struct HTTPClientParityTests {
             dataThreshold: streamed ? 0 : 1 << 20)
         transport.prefersURLSession = urlSession
         let body = Data((0..<(streamed ? 300_000 : 2_000)).map { UInt8(truncatingIfNeeded: $0 &* 13) })
-        switch await transport.upload(httpStreamedRequest(body)).settled {
+        switch await firstly({ transport.upload(httpStreamedRequest(body)) }).settled {
         case .success(let receipt):
             let location = receipt.location.flatMap { URL(string: $0)?.path } ?? "?"
             return "\(receipt.disposition) at \(location)"

@@ -179,7 +179,7 @@ struct HTTPTransportTests {
     @Test func cancellingTheUploadCancelsTheRequest() async throws {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
             let transport = HTTPTransport(url: server.url("hang"), timeout: .seconds(20))
-            let upload: Promise<UploadReceipt> = transport.upload(httpStreamedRequest(Data("x".utf8)))
+            let upload: Promise<UploadReceipt> = firstly { transport.upload(httpStreamedRequest(Data("x".utf8))) }
 
             upload.cancel()
 
@@ -199,7 +199,7 @@ struct HTTPTransportTests {
                 let transport = HTTPTransport(
                     url: server.url("upload"), timeout: .seconds(20),
                     dataThreshold: round.isMultiple(of: 2) ? 1 << 20 : 0)
-                let upload: Promise<UploadReceipt> = transport.upload(httpStreamedRequest(Data("x".utf8)))
+                let upload: Promise<UploadReceipt> = firstly { transport.upload(httpStreamedRequest(Data("x".utf8))) }
                 upload.cancel()
                 switch await upload.settled {
                 case .success: break

@@ -23,7 +23,7 @@ struct UploaderTests {
         let (scheduler, fake, uploader) = Self.setup([Self.lost, Self.lost])
         let counter = HTTPCounter()
         let request = httpStreamedRequest(Data("batch".utf8), counter: counter)
-        let upload: Promise<UploadReceipt> = uploader.upload(request)
+        let upload: Promise<UploadReceipt> = firstly { uploader.upload(request) }
 
         await scheduler.waitForPendingWork()
         #expect(scheduler.nextDeadline == .seconds(1))
@@ -43,7 +43,7 @@ struct UploaderTests {
     @Test func retryAfterIsHonouredExactly() async throws {
         let busy = HTTPUploadError.http(status: 503, retryAfter: .seconds(7), message: nil)
         let (scheduler, fake, uploader) = Self.setup([busy], backoff: .constant(.seconds(1)))
-        let upload: Promise<UploadReceipt> = uploader.upload(httpStreamedRequest(Data("x".utf8)))
+        let upload: Promise<UploadReceipt> = firstly { uploader.upload(httpStreamedRequest(Data("x".utf8))) }
 
         await scheduler.waitForPendingWork()
         #expect(scheduler.nextDeadline == .seconds(7))
@@ -58,7 +58,7 @@ struct UploaderTests {
     @Test func clientErrorIsNotRetried() async throws {
         let bad = HTTPUploadError.http(status: 400, retryAfter: nil, message: "bad batch")
         let (scheduler, fake, uploader) = Self.setup([bad])
-        let upload: Promise<UploadReceipt> = uploader.upload(httpStreamedRequest(Data("x".utf8)))
+        let upload: Promise<UploadReceipt> = firstly { uploader.upload(httpStreamedRequest(Data("x".utf8))) }
 
         let error = await #expect(throws: HTTPUploadError.self) { try await upload.value }
         #expect(error == bad)
@@ -69,7 +69,7 @@ struct UploaderTests {
     @Test func tooManyRequestsThenSuccess() async throws {
         let limited = HTTPUploadError.http(status: 429, retryAfter: nil, message: nil)
         let (scheduler, fake, uploader) = Self.setup([limited])
-        let upload: Promise<UploadReceipt> = uploader.upload(httpStreamedRequest(Data("x".utf8)))
+        let upload: Promise<UploadReceipt> = firstly { uploader.upload(httpStreamedRequest(Data("x".utf8))) }
 
         await scheduler.waitForPendingWork()
         scheduler.advance(by: .seconds(1))
@@ -84,7 +84,7 @@ struct UploaderTests {
         ]
         let (scheduler, fake, uploader) = Self.setup(errors, attempts: 3, backoff: .constant(.seconds(1)))
         let request = httpStreamedRequest(Data("x".utf8))
-        let upload: Promise<UploadReceipt> = uploader.upload(request)
+        let upload: Promise<UploadReceipt> = firstly { uploader.upload(request) }
 
         for _ in 0..<2 {
             await scheduler.waitForPendingWork()
@@ -101,8 +101,10 @@ struct UploaderTests {
         let fake = HTTPFakeTransport(failures: [Self.lost, Self.lost, Self.lost], clock: { scheduler.now })
         let policy = UploadRetryPolicy(
             attempts: 4, backoff: .exponential(initial: .seconds(1), jitter: .full), jitterSource: .seeded(42))
-        let upload: Promise<UploadReceipt> = Uploader(transport: fake, policy: policy, scheduler: scheduler).upload(
-            httpStreamedRequest(Data("x".utf8)))
+        let upload: Promise<UploadReceipt> = firstly {
+            Uploader(transport: fake, policy: policy, scheduler: scheduler).upload(
+                httpStreamedRequest(Data("x".utf8)))
+        }
 
         var waits: [Duration] = []
         for _ in 0..<3 {

@@ -32,7 +32,8 @@ struct SyncEngineTests {
         let bench = try await SyncEngineBench.make()
         defer { bench.remove() }
         try bench.store.ingest(try SyncEngineBench.heartRates(2))
-        let promise: Promise<SyncReport> = try bench.engine().sync()
+        let engine = try bench.engine()
+        let promise: Promise<SyncReport> = firstly { engine.sync() }
         let report = try await promise.value
         #expect(report.samples["heartRate"] == 2)
     }

@@ -17,8 +17,7 @@ guard CommandLine.arguments.count == 2 else {
 let directory = URL(fileURLWithPath: CommandLine.arguments[1], isDirectory: true)
 do {
     let store = try FileHealthStore(directory: directory, configuration: app, callbackExecutor: .immediate)
-    let authorized: Promise<Void> = store.requestAuthorization(toShare: [.stepCount], read: [.stepCount])
-    try await authorized.value
+    try await store.requestAuthorization(toShare: [.stepCount], read: [.stepCount]) as Void
     var minute = 0.0
     let start = Date(timeIntervalSince1970: 1_795_000_000)
     while true {
@@ -26,8 +25,7 @@ do {
         let sample = try HealthQuantitySample(
             type: .stepCount, quantity: HealthQuantity(unit: .count(), doubleValue: 10), start: from,
             end: from.addingTimeInterval(60), source: app.source)
-        let saving: Promise<Void> = store.save(.quantity(sample))
-        try await saving.value
+        try await store.save(.quantity(sample)) as Void
         FileHandle.standardOutput.write(Data("\(sample.uuid.uuidString)\n".utf8))
         minute += 1
     }

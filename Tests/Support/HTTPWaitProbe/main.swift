@@ -46,7 +46,7 @@ func processCPUSeconds() -> Double {
 }
 
 let before = processCPUSeconds()
-let upload: Promise<UploadReceipt> = transport.upload(request)
+let upload = Promise { try await transport.upload(request) }
 let outcome: String
 switch await upload.settled {
 case .success(let receipt): outcome = "stored \(receipt.disposition)"

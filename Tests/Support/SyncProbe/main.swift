@@ -40,8 +40,7 @@ do {
     let store = try FileHealthStore(
         directory: directory.appendingPathComponent("store", isDirectory: true), configuration: SyncProbe.app)
     defer { store.close() }
-    let authorized: Promise<Void> = store.requestAuthorization(toShare: [], read: Set(SyncProbe.types))
-    try await authorized.value
+    try await store.requestAuthorization(toShare: [], read: Set(SyncProbe.types)) as Void
     let http = HTTPTransport(url: url, timeout: .seconds(30), dataThreshold: 0)
     let transport: any UploadTransport = stopAt == "mid-body" ? HaltingTransport(inner: http) : http
     var engine = try SyncEngine(
@@ -54,7 +53,7 @@ do {
             if point.name == stopAt { SyncProbe.halt("checkpoint \(point)") }
         }
     }
-    let report: SyncReport = try await engine.sync().value
+    let report: SyncReport = try await engine.sync()
     print("report batches=\(report.batches) samples=\(report.totalSamples) duplicates=\(report.duplicates)")
 } catch {
     SyncProbe.fail("sync failed: \(error)", status: 1)
