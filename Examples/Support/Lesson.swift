@@ -17,6 +17,7 @@ public struct Lesson: Sendable {
         public let path: String
         /// What was wrong.
         public let reason: String
+        /// The lesson's path and what was wrong.
         public var description: String { "cannot read the lesson \(path): \(reason)" }
     }
 

@@ -22,6 +22,7 @@ import Testing
         let diagram = YearlyReport.diagram
         #expect(
             try Self.mermaidBlocks(in: "README.md").contains(diagram),
-            "README.md must show the demo's graph as drawn from YearlyReport.chain; paste:\n```mermaid\n\(diagram)\n```")
+            "README.md must show the demo's graph as drawn from YearlyReport.chain; paste:\n```mermaid\n\(diagram)\n```"
+        )
     }
 }
