@@ -47,7 +47,7 @@ struct SyncRunTests {
         var batches: [[Int]] = []
         while true {
             let sections = try await SyncRun.fill(types, since: state, limit: 7) { type, anchor, room in
-                let changes = try await bench.store.changes(of: type, since: anchor, limit: room).value
+                let changes = try await bench.store.changes(of: type, since: anchor, limit: room)
                 reads += changes.samples.count + changes.deletedObjects.count
                 return changes
             }
