@@ -2,7 +2,6 @@ import ExampleSupport
 import FlowKit
 import Foundation
 import HealthFlow
-import Synchronization
 import WriteHeightExample
 
 /// `healthflow demo`: every workflow end to end on the embedded store, over a generated year of one person's
@@ -131,7 +130,7 @@ struct HealthDemo: Sendable {
             }.value
         }
 
-        let timeline = Mutex("")
+        let timeline = LockedState("")
         await trace.step("graph", "an operation graph: four yearly totals, at most two at a time, then one report") {
             let yearAgo = Self.calendar.date(byAdding: .day, value: -365, to: today) ?? today
             let year = SamplePredicate.samples(withStart: yearAgo, end: today)

@@ -4,7 +4,6 @@ import FlowKit
 import FlowKitTesting
 import HealthFlow
 import ReadHeightsExample
-import Synchronization
 import Testing
 
 @Suite struct ExerciseReadHeightsTests {
@@ -38,7 +37,7 @@ import Testing
 
     @Test func timesOutAfterTheLimitAndCancelsTheFetch() async throws {
         let scheduler = ManualScheduler()
-        let stopped = Mutex(false)
+        let stopped = LockedState(false)
         let heights = readHeights(within: .seconds(10), on: scheduler) {
             Promise<[String]> { resolver in resolver.onCancel { stopped.withLock { $0 = true } } }
         }

@@ -2,7 +2,6 @@ import ExampleSupport
 import Exercises
 import FlowKit
 import HealthFlow
-import Synchronization
 import Testing
 
 @Suite struct ExerciseSafeWritesTests {
@@ -44,7 +43,7 @@ import Testing
     final class Script: Sendable {
         let starts: AsyncStream<Int>
         private let continuation: AsyncStream<Int>.Continuation
-        private let state = Mutex<(resolvers: [Int: Resolver<Void>], settled: Int, overlaps: [Int])>(([:], 0, []))
+        private let state = LockedState<(resolvers: [Int: Resolver<Void>], settled: Int, overlaps: [Int])>(([:], 0, []))
 
         init() {
             (starts, continuation) = AsyncStream.makeStream()

@@ -150,7 +150,7 @@ public struct AuthorizationPolicy: Sendable {
     /// Answers each request with a closure: the script of a test.
     ///
     /// ```swift
-    /// let answers = Mutex([AuthorizationResponse.canceled])
+    /// let answers = LockedState([AuthorizationResponse.canceled])
     /// let policy = AuthorizationPolicy.scripted { request in
     ///     answers.withLock { $0.isEmpty ? request.grantingAll : $0.removeFirst() }
     /// }

@@ -1,5 +1,5 @@
+import FlowKit
 import Foundation
-import Synchronization
 
 /// Computes statistics for a row of equal calendar intervals — steps per day, heart rate per hour — over the
 /// quantity samples of one type that a predicate matches: the counterpart of `HKStatisticsCollectionQuery`.
@@ -42,7 +42,7 @@ import Synchronization
 /// - Complexity: Each delivery gathers the matching samples (O(log n + m), as a sample query) and builds
 ///   the collection from them (O(m log m + k) for k intervals), outside the store's lock.
 public final class HealthStatisticsCollectionQuery: HealthQuery, @unchecked Sendable {
-    // @unchecked: restated from HealthQuery; this subclass adds `let`s of Sendable types and one `Mutex`.
+    // @unchecked: restated from HealthQuery; this subclass adds `let`s of Sendable types and one `LockedState`.
 
     /// The handlers' type: the query, the collection (or `nil`), and the error (or `nil`).
     ///
@@ -79,7 +79,7 @@ public final class HealthStatisticsCollectionQuery: HealthQuery, @unchecked Send
     package let statisticsUpdateHandler: Handler?
 
     /// The store's internal observation of matching changes while the query runs with an update handler.
-    private let changeObserver = Mutex<HealthObserverQuery?>(nil)
+    private let changeObserver = LockedState<HealthObserverQuery?>(nil)
 
     /// Makes a statistics collection query; run it with ``HealthStore/execute(_:)``.
     ///

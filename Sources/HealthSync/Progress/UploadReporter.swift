@@ -1,5 +1,5 @@
+import FlowKit
 import Foundation
-import Synchronization
 
 /// Where a transport reports an upload's progress: attempts, body bytes, retries and the outcome, as
 /// ``UploadEvent``s and on a Foundation `Progress`.
@@ -18,7 +18,7 @@ import Synchronization
 /// let receipt = try await transport.upload(request, reporter: reporter).value
 /// reporter.progress.fractionCompleted   // 1.0
 /// ```
-/// - Note: `Sendable`: its state is behind a `Mutex`; `onEvent` is called under that lock (so events arrive in
+/// - Note: `Sendable`: its state is behind a `LockedState`; `onEvent` is called under that lock (so events arrive in
 ///   order from any thread) and must return quickly without calling back into the reporter.
 public final class UploadReporter: Sendable {
     private struct State {
@@ -36,7 +36,7 @@ public final class UploadReporter: Sendable {
     /// ```
     public let progress: Progress
     private let onEvent: (@Sendable (UploadEvent) -> Void)?
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// A reporter that keeps `progress` and forwards every event to `onEvent`.
     ///
