@@ -35,7 +35,8 @@ let healthKitSeeds: Set<String> = ["WriteHeight", "ReadHeights"]
 let healthKitTargets: [Target] = [
     // HealthKit's public API (the subset this project uses, names and signatures of the iOS 18 SDK) over
     // HealthFlow's model; API.txt lists its declarations for review against the SDK headers.
-    .target(name: "HealthKitShim", dependencies: ["HealthFlow"], exclude: ["API.txt"], swiftSettings: strict),
+    .target(
+        name: "HealthKitShim", dependencies: ["HealthFlow", "FlowKit"], exclude: ["API.txt"], swiftSettings: strict),
     // HealthKitStore: HealthFlow's HealthStore over HKHealthStore.
     .target(
         name: "HealthFlowHealthKit", dependencies: ["HealthFlow", "FlowKit"] + healthKit, exclude: ["README.md"],
@@ -95,7 +96,7 @@ let package = Package(
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting"], swiftSettings: strict),
         .testTarget(
             name: "HealthFlowTests",
-            dependencies: ["HealthFlow", "FlowKitTesting", "RawPathSupport", "StoreConformance"],
+            dependencies: ["HealthFlow", "FlowKit", "FlowKitTesting", "RawPathSupport", "StoreConformance"],
             swiftSettings: strict),
         // The store conformance session, over HealthFlow's public API alone: every store's tests run it.
         .target(
@@ -131,7 +132,8 @@ let package = Package(
         .testTarget(
             name: "HealthFlowCLITests",
             dependencies: [
-                "healthflow", "HealthFlow", "ExampleSupport", "ReceiverSupport", "RawPathSupport", "ProductSupport",
+                "healthflow", "HealthFlow", "FlowKit", "ExampleSupport", "ReceiverSupport", "RawPathSupport",
+                "ProductSupport",
             ],
             swiftSettings: strict),
         // Folders named by bytes that are not UTF-8, made and listed with the C calls alone, for the tests that
@@ -140,7 +142,9 @@ let package = Package(
         .target(name: "ProductSupport", path: "Tests/Support/ProductSupport", swiftSettings: strict),
         // Starts Tests/Receiver/healthsync_receiver.py (Werkzeug, python-multipart, jsonschema) for the tests that
         // need a real server. Tests/Receiver itself is no target: it holds the Python receiver and its JSON schema.
-        .target(name: "ReceiverSupport", path: "Tests/Support/ReceiverSupport", swiftSettings: strict),
+        .target(
+            name: "ReceiverSupport", dependencies: ["FlowKit"], path: "Tests/Support/ReceiverSupport",
+            swiftSettings: strict),
         // A child process for the crash tests of the sync engine: one sync run that can stop dead at a chosen step.
         .executableTarget(
             name: "SyncProbe", dependencies: ["FlowKit", "HealthFlow", "HealthSync"], path: "Tests/Support/SyncProbe",

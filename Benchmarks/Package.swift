@@ -27,6 +27,7 @@ let package = Package(
             name: "BenchmarkSupport",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "FlowKit", package: "HealthFlow"),
                 .product(name: "HealthFlow", package: "HealthFlow"),
             ]
         ),

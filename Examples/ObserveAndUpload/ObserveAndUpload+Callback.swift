@@ -1,8 +1,8 @@
 import Dispatch
 import ExampleSupport
+import FlowKit
 import HealthFlow
 import HealthSync
-import Synchronization
 
 /// The seed's version: one anchored query per type, a `DispatchGroup` to wait for them all, a lock around the
 /// shared results, and `notify` to run the upload step — with the first error remembered by hand, and the
@@ -17,7 +17,7 @@ public func observeAndUploadWithCallbacks(
     completion: @escaping @Sendable (Result<[String], any Error>) -> Void
 ) {
     let group = DispatchGroup()
-    let collected = Mutex<(changes: [GatheredChanges], firstError: (any Error)?)>(([], nil))
+    let collected = LockedState<(changes: [GatheredChanges], firstError: (any Error)?)>(([], nil))
     for type in ObserveAndUploadExample.observedTypes {
         group.enter()
         let query = HealthAnchoredObjectQuery(type: type, anchor: nil) { _, samples, deleted, anchor, error in

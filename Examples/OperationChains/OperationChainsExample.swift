@@ -1,6 +1,6 @@
 import ExampleSupport
+import FlowKit
 import Foundation
-import Synchronization
 
 /// Seed 000's `OperationPromise` tests: a `then` chain (1 → 2 → 3) and a fan-out (1 → {2, 3} → 4) over an
 /// `OperationQueue` — by hand with `BlockOperation` and `addDependency`, with FlowKit's `OperationChain`, and with
@@ -24,7 +24,7 @@ public enum OperationChainsExample: HealthExample {
 
 /// The numbers the steps record, in the order they ran (thread-safe: steps of a fan-out run concurrently).
 public final class StepLog: Sendable {
-    private let steps = Mutex<[Int]>([])
+    private let steps = LockedState<[Int]>([])
 
     /// An empty log.
     public init() {}

@@ -1,6 +1,6 @@
+import FlowKit
 import Foundation
 import HealthFlow
-import Synchronization
 
 #if canImport(HealthKit)
     import HealthKit
@@ -115,7 +115,7 @@ extension HealthKitStore {
         uuids: Set<UUID>, types: Set<HealthObjectType>, completion: @escaping @Sendable ([UUID: HKSample]) -> Void
     ) {
         let group = DispatchGroup()
-        let found = Mutex<[UUID: HKSample]>([:])
+        let found = LockedState<[UUID: HKSample]>([:])
         let byUUID = BridgePredicates.healthKit(.uuids(uuids))
         for type in types {
             guard let sampleType = BridgeTypes.healthKitSample(type) else { continue }

@@ -1,6 +1,6 @@
+import FlowKit
 import Foundation
 import HealthFlow
-import Synchronization
 
 #if canImport(HealthKit)
     import HealthKit
@@ -36,7 +36,7 @@ public final class HealthKitStore: HealthStore {
     /// ```
     public let configuration: HealthAppConfiguration
 
-    let state = Mutex(BridgeState())
+    let state = LockedState(BridgeState())
 
     /// A store over `healthStore` for the app described by `configuration`.
     ///

@@ -1,7 +1,7 @@
 import ExampleSupport
+import FlowKit
 import Foundation
 import HealthFlow
-import Synchronization
 
 /// The demo's store, opened — and, while it has no sample, given the generated year — by one rule for `demo`
 /// and `sync`.
@@ -88,7 +88,7 @@ struct DemoStore: Sendable {
 
     /// Generates the year and stores it as one change.
     private func seed(trace: DemoTrace?) async throws {
-        let year = Mutex<GeneratedHealthData?>(nil)
+        let year = LockedState<GeneratedHealthData?>(nil)
         try await Self.step(trace, "generate a year of data for one person (seed \(HealthDemo.seed), hourly steps)") {
             let generated = try DemoSeed.year()
             year.withLock { $0 = generated }
@@ -114,7 +114,7 @@ struct DemoStore: Sendable {
             _ = try await body()
             return
         }
-        let failure = Mutex<(any Error)?>(nil)
+        let failure = LockedState<(any Error)?>(nil)
         await trace.step("setup", description) {
             do {
                 return try await body()

@@ -1,11 +1,11 @@
+import FlowKit
 import Foundation
-import Synchronization
 
 /// Runs the demo's steps one after another, printing each as `[style] description`, then `→ result (duration)`,
 /// and keeps the tally for the closing summary.
 final class DemoTrace: Sendable {
     let output: any DemoOutput
-    private let tally = Mutex((steps: 0, failed: 0, elapsed: Duration.zero))
+    private let tally = LockedState((steps: 0, failed: 0, elapsed: Duration.zero))
 
     init(output: any DemoOutput) {
         self.output = output

@@ -1,7 +1,6 @@
 import FlowKit
 import Foundation
 import HealthFlow
-import Synchronization
 
 /// The FlowKit tour: the same small health task in three styles, then the combinators, timeouts, retries and
 /// cancellation, each step printed with its style, duration and outcome.
@@ -90,7 +89,7 @@ struct FlowKitTour: Sendable {
             } && ok
         ok =
             await step("promise", "cancel the end of a chain: the work at its start is stopped", expectFailure: true) {
-                let stopped = Mutex(false)
+                let stopped = LockedState(false)
                 let work = Promise<Int> { resolver in resolver.onCancel { stopped.withLock { $0 = true } } }
                 let end = work.map { $0 + 1 }.map { "\($0)" }
                 end.cancel()
@@ -137,7 +136,7 @@ struct SimulatedStore: Sendable {
 
 /// Fails a set number of times, then succeeds.
 final class FlakyService: Sendable {
-    private let attempts = Mutex(0)
+    private let attempts = LockedState(0)
     private let failures: Int
 
     init(failures: Int) {

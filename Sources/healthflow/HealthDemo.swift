@@ -2,7 +2,6 @@ import ExampleSupport
 import FlowKit
 import Foundation
 import HealthFlow
-import Synchronization
 import WriteHeightExample
 
 /// `healthflow demo`: every workflow end to end on the embedded store, over a generated year of one person's
@@ -133,7 +132,7 @@ struct HealthDemo: Sendable {
             }.value
         }
 
-        let timeline = Mutex("")
+        let timeline = LockedState("")
         await trace.step("graph", "an operation graph: four yearly totals, at most two at a time, then one report") {
             let chain = YearlyReport.chain(store: store, endingAt: today, calendar: Self.calendar)
             let report = try await chain.run()

@@ -1,5 +1,5 @@
+import FlowKit
 import Foundation
-import Synchronization
 
 /// The import's progress: a bar redrawn in place on a terminal (bytes read of total, records per second, time
 /// left), or a plain line every few seconds when the output is a file or a pipe.
@@ -11,7 +11,7 @@ final class ImportProgressDisplay: Sendable {
 
     private let isTerminal: Bool
     private let started = ContinuousClock.now
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     init(isTerminal: Bool) {
         self.isTerminal = isTerminal

@@ -1,5 +1,4 @@
 import FlowKit
-import Synchronization
 import Testing
 
 /// A height in centimetres, checked before it is saved.
@@ -15,7 +14,7 @@ struct HeightSample: Sendable {
 
 /// A store with HealthKit-shaped completion handlers, answering at once.
 final class LegacyHealthStore: Sendable {
-    private let stored = Mutex<[Double]>([])
+    private let stored = LockedState<[Double]>([])
 
     func requestAuthorization(
         toShare: Set<String>, read: Set<String>, completion: @escaping @Sendable (Bool, (any Error)?) -> Void

@@ -1,10 +1,9 @@
 import FlowKit
-import Synchronization
 import Testing
 
 /// A ``HeightStore`` that records what it saved.
 final class RecordingHeightStore: HeightStore {
-    private let saved = Mutex<[Double]>([])
+    private let saved = LockedState<[Double]>([])
 
     var savedMetres: [Double] { saved.withLock { $0 } }
 

@@ -1,7 +1,6 @@
 import FlowKit
 import Foundation
 import HealthFlow
-import Synchronization
 import Testing
 
 /// Records the numbers of the operations it made, in the order they ran.
@@ -145,7 +144,7 @@ extension DocExamples {
             Printed.reset()
             let serialQueue = OperationQueue()
             serialQueue.maxConcurrentOperationCount = 1
-            let ticks = Mutex(-1)
+            let ticks = LockedState(-1)
             let testClock = GraphClock {
                 .milliseconds(
                     ticks.withLock {

@@ -2,13 +2,12 @@
 
 import FlowKit
 import FlowKitTesting
-import Synchronization
 import Testing
 
 struct Flaky: Error {}
 
 final class Calls: Sendable {
-    private let count = Mutex(0)
+    private let count = LockedState(0)
     func next() -> Int {
         count.withLock {
             $0 += 1; return $0

@@ -5,13 +5,12 @@ import HealthFlow
 import HealthSync
 import ObserveAndUploadExample
 import ReceiverSupport
-import Synchronization
 import Testing
 
 /// Forwards every upload, noting its batch ID.
 private final class RecordingTransport: UploadTransport {
     let inner: any UploadTransport
-    private let ids = Mutex<[UUID]>([])
+    private let ids = LockedState<[UUID]>([])
 
     init(inner: any UploadTransport) {
         self.inner = inner

@@ -2,7 +2,6 @@ import ActivityRingsExample
 import FlowKit
 import Foundation
 import HealthFlow
-import Synchronization
 import Testing
 
 @Suite struct ExerciseActivityRingsTests {
@@ -11,12 +10,12 @@ import Testing
     /// A fake service: holds each move-goal completion until the test answers it, and records cancellations.
     final class FakeService: ActivityGoalTracking {
         final class Fetch: ActivityFetch {
-            private let cancelled = Mutex(false)
+            private let cancelled = LockedState(false)
             var isCancelled: Bool { cancelled.withLock { $0 } }
             func cancel() { cancelled.withLock { $0 = true } }
         }
 
-        private let state = Mutex<
+        private let state = LockedState<
             (completions: [@Sendable (Result<HealthQuantity, any Error>) -> Void], fetches: [Fetch], days: [Date])
         >(
             ([], [], []))

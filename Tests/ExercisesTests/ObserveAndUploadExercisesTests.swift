@@ -4,7 +4,6 @@ import Foundation
 import HealthFlow
 import HealthSync
 import ObserveAndUploadExample
-import Synchronization
 import Testing
 
 @Suite struct ExerciseObserveAndUploadTests {
@@ -15,7 +14,7 @@ import Testing
     /// Counts the fetches running at once. Each fetch waits (a bounded number of yields, no sleeping) until a
     /// partner is running too, so a limit of 2 is reached whenever the solution allows it.
     final class Probe: Sendable {
-        private let state = Mutex<(running: Int, peak: Int, fetched: [HealthObjectType])>((0, 0, []))
+        private let state = LockedState<(running: Int, peak: Int, fetched: [HealthObjectType])>((0, 0, []))
 
         var peak: Int { state.withLock { $0.peak } }
         var fetched: [HealthObjectType] { state.withLock { $0.fetched } }
@@ -147,7 +146,7 @@ private final class LosingTransport: UploadTransport {
     struct Lost: Error, Equatable {}
     let inner: any UploadTransport
     let failures: Int
-    private let ids = Mutex<[UUID]>([])
+    private let ids = LockedState<[UUID]>([])
 
     init(inner: any UploadTransport, failures: Int) {
         self.inner = inner

@@ -3,7 +3,6 @@ import FlowKit
 import FlowKitTesting
 import HealthFlow
 import ReadHeightsExample
-import Synchronization
 import Testing
 
 @Suite struct ExerciseReadHeightsTests {
@@ -43,7 +42,7 @@ import Testing
 
     @Test func timesOutAfterTheLimitAndCancelsTheFetch() async throws {
         let scheduler = ManualScheduler()
-        let stopped = Mutex(false)
+        let stopped = LockedState(false)
         let heights = answers.readHeights(within: .seconds(10), on: scheduler) {
             Promise<[String]> { resolver in resolver.onCancel { stopped.withLock { $0 = true } } }
         }
@@ -62,7 +61,7 @@ import Testing
 
     @Test func cancellingTheReturnedPromiseCancelsTheFetchAndTheTimer() async throws {
         let scheduler = ManualScheduler()
-        let stopped = Mutex(false)
+        let stopped = LockedState(false)
         let heights = answers.readHeights(within: .seconds(10), on: scheduler) {
             Promise<[String]> { resolver in resolver.onCancel { stopped.withLock { $0 = true } } }
         }

@@ -53,7 +53,7 @@ import Testing
     final class Script: Sendable {
         let starts: AsyncStream<Int>
         private let continuation: AsyncStream<Int>.Continuation
-        private let state = Mutex<(resolvers: [Int: Resolver<Void>], settled: Int, overlaps: [Int])>(([:], 0, []))
+        private let state = LockedState<(resolvers: [Int: Resolver<Void>], settled: Int, overlaps: [Int])>(([:], 0, []))
 
         init() {
             (starts, continuation) = AsyncStream.makeStream()

@@ -1,11 +1,10 @@
 import ExampleSupport
 import FlowKit
 import HealthFlow
-import Synchronization
 
 /// A thread-safe counter for the exercises' tests.
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = LockedState(0)
     @discardableResult func increment() -> Int {
         count.withLock {
             $0 += 1; return $0

@@ -1,6 +1,6 @@
+import FlowKit
 import Foundation
 import ProductSupport
-import Synchronization
 import Testing
 
 /// Runs the built `healthflow` binary as a subprocess, as a user would.
@@ -50,7 +50,7 @@ import Testing
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let errorData = Mutex(Data())
+        let errorData = LockedState(Data())
         let errorsRead = DispatchSemaphore(value: 0)
         Thread {
             let data = errors.fileHandleForReading.readDataToEndOfFile()

@@ -1,7 +1,6 @@
 import FlowKit
 import Foundation
 import HealthFlow
-import Synchronization
 import Testing
 
 struct CallbackDeliveryTests {
@@ -113,7 +112,7 @@ struct CallbackDeliveryTests {
 
 /// Holds a store made after the closures that need it.
 final class StoreBox: Sendable {
-    private let storage = Mutex<InMemoryHealthStore?>(nil)
+    private let storage = LockedState<InMemoryHealthStore?>(nil)
 
     var store: InMemoryHealthStore? {
         get { storage.withLock { $0 } }

@@ -1,5 +1,5 @@
+import FlowKit
 import Foundation
-import Synchronization
 import Testing
 
 @testable import HealthFlow
@@ -54,7 +54,7 @@ struct FileHealthStoreFileTests {
             #expect(lock >= 0)
             #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
             // The other holder lets go while the store waits between tries (no clock involved).
-            let pauses = Mutex(0)
+            let pauses = LockedState(0)
             let fileSystem = PosixFileSystem {
                 let count = pauses.withLock { count in
                     count += 1

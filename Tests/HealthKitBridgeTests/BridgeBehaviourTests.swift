@@ -2,7 +2,6 @@ import FlowKit
 import Foundation
 import HealthFlow
 @_spi(Testing) import HealthKitShim
-import Synchronization
 import Testing
 
 @testable import HealthFlowHealthKit
@@ -72,7 +71,7 @@ import Testing
         try await fixture.store.requestAuthorization(toShare: [.bodyMass], read: [.bodyMass])
         let (first, firstDelivered) = Promise<Void>.pending()
         let (second, secondDelivered) = Promise<Void>.pending()
-        let count = Mutex(0)
+        let count = LockedState(0)
         let query = HealthObserverQuery(sampleType: .bodyMass) { _, completion, error in
             completion()
             let seen = count.withLock { count -> Int in

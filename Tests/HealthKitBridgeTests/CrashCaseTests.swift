@@ -3,7 +3,6 @@ import Foundation
 import HealthFlow
 import HealthFlowHealthKit
 @_spi(Testing) import HealthKitShim
-import Synchronization
 import Testing
 
 /// Every call where HealthKit raises an exception (the app crashes): the bridge answers with HealthFlow's
@@ -119,10 +118,10 @@ import Testing
 
 /// A value behind a lock, for handlers that collect results.
 final class LockedBox<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+    private let storage: LockedState<Value>
 
     init(_ value: Value) {
-        storage = Mutex(value)
+        storage = LockedState(value)
     }
 
     func update(_ body: (inout Value) -> Void) -> Value {

@@ -1,4 +1,4 @@
-import Synchronization
+import FlowKit
 
 /// A task executor driven by hand: a job enqueued on it runs only inside ``runUntilIdle()``, on the thread that
 /// calls it, in the order the jobs were enqueued.
@@ -8,9 +8,9 @@ import Synchronization
 /// promise it awaits) and runs it again. Which thread runs what, and whether the `await` suspends, are fixed, so
 /// the malloc count of such a round trip is the same in every run and can be gated.
 ///
-/// - Note: `Sendable`: the only state is the job queue, kept in a `Mutex`.
+/// - Note: `Sendable`: the only state is the job queue, kept in a `LockedState`.
 public final class ManualTaskExecutor: TaskExecutor, Sendable {
-    private let jobs = Mutex<[UnownedJob]>([])
+    private let jobs = LockedState<[UnownedJob]>([])
 
     /// Creates an executor with no jobs.
     public init() {}

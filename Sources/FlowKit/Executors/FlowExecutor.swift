@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Where a continuation runs: a `DispatchQueue`, an `OperationQueue`, the main queue, inline, or your own.
 ///

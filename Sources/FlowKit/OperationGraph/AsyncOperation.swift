@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// An `Operation` that stays *executing* after `start()` returns, until its work calls ``finish()``.
 ///

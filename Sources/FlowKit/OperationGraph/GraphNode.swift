@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One node of an ``OperationGraph``, whatever the type of its value: its name, the `Operation` that runs it,
 /// and the nodes it depends on.
@@ -172,7 +171,7 @@ public final class GraphNode<Output: Sendable>: AnyGraphNode, @unchecked Sendabl
 final class ResultBox<Output: Sendable>: @unchecked Sendable {
     // `@unchecked Sendable`: `stored`, the one mutable property, is only read and written under `lock`.
     // A value-less lock beside the field (as in `Promise`) rather than a `LockedState<Result<Output, any Error>?>`:
-    // the box's deinit is never specialised, and a `Mutex<…>` field would cost it one more metadata lookup.
+    // the box's deinit is never specialised, and a `LockedState<…>` field would cost it one more metadata lookup.
     @usableFromInline
     let explicitName: String?
     @usableFromInline

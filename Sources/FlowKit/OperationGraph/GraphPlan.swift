@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The frozen shape of a graph at start: who depends on whom, in compact adjacency arrays, and the operations
 /// to enqueue. Built once, in O(V + E), after every check a graph must pass to start.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What a node does when it runs. The closures keep the node's value in its ``ResultBox`` themselves and report
 /// only success or the error, so the engine never needs the value's type.

@@ -24,7 +24,7 @@
 /// Deletions are reported when the deleted sample matched the predicate and the app could read it (or saved
 /// it); samples of types the app may not read are left out, except its own.
 public final class HealthAnchoredObjectQuery: HealthQuery, @unchecked Sendable {
-    // @unchecked: restated from HealthQuery; this subclass adds only `let`s of Sendable types (and `Mutex`es).
+    // @unchecked: restated from HealthQuery; this subclass adds only `let`s of Sendable types (and `LockedState`s).
     /// The handlers' type: the query, added samples, tombstones, the new anchor, and the error (the three
     /// values are `nil` exactly when the error is not).
     ///

@@ -1,3 +1,4 @@
+import FlowKit
 import Synchronization
 
 /// Tells the app that samples of a type changed — the counterpart of `HKObserverQuery`.
@@ -19,7 +20,7 @@ import Synchronization
 ///
 /// In async code, ``HealthStore/observe(_:matching:)`` gives the same notifications as an `AsyncStream`.
 public final class HealthObserverQuery: HealthQuery, @unchecked Sendable {
-    // @unchecked: restated from HealthQuery; this subclass adds only `let`s of Sendable types (and `Mutex`es).
+    // @unchecked: restated from HealthQuery; this subclass adds only `let`s of Sendable types (and `LockedState`s).
     /// The completion handler the app must call once it has handled an update.
     ///
     /// ```swift
@@ -40,7 +41,7 @@ public final class HealthObserverQuery: HealthQuery, @unchecked Sendable {
         var acknowledged = 0
     }
 
-    private let counts = Mutex(Counts())
+    private let counts = LockedState(Counts())
 
     /// Makes an observer query; run it with ``HealthStore/execute(_:)`` and end it with ``HealthStore/stop(_:)``.
     ///

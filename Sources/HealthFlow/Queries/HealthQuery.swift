@@ -1,4 +1,4 @@
-import Synchronization
+import FlowKit
 
 /// A query a ``HealthStore`` executes — the counterpart of `HKQuery`. The concrete queries are
 /// ``HealthSampleQuery``, ``HealthAnchoredObjectQuery``, ``HealthObserverQuery``, ``HealthStatisticsQuery``,
@@ -19,7 +19,7 @@ import Synchronization
 ///   so a query may be made on one thread, executed on another and stopped from a third.
 public class HealthQuery: CustomStringConvertible, @unchecked Sendable {
     // @unchecked: the class is not open (no subclass outside this module); this class and every subclass
-    // hold only `let`s of Sendable types, and their mutable state lives in `Mutex`es.
+    // hold only `let`s of Sendable types, and their mutable state lives in `LockedState`s.
 
     /// `limit` meaning "no limit" (`HKObjectQueryNoLimit`).
     ///
@@ -51,7 +51,7 @@ public class HealthQuery: CustomStringConvertible, @unchecked Sendable {
         var stopHooks: [@Sendable () -> Void] = []
     }
 
-    private let state = Mutex(RunState())
+    private let state = LockedState(RunState())
 
     init(objectType: HealthObjectType, predicate: SamplePredicate?) {
         self.objectType = objectType

@@ -15,7 +15,7 @@
 /// store.execute(query)
 /// ```
 public final class HealthSampleQuery: HealthQuery, @unchecked Sendable {
-    // @unchecked: restated from HealthQuery; this subclass adds only `let`s of Sendable types (and `Mutex`es).
+    // @unchecked: restated from HealthQuery; this subclass adds only `let`s of Sendable types (and `LockedState`s).
     /// The results handler's type: the query, the samples (or `nil`), and the error (or `nil`).
     ///
     /// ```swift

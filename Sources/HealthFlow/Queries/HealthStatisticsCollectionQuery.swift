@@ -1,3 +1,4 @@
+import FlowKit
 import Foundation
 
 /// Computes statistics for a row of equal calendar intervals — steps per day, heart rate per hour — over the
@@ -41,7 +42,7 @@ import Foundation
 /// - Complexity: Each delivery gathers the matching samples (O(log n + m), as a sample query) and builds
 ///   the collection from them (O(m log m + k) for k intervals), outside the store's lock.
 public final class HealthStatisticsCollectionQuery: HealthQuery, @unchecked Sendable {
-    // @unchecked: restated from HealthQuery; this subclass adds `let`s of Sendable types and one `Mutex`.
+    // @unchecked: restated from HealthQuery; this subclass adds `let`s of Sendable types and one `LockedState`.
 
     /// The handlers' type: the query, the collection (or `nil`), and the error (or `nil`).
     ///

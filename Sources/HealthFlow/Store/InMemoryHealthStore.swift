@@ -1,7 +1,6 @@
 import Dispatch
 import FlowKit
 import Foundation
-import Synchronization
 
 /// The embedded ``HealthStore``: HealthKit's rules over data kept in memory — for the command-line demo,
 /// for tests, and for platforms without HealthKit.
@@ -36,7 +35,7 @@ import Synchronization
 /// - Queries show samples of a type only if the person allowed reading it — except the app's own.
 ///
 /// ## Threads and callbacks
-/// All state sits behind one `Mutex`. Callbacks go, in the order of the changes that caused them, to the
+/// All state sits behind one `LockedState`. Callbacks go, in the order of the changes that caused them, to the
 /// callback executor — by default a serial dispatch queue the store owns — and never run while the lock is
 /// held, so a handler may call the store again. With `.immediate`, handlers run on the calling thread
 /// before the store method returns (a handler that calls the store has its callbacks run right after it).
@@ -87,7 +86,7 @@ public final class InMemoryHealthStore: HealthQueryRunner {
     /// ```
     public let activitySummaryGoals: ActivitySummaryGoals
 
-    private let state: Mutex<StoreState>
+    private let state: LockedState<StoreState>
     private let outbox: CallbackOutbox
     /// Where mutations are made durable before they are applied (`nil`: memory only). See ``FileHealthStore``.
     private let log: (any MutationLog)?
@@ -137,7 +136,7 @@ public final class InMemoryHealthStore: HealthQueryRunner {
         self.callbackExecutor = executor
         self.isHealthDataAvailable = isHealthDataAvailable
         self.activitySummaryGoals = activitySummaryGoals
-        self.state = Mutex(state)
+        self.state = LockedState(state)
         self.outbox = CallbackOutbox(executor: executor)
         self.log = log
     }

@@ -1,9 +1,9 @@
-import Synchronization
+import FlowKit
 
 /// Where real HealthKit raises an Objective-C exception (the app crashes), the shim stops the same way:
 /// it records the reason, then fails a precondition naming HealthKit's message.
 enum HKShimException {
-    private static let raised = Mutex<[String]>([])
+    private static let raised = LockedState<[String]>([])
 
     /// Records `reason` and stops the process.
     static func raise(_ reason: String) -> Never {

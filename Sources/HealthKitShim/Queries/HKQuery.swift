@@ -1,16 +1,16 @@
+import FlowKit
 import Foundation
 import HealthFlow
-import Synchronization
 
 /// The base of HealthKit's queries: a type and a predicate. Each query runs once; executing it again raises,
 /// as in HealthKit.
 ///
 /// - Note: Sendable as in the iOS 18 SDK; mutable state is behind a lock.
 public class HKQuery: NSObject, @unchecked Sendable {
-    // @unchecked: the type and predicate are set once in init; the running HealthFlow query lives in a Mutex.
+    // @unchecked: the type and predicate are set once in init; the running HealthFlow query lives in a `LockedState`.
     let queriedType: HealthObjectType?
     private let storedPredicate: NSPredicate?
-    private let running = Mutex<(executed: Bool, inner: HealthQuery?)>((false, nil))
+    private let running = LockedState<(executed: Bool, inner: HealthQuery?)>((false, nil))
 
     init(type: HealthObjectType?, predicate: NSPredicate?) {
         self.queriedType = type

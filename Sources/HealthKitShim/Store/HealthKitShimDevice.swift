@@ -1,6 +1,6 @@
+import FlowKit
 import Foundation
 import HealthFlow
-import Synchronization
 
 /// The simulated device behind the shim: the app's identity and an in-memory HealthFlow store standing in for
 /// the device's health database. Every `HKHealthStore()` made while a device is current talks to it, as every
@@ -10,7 +10,7 @@ public final class HealthKitShimDevice: Sendable {
     /// The HealthFlow store that holds the device's data and answers authorization.
     public let backend: InMemoryHealthStore
 
-    private let calls = Mutex<[String]>([])
+    private let calls = LockedState<[String]>([])
 
     /// A device over `backend`.
     public init(backend: InMemoryHealthStore) {
@@ -25,7 +25,7 @@ public final class HealthKitShimDevice: Sendable {
         calls.withLock { $0.append(call) }
     }
 
-    private static let shared = Mutex<HealthKitShimDevice>(HealthKitShimDevice(backend: makeDefaultBackend()))
+    private static let shared = LockedState<HealthKitShimDevice>(HealthKitShimDevice(backend: makeDefaultBackend()))
 
     /// The device `HKHealthStore()` uses; replace it to start from an empty database.
     public static var current: HealthKitShimDevice {

@@ -1,12 +1,12 @@
+import FlowKit
 import Foundation
-import Synchronization
 
 /// Collects a sync run's progress for ``SyncEngine/observedSync()``: batch events, each batch's upload events,
 /// and a `Progress` counted in samples and deletions.
 ///
 /// `progress.completedUnitCount` is the samples and deletions committed; `totalUnitCount` grows as each batch
 /// starts (committed + the batch in flight), since a run learns its size one batch at a time.
-/// `Sendable`: its state is behind a `Mutex`; `onEvent` is called under it (events stay in order).
+/// `Sendable`: its state is behind a `LockedState`; `onEvent` is called under it (events stay in order).
 final class SyncReporter: Sendable {
     private struct State {
         var batches = 0
@@ -16,7 +16,7 @@ final class SyncReporter: Sendable {
 
     let progress: Progress
     private let onEvent: @Sendable (SyncEvent) -> Void
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     init(progress: Progress, onEvent: @escaping @Sendable (SyncEvent) -> Void) {
         self.progress = progress

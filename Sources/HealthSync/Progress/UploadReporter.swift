@@ -1,5 +1,5 @@
+import FlowKit
 import Foundation
-import Synchronization
 
 /// Where a transport reports an upload's progress: attempts, body bytes, retries and the outcome, as
 /// ``UploadEvent``s and on a Foundation `Progress`.
@@ -13,7 +13,7 @@ import Synchronization
 /// Byte events are coalesced: at most one per 1/100 of the body per attempt (plus the last byte), so one upload
 /// emits a bounded number of events however large the body; `progress` gets every update.
 ///
-/// - Note: `Sendable`: its state is behind a `Mutex`; `onEvent` is called under that lock (so events arrive in
+/// - Note: `Sendable`: its state is behind a `LockedState`; `onEvent` is called under that lock (so events arrive in
 ///   order from any thread) and must return quickly without calling back into the reporter.
 public final class UploadReporter: Sendable {
     private struct State {
@@ -27,7 +27,7 @@ public final class UploadReporter: Sendable {
     /// The upload's progress: total = body length, completed = bytes sent by the current attempt.
     public let progress: Progress
     private let onEvent: (@Sendable (UploadEvent) -> Void)?
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// A reporter that keeps `progress` and forwards every event to `onEvent`.
     ///

@@ -1,5 +1,5 @@
+import FlowKit
 import Foundation
-import Synchronization
 
 /// An `InputStream` that passes another stream's bytes through, reports each read to an ``UploadReporter``, and
 /// keeps the error of a read that failed in a ``BodyFailure``.
@@ -44,9 +44,9 @@ final class CountingInputStream: UnbufferedInputStream {
 /// The first error a request body's source reported, shared between the stream URLSession reads and the
 /// transport's completion.
 ///
-/// - Note: `Sendable`: its one value is kept in a `Mutex`.
+/// - Note: `Sendable`: its one value is kept in a `LockedState`.
 final class BodyFailure: Sendable {
-    private let error = Mutex<(any Error)?>(nil)
+    private let error = LockedState<(any Error)?>(nil)
 
     /// Keeps `failure` unless an earlier one is kept.
     func record(_ failure: any Error) {

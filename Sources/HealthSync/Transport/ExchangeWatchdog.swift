@@ -1,6 +1,6 @@
 import Dispatch
+import FlowKit
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -13,10 +13,10 @@ import Synchronization
 ///
 /// - Note: `@unchecked Sendable`: the timer is set up in `init` and afterwards only cancelled (DispatchSource is
 ///   thread-safe; `cancel()` may be called from any thread, more than once), and the
-///   verdict is kept in a `Mutex`.
+///   verdict is kept in a `LockedState`.
 final class ExchangeWatchdog: @unchecked Sendable {
     private let timer: any DispatchSourceTimer
-    private let verdict = Mutex<HTTPUploadError?>(nil)
+    private let verdict = LockedState<HTTPUploadError?>(nil)
 
     /// Starts watching `task`; call ``stop()`` when it completed.
     init(task: URLSessionTask, delegate: HTTPSessionDelegate, deadline: Duration, stallLimit: Duration) {

@@ -1,5 +1,5 @@
+import FlowKit
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -13,7 +13,7 @@ import Synchronization
 /// (measured: a 307 was re-sent without its body, then stalled until the timeout; a 303 became a GET) and calls
 /// no per-task delegate; only a session delegate's `willPerformHTTPRedirection` is asked, for delegate-style tasks.
 ///
-/// - Note: `@unchecked Sendable`: its only state, the table of running tasks, is kept in a `Mutex`.
+/// - Note: `@unchecked Sendable`: its only state, the table of running tasks, is kept in a `LockedState`.
 final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     typealias Handler = @Sendable (Data, URLResponse?, (any Error)?) -> Void
 
@@ -24,7 +24,7 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Se
         var lastProgress = ContinuousClock.now
     }
 
-    private let running = Mutex<[Int: Running]>([:])
+    private let running = LockedState<[Int: Running]>([:])
 
     /// Registers `handler` for `task`, called once when the task completes; call before `resume()`.
     func register(_ task: URLSessionTask, handler: @escaping Handler) {

@@ -1,6 +1,5 @@
 import FlowKit
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -41,7 +40,7 @@ extension HTTPTransport {
         urlRequest.setValue(request.idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
 
         let bodyFailure = BodyFailure()
-        let watchdog = Mutex<ExchangeWatchdog?>(nil)
+        let watchdog = LockedState<ExchangeWatchdog?>(nil)
         let handler: HTTPSessionDelegate.Handler = { data, response, error in
             let ended = watchdog.withLock { $0 }
             ended?.stop()

@@ -1,6 +1,6 @@
 #if canImport(Glibc)
     import Glibc
-    import Synchronization
+    import FlowKit
 
     /// Wakes a thread that waits in `poll(2)` from any other thread: a non-blocking socket pair (a pipe whose
     /// ends are created close-on-exec in one call) whose read end the waiter polls beside its socket, and a flag that says why. ``SocketHTTPExchange`` uses it for cancellation, so a
@@ -9,7 +9,7 @@
     /// The waiter owns the pair's lifetime and calls ``close()`` when it is done; a ``cancel()`` after that only
     /// sets the flag (it never writes to a descriptor that may have been reused).
     ///
-    /// - Note: `Sendable`: the descriptors and the flag are kept in a `Mutex`, and every write and close happens
+    /// - Note: `Sendable`: the descriptors and the flag are kept in a `LockedState`, and every write and close happens
     ///   under it.
     final class SocketWakeup: Sendable {
         private struct State {
@@ -19,7 +19,7 @@
             var closed = false
         }
 
-        private let state: Mutex<State>
+        private let state: LockedState<State>
 
         /// Opens the pair.
         /// - Throws: ``HTTPUploadError/connection(code:)`` −1004 (cannot connect) when the process is out of
@@ -28,7 +28,7 @@
             var ends: [Int32] = [-1, -1]
             let kind = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
             guard socketpair(AF_UNIX, kind, 0, &ends) == 0 else { throw .connection(code: -1004) }
-            state = Mutex(State(readEnd: ends[0], writeEnd: ends[1]))
+            state = LockedState(State(readEnd: ends[0], writeEnd: ends[1]))
         }
 
         /// The descriptor to poll for `POLLIN`; readable once ``cancel()`` was called.

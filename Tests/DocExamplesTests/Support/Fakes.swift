@@ -1,6 +1,5 @@
 import FlowKit
 import Foundation
-import Synchronization
 
 /// A profile, as the articles' examples load, decode and show it.
 struct Profile: Equatable, Sendable, Decodable {
@@ -50,7 +49,7 @@ struct ProfileSource: Sendable {
 
 /// A thread-safe list of what an example recorded.
 final class Recording<Element: Sendable>: Sendable {
-    private let elements = Mutex<[Element]>([])
+    private let elements = LockedState<[Element]>([])
 
     init() {}
 

@@ -29,7 +29,6 @@ struct FencedExamples {
         "Sources/HealthFlow/Store/",
         "Sources/HealthFlow/Queries/",
         "Sources/HealthFlowHealthKit/",
-        "Sources/FlowKit/Internal/",
         "Sources/FlowKit/Promise/ChainedPromise.swift",
         "Sources/FlowKit/Promise/Promise+Chain.swift",
         "Tests/Support/",

@@ -1,4 +1,4 @@
-import Synchronization
+import FlowKit
 import Testing
 
 /// What the documentation's examples print: this module's `print` records each line here instead of writing it to
@@ -12,7 +12,7 @@ enum Printed {
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private static let state = Mutex(State())
+    private static let state = LockedState(State())
 
     /// Forgets every recorded line; call it first in each test that reads ``lines(count:)``.
     static func reset() {

@@ -1,6 +1,5 @@
 import FlowKit
 import Foundation
-import Synchronization
 import Testing
 
 /// An operation that reports when it executes and finishes only when the test says so.

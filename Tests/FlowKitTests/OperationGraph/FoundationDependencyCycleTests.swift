@@ -1,6 +1,5 @@
 import FlowKit
 import Foundation
-import Synchronization
 import Testing
 
 extension OperationGraphSuite {
@@ -48,7 +47,7 @@ extension OperationGraphSuite {
         }
 
         @Test func foundationDependenciesWithoutACycleAreHonoured() async throws {
-            let order = Mutex<[String]>([])
+            let order = LockedState<[String]>([])
             let a = BlockOperation { order.withLock { $0.append("a") } }
             let b = BlockOperation { order.withLock { $0.append("b") } }
             b.addDependency(a)

@@ -2,7 +2,7 @@ import FlowKit
 import Foundation
 import Testing
 
-/// Graph stress sizes: 10,000 nodes, lowered by the sanitizer run of CI with `FLOWKIT_STRESS_COUNT`.
+/// Graph stress sizes: 10,000 nodes, lowered with ``stressCount`` by CI's sanitizer runs.
 private let graphStressCount = min(10_000, stressCount)
 
 extension OperationGraphSuite {

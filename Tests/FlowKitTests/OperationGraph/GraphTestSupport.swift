@@ -26,11 +26,7 @@ func recording(_ value: Int, into recorder: Recorder<Int>) -> BlockOperation {
 
 /// Counts how many nodes run at once, and holds each running node until `limit` are running (or every node has
 /// started), then releases the oldest — so a correct limit is reached exactly and never exceeded, with no sleep.
-///
-/// It uses `NSLock` (pthread), which ThreadSanitizer follows, rather than `Mutex`, whose contended hand-over on
-/// Linux it cannot see.
-final class ConcurrencyGate: @unchecked Sendable {
-    // `@unchecked Sendable`: `state` is only touched under `lock`.
+final class ConcurrencyGate: Sendable {
     private struct State {
         var running = 0
         var maximum = 0
@@ -38,8 +34,7 @@ final class ConcurrencyGate: @unchecked Sendable {
         var held: [Resolver<Void>] = []
     }
 
-    private let lock = NSLock()
-    private var state = State()
+    private let state = LockedState(State())
     private let limit: Int
     private let total: Int
 
@@ -48,12 +43,12 @@ final class ConcurrencyGate: @unchecked Sendable {
         self.total = total
     }
 
-    var maximum: Int { lock.withLock { state.maximum } }
+    var maximum: Int { state.withLock { $0.maximum } }
 
     /// The work of one node: a promise that the gate fulfills when it is this node's turn to finish.
     func enter() -> Promise<Void> {
         let (promise, resolver) = Promise<Void>.pending()
-        let release: [Resolver<Void>] = lock.withLock {
+        let release: [Resolver<Void>] = state.withLock { state in
             state.running += 1
             state.started += 1
             state.maximum = max(state.maximum, state.running)

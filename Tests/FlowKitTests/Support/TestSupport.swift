@@ -65,11 +65,13 @@ func settledResult<Value: Sendable>(_ promise: Promise<Value>) -> Result<Value, 
     promise.result
 }
 
-/// Test scale for the million-element stress tests; the sanitizer run of CI lowers it with an environment
-/// variable, since TSan slows every lock operation by an order of magnitude.
+/// Test scale for the million-element stress tests: one million times `HEALTHFLOW_STRESS_SCALE` (a fraction, 1
+/// when unset), the one knob with which CI's sanitizer runs shrink every stress test, since a sanitizer slows every
+/// memory access and lock several times over.
 let stressCount: Int = {
-    if let text = ProcessInfo.processInfo.environment["FLOWKIT_STRESS_COUNT"], let count = Int(text) {
-        return count
+    let text = ProcessInfo.processInfo.environment["HEALTHFLOW_STRESS_SCALE"] ?? "1"
+    guard let scale = Double(text), scale > 0, scale <= 1 else {
+        fatalError("HEALTHFLOW_STRESS_SCALE must be a fraction in (0, 1]; got \(text)")
     }
-    return 1_000_000
+    return max(1, Int((1_000_000 * scale).rounded()))
 }()

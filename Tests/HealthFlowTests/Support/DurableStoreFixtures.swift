@@ -1,6 +1,5 @@
 import FlowKit
 import Foundation
-import Synchronization
 import Testing
 
 @testable import HealthFlow
@@ -113,7 +112,7 @@ enum DurableFixture {
 
     /// The success flag a `(Bool, Error?)` completion reported synchronously (`.immediate` executor).
     static func outcome(_ body: (@escaping @Sendable (Bool, (any Error)?) -> Void) -> Void) -> Bool {
-        let result = Mutex<Bool?>(nil)
+        let result = LockedState<Bool?>(nil)
         body { success, _ in result.withLock { $0 = success } }
         let value = result.withLock { $0 }
         #expect(value != nil, "the completion ran synchronously")
@@ -122,7 +121,7 @@ enum DurableFixture {
 
     /// The error a `(Bool, Error?)` completion reported synchronously.
     static func failure(_ body: (@escaping @Sendable (Bool, (any Error)?) -> Void) -> Void) -> (any Error)? {
-        let result = Mutex<(any Error)?>(nil)
+        let result = LockedState<(any Error)?>(nil)
         body { _, error in result.withLock { $0 = error } }
         return result.withLock { $0 }
     }

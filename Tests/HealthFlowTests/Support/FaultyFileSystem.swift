@@ -1,5 +1,5 @@
+import FlowKit
 import Foundation
-import Synchronization
 
 @testable import HealthFlow
 
@@ -43,7 +43,7 @@ final class FaultyFileSystem: StoreFileSystem {
 
     private let real = PosixFileSystem()
     private let fault: Fault
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     init(_ fault: Fault = .none) {
         self.fault = fault

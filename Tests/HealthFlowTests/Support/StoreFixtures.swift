@@ -1,7 +1,6 @@
 import FlowKit
 import Foundation
 import HealthFlow
-import Synchronization
 import Testing
 
 /// Stores, samples and callback helpers for the store tests.
@@ -107,7 +106,7 @@ func storeError(
 
 /// An executor that holds jobs until the test runs them, to observe what a store delivers and when.
 final class ManualExecutor: Sendable {
-    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    private let jobs = LockedState<[@Sendable () -> Void]>([])
 
     var executor: FlowExecutor {
         .custom { job in self.jobs.withLock { $0.append(job) } }
@@ -133,7 +132,7 @@ final class ManualExecutor: Sendable {
 
 /// A thread-safe list of events.
 final class EventLog<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
+    private let storage = LockedState<[Element]>([])
 
     func append(_ element: Element) { storage.withLock { $0.append(element) } }
     var events: [Element] { storage.withLock { $0 } }

@@ -1,7 +1,6 @@
 import FlowKit
 import Foundation
 import HealthSync
-import Synchronization
 
 /// A scripted ``UploadTransport`` for the uploader tests: each attempt reads the body afresh, records the
 /// scheduler time, key and body, then fails with the next scripted error (or succeeds when the script is done).
@@ -12,12 +11,12 @@ final class HTTPFakeTransport: UploadTransport {
         var body: Data
     }
 
-    private let script: Mutex<[any Error]>
-    private let log = Mutex<[Attempt]>([])
+    private let script: LockedState<[any Error]>
+    private let log = LockedState<[Attempt]>([])
     private let clock: @Sendable () -> Duration
 
     init(failures: [any Error], clock: @escaping @Sendable () -> Duration) {
-        script = Mutex(failures)
+        script = LockedState(failures)
         self.clock = clock
     }
 
@@ -48,7 +47,7 @@ func httpStreamedRequest(_ data: Data, counter: HTTPCounter = HTTPCounter()) -> 
 }
 
 final class HTTPCounter: Sendable {
-    private let value = Mutex(0)
+    private let value = LockedState(0)
     func increment() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
 }

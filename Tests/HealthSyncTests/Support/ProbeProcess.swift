@@ -1,6 +1,6 @@
+import FlowKit
 import Foundation
 import ProductSupport
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -55,7 +55,7 @@ enum ProbeProcess {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let pid = process.processIdentifier
-        let finished = Mutex(false)
+        let finished = LockedState(false)
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
             finished.withLock { done in if !done { kill(pid, SIGKILL) } }
         }

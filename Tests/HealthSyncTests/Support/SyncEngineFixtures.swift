@@ -2,7 +2,6 @@ import FlowKit
 import Foundation
 import HealthFlow
 import HealthSync
-import Synchronization
 import Testing
 
 /// A sync-engine test bench: a store the app may read and write, an outbox, a state file and a private temp
@@ -136,7 +135,7 @@ struct SyncEngineDecodedBatch {
 final class SyncEngineRejectingTransport: UploadTransport {
     struct Rejected: Error {}
     let tempFolder: URL?
-    private let seen = Mutex<[(batchID: UUID, tempFiles: [String], body: Data?)]>([])
+    private let seen = LockedState<[(batchID: UUID, tempFiles: [String], body: Data?)]>([])
 
     init(tempFolder: URL? = nil) {
         self.tempFolder = tempFolder
@@ -171,7 +170,7 @@ final class SyncEngineLostAckTransport: UploadTransport {
 final class SyncEngineWatchingTransport: UploadTransport {
     let inner: any UploadTransport
     let tempFolder: URL
-    private let seen = Mutex<[[String: Int]]>([])
+    private let seen = LockedState<[[String: Int]]>([])
 
     init(inner: any UploadTransport, tempFolder: URL) {
         self.inner = inner

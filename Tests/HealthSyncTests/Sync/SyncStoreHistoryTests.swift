@@ -2,7 +2,6 @@ import FlowKit
 import Foundation
 import HealthFlow
 import HealthSync
-import Synchronization
 import Testing
 
 /// Sync state never outlives the store it describes: a recreated store, a store restored from an older copy,
@@ -168,11 +167,11 @@ struct SyncStoreHistoryTests {
 final class AcceptingThenFailingTransport: UploadTransport {
     struct Refused: Error {}
     let inner: any UploadTransport
-    private let remaining: Mutex<Int>
+    private let remaining: LockedState<Int>
 
     init(inner: any UploadTransport, accepted: Int) {
         self.inner = inner
-        self.remaining = Mutex(accepted)
+        self.remaining = LockedState(accepted)
     }
 
     func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {

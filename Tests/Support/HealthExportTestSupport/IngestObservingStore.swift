@@ -1,7 +1,7 @@
+import FlowKit
 import Foundation
 import HealthExport
 import HealthFlow
-import Synchronization
 
 /// A store for import tests: it forwards everything to an in-memory store, runs `onIngest` after each batch
 /// it ingests (to cancel an import mid-way), and with `keepsSamples == false` only counts what it is given, so a
@@ -12,8 +12,8 @@ public final class IngestObservingStore: HealthSampleIngesting {
     /// Whether ingested samples reach ``inner`` (otherwise they are only counted).
     public let keepsSamples: Bool
     /// Runs after each ingested batch.
-    public let onIngest: Mutex<(@Sendable () -> Void)?> = Mutex(nil)
-    private let counted = Mutex(0)
+    public let onIngest: LockedState<(@Sendable () -> Void)?> = LockedState(nil)
+    private let counted = LockedState(0)
 
     /// A store over `inner`.
     public init(_ inner: InMemoryHealthStore, keepsSamples: Bool = true) {

@@ -1,5 +1,5 @@
+import FlowKit
 import Foundation
-import Synchronization
 
 /// The Python the tests' oracles and receiver run on: a private virtual environment in the package's build folder
 /// (`.build/test-python/`) with the packages pinned in `Tests/Receiver/requirements.txt`, created on first use.
@@ -108,7 +108,7 @@ final class OneTimePreparation: Sendable {
     }
 
     private let work: @Sendable () throws -> URL
-    private let state = Mutex(State.idle)
+    private let state = LockedState(State.idle)
 
     init(_ work: @escaping @Sendable () throws -> URL) {
         self.work = work

@@ -1,7 +1,6 @@
 import FlowKit
 import Foundation
 import HealthFlow
-import Synchronization
 
 /// A store-generic conformance suite over HealthFlow's public API alone: the same scripted session
 /// (authorization with hidden read denial, saves and deletes with their refusals, every query kind,
@@ -412,7 +411,7 @@ public struct ConformanceSubject: Sendable {
 
 /// A count several threads may increase.
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = LockedState(0)
 
     func increment() { count.withLock { $0 += 1 } }
 

@@ -1,7 +1,6 @@
 import Dispatch
 import FlowKit
 import Foundation
-import Synchronization
 
 /// A complete ``HealthStore`` over any ``HealthStoreBackend``: implement the backend's few storage operations
 /// and this store supplies HealthKit's rules and every query, as ``InMemoryHealthStore`` applies them —
@@ -10,7 +9,7 @@ import Synchronization
 /// its ``QueryExecution``, anchored and observer updates after each change, and handlers in the order of the
 /// changes on ``callbackExecutor``, never while the lock is held.
 ///
-/// - Note: Sendable: the backend and everything the store changes sit behind one `Mutex`.
+/// - Note: Sendable: the backend and everything the store changes sit behind one `LockedState`.
 public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRunner {
     /// Who the app is: its source and usage descriptions.
     public let configuration: HealthAppConfiguration
@@ -47,7 +46,7 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
         }
     }
 
-    private let state: Mutex<Locked>
+    private let state: LockedState<Locked>
     private let outbox: CallbackOutbox
 
     /// A store over `backend`.
@@ -73,7 +72,7 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
         self.callbackExecutor = executor
         self.isHealthDataAvailable = isHealthDataAvailable
         self.activitySummaryGoals = activitySummaryGoals
-        self.state = Mutex(Locked(backend: backend))
+        self.state = LockedState(Locked(backend: backend))
         self.outbox = CallbackOutbox(executor: executor)
     }
 

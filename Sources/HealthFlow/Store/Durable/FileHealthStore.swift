@@ -92,7 +92,7 @@ public final class FileHealthStore: HealthStore {
     private let journal: JournalWriter
     private let fileSystem: any StoreFileSystem
     /// Serializes snapshots and closing.
-    private let snapshotLock = NSLock()
+    private let snapshotLock = LockedState(())
 
     /// Opens the store in `directory` (creating it, mode 0700, if needed — its parent must exist), loading
     /// the latest snapshot and replaying the journal.
@@ -301,9 +301,9 @@ public final class FileHealthStore: HealthStore {
     /// - Throws: ``FileStoreError``; the store is unchanged and still complete on disk (its journals stay).
     /// - Complexity: O(n) in the stored samples and tombstones.
     public func snapshot() throws(FileStoreError) {
-        snapshotLock.lock()
-        defer { snapshotLock.unlock() }
-        try takeSnapshot()
+        try snapshotLock.withLock { _ throws(FileStoreError) in
+            try takeSnapshot()
+        }
     }
 
     /// Closes the journal and releases the directory's lock, so another store may open it. Later saves,
@@ -315,9 +315,9 @@ public final class FileHealthStore: HealthStore {
     /// let again = try FileHealthStore(directory: store.directory, configuration: app)
     /// ```
     public func close() {
-        snapshotLock.lock()
-        defer { snapshotLock.unlock() }
-        journal.close()
+        snapshotLock.withLock { _ in
+            journal.close()
+        }
     }
 
     private func takeSnapshot() throws(FileStoreError) {
@@ -333,13 +333,14 @@ public final class FileHealthStore: HealthStore {
     /// failure, tries again once the journal has grown by the limit once more (nothing is lost meanwhile:
     /// the journals stay).
     private func snapshotIfDue() {
-        guard journal.snapshotIsDue, snapshotLock.try() else { return }
-        defer { snapshotLock.unlock() }
         guard journal.snapshotIsDue else { return }
-        do {
-            try takeSnapshot()
-        } catch {
-            journal.postponeSnapshot()
+        _ = snapshotLock.withLockIfAvailable { _ in
+            guard journal.snapshotIsDue else { return }
+            do {
+                try takeSnapshot()
+            } catch {
+                journal.postponeSnapshot()
+            }
         }
     }
 

@@ -1,5 +1,4 @@
 import FlowKit
-import Synchronization
 
 /// Hands callbacks to the store's executor in the order the store produced them, never while a store lock
 /// is held.
@@ -16,7 +15,7 @@ final class CallbackOutbox: Sendable {
         var draining = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
     let executor: FlowExecutor
 
     init(executor: FlowExecutor) {

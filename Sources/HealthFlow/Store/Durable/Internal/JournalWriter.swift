@@ -1,5 +1,5 @@
+import FlowKit
 import Foundation
-import Synchronization
 
 /// The open journal of a ``FileHealthStore``: appends each mutation as one framed record, flushed before
 /// the store applies it; starts new generations for snapshots; holds the directory's lock file.
@@ -28,7 +28,7 @@ final class JournalWriter: MutationLog {
     /// A snapshot is due once the journal reaches this many bytes (a reopened journal that is already this
     /// long gets one at the next change), or grows this much past a failed attempt.
     let sizeLimit: Int
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// Takes over an open journal (`file`, complete up to `length`) and the held lock file.
     init(
@@ -40,7 +40,7 @@ final class JournalWriter: MutationLog {
         self.appBundleIdentifier = appBundleIdentifier
         self.storeID = storeID
         self.sizeLimit = sizeLimit
-        self.state = Mutex(
+        self.state = LockedState(
             State(
                 file: file, lock: lock, generation: generation, length: length, snapshotDue: sizeLimit,
                 failure: nil))

@@ -1,4 +1,4 @@
-#if FLOWKIT_THREAD_SANITIZER
+#if HEALTHFLOW_SANITIZER || FLOWKIT_THREAD_SANITIZER
     #if canImport(Darwin)
         import Darwin
     #elseif canImport(Glibc)
@@ -10,20 +10,30 @@
     import Synchronization
 #endif
 
-/// A value behind a lock: FlowKit's one locking primitive.
+/// A value behind a lock: the one lock of FlowKit and of every module built on it.
 ///
-/// In ordinary builds it is `Synchronization.Mutex` (a futex on Linux, `os_unfair_lock` on Apple platforms).
-/// `Mutex` on Linux is invisible to ThreadSanitizer (its lock word lives in an uninstrumented library), so
-/// sanitizer builds compile with `-DFLOWKIT_THREAD_SANITIZER` and get a `pthread_mutex_t`, which TSan
-/// understands; the code under test is otherwise identical. Never run your code's slow work under the lock.
+/// Guarantee: `withLock` runs its closure with exclusive access to the value, and every change made inside one
+/// `withLock` is visible to the next (the lock orders them, as a mutex does). The lock is not recursive: calling
+/// `withLock` on the same lock from inside its closure deadlocks. Values go in and out as `sending`, so no
+/// reference to the protected value escapes the lock unchecked, and the lock is `Sendable` for any value.
 ///
-/// ```swift
-/// let visits = LockedState(0)
-/// visits.withLock { $0 += 1 }
-/// let count = visits.withLock { $0 }
-/// ```
+/// The lock is `Synchronization.Mutex` (a futex on Linux, `os_unfair_lock` on Apple platforms). Its one
+/// sanitizer story: `Mutex` on Linux locks inside the uninstrumented Synchronization library (an atomic and a
+/// futex), which ThreadSanitizer cannot see, so every hand-over of the value through it would be reported as a
+/// data race. Sanitizer builds therefore compile with
+/// the condition `HEALTHFLOW_SANITIZER` (`-Xswiftc -DHEALTHFLOW_SANITIZER`; the older `FLOWKIT_THREAD_SANITIZER`
+/// means the same), which swaps in a heap-allocated `pthread_mutex_t` that ThreadSanitizer follows; the code under
+/// test is otherwise the same. Tests use the same condition to skip the checks that measure time or CPU, which a
+/// sanitizer makes meaningless. No other lock type is used in this package, so the condition covers all of it.
+///
+/// Never call unknown code (callbacks, continuations) from the closure: take what the caller needs out of the
+/// lock, and act on it after `withLock` returns. Every other caller waits while a closure runs, so slow work
+/// belongs under the lock only where serialising that work is the point.
+///
+/// - Complexity: O(1) besides the closure; one uncontended lock and unlock, and no allocation (the sanitizer build
+///   allocates the pthread mutex once, in `init`).
 public struct LockedState<Value>: ~Copyable {
-    #if FLOWKIT_THREAD_SANITIZER
+    #if HEALTHFLOW_SANITIZER || FLOWKIT_THREAD_SANITIZER
         @usableFromInline
         let storage: PThreadLockStorage<Value>
     #else
@@ -33,13 +43,10 @@ public struct LockedState<Value>: ~Copyable {
 
     /// A lock protecting `initialValue`.
     ///
-    /// ```swift
-    /// let names = LockedState([String]())
-    /// ```
     /// - Parameter initialValue: The value, handed over to the lock.
     @inlinable
     public init(_ initialValue: sending Value) {
-        #if FLOWKIT_THREAD_SANITIZER
+        #if HEALTHFLOW_SANITIZER || FLOWKIT_THREAD_SANITIZER
             storage = PThreadLockStorage(initialValue)
         #else
             mutex = Mutex(initialValue)
@@ -48,20 +55,33 @@ public struct LockedState<Value>: ~Copyable {
 
     /// Runs `body` with exclusive access to the value and returns what it returns.
     ///
-    /// ```swift
-    /// let next = counter.withLock { value in value += 1; return value }
-    /// ```
-    /// - Parameter body: Reads or changes the value; must be quick and must not call back into this lock.
+    /// - Parameter body: Reads or changes the value; must not call back into this lock.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
     @inlinable
     public borrowing func withLock<Result, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
-        #if FLOWKIT_THREAD_SANITIZER
+        #if HEALTHFLOW_SANITIZER || FLOWKIT_THREAD_SANITIZER
             try storage.withLock(body)
         #else
             try mutex.withLock(body)
+        #endif
+    }
+
+    /// Runs `body` with exclusive access to the value if the lock is free at once; never waits.
+    ///
+    /// - Parameter body: Reads or changes the value; must not call back into this lock.
+    /// - Returns: What `body` returns, or `nil` (without running `body`) if another thread holds the lock.
+    /// - Throws: What `body` throws.
+    @inlinable
+    public borrowing func withLockIfAvailable<Result, Failure: Error>(
+        _ body: (inout sending Value) throws(Failure) -> sending Result
+    ) throws(Failure) -> sending Result? {
+        #if HEALTHFLOW_SANITIZER || FLOWKIT_THREAD_SANITIZER
+            try storage.withLockIfAvailable(body)
+        #else
+            try mutex.withLockIfAvailable(body)
         #endif
     }
 }
@@ -70,7 +90,7 @@ public struct LockedState<Value>: ~Copyable {
 // only as `sending`, exactly like `Synchronization.Mutex`, which is itself `Sendable` for any value.
 extension LockedState: @unchecked Sendable {}
 
-#if FLOWKIT_THREAD_SANITIZER
+#if HEALTHFLOW_SANITIZER || FLOWKIT_THREAD_SANITIZER
     /// The sanitizer build's storage: a heap-allocated `pthread_mutex_t` (stable address) and the value.
     /// Safe for the same reason as `LockedState`: the value is only touched between lock and unlock.
     @usableFromInline
@@ -106,6 +126,15 @@ extension LockedState: @unchecked Sendable {}
             defer { pthread_mutex_unlock(mutex) }
             return try body(&value)
         }
+
+        @usableFromInline
+        func withLockIfAvailable<Result, Failure: Error>(
+            _ body: (inout sending Value) throws(Failure) -> sending Result
+        ) throws(Failure) -> sending Result? {
+            guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&value)
+        }
     }
 #endif
 
@@ -117,7 +146,7 @@ extension LockedState: @unchecked Sendable {}
 @usableFromInline
 struct StateLock: ~Copyable, @unchecked Sendable {
     // Safe: it only serialises the closures passed to `withLock`; it protects no value itself.
-    #if FLOWKIT_THREAD_SANITIZER
+    #if HEALTHFLOW_SANITIZER || FLOWKIT_THREAD_SANITIZER
         @usableFromInline
         let storage: PThreadLockStorage<Void>
     #else
@@ -127,7 +156,7 @@ struct StateLock: ~Copyable, @unchecked Sendable {
 
     @inlinable
     init() {
-        #if FLOWKIT_THREAD_SANITIZER
+        #if HEALTHFLOW_SANITIZER || FLOWKIT_THREAD_SANITIZER
             storage = PThreadLockStorage(())
         #else
             mutex = Mutex(())
@@ -137,7 +166,7 @@ struct StateLock: ~Copyable, @unchecked Sendable {
     /// Runs `body` while holding the lock.
     @inlinable
     borrowing func withLock<Result: Sendable>(_ body: () -> Result) -> Result {
-        #if FLOWKIT_THREAD_SANITIZER
+        #if HEALTHFLOW_SANITIZER || FLOWKIT_THREAD_SANITIZER
             storage.withLockUnchecked(body)
         #else
             mutex.withLock { _ in body() }
