@@ -156,7 +156,7 @@ let package = Package(
         // Top-level code that awaits every async twin with its result type stated; built and never run, so that a
         // build warning (or a promise picked where the code wrote `try await`) fails CI.
         .executableTarget(
-            name: "TopLevelAwaitCheck", dependencies: ["FlowKit", "HealthFlow"],
+            name: "TopLevelAwaitCheck", dependencies: ["FlowKit", "HealthFlow", "HealthSync"],
             path: "Tests/Support/TopLevelAwaitCheck",
             swiftSettings: strict),
         // A child process for the kill -9 test of the durable store (a test helper, not a product).

@@ -4,6 +4,7 @@
 import FlowKit
 import Foundation
 import HealthFlow
+import HealthSync
 
 let app = HealthAppConfiguration(
     bundleIdentifier: "com.example.steps", name: "Steps",
@@ -49,5 +50,18 @@ let outcomes: [Result<Int, any Error>] = try await when(resolved: [Promise(value
 let first: Int = try await race([Promise(value: 1), Promise(value: 2)])
 let firstOfTwo: Int = try await race(Promise(value: 1), Promise(value: 2))
 let anyValue: Int = try await any([Promise<Int>(error: CancellationError()), Promise(value: 2)])
+// HealthSync's transports and engine.
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("top-level-await-check")
+let outbox = try OutboxTransport(directory: scratch.appendingPathComponent("outbox"))
+let request = UploadRequest(
+    batchID: UUID(), contentType: "application/json", contentLength: 2, body: .data(Data("{}".utf8)))
+let receipt: UploadReceipt = try await outbox.upload(request)
+let uploader = Uploader(transport: outbox)
+let retriedReceipt: UploadReceipt = try await uploader.upload(request)
+let engine = try SyncEngine(
+    store: store, types: [.stepCount], anchorStore: AnchorStore(fileURL: scratch.appendingPathComponent("state.json")),
+    transport: outbox, deviceID: "check", tempFolder: scratch.appendingPathComponent("tmp"))
+let report: SyncReport = try await engine.sync()
+print(receipt, retriedReceipt, report)
 print(requestStatus, today.count, changes.samples.count, total as Any, hourly, summaries.count, change)
 print(retried, retriedAsync, limited, all, pair, triple, quadruple, outcomes.count, first, firstOfTwo, anyValue)
