@@ -5,7 +5,7 @@ import HealthFlow
 import ReadHeightsExample
 import Testing
 
-@Suite struct ExerciseReadHeightsTests {
+@Suite(.timeLimit(.minutes(1))) struct ExerciseReadHeightsTests {
     // Exercise 1: averageHeightInMetres(in:)
 
     @Test func averagesEveryHeight() async throws {

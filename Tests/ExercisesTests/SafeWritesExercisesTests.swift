@@ -6,7 +6,7 @@ import SafeWritesExample
 import Synchronization
 import Testing
 
-@Suite struct ExerciseSafeWritesTests {
+@Suite(.timeLimit(.minutes(1))) struct ExerciseSafeWritesTests {
     // Exercise 1: bodyTemperaturePitfall(_:_:in:)
 
     @Test func savesFahrenheitAndStoresTheSameTemperature() async throws {
@@ -89,6 +89,7 @@ import Testing
         let tour = answers.runInSeries([
             script.step(1, "authorize"), script.step(2, "save water"), script.step(3, "save steps"),
         ])
+        tour.finally { script.finish() }  // an answer that settles without running the steps ends the wait too
         var started: [Int] = []
         for await number in script.starts {
             started.append(number)
