@@ -6,7 +6,7 @@ import HealthSync
 import ObserveAndUploadExample
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ExerciseObserveAndUploadTests {
+@Suite(.timeLimit(.minutes(3))) struct ExerciseObserveAndUploadTests {
     static let types = ObserveAndUploadExample.observedTypes
 
     struct QueryFailed: Error, Equatable {}
@@ -167,7 +167,7 @@ private final class LosingTransport: UploadTransport {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ExerciseObserveAndUploadRetryTests {
+@Suite(.timeLimit(.minutes(3))) struct ExerciseObserveAndUploadRetryTests {
     static func gathered(_ context: ExampleContext) async throws -> [GatheredChanges] {
         try await ObserveAndUploadExample.prepare(context)
         return try await answers.gatherChanges(of: ObserveAndUploadExample.observedTypes, in: context.store, since: [:])
