@@ -55,9 +55,9 @@ struct DemoStore: Sendable {
             let openingTime = clock.now - started
             for warning in StoreOpening.warnings(file.recovery) { log(warning) }
             opened = DemoStore(store: file, durable: file)
-            await trace?.step("setup", "open the durable store (journal + snapshots)") {
-                Self.describeOpening(file, in: openingTime)
-            }
+            trace?.record(
+                "setup", "open the durable store (journal + snapshots)", elapsed: openingTime,
+                Self.describeOpening(file))
         }
         guard DemoSeed.needsSeeding(opened.store) else { return opened }
         do {
@@ -75,13 +75,13 @@ struct DemoStore: Sendable {
         durable?.close()
     }
 
-    /// "a new store, opened in 8.7 ms", or what reopening read.
-    private static func describeOpening(_ file: FileHealthStore, in time: Duration) -> String {
-        if DemoSeed.needsSeeding(file) { return "a new store, opened in \(DemoTrace.format(time))" }
+    /// "a new store", or what reopening read.
+    private static func describeOpening(_ file: FileHealthStore) -> String {
+        if DemoSeed.needsSeeding(file) { return "a new store" }
         let recovery = file.recovery
         var found =
             "reopened: snapshot \(recovery.snapshotGeneration.map(String.init) ?? "none"), "
-            + "\(recovery.replayedRecords) journal records replayed, in \(DemoTrace.format(time))"
+            + "\(recovery.replayedRecords) journal records replayed"
         if let torn = recovery.tornTail { found += ", a torn last record dropped (\(torn.length) bytes)" }
         return found
     }

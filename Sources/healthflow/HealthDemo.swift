@@ -25,10 +25,11 @@ struct HealthDemo: Sendable {
         switch location {
         case .inMemory:
             output.line(
-                "HealthFlow demo — the embedded in-memory store, a generated year of data, no server, no setup\n")
+                "HealthFlow demo — the embedded in-memory store, a generated year of data, no server, no setup")
         case .directory(let directory, _):
-            output.line("HealthFlow demo — the embedded durable store in \(directory), no server, no setup\n")
+            output.line("HealthFlow demo — the embedded durable store in \(directory), no server, no setup")
         }
+        output.line(DemoTrace.legend + "\n")
         let opened: DemoStore
         do throws(DemoStore.Failure) {
             opened = try await DemoStore.open(location, trace: trace, log: output.line)
@@ -142,9 +143,7 @@ struct HealthDemo: Sendable {
         output.line(timeline.withLock { $0 }.split(separator: "\n").map { "           \($0)" }.joined(separator: "\n"))
 
         let summary = trace.summary
-        output.line(
-            "\nSummary: \(summary.steps) steps, \(summary.failed == 0 ? "all as expected" : "\(summary.failed) FAILED"), "
-                + "\(DemoTrace.format(summary.elapsed)) in all.")
+        output.line("\n" + summary.line)
         return summary.failed == 0
     }
 }

@@ -84,7 +84,8 @@ struct SyncCommand: Command {
 
     static func sync(to destination: Destination, location: DataLocation) async throws -> SyncReport {
         let transport = try destination.transport()
-        let opened = try await DemoStore.open(location, trace: nil) { print($0) }
+        // Opening and seeding print as they go: generating an in-memory year takes seconds.
+        let opened = try await DemoStore.open(location, trace: DemoTrace(output: StandardOutput())) { print($0) }
         defer { opened.close() }
         let store = opened.store
         let stateFolder: FileSystemPath

@@ -53,6 +53,14 @@ extension DocExamples {
             #expect(await Printed.lines(count: 1) == ["no tallest height: \(PromiseError.missingValue)"])
         }
 
+        @Test func aCatchBeforeFinallyHandlesTheErrorFinallyWouldReport() async {
+            Printed.reset()
+            let none = HeightSource { Promise(error: CocoaError(.fileNoSuchFile)) }
+            none.heights().done { print($0) }.catch { print("no heights: \($0)") }.finally { print("stopped reading") }
+            let lines = await Printed.lines(count: 2)
+            #expect(lines.first?.hasPrefix("no heights:") == true && lines.last == "stopped reading")
+        }
+
         @Test func aNodeWhoseDependencyFailedIsSkipped() async throws {
             Printed.reset()
             let graph = OperationGraph(name: "import", recordsTrace: true)

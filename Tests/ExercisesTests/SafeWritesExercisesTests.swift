@@ -89,7 +89,7 @@ import Testing
         let tour = answers.runInSeries([
             script.step(1, "authorize"), script.step(2, "save water"), script.step(3, "save steps"),
         ])
-        tour.finally { script.finish() }  // an answer that settles without running the steps ends the wait too
+        _ = tour.ensure { script.finish() }  // an answer that settles without running the steps ends the wait too
         var started: [Int] = []
         for await number in script.starts {
             started.append(number)

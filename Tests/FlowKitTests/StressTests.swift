@@ -70,7 +70,7 @@ import Testing
         let pairs = (0..<count).map { _ in Promise<Int>.pending() }
         let settlements = Counter()
         for pair in pairs {
-            pair.promise.tap(on: .immediate) { _ in settlements.increment() }.finally(on: .immediate) {}
+            _ = pair.promise.tap(on: .immediate) { _ in settlements.increment() }
         }
         let threads = 4
         DispatchQueue.concurrentPerform(iterations: threads) { thread in

@@ -78,6 +78,13 @@ import Testing
         #expect(run.output.contains("height: sharingAuthorized"))
         #expect(run.output.contains("saved 1.72 m"))
         #expect(run.output.contains("all as expected"))
+        #expect(
+            run.output.contains(
+                "Each step: [the style it is written in] what it does, then → what it found (how long it took)."),
+            "the demo says what the number after each step is")
+        #expect(
+            run.output.range(of: #"in all \(setup [0-9.]+ m?s, workflows [0-9.]+ m?s\)\."#, options: .regularExpression)
+                != nil, "the summary counts the setup and says so")
         #expect(!run.output.contains("ERROR"))
         #expect(run.output.contains("code: Sources/healthflow/HealthDemo.swift"), "the demo says where its code lives")
         #expect(run.output.contains("Next: swift run healthflow example --list"), "the demo says where to go next")

@@ -53,3 +53,23 @@ import Testing
         #expect(Array(Self.steps(second.output).prefix(reopened.count)) == reopened)
     }
 }
+
+/// README prose names commands the way a newcomer can paste them: `swift run healthflow …`, never a bare
+/// `healthflow …`, which no shell finds until the program is installed.
+@Suite struct ReadmeCommandSpellingTests {
+    @Test func everyCommandInTheProseStartsWithSwiftRun() throws {
+        let text = try String(contentsOf: ReadmeDemoOutputTests.readme, encoding: .utf8)
+        let bare = text.split(separator: "\n").enumerated().filter { _, line in
+            line.contains("`healthflow ")
+        }
+        #expect(bare.isEmpty, "README lines with a bare `healthflow COMMAND`: \(bare.map { $0.offset + 1 })")
+    }
+
+    @Test func readmesPrintedRunsExplainTheirNumbersAndSummary() throws {
+        for run in try ReadmeDemoOutputTests.printedRuns() {
+            #expect(run.contains("Each step: [the style it is written in] what it does"), "the legend line")
+        }
+        let first = try #require(try ReadmeDemoOutputTests.printedRuns().first)
+        #expect(first.contains("in all (setup "), "the summary splits setup from workflows")
+    }
+}

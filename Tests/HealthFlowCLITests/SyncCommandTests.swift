@@ -20,6 +20,9 @@ import Testing
         let first = try await HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data)
         #expect(first.status == 0, "\(first.errors)")
         #expect(first.output.contains("sent "))
+        let generating = try #require(first.output.range(of: "[setup]    generate a year"), "seeding shows progress")
+        let firstBatch = try #require(first.output.range(of: "batch 1:"))
+        #expect(generating.lowerBound < firstBatch.lowerBound, "the seeding line comes before the first batch")
         let batches = try FileManager.default.contentsOfDirectory(atPath: outbox).filter { $0.hasSuffix(".multipart") }
         #expect(!batches.isEmpty)
         let states = try FileManager.default.contentsOfDirectory(
@@ -101,8 +104,10 @@ import Testing
             #expect(stats.maxCountPerSample == 1)
             #expect(stats.distinctSamples == stats.samples)
             let sent = stats.samples.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
-            // One progress line per acknowledged batch, then the summary.
-            let lines = first.output.split(separator: "\n")
+            // The store's setup steps (each a line as it starts and one as it ends), then one progress line per
+            // acknowledged batch, then the summary.
+            let lines = first.output.split(separator: "\n").drop { $0.hasPrefix("[setup]") || $0.hasPrefix("    ") }
+            #expect(first.output.hasPrefix("[setup]    open the durable store"), "\(first.output)")
             #expect(lines.dropLast().allSatisfy { $0.hasPrefix("batch ") }, "\(first.output)")
             #expect(lines.last?.hasPrefix("sent \(sent) samples") == true, "\(first.output)")
 

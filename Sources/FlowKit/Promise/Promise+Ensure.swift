@@ -18,12 +18,30 @@ extension Promise {
 
     /// Runs `body` however the chain ends; the terminal form of ``ensure(on:_:)``.
     ///
+    /// `finally` ends the chain, so an error that reaches it is lost: put a `catch` before it. A rejection
+    /// other than cancellation that reaches `finally` is reported to ``FlowDefaults/unhandledRejection`` (in
+    /// debug builds, one line on standard error naming the error's type and this call's place) before `body`
+    /// runs, so a `body` that ends the process does not lose the report.
+    ///
     /// - Parameters:
     ///   - executor: Where `body` runs; ``FlowDefaults/executor`` when `nil`.
+    ///   - file: The place reported with a dropped error; leave the default.
+    ///   - line: The place reported with a dropped error; leave the default.
     ///   - body: The clean-up.
     @inlinable
-    public func finally(on executor: FlowExecutor? = nil, _ body: @escaping @Sendable () -> Void) {
-        _ = ensure(on: executor, body)
+    public func finally(
+        on executor: FlowExecutor? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ body: @escaping @Sendable () -> Void
+    ) {
+        _ = chain(on: executor, handles: .all) { result in
+            if case .failure(let error) = result {
+                UnhandledRejection.report(error, file: file, line: line)
+            }
+            body()
+            return ChainStep(result)
+        }
     }
 
     /// Runs `body` with the value, then passes the value on unchanged (PromiseKit's `get`); a rejection skips

@@ -45,7 +45,8 @@ extension SyncEngine {
             }
         }
         let report = Promise { try await sync(reporter: reporter) }.tap(on: .immediate) { reporter.settle($0) }
-        report.finally(on: .immediate) { reporter.settle(report.result ?? .failure(CancellationError())) }
+        // Also settles when `report` itself is cancelled; the caller handles the report's error, not this branch.
+        _ = report.tap(on: .immediate) { reporter.settle($0) }
         progress.isCancellable = true
         progress.cancellationHandler = { report.cancel() }
         return ObservedSync(report: report, progress: progress, events: events)

@@ -46,8 +46,9 @@ extension UploadTransport {
             if event.isTerminal { continuation.finish() }
         }
         let receipt = upload(request, reporter: reporter).tap(on: .immediate) { reporter.settle($0) }
-        // Also settle when `receipt` itself is cancelled before the transport's promise answers.
-        receipt.finally(on: .immediate) { reporter.settle(receipt.result ?? .failure(CancellationError())) }
+        // Also settles when `receipt` itself is cancelled before the transport's promise answers; the caller
+        // handles the receipt's error, not this branch.
+        _ = receipt.tap(on: .immediate) { reporter.settle($0) }
         progress.isCancellable = true
         progress.cancellationHandler = { receipt.cancel() }
         return ObservedUpload(receipt: receipt, progress: progress, events: events)
