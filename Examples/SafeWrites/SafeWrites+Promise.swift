@@ -16,7 +16,7 @@ public func safeWritesWithPromises(in context: ExampleContext) -> Promise<[Strin
 }
 
 /// One step as a promise.
-private func attempt(_ pitfall: Pitfall, in context: ExampleContext) -> Promise<Void> {
+func attempt(_ pitfall: Pitfall, in context: ExampleContext) -> Promise<Void> {
     switch pitfall.action {
     case .authorize(let share, let read):
         context.store.requestAuthorization(toShare: share, read: read)

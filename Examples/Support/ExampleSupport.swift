@@ -102,6 +102,16 @@ public protocol HealthExample: Sendable {
     static func prepare(_ context: ExampleContext) async throws
 }
 
+/// An example whose flow is also written as an ``FlowKit/OperationChain``: its lesson draws that chain
+/// (`graph.mermaid`), and the tests run it beside the three styles, so the picture is of code that runs and does
+/// what the styles do.
+public protocol DrawnExample: HealthExample {
+    /// The example's flow as a chain on `queue`, not started: the steps its promise style takes, one node each.
+    ///
+    /// - Throws: What preparing the flow's resources throws (an outbox folder that cannot be made).
+    static func flow(in context: ExampleContext, on queue: OperationQueue) throws -> OperationChain<[String]>
+}
+
 extension HealthExample {
     /// The example's folder under `Examples/` (and its module's name without `Example`): `WriteHeight`.
     public static var folder: String {

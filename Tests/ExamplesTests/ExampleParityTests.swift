@@ -47,6 +47,23 @@ import WriteHeightExample
         #expect(outcomes[.callback] == outcomes[.promise])
         #expect(outcomes[.promise] == outcomes[.async])
     }
+
+    /// The examples whose lessons draw their flow as an operation chain.
+    static let drawn: [any DrawnExample.Type] = [
+        WriteHeightExample.self, ReadHeightsExample.self, SafeWritesExample.self, ActivityRingsExample.self,
+        ObserveAndUploadExample.self,
+    ]
+
+    @Test(arguments: 0..<5, [AuthorizationPolicy.grantAll, .denyAll])
+    func theDrawnChainDoesWhatThePromiseStyleDoes(example index: Int, policy: AuthorizationPolicy) async throws {
+        let example = Self.drawn[index]
+        let context = ExampleContext.embedded(policy: policy)
+        try? await example.prepare(context)
+        let promised = await example.run(.promise, in: context)
+        let chain = try example.flow(in: context, on: OperationQueue())
+        let drawn = await WriteHeightExample.awaitPromise(chain.start())
+        #expect(drawn == promised, "\(example.name): the lesson's chain must end as the promise style does")
+    }
 }
 
 @Suite struct WriteHeightExampleTests {

@@ -27,4 +27,15 @@ import Testing
             )
         }
     }
+
+    @Test(arguments: 0..<5)
+    func eachLessonDrawsItsFlowAsTheChainDescribesIt(example index: Int) throws {
+        let example = ExampleParityTests.drawn[index]
+        let blocks = try Self.mermaidBlocks(in: example.lessonPath)
+        let diagram = try example.flow(in: .embedded(), on: OperationQueue()).graph.mermaid
+        #expect(
+            blocks.contains(diagram),
+            "\(example.lessonPath) must draw \(example.name)'s flow as its chain describes it; paste:\n```mermaid\n\(diagram)\n```"
+        )
+    }
 }
