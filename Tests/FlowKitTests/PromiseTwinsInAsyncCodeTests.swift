@@ -53,6 +53,22 @@ import Testing
             diagnostics.contains("warning: result of call to 'done(on:_:)' is unused"),
             "a chain ending in done without catch must warn:\n\(diagnostics)")
     }
+
+    @Test(.enabled(if: Typechecker.found != nil, "needs swiftc on PATH and the build's Modules folder"))
+    func aStartedGraphWhosePromiseIsDroppedWarns() async throws {
+        let diagnostics = try await Typechecker.found!.check(
+            """
+            import FlowKit
+            func start() {
+                let graph = OperationGraph(name: "import")
+                graph.add("read") { () throws -> Int in 1 }
+                graph.start()
+            }
+            """, asFile: "snippet.swift")
+        #expect(
+            diagnostics.contains("warning: result of call to 'start()' is unused"),
+            "a started graph whose failure nobody handles must warn:\n\(diagnostics)")
+    }
 }
 
 /// Runs `swiftc -typecheck` on a snippet; found only when `swiftc` is on PATH and the build's `Modules` folder

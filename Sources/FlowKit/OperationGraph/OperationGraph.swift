@@ -276,7 +276,9 @@ public final class OperationGraph: Sendable {
     ///   rejected with the first unhandled error or `CancellationError`, or with a ``GraphError`` — at once, before
     ///   anything runs — if the graph cannot start. Cancelling it cancels the graph.
     /// - Complexity: O(V + E).
-    @discardableResult
+    ///
+    /// The result is not discardable: a graph that can fail is awaited, returned, or ended with a `catch`, or its
+    /// error is lost.
     public func start() -> Promise<Void> {
         let claimed: [AnyGraphNode]? = build.withLock { state in
             guard state.phase == .building else { return nil }
