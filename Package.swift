@@ -8,21 +8,28 @@ let strict: [SwiftSetting] = [
 ]
 
 /// The example modules: `Examples/<Name>/` becomes the target `<Name>Example`.
-let exampleNames = ["WriteHeight", "ReadHeights", "OperationChains", "SafeWrites", "ObserveAndUpload", "ActivityRings"]
+let exampleNames = [
+    "WriteHeight", "ReadHeights", "OperationChains", "SafeWrites", "ObserveAndUpload", "ActivityRings",
+    "ImportAndSummarize",
+]
 let examples: [Target.Dependency] = exampleNames.map { .target(name: "\($0)Example") }
 
 /// What the exercises, their worked solutions and their tests build on.
 let exerciseDependencies: [Target.Dependency] =
-    ["ExampleSupport", "HealthFlow", "HealthSync", "FlowKit", "FlowKitTesting"] + examples
+    ["ExampleSupport", "HealthFlow", "HealthSync", "HealthExport", "FlowKit", "FlowKitTesting"] + examples
 
 /// Examples that end in a real upload also depend on HealthSync.
 let uploadingExamples: Set<String> = ["ObserveAndUpload"]
+/// Examples that import a Health export also depend on HealthExport.
+let importingExamples: Set<String> = ["ImportAndSummarize"]
 
 func example(_ name: String) -> Target {
-    let sync: [Target.Dependency] = uploadingExamples.contains(name) ? ["HealthSync"] : []
+    let modules: [Target.Dependency] =
+        (uploadingExamples.contains(name) ? ["HealthSync"] : [])
+        + (importingExamples.contains(name) ? ["HealthExport"] : [])
     let seeds: [Target.Dependency] = healthKitSeeds.contains(name) ? healthKit : []
     return .target(
-        name: "\(name)Example", dependencies: ["FlowKit", "HealthFlow", "ExampleSupport"] + sync + seeds,
+        name: "\(name)Example", dependencies: ["FlowKit", "HealthFlow", "ExampleSupport"] + modules + seeds,
         path: "Examples/\(name)", exclude: ["README.md", "LESSON.md"], swiftSettings: strict)
 }
 

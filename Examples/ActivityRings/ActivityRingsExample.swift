@@ -44,13 +44,6 @@ public enum ActivityRingsExample: HealthExample {
     }
 }
 
-/// The examples' calendar: Gregorian in UTC, so every machine prints the same days.
-let utcCalendar: Calendar = {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-    return calendar
-}()
-
 /// The service an app writes once around HealthKit, with a completion-handler API like the seed's
 /// `MBHealthTracker`.
 public protocol ActivityTracking: Sendable {

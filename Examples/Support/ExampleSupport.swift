@@ -160,13 +160,18 @@ extension HealthExample {
     }
 }
 
+/// The examples' calendar: Gregorian in UTC, so every machine prints the same days.
+public let utcCalendar: Calendar = {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+    return calendar
+}()
+
 /// Formats a date as `2026-11-20` in UTC, so examples print the same text everywhere.
 ///
 /// - Parameter date: The date.
 /// - Returns: The day.
 public func formatDay(_ date: Date) -> String {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-    let parts = calendar.dateComponents([.year, .month, .day], from: date)
+    let parts = utcCalendar.dateComponents([.year, .month, .day], from: date)
     return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
 }

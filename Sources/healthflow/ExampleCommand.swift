@@ -1,6 +1,7 @@
 import ActivityRingsExample
 import ExampleSupport
 import Foundation
+import ImportAndSummarizeExample
 import ObserveAndUploadExample
 import OperationChainsExample
 import ReadHeightsExample
@@ -12,7 +13,7 @@ struct ExampleCommand: Command {
     static let examples: [any HealthExample.Type] = [
         WriteHeightExample.self, ReadHeightsExample.self, OperationChainsExample.self, SafeWritesExample.self,
         ObserveAndUploadExample.self,
-        ActivityRingsExample.self,
+        ActivityRingsExample.self, ImportAndSummarizeExample.self,
     ]
 
     let name = "example"

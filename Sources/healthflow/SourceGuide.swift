@@ -20,7 +20,7 @@ enum SourceGuide {
     /// After the tour.
     static let afterTour =
         "Next: swift run healthflow demo (the health workflows), then swift run healthflow example --list "
-        + "(six lessons with exercises: Examples/README.md)"
+        + "(seven lessons with exercises: Examples/README.md)"
 
     /// Under the demo.
     static let demoCode =

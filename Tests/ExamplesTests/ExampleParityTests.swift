@@ -3,6 +3,7 @@ import ExampleSupport
 import FlowKit
 import Foundation
 import HealthFlow
+import ImportAndSummarizeExample
 import ObserveAndUploadExample
 import OperationChainsExample
 import ReadHeightsExample
@@ -16,7 +17,7 @@ import WriteHeightExample
     static let examples: [any HealthExample.Type] = [
         WriteHeightExample.self, ReadHeightsExample.self, OperationChainsExample.self, SafeWritesExample.self,
         ObserveAndUploadExample.self,
-        ActivityRingsExample.self,
+        ActivityRingsExample.self, ImportAndSummarizeExample.self,
     ]
 
     /// Each example under each permission answer the tests care about.
@@ -34,14 +35,14 @@ import WriteHeightExample
         return outcomes
     }
 
-    @Test(arguments: 0..<6)
+    @Test(arguments: 0..<7)
     func threeStylesAgreeWhenEverythingIsAllowed(example index: Int) async {
         let outcomes = await Self.outcomes(Self.examples[index], policy: .grantAll)
         #expect(outcomes[.callback] == outcomes[.promise])
         #expect(outcomes[.promise] == outcomes[.async])
     }
 
-    @Test(arguments: 0..<6)
+    @Test(arguments: 0..<7)
     func threeStylesAgreeWhenEverythingIsDenied(example index: Int) async {
         let outcomes = await Self.outcomes(Self.examples[index], policy: .denyAll)
         #expect(outcomes[.callback] == outcomes[.promise])

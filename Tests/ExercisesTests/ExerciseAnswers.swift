@@ -2,6 +2,7 @@ import ActivityRingsExample
 import ExampleSupport
 import FlowKit
 import Foundation
+import HealthExport
 import HealthFlow
 import HealthSync
 import ObserveAndUploadExample
@@ -41,6 +42,11 @@ protocol ExerciseAnswers {
 
     static func moveGoal(of service: any ActivityGoalTracking, for day: Date) -> Promise<HealthQuantity>
     static func cancellableMoveGoal(of service: any ActivityGoalTracking, for day: Date) -> Promise<HealthQuantity>
+
+    static func importReportingProgress(
+        _ path: String, into store: any HealthStore, progress: @escaping @Sendable (Double) -> Void
+    ) async throws -> HealthExportReport
+    static func importInOrder(_ paths: [String], into store: any HealthStore) -> Promise<[HealthExportReport]>
 }
 
 /// Whose answers the exercise tests check: the worked solutions unless `HEALTHFLOW_EXERCISES=mine`.

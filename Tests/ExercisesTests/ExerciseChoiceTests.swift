@@ -48,13 +48,16 @@ import Testing
             await failure { _ = try await stubs.uploadGathered([], in: context, to: Refusing(), attempts: 1) },
             await failure { _ = try await stubs.moveGoal(of: Silent(), for: context.now).value },
             await failure { _ = try await stubs.cancellableMoveGoal(of: Silent(), for: context.now).value },
+            await failure { _ = try await stubs.importReportingProgress("none", into: context.store) { _ in } },
+            await failure { _ = try await stubs.importInOrder([], into: context.store).value },
         ]
         let exercises = outcomes.map { ($0 as? Unimplemented)?.exercise }
         #expect(
             exercises == [
                 "WriteHeight 1", "WriteHeight 2", "ReadHeights 1", "ReadHeights 2", "OperationChains 1",
                 "OperationChains 2", "SafeWrites 2", "ObserveAndUpload 1", "ObserveAndUpload 2",
-                "ObserveAndUpload 3", "ActivityRings 1", "ActivityRings 2",
+                "ObserveAndUpload 3", "ActivityRings 1", "ActivityRings 2", "ImportAndSummarize 1",
+                "ImportAndSummarize 2",
             ],
             "each stub in Examples/Exercises must throw (or reject with) Unimplemented naming its exercise")
         let pitfall = await stubs.bodyTemperaturePitfall(98.6, "degF", in: context)

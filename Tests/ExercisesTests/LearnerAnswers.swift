@@ -3,6 +3,7 @@ import ExampleSupport
 import Exercises
 import FlowKit
 import Foundation
+import HealthExport
 import HealthFlow
 import HealthSync
 import ObserveAndUploadExample
@@ -75,5 +76,15 @@ enum LearnerAnswers: ExerciseAnswers {
 
     static func cancellableMoveGoal(of service: any ActivityGoalTracking, for day: Date) -> Promise<HealthQuantity> {
         service.cancellableMoveGoal(for: day)
+    }
+
+    static func importReportingProgress(
+        _ path: String, into store: any HealthStore, progress: @escaping @Sendable (Double) -> Void
+    ) async throws -> HealthExportReport {
+        try await Exercises.importReportingProgress(path, into: store, progress: progress)
+    }
+
+    static func importInOrder(_ paths: [String], into store: any HealthStore) -> Promise<[HealthExportReport]> {
+        Exercises.importInOrder(paths, into: store)
     }
 }

@@ -2,6 +2,7 @@ import ActivityRingsExample
 import ExampleSupport
 import FlowKit
 import Foundation
+import HealthExport
 import HealthFlow
 import HealthSync
 import ObserveAndUploadExample
@@ -75,5 +76,15 @@ enum WorkedAnswers: ExerciseAnswers {
 
     static func cancellableMoveGoal(of service: any ActivityGoalTracking, for day: Date) -> Promise<HealthQuantity> {
         service.cancellableMoveGoal(for: day)
+    }
+
+    static func importReportingProgress(
+        _ path: String, into store: any HealthStore, progress: @escaping @Sendable (Double) -> Void
+    ) async throws -> HealthExportReport {
+        try await Solutions.importReportingProgress(path, into: store, progress: progress)
+    }
+
+    static func importInOrder(_ paths: [String], into store: any HealthStore) -> Promise<[HealthExportReport]> {
+        Solutions.importInOrder(paths, into: store)
     }
 }
