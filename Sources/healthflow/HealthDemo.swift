@@ -39,8 +39,6 @@ struct HealthDemo: Sendable {
         }
         defer { opened.close() }
         let store = opened.store
-        let context = ExampleContext(store: store, source: ExampleContext.app.source, now: Self.now)
-        let today = Self.calendar.startOfDay(for: Self.now)
 
         await trace.step("callback", "authorize: share height and body mass; read steps, heart rate, sleep, activity") {
             try await withCheckedThrowingContinuation { continuation in
@@ -59,23 +57,33 @@ struct HealthDemo: Sendable {
                 }
             }
         }
+        let window = await DemoWindow.find(in: store, calendar: Self.calendar, fixedNow: Self.now)
+        if let note = window.note { output.line(note) }
+        let context = ExampleContext(store: store, source: ExampleContext.app.source, now: window.now)
+        let today = Self.calendar.startOfDay(for: window.now)
         await trace.step("promise", "check status: request, then verify that sharing height is allowed") {
             try await firstly { store.availableType(.height) }.map {
                 "height: \(store.authorizationStatus(for: .height))"
             }.value
         }
-        await trace.step("async", "write: 172 cm → a height sample in metres → save") {
-            let sample = try heightSample(centimetres: 172, in: context)
-            try await store.save(.quantity(sample))
-            return "saved \(sample.quantity)"
+        let write = "write: 172 cm → a height sample in metres → save"
+        if window.importedUntil != nil {
+            trace.record("async", write, elapsed: .zero, "skipped: the demo writes nothing into an imported export")
+        } else {
+            await trace.step("async", write) {
+                let sample = try heightSample(centimetres: 172, in: context)
+                try await store.save(.quantity(sample))
+                return "saved \(sample.quantity)"
+            }
         }
         await trace.step("promise", "fetch: the three latest body-mass samples, newest first") {
             try await firstly { store.samples(of: .bodyMass, sortedBy: [.endDate(ascending: false)], limit: 3) }
                 .map { samples in
-                    samples.compactMap { sample -> String? in
+                    let masses = samples.compactMap { sample -> String? in
                         guard case .quantity(let mass) = sample else { return nil }
                         return "\(formatted(mass.quantity, .gramUnit(with: .kilo), "kg")) (\(formatDay(mass.endDate)))"
-                    }.joined(separator: ", ")
+                    }
+                    return masses.isEmpty ? "no body-mass samples in the store" : masses.joined(separator: ", ")
                 }.value
         }
         await trace.step("async", "statistics: daily step totals for the last 7 days (a statistics collection)") {

@@ -40,7 +40,16 @@ import Testing
         #expect(second.output.contains("already in the store (imported before): 2"), "\(second.output)")
 
         let demo = try await HealthFlowCommandTests.healthflow("demo", "--data", data)
+        #expect(demo.status == 0, "\(demo.output)")
         #expect(!demo.output.contains("generate a year"), "the demo does not seed an imported store")
+        #expect(
+            demo.output.contains("an imported export: its last step or heart-rate record ends 2024-03-01"),
+            "the demo looks at the export's own last days: \(demo.output)")
+        #expect(demo.output.contains("average 71.0 bpm"), "the workflows find the imported heart rate")
+        #expect(demo.output.contains("→ 120  (mean 120)"), "the last day's steps are the export's")
+        #expect(demo.output.contains("skipped: the demo writes nothing into an imported export"))
+        let heights = try await HealthFlowCommandTests.healthflow("demo", "--data", data)
+        #expect(!heights.output.contains("saved 1.72 m"), "a second demo run still writes nothing")
     }
 
     @Test func aTruncatedExportFailsNamingTheByteOffset() async throws {
