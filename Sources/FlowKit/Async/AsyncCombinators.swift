@@ -230,9 +230,9 @@ public func retry<Value: Sendable>(
     _ operation: @escaping @Sendable () async throws -> Value,
     while shouldRetry: @escaping @Sendable (_ error: any Error) -> Bool
 ) async throws -> Value {
-    try await retry(attempts: attempts, backoff: backoff, jitterSource: jitterSource, on: scheduler, operation) {
-        error, _ in !(error is CancellationError) && shouldRetry(error) ? .retry : .stop
-    }
+    try await retry(
+        attempts: attempts, backoff: backoff, jitterSource: jitterSource, on: scheduler, operation,
+        while: RetryDecision.when(shouldRetry))
 }
 
 /// The async twin of `after(_:on:)`: suspends for `delay` on `scheduler`'s clock.

@@ -81,9 +81,9 @@ public func retry<Value: Sendable>(
     _ body: @escaping @Sendable () throws -> Promise<Value>,
     while shouldRetry: @escaping @Sendable (_ error: any Error) -> Bool
 ) -> Promise<Value> {
-    retry(attempts: attempts, backoff: backoff, jitterSource: jitterSource, on: scheduler, body) { error, _ in
-        !(error is CancellationError) && shouldRetry(error) ? .retry : .stop
-    }
+    retry(
+        attempts: attempts, backoff: backoff, jitterSource: jitterSource, on: scheduler, body,
+        while: RetryDecision.when(shouldRetry))
 }
 
 /// The state of one `retry` call: the attempt under way or the timer before the next one.

@@ -221,7 +221,7 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
         var taken = Settlement()
         let won = withState { state in state.settle(with: result, movingInto: &taken) }
         guard won else { return false }
-        taken.callbacks.invoke(with: result)
+        taken.callbacks.forEach { $0(result) }
         if releasingUpstream {
             taken.upstream.forEach { node in
                 if node.withdrawDependent() { Promise.cancelCascade(from: node) }
@@ -308,7 +308,7 @@ extension Promise: PromiseNode {
         let won = withState { state in state.settle(with: cancelled, movingInto: &taken) }
         guard won else { return UpstreamList() }
         for handler in taken.cancelHandlers { handler() }
-        taken.callbacks.invoke(with: cancelled)
+        taken.callbacks.forEach { $0(cancelled) }
         return taken.upstream
     }
 }

@@ -7,14 +7,15 @@ protocol PromiseNode: AnyObject, Sendable {
     func cancelLocally() -> UpstreamList
 }
 
-/// The continuations of a pending promise, without an array for the common case of one.
+/// A list that holds one element without an array: a pending promise's continuations and its upstream,
+/// where one is the common case. Elements stay in the order they were appended.
 @usableFromInline
-struct CallbackList<Value: Sendable>: Sendable {
+struct SmallList<Element: Sendable>: Sendable {
     @usableFromInline
     enum Storage: Sendable {
         case empty
-        case one(Promise<Value>.Callback)
-        case many([Promise<Value>.Callback])
+        case one(Element)
+        case many([Element])
     }
 
     @usableFromInline
@@ -23,77 +24,44 @@ struct CallbackList<Value: Sendable>: Sendable {
     @inlinable
     init() {}
 
+    /// A list holding `elements` (a combinator's inputs), built in one step.
     @inlinable
-    mutating func append(_ callback: @escaping Promise<Value>.Callback) {
-        switch storage {
-        case .empty:
-            storage = .one(callback)
-        case .one(let first):
-            storage = .many([first, callback])
-        case .many(var callbacks):
-            storage = .empty  // keeps the array uniquely referenced, so appending does not copy it
-            callbacks.append(callback)
-            storage = .many(callbacks)
+    init(_ elements: [Element]) {
+        switch elements.count {
+        case 0: storage = .empty
+        case 1: storage = .one(elements[0])
+        default: storage = .many(elements)
         }
     }
 
-    /// Calls each callback in attachment order.
     @inlinable
-    func invoke(with result: Result<Value, any Error>) {
+    mutating func append(_ element: Element) {
+        switch storage {
+        case .empty:
+            storage = .one(element)
+        case .one(let first):
+            storage = .many([first, element])
+        case .many(var elements):
+            storage = .empty  // keeps the array uniquely referenced, so appending does not copy it
+            elements.append(element)
+            storage = .many(elements)
+        }
+    }
+
+    @inlinable
+    func forEach(_ body: (Element) -> Void) {
         switch storage {
         case .empty: break
-        case .one(let callback): callback(result)
-        case .many(let callbacks): for callback in callbacks { callback(result) }
+        case .one(let element): body(element)
+        case .many(let elements): elements.forEach(body)
         }
     }
 }
+
+/// The continuations of a pending promise.
+@usableFromInline
+typealias CallbackList<Value: Sendable> = SmallList<Promise<Value>.Callback>
 
 /// The promises a pending promise depends on (its parent, an adopted promise, a combinator's inputs).
 @usableFromInline
-struct UpstreamList: Sendable {
-    @usableFromInline
-    enum Storage: Sendable {
-        case empty
-        case one(any PromiseNode)
-        case many([any PromiseNode])
-    }
-
-    @usableFromInline
-    var storage = Storage.empty
-
-    @inlinable
-    init() {}
-
-    /// A list holding `nodes` (a combinator's inputs), built in one step.
-    @inlinable
-    init(_ nodes: [any PromiseNode]) {
-        switch nodes.count {
-        case 0: storage = .empty
-        case 1: storage = .one(nodes[0])
-        default: storage = .many(nodes)
-        }
-    }
-
-    @inlinable
-    mutating func append(_ node: any PromiseNode) {
-        switch storage {
-        case .empty:
-            storage = .one(node)
-        case .one(let first):
-            storage = .many([first, node])
-        case .many(var nodes):
-            storage = .empty
-            nodes.append(node)
-            storage = .many(nodes)
-        }
-    }
-
-    @inlinable
-    func forEach(_ body: (any PromiseNode) -> Void) {
-        switch storage {
-        case .empty: break
-        case .one(let node): body(node)
-        case .many(let nodes): nodes.forEach(body)
-        }
-    }
-}
+typealias UpstreamList = SmallList<any PromiseNode>

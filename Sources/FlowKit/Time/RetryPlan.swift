@@ -22,4 +22,12 @@ extension RetryDecision {
     public static let unlessCancelled: @Sendable (_ error: any Error, _ attempt: Int) -> RetryDecision = { error, _ in
         error is CancellationError ? .stop : .retry
     }
+
+    /// The decision of a yes/no predicate, as the yes/no `retry` overloads take it: retry after the back-off's wait
+    /// when `shouldRetry` says so, but never after cancellation.
+    static func when(
+        _ shouldRetry: @escaping @Sendable (_ error: any Error) -> Bool
+    ) -> @Sendable (_ error: any Error, _ attempt: Int) -> RetryDecision {
+        { error, _ in !(error is CancellationError) && shouldRetry(error) ? .retry : .stop }
+    }
 }

@@ -12,28 +12,22 @@ extension ExportMapper {
     }
 
     mutating func events(_ element: ExportElement) throws(RecordProblem) -> [HealthExportWorkout.Event] {
-        var events: [HealthExportWorkout.Event] = []
-        for child in element.children where child.name == "WorkoutEvent" {
-            events.append(
-                HealthExportWorkout.Event(
-                    type: try Self.required(child, "type"), date: try Self.date(child, "date").date,
-                    duration: try quantity(child, "duration", unit: "durationUnit")))
+        try element.children(named: "WorkoutEvent").map { child throws(RecordProblem) in
+            HealthExportWorkout.Event(
+                type: try Self.required(child, "type"), date: try Self.date(child, "date").date,
+                duration: try quantity(child, "duration", unit: "durationUnit"))
         }
-        return events
     }
 
     mutating func statistics(_ element: ExportElement) throws(RecordProblem) -> [HealthExportWorkout.Statistics] {
-        var statistics: [HealthExportWorkout.Statistics] = []
-        for child in element.children where child.name == "WorkoutStatistics" {
-            statistics.append(
-                HealthExportWorkout.Statistics(
-                    type: try Self.required(child, "type"), startDate: try Self.date(child, "startDate").date,
-                    endDate: try Self.date(child, "endDate").date, sum: try quantity(child, "sum", unit: "unit"),
-                    average: try quantity(child, "average", unit: "unit"),
-                    minimum: try quantity(child, "minimum", unit: "unit"),
-                    maximum: try quantity(child, "maximum", unit: "unit")))
+        try element.children(named: "WorkoutStatistics").map { child throws(RecordProblem) in
+            HealthExportWorkout.Statistics(
+                type: try Self.required(child, "type"), startDate: try Self.date(child, "startDate").date,
+                endDate: try Self.date(child, "endDate").date, sum: try quantity(child, "sum", unit: "unit"),
+                average: try quantity(child, "average", unit: "unit"),
+                minimum: try quantity(child, "minimum", unit: "unit"),
+                maximum: try quantity(child, "maximum", unit: "unit"))
         }
-        return statistics
     }
 
     mutating func workout(from element: ExportElement) throws(RecordProblem) -> HealthExportWorkout {
@@ -43,14 +37,12 @@ extension ExportMapper {
         guard end.date >= start.date else {
             throw RecordProblem(reason: .endBeforeStart, detail: "ends before it starts")
         }
-        var activities: [HealthExportWorkout.Activity] = []
-        for child in element.children where child.name == "WorkoutActivity" {
-            let activityStart = try Self.date(child, "startDate")
-            activities.append(
-                HealthExportWorkout.Activity(
-                    uuid: child["uuid"], startDate: activityStart.date, endDate: try Self.date(child, "endDate").date,
-                    duration: try quantity(child, "duration", unit: "durationUnit"), events: try events(child),
-                    statistics: try statistics(child), metadata: Self.metadata(child, start: nil)))
+        let activities = try element.children(named: "WorkoutActivity").map { child throws(RecordProblem) in
+            HealthExportWorkout.Activity(
+                uuid: child["uuid"], startDate: try Self.date(child, "startDate").date,
+                endDate: try Self.date(child, "endDate").date,
+                duration: try quantity(child, "duration", unit: "durationUnit"), events: try events(child),
+                statistics: try statistics(child), metadata: Self.metadata(child, start: nil))
         }
         let routes = element.children(named: "WorkoutRoute").flatMap { $0.children(named: "FileReference") }
             .compactMap { $0["path"] }

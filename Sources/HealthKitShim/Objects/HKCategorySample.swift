@@ -8,14 +8,12 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
     public convenience init(
         type: HKCategoryType, value: Int, start startDate: Date, end endDate: Date, metadata: [String: Any]?
     ) {
-        let metadata = ShimMetadata.healthFlow(metadata)
-        let sample = Self.validated { () throws(ValidationError) in
+        self.init(metadata: metadata) { metadata, source throws(ValidationError) in
             .category(
                 try HealthCategorySample(
                     type: type.healthFlowType, value: value, start: startDate, end: endDate,
-                    source: ShimPlaceholder.source, metadata: metadata))
+                    source: source, metadata: metadata))
         }
-        self.init(healthFlowSample: sample)
     }
 
     /// A category sample without metadata.

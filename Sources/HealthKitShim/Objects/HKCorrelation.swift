@@ -16,14 +16,12 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
             }
             members.insert(member)
         }
-        let metadata = ShimMetadata.healthFlow(metadata)
-        let sample = Self.validated { () throws(ValidationError) in
+        self.init(metadata: metadata) { metadata, source throws(ValidationError) in
             .correlation(
                 try HealthCorrelation(
                     type: correlationType.healthFlowType, start: startDate, end: endDate, objects: members,
-                    source: ShimPlaceholder.source, metadata: metadata))
+                    source: source, metadata: metadata))
         }
-        self.init(healthFlowSample: sample)
     }
 
     /// A correlation without metadata.

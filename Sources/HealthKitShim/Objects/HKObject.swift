@@ -44,15 +44,6 @@ public class HKObject: NSObject, @unchecked Sendable {
         case .electrocardiogram: HKElectrocardiogram(healthFlowSample: sample)
         }
     }
-
-    /// Makes a sample with HealthFlow's rules; where HealthFlow throws, HealthKit raises.
-    static func validated(_ make: () throws(ValidationError) -> HealthSample) -> HealthSample {
-        do {
-            return try make()
-        } catch {
-            HKShimException.raise(ShimExceptionReason.message(for: error))
-        }
-    }
 }
 
 /// A sample: an object with a type, a start and an end date.
@@ -71,6 +62,21 @@ public class HKSample: HKObject, @unchecked Sendable {
 
     /// Whether the sample has no end yet (never, in the shim).
     public var hasUndeterminedDuration: Bool { false }
+
+    /// A sample that apps make: HealthKit's metadata, converted (an unsupported value raises), and the
+    /// placeholder source go to `make`, which applies HealthFlow's rules; where HealthFlow throws, HealthKit raises.
+    convenience init(
+        metadata: [String: Any]?,
+        _ make: (_ metadata: [MetadataKey: MetadataValue], _ source: HealthSource) throws(ValidationError) ->
+            HealthSample
+    ) {
+        let metadata = ShimMetadata.healthFlow(metadata)
+        do {
+            self.init(healthFlowSample: try make(metadata, ShimPlaceholder.source))
+        } catch {
+            HKShimException.raise(ShimExceptionReason.message(for: error))
+        }
+    }
 }
 
 /// The source a sample gets before it is saved (saving stamps the store's app, as HealthKit does).

@@ -9,14 +9,12 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
         type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date,
         metadata: [String: Any]?
     ) {
-        let metadata = ShimMetadata.healthFlow(metadata)
-        let sample = Self.validated { () throws(ValidationError) in
+        self.init(metadata: metadata) { metadata, source throws(ValidationError) in
             .quantity(
                 try HealthQuantitySample(
                     type: quantityType.healthFlowType, quantity: quantity.healthFlowQuantity, start: startDate,
-                    end: endDate, source: ShimPlaceholder.source, metadata: metadata))
+                    end: endDate, source: source, metadata: metadata))
         }
-        self.init(healthFlowSample: sample)
     }
 
     /// A quantity sample without metadata.

@@ -23,7 +23,7 @@ import Foundation
 ///
 /// - Note: `Sendable`: it holds immutable values; the clients it uses (a `URLSession`, a socket exchange per
 ///   attempt) are thread-safe.
-public struct HTTPTransport: UploadTransport {
+public struct HTTPTransport: ReportingUploadTransport {
     /// Where batches are POSTed.
     public let url: URL
     /// The deadline of one attempt's whole exchange — connecting, sending the body, waiting for and reading the
@@ -68,20 +68,6 @@ public struct HTTPTransport: UploadTransport {
         self.redirects = redirects
     }
 
-    /// POSTs `request` once.
-    ///
-    /// - Parameter request: The upload.
-    /// - Returns: The receipt on a 2xx; rejects with ``HTTPUploadError`` or ``UploadError`` (body unreadable,
-    ///   length mismatch) otherwise.
-    @available(
-        *, noasync,
-        message:
-            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
-    )
-    public func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
-        upload(request, reporter: .unobserved())
-    }
-
     /// POSTs `request` once (again from the body's start for each redirect ``redirects`` follows), reporting to
     /// `reporter`: each send as an attempt, a streamed body's bytes as they go out (as the socket takes them on
     /// the socket client; as URLSession reads them, ahead of the wire by at most libcurl's and the socket's
@@ -90,7 +76,8 @@ public struct HTTPTransport: UploadTransport {
     /// - Parameters:
     ///   - request: The upload.
     ///   - reporter: Where the attempt and its bytes are reported.
-    /// - Returns: As ``upload(_:)``.
+    /// - Returns: The receipt on a 2xx; rejects with ``HTTPUploadError`` or ``UploadError`` (body unreadable,
+    ///   length mismatch) otherwise.
     public func upload(_ request: UploadRequest, reporter: UploadReporter) -> Promise<UploadReceipt> {
         let (promise, resolver) = Promise<UploadReceipt>.pending()
         send(request, to: url, hopsLeft: redirects.maximumHops, reporter: reporter, resolver: resolver)

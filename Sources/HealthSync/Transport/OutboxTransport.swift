@@ -23,7 +23,7 @@ import HealthFlow
 /// The directory is named by its bytes (``directoryPath``): an outbox in a folder whose name is not UTF-8 is
 /// created and filled there, never in a folder whose name has U+FFFD in their place.
 /// - Note: `Sendable`: it holds a URL, a path and a queue; each upload works on its own temp file.
-public struct OutboxTransport: UploadTransport {
+public struct OutboxTransport: ReportingUploadTransport {
     /// The outbox directory as a URL: the one the outbox was made with, or ``directoryPath`` as a URL — which,
     /// for a path that is not UTF-8, shows U+FFFD in place of the bytes a URL cannot hold.
     public let directory: URL
@@ -107,27 +107,15 @@ public struct OutboxTransport: UploadTransport {
         directoryPath.appending(request.batchID.uuidString + "." + request.fileExtension)
     }
 
-    /// Delivers the batch into the outbox (once per batch ID), on the outbox's queue.
-    ///
-    /// - Parameter request: The upload.
-    /// - Returns: The receipt: ``UploadReceipt/Disposition/stored`` with the bytes written, or
-    ///   ``UploadReceipt/Disposition/duplicate`` when the batch was already there.
-    /// - Note: Rejects with ``UploadError`` (length mismatch, invalid extension, I/O); nothing is left behind.
-    @available(
-        *, noasync,
-        message:
-            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
-    )
-    public func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
-        upload(request, reporter: .unobserved())
-    }
-
-    /// Delivers the batch as ``upload(_:)`` does, reporting the attempt and each chunk written to `reporter`.
+    /// Delivers the batch into the outbox (once per batch ID), on the outbox's queue, reporting the attempt and
+    /// each chunk written to `reporter`.
     ///
     /// - Parameters:
     ///   - request: The upload.
     ///   - reporter: Where the attempt and its bytes are reported (nothing for a duplicate).
-    /// - Returns: The receipt, as ``upload(_:)``.
+    /// - Returns: The receipt: ``UploadReceipt/Disposition/stored`` with the bytes written, or
+    ///   ``UploadReceipt/Disposition/duplicate`` when the batch was already there.
+    /// - Note: Rejects with ``UploadError`` (length mismatch, invalid extension, I/O); nothing is left behind.
     public func upload(_ request: UploadRequest, reporter: UploadReporter) -> Promise<UploadReceipt> {
         let (promise, resolver) = Promise<UploadReceipt>.pending()
         queue.async {

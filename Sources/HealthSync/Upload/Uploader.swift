@@ -33,7 +33,7 @@ import FlowKit
 /// A retry is always safe: every attempt carries the same `Idempotency-Key`, so a server that did store the
 /// batch before the connection broke stores it once. After the last attempt the last attempt's error is
 /// returned. ``observedUpload(_:)`` reports each retry with its delay and reason (``UploadEvent``).
-public struct Uploader: UploadTransport {
+public struct Uploader: ReportingUploadTransport {
     /// The transport each attempt goes through.
     public let transport: any UploadTransport
     /// When and how to retry.
@@ -53,19 +53,6 @@ public struct Uploader: UploadTransport {
         self.transport = transport
         self.policy = policy
         self.scheduler = scheduler
-    }
-
-    /// Uploads `request`, retrying as the policy says.
-    ///
-    /// - Parameter request: The upload.
-    /// - Returns: The first successful attempt's receipt, or the last attempt's error.
-    @available(
-        *, noasync,
-        message:
-            "await the async twin instead (in top-level code state the result type: `let v: T = try await …` or `try await … as Void`); to keep a promise, write `Promise { try await … }`"
-    )
-    public func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
-        upload(request, reporter: .unobserved())
     }
 
     /// Uploads `request`, retrying as the policy says, and reports every attempt (through the transport) and
