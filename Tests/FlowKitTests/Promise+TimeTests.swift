@@ -118,6 +118,20 @@ import Testing
         #expect(attempts.current == 1)
     }
 
+    @Test func retryWithAYesNoPredicateNeverRetriesACancellation() async {
+        let attempts = Counter()
+        let result: Promise<Int> = firstly {
+            retry(
+                attempts: 5, backoff: .immediate, on: ManualScheduler(),
+                { () -> Promise<Int> in
+                    attempts.increment()
+                    return Promise(error: CancellationError())
+                }, while: { _ in true })
+        }
+        #expect(await rejection(of: result) is CancellationError)
+        #expect(attempts.current == 1)
+    }
+
     @Test func retryHonoursAnExplicitRetryAfter() {
         let scheduler = ManualScheduler()
         let times = Recorder<Duration>()
