@@ -107,6 +107,19 @@ import Testing
         #expect(attempts.current == 1)
     }
 
+    @Test func asyncRetryWithAYesNoPredicateNeverRetriesACancellation() async {
+        let attempts = Counter()
+        await #expect(throws: CancellationError.self) {
+            try await retry(
+                attempts: 5, backoff: .immediate, on: ManualScheduler(),
+                { () async throws -> Int in
+                    attempts.increment()
+                    throw CancellationError()
+                }, while: { _ in true })
+        }
+        #expect(attempts.current == 1)
+    }
+
     @Test func asyncWhenFailsFastAndCancelsTheOthers() async {
         let scheduler = ManualScheduler()
         let cancelled = Counter()

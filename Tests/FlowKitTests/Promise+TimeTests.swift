@@ -104,18 +104,34 @@ import Testing
         #expect(times.events == [.zero, .seconds(1), .seconds(3), .seconds(7)])
     }
 
-    @Test func retryStopsWhenThePredicateSaysSo() async {
+    /// A yes/no `retry` of up to five attempts that each reject with `error`: its rejection and the attempts made.
+    func yesNoRetry(
+        failingWith error: any Error, while shouldRetry: @escaping @Sendable (any Error) -> Bool
+    ) async -> (rejection: (any Error)?, attempts: Int) {
         let attempts = Counter()
         let result: Promise<Int> = firstly {
             retry(
                 attempts: 5, backoff: .immediate, on: ManualScheduler(),
                 { () -> Promise<Int> in
                     attempts.increment()
-                    return Promise(error: TestError.numbered(400))
-                }, while: { error in (error as? TestError) != .numbered(400) })
+                    return Promise(error: error)
+                }, while: shouldRetry)
         }
-        #expect(await rejection(of: result) as? TestError == .numbered(400))
-        #expect(attempts.current == 1)
+        return (await rejection(of: result), attempts.current)
+    }
+
+    @Test func retryStopsWhenThePredicateSaysSo() async {
+        let (error, attempts) = await yesNoRetry(failingWith: TestError.numbered(400)) { error in
+            (error as? TestError) != .numbered(400)
+        }
+        #expect(error as? TestError == .numbered(400))
+        #expect(attempts == 1)
+    }
+
+    @Test func retryWithAYesNoPredicateNeverRetriesACancellation() async {
+        let (error, attempts) = await yesNoRetry(failingWith: CancellationError()) { _ in true }
+        #expect(error is CancellationError)
+        #expect(attempts == 1)
     }
 
     @Test func retryHonoursAnExplicitRetryAfter() {

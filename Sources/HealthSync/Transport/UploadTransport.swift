@@ -23,7 +23,8 @@ public protocol UploadTransport: Sendable {
     /// when it starts and ``UploadReporter/add(sentBytes:)`` as bytes go out. It does not settle the reporter.
     ///
     /// The default calls ``upload(_:)`` and reports the whole body once the upload succeeded; transports that
-    /// see their bytes go out (``HTTPTransport``, ``OutboxTransport``) report them as they go.
+    /// see their bytes go out (``HTTPTransport``, ``OutboxTransport``, ``Uploader``) report them as they go and
+    /// conform to ``ReportingUploadTransport``.
     ///
     /// - Parameters:
     ///   - request: The batch ID, content type, length and body.
