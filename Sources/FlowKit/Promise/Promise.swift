@@ -9,9 +9,10 @@ import Synchronization
 /// ## How it runs
 /// Each continuation is *scheduled* on its ``FlowExecutor`` (by default ``FlowDefaults/executor``), never called
 /// from inside another continuation's stack frame, so chains of a million steps, cascades of promises resolved
-/// with promises, and `when` over a million inputs all run in constant stack depth. State lives behind a lock
-/// that is never held while your code runs. A settled promise keeps its result and nothing else, so a finished
-/// chain is freed.
+/// with promises, and `when` over a million inputs all run in constant stack depth. A promise with one
+/// continuation attaches, settles and is read with atomic operations alone; anything more uses a lock that is
+/// never held while your code runs. A settled promise keeps its result and nothing else, so a finished chain is
+/// freed.
 ///
 /// ## Cancellation
 /// ``cancel()`` rejects a pending promise with `CancellationError`, which flows downstream like any error
