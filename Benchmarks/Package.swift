@@ -40,6 +40,9 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
         benchmarkTarget("GraphBenchmarks", [.product(name: "FlowKit", package: "HealthFlow")]),
+        // Not a benchmark: the promise rows' loops alone, for callgrind-promise.sh.
+        .executableTarget(
+            name: "PromiseInstructionCounts", dependencies: [.product(name: "FlowKit", package: "HealthFlow")]),
         benchmarkTarget("StoreBenchmarks", [.product(name: "HealthFlow", package: "HealthFlow")]),
         benchmarkTarget(
             "GzipBenchmarks",

@@ -9,9 +9,9 @@
 /// let doubled = Promise(value: 21).map { $0 * 2 }   // a ChainedPromise<Int, Int>, seen as a Promise<Int>
 /// ```
 ///
-/// `source` and `body` are set before this object is published (by `subscribe`, under the source's lock)
-/// and cleared by `runStep`, which runs once: the source settles once, so `sourceSettled` is called once and
-/// submits one job. So a finished link keeps neither its closure nor its source.
+/// `source` and `body` are set before this object is published (by `subscribe`, through the source's state word
+/// or lock) and cleared by `runStep`, which runs once: the source settles once, so `sourceSettled` is called once
+/// and submits one job. So a finished link keeps neither its closure nor its source.
 @usableFromInline
 final class ChainedPromise<In: Sendable, Out: Sendable>: Promise<Out>, @unchecked Sendable {
     // Safe: `executor` and `handles` are constants; `source` and `body` are touched only by `init` (before any

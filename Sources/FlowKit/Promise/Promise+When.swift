@@ -154,18 +154,17 @@ extension Promise {
     /// Makes this pending promise depend on `inputs` for cancellation, in one step.
     @inlinable
     func dependOn(_ inputs: [any PromiseNode]) {
-        withState { $0.upstream = UpstreamList(inputs) }
+        _ = withPendingState { $0.upstream = UpstreamList(inputs) }
     }
 
     /// Counts a combinator that looked at this promise and gave up on it before subscribing, exactly as if it
     /// had subscribed and withdrawn: `true` when no dependent is left and the promise should be cancelled.
     @inlinable
     func withdrawUnsubscribed() -> Bool {
-        withState { state in
-            guard state.isPending else { return false }
+        withPendingState { state in
             state.dependents += 1
             state.withdrawn += 1
-            return state.withdrawn >= state.dependents
-        }
+            return state.withdrawn >= state.dependents + fastDependents
+        } ?? false
     }
 }

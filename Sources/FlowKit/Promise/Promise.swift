@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A value that will exist later — or an error explaining why it never will.
 ///
 /// A promise starts *pending* and settles exactly once, either *fulfilled* with a `Value` or *rejected* with an
@@ -7,9 +9,10 @@
 /// ## How it runs
 /// Each continuation is *scheduled* on its ``FlowExecutor`` (by default ``FlowDefaults/executor``), never called
 /// from inside another continuation's stack frame, so chains of a million steps, cascades of promises resolved
-/// with promises, and `when` over a million inputs all run in constant stack depth. State lives behind a lock
-/// that is never held while your code runs. A settled promise keeps its result and nothing else, so a finished
-/// chain is freed.
+/// with promises, and `when` over a million inputs all run in constant stack depth. A promise with one
+/// continuation attaches, settles and is read with atomic operations alone; anything more uses a lock that is
+/// never held while your code runs. A settled promise keeps its result and nothing else, so a finished chain is
+/// freed.
 ///
 /// ## Cancellation
 /// ``cancel()`` rejects a pending promise with `CancellationError`, which flows downstream like any error
@@ -20,7 +23,11 @@
 /// - Note: `Value` must be `Sendable`: it crosses from the thread that settles the promise to the executors
 ///   of its continuations.
 public class Promise<Value: Sendable>: @unchecked Sendable {
-    // Safe: the only mutable stored property, `state`, is read and written under `lock` (see `withState`).
+    // Safe: every mutable stored property is owned as the ``PromiseWord`` protocol says. `slot` is written once,
+    // by the settler that won the word's `settling` bit, before it publishes `settled` (release); it is read
+    // only after `settled` was seen (acquire). `first` is written by the subscriber that claimed the word's
+    // fast slot and read by whichever of that subscriber and the settler the word hands it to. `state` is read
+    // and written under `lock`, or by the settler alone when the word says no other thread ever touched it.
     // The class is not `final` only so that FlowKit's chaining operators can make the derived promise its own
     // continuation (`ChainedPromise`, one allocation per link); it is not `open`, so no other module subclasses
     // it, and every member declared here is `final`.
@@ -29,9 +36,9 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline
     typealias Callback = @Sendable (Result<Value, any Error>) -> Void
 
+    /// What only a promise that needed more than one dependent continuation keeps up to date under the lock.
     @usableFromInline
     struct State {
-        @usableFromInline var slot = ResultSlot()
         @usableFromInline var callbacks = CallbackList<Value>()
         @usableFromInline var upstream = UpstreamList()
         @usableFromInline var dependents = 0
@@ -39,62 +46,74 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
         @usableFromInline var cancelHandlers: [@Sendable () -> Void] = []
 
         @inlinable
-        init() {}
-
-        @inlinable
-        var isPending: Bool { slot.isPending }
-
-        /// Stores `result` if still pending and moves out what a settled promise no longer keeps (without
-        /// copying, so without retaining anything under the lock); `false` if it had already settled.
-        @inlinable
-        mutating func settle(with result: Result<Value, any Error>, movingInto taken: inout Settlement) -> Bool {
-            guard isPending else { return false }
-            slot.store(result)
-            swap(&callbacks, &taken.callbacks)
-            swap(&upstream, &taken.upstream)
-            swap(&cancelHandlers, &taken.cancelHandlers)
-            return true
-        }
-
-        /// A copy of the result, `nil` while pending.
-        @inlinable
-        mutating func result() -> Result<Value, any Error>? {
-            slot.load(Value.self)
+        init(upstream: (any PromiseNode)? = nil) {
+            if let upstream { self.upstream.storage = .one(upstream) }
         }
     }
 
-    /// What settling takes out of the state, to be used (and released) after the lock is released.
+    /// What settling takes out of the promise, to be used (and released) once no lock is held.
     @usableFromInline
-    struct Settlement {
+    struct Settlement: Sendable {
+        @usableFromInline var first: Callback?
         @usableFromInline var callbacks = CallbackList<Value>()
         @usableFromInline var upstream = UpstreamList()
         @usableFromInline var cancelHandlers: [@Sendable () -> Void] = []
 
         @inlinable
         init() {}
+
+        /// Calls the continuations in attachment order: the fast slot's (always attached first), then the list.
+        @inlinable
+        func invoke(with result: Result<Value, any Error>) {
+            if let first { first(result) }
+            callbacks.forEach { $0(result) }
+        }
     }
+
+    /// The promise's phase and fast continuation slot; see ``PromiseWord``.
+    @usableFromInline
+    final let word: Atomic<UInt>
+
+    // Owned as the comment at the top of the class says; no dynamic exclusivity checks (a measurable part of
+    // every operation), since the word orders every access.
+    @usableFromInline
+    @exclusivity(unchecked)
+    nonisolated(unsafe) final var slot = ResultSlot()
+
+    @usableFromInline
+    @exclusivity(unchecked)
+    nonisolated(unsafe) final var first: Callback?
 
     @usableFromInline
     final let lock = StateLock()
 
-    // Guarded by `lock`: read and written only inside `withState`, which holds it; so the dynamic
-    // exclusivity check (a measurable part of every operation) is redundant and switched off.
     @usableFromInline
     @exclusivity(unchecked)
     nonisolated(unsafe) final var state: State
 
-    /// Runs `body` with exclusive access to the state; never call user code from `body`.
+    /// Runs `body` under the lock with the state of a promise still pending; `nil` (without running `body`)
+    /// once it settled. Marks the word ``PromiseWord/slow`` first, so the settler takes the lock too.
     @inlinable
-    final func withState<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
-        lock.withLock { body(&state) }
+    final func withPendingState<Result: Sendable>(_ body: (inout State) -> Result) -> Result? {
+        let before = word.bitwiseOr(PromiseWord.slow, ordering: .acquiringAndReleasing).oldValue
+        if before & PromiseWord.settled != 0 { return nil }
+        return lock.withLock {
+            if word.load(ordering: .acquiring) & PromiseWord.settled != 0 { return nil }
+            return body(&state)
+        }
+    }
+
+    /// How many dependents the fast slot holds (0 or 1); they count with `state.dependents`.
+    @inlinable
+    final var fastDependents: Int {
+        PromiseWord.fastDependents(word.load(ordering: .relaxed))
     }
 
     /// A pending promise that will be cancelled when `upstream` should be.
     @inlinable
     init(upstream: (any PromiseNode)?) {
-        var initial = State()
-        if let upstream { initial.upstream.append(upstream) }
-        state = initial
+        state = State(upstream: upstream)
+        word = Atomic(0)
     }
 
     /// A promise already settled with `result`.
@@ -102,13 +121,13 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     /// - Parameter result: The value or error it holds.
     @inlinable
     public init(result: Result<Value, any Error>) {
-        var initial = State()
-        initial.slot.store(result)
-        state = initial
+        state = State()
+        word = Atomic(PromiseWord.settling | PromiseWord.settled)
+        slot.store(result)
     }
 
     deinit {
-        state.slot.destroy(Value.self)
+        slot.destroy(Value.self)
     }
 
     /// A promise already fulfilled with `value`.
@@ -176,13 +195,14 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     /// The result if settled, `nil` while pending. A snapshot: it may change right after you read it.
     @inlinable
     public final var result: Result<Value, any Error>? {
-        withState { $0.result() }
+        guard word.load(ordering: .acquiring) & PromiseWord.settled != 0 else { return nil }
+        return slot.load(Value.self)
     }
 
     /// Whether the promise has not settled yet.
     @inlinable
     public final var isPending: Bool {
-        withState { $0.isPending }
+        word.load(ordering: .acquiring) & PromiseWord.settled == 0
     }
 
     /// Whether the promise is fulfilled.
@@ -212,16 +232,25 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
 
     /// Settles the promise once; later calls return `false` and change nothing.
     ///
-    /// Callbacks are invoked after the lock is released; each only hops to its executor. With
+    /// Callbacks are invoked after the lock (if any) is released; each only hops to its executor. With
     /// `releasingUpstream`, promises this one depended on are told it no longer needs them (an early finish:
     /// a timeout, a race won, `when` failing fast).
     @inlinable
     @discardableResult
     final func settle(_ result: Result<Value, any Error>, releasingUpstream: Bool = false) -> Bool {
-        var taken = Settlement()
-        let won = withState { state in state.settle(with: result, movingInto: &taken) }
-        guard won else { return false }
-        taken.callbacks.forEach { $0(result) }
+        guard let published = publish(result) else { return false }
+        if published & PromiseWord.slow == 0 && !releasingUpstream {
+            // Without `slow` the list and the cancel handlers are empty: only the fast slot and the upstream
+            // given at creation can be held, and no other thread touches them any more.
+            state.upstream = UpstreamList()
+            if published & PromiseWord.fastMask == PromiseWord.attached, let first {
+                self.first = nil
+                first(result)
+            }
+            return true
+        }
+        let taken = drain(published)
+        taken.invoke(with: result)
         if releasingUpstream {
             taken.upstream.forEach { node in
                 if node.withdrawDependent() { Promise.cancelCascade(from: node) }
@@ -230,18 +259,65 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
         return true
     }
 
+    /// Stores `result` if this call is the first to settle and publishes it; returns the word's bits from
+    /// before `settled` was set (what the caller must take over), or `nil` if the promise was already settling.
+    @inlinable
+    final func publish(_ result: Result<Value, any Error>) -> UInt? {
+        let claimed = word.bitwiseOr(PromiseWord.settling, ordering: .acquiring).oldValue
+        if claimed & PromiseWord.settling != 0 { return nil }
+        slot.store(result)
+        return word.bitwiseOr(PromiseWord.settled, ordering: .acquiringAndReleasing).oldValue
+    }
+
+    /// Moves out what a settled promise no longer keeps (without copying, so without retaining anything);
+    /// `published` is what ``publish(_:)`` returned. Takes the lock only if the word was marked `slow`.
+    @inlinable
+    final func drain(_ published: UInt) -> Settlement {
+        // Without `slow`, no other thread touched the state and none will: the word says settled.
+        var taken = published & PromiseWord.slow != 0 ? lock.withLock { drainState() } : drainState()
+        if published & PromiseWord.fastMask == PromiseWord.attached {
+            taken.first = first  // moved by hand: `swap` would reabstract the closure through two thunks
+            first = nil
+        }
+        return taken
+    }
+
+    /// Moves the callbacks, upstream and cancel handlers out of the state.
+    @inlinable
+    final func drainState() -> Settlement {
+        var taken = Settlement()
+        swap(&state.callbacks, &taken.callbacks)
+        swap(&state.upstream, &taken.upstream)
+        swap(&state.cancelHandlers, &taken.cancelHandlers)
+        return taken
+    }
+
     /// Attaches `callback`; it is invoked once with the result (at once if already settled).
+    ///
+    /// The first dependent continuation of a promise no other operation touched takes the fast slot: one
+    /// compare-and-swap and one add on the word, no lock. Every other one goes to the list under the lock.
     ///
     /// - Parameter dependent: whether the caller is a derived promise that counts towards cancellation.
     @inlinable
     final func subscribe(dependent: Bool = true, _ callback: @escaping Callback) {
-        let settled: Result<Value, any Error>? = withState { state in
-            if let result = state.result() { return result }
+        if dependent
+            && word.compareExchange(expected: 0, desired: PromiseWord.claiming, ordering: .acquiring).exchanged
+        {
+            first = callback
+            let before = word.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
+            // Settled while claiming: the settler left the slot to this call.
+            if before & PromiseWord.settled != 0, let callback = first {
+                first = nil
+                callback(slot.load(Value.self)!)
+            }
+            return
+        }
+        let attached = withPendingState { state in
             if dependent { state.dependents += 1 }
             state.callbacks.append(callback)
-            return nil
+            return true
         }
-        if let settled { callback(settled) }
+        if attached == nil { callback(slot.load(Value.self)!) }
     }
 
     /// Settles this promise with whatever `other` settles with, and cancels `other` if this one is cancelled.
@@ -255,11 +331,7 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
             settle(settled)
             return
         }
-        let linked = withState { state in
-            guard state.isPending else { return false }
-            state.upstream.append(other)
-            return true
-        }
+        let linked = withPendingState { state in state.upstream.append(other) } != nil
         guard linked else { return }
         other.subscribe { [self] result in
             Trampoline.run { self.settle(result) }
@@ -269,14 +341,8 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     /// Registers a handler run when the promise is cancelled while pending; runs it at once if it already was.
     @inlinable
     final func addCancelHandler(_ handler: @escaping @Sendable () -> Void) {
-        let runNow: Bool = withState { state in
-            if state.isPending {
-                state.cancelHandlers.append(handler)
-                return false
-            }
-            return state.slot.isCancellation()
-        }
-        if runNow { handler() }
+        let added = withPendingState { state in state.cancelHandlers.append(handler) } != nil
+        if !added && slot.isCancellation() { handler() }
     }
 
     /// Cancels `first` and walks upstream with a work list (not recursion), so chains of any length unwind.
@@ -294,21 +360,19 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
 extension Promise: PromiseNode {
     @inlinable
     func withdrawDependent() -> Bool {
-        withState { state in
-            guard state.isPending else { return false }
+        withPendingState { state in
             state.withdrawn += 1
-            return state.withdrawn >= state.dependents
-        }
+            return state.withdrawn >= state.dependents + fastDependents
+        } ?? false
     }
 
     @inlinable
     func cancelLocally() -> UpstreamList {
         let cancelled = Result<Value, any Error>.failure(CancellationError())
-        var taken = Settlement()
-        let won = withState { state in state.settle(with: cancelled, movingInto: &taken) }
-        guard won else { return UpstreamList() }
+        guard let published = publish(cancelled) else { return UpstreamList() }
+        let taken = drain(published)
         for handler in taken.cancelHandlers { handler() }
-        taken.callbacks.forEach { $0(cancelled) }
+        taken.invoke(with: cancelled)
         return taken.upstream
     }
 }

@@ -7,8 +7,10 @@
 /// there, an error as its existential; `phase` says which. The owner destroys it with ``destroy(_:)``, which
 /// needs only `Value`'s own metadata.
 ///
-/// Every access goes through `inout` (the slot's real address inside the promise object), never through a copy:
-/// the words hold a live value that only the phase knows about.
+/// Writing and destroying go through `inout` (the slot's real address inside the promise object): the words hold a
+/// live value that only the phase knows about. Reading is not a mutation, so that any number of threads may read
+/// a settled slot at once: it copies the value out of a bitwise image of the words, which is sound because only a
+/// bitwise-takable value (one whose representation does not depend on its address) is kept inline.
 @usableFromInline
 struct ResultSlot {
     @usableFromInline
@@ -41,7 +43,7 @@ struct ResultSlot {
     @inlinable
     static func keepsInline<Value>(_: Value.Type) -> Bool {
         MemoryLayout<Value>.size <= MemoryLayout<Words>.size
-            && MemoryLayout<Value>.alignment <= MemoryLayout<Words>.alignment
+            && MemoryLayout<Value>.alignment <= MemoryLayout<Words>.alignment && _isBitwiseTakable(Value.self)
     }
 
     /// Runs `body` with the address of `words` (inside the promise object, since `self` is `inout`).
@@ -66,21 +68,27 @@ struct ResultSlot {
         }
     }
 
+    /// Runs `body` with the address of a bitwise image of `words` (see the type's note on reading).
+    @inlinable
+    func withImage<R>(_ body: (UnsafeRawPointer) -> R) -> R {
+        withUnsafeBytes(of: words) { body($0.baseAddress!) }
+    }
+
     /// A copy of the result, or `nil` while pending.
     @inlinable
-    mutating func load<Value>(_: Value.Type) -> Result<Value, any Error>? {
+    func load<Value>(_: Value.Type) -> Result<Value, any Error>? {
         switch phase {
         case .pending: nil
-        case .fulfilled: .success(withAddress { $0.assumingMemoryBound(to: Value.self).pointee })
-        case .fulfilledBoxed: .success(withAddress { $0.assumingMemoryBound(to: ValueBox<Value>.self).pointee.value })
-        case .rejected: .failure(withAddress { $0.assumingMemoryBound(to: (any Error).self).pointee })
+        case .fulfilled: .success(withImage { $0.assumingMemoryBound(to: Value.self).pointee })
+        case .fulfilledBoxed: .success(withImage { $0.assumingMemoryBound(to: ValueBox<Value>.self).pointee.value })
+        case .rejected: .failure(withImage { $0.assumingMemoryBound(to: (any Error).self).pointee })
         }
     }
 
     /// Whether the result is a `CancellationError`.
     @inlinable
-    mutating func isCancellation() -> Bool {
-        phase == .rejected && withAddress { $0.assumingMemoryBound(to: (any Error).self).pointee is CancellationError }
+    func isCancellation() -> Bool {
+        phase == .rejected && withImage { $0.assumingMemoryBound(to: (any Error).self).pointee is CancellationError }
     }
 
     /// Destroys what the slot holds; `Value` must be the type it was stored with.
