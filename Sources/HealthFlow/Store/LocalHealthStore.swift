@@ -66,13 +66,6 @@ public class LocalHealthStore: HealthQueryRunner, HealthChangeHistory, @unchecke
 
     // MARK: Saving and deleting
 
-    /// Saves one sample (see ``save(_:withCompletion:)-([HealthSample],_)``).
-    public func save(
-        _ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
-    ) {
-        core.save([sample], withCompletion: completion)
-    }
-
     /// Saves samples all-or-nothing (a durable store as one journal record, flushed before `completion`
     /// reports success); see `HealthStore.save(_:withCompletion:)`. A failure is a ``HealthStoreError`` (a
     /// rule) or, from a durable store, a ``FileStoreError`` (storage); nothing was saved then.
@@ -82,13 +75,6 @@ public class LocalHealthStore: HealthQueryRunner, HealthChangeHistory, @unchecke
         _ samples: [HealthSample], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
         core.save(samples, withCompletion: completion)
-    }
-
-    /// Deletes one sample the app saved (see ``delete(_:withCompletion:)-([HealthSample],_)``).
-    public func delete(
-        _ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
-    ) {
-        core.delete([sample], withCompletion: completion)
     }
 
     /// Deletes samples all-or-nothing (a durable store as one journal record); see

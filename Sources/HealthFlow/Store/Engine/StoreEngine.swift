@@ -11,7 +11,7 @@ import Foundation
 /// ``callbackExecutor`` after the lock is released, so a handler may call the store again.
 ///
 /// - Note: Sendable: the state sits behind its lock, the outbox behind its own, everything else is immutable.
-final class StoreEngine<Persistence: StorePersistence>: HealthQueryRunner {
+final class StoreEngine<Persistence: StorePersistence>: HealthQueryRunner, AuthorizationTableStore {
     /// Why ``ingest(_:)`` failed: a rule refused the samples, or the persistence could not keep them.
     enum IngestFailure: Error {
         case refused(HealthStoreError)
@@ -59,10 +59,7 @@ final class StoreEngine<Persistence: StorePersistence>: HealthQueryRunner {
 
     /// Runs `body` under the lock with a function that queues callbacks in order, then delivers them.
     func withState(_ body: (inout StoreState, (@escaping CallbackOutbox.Job) -> Void) -> Void) {
-        state.withLock { state in
-            body(&state) { job in outbox.enqueue(job) }
-        }
-        outbox.drain()
+        outbox.withLock(state, body)
     }
 
     /// Runs `body` with the state under the lock (a journal takes snapshots with it). `body` must not call the
@@ -103,45 +100,38 @@ final class StoreEngine<Persistence: StorePersistence>: HealthQueryRunner {
 
     // MARK: Authorization
 
+    func withAuthorizationTable<Result: Sendable>(
+        _ body: (AuthorizationTable, (@escaping CallbackOutbox.Job) -> Void) -> Result
+    ) -> Result {
+        outbox.withLock(state) { state, _ in body(state.authorization) { job in outbox.enqueue(job) } }
+    }
+
+    func recordAnswer(
+        share: Set<HealthObjectType>, read: Set<HealthObjectType>, request: AuthorizationRequest,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        change(completion: completion) { _ in .authorization(share: share, read: read, request: request) }
+    }
+
     func requestAuthorization(
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let outcome = authorizationFlow.request(share: typesToShare, read: typesToRead) { request in
-            state.withLock { $0.authorization.unanswered(request) }
-        }
-        switch outcome {
-        case .finished(let error):
-            deliver { completion(error == nil, error) }
-        case .record(let share, let read, let request):
-            change(completion: completion) { _ in .authorization(share: share, read: read, request: request) }
-        }
+        askForAuthorization(toShare: typesToShare, read: typesToRead, completion: completion)
     }
 
     func authorizationStatus(for type: HealthObjectType) -> AuthorizationStatus {
-        state.withLock { $0.authorization.status(for: type) }
+        sharingStatus(for: type)
     }
 
     func getRequestStatusForAuthorization(
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
         completion: @escaping @Sendable (AuthorizationRequestStatus, (any Error)?) -> Void
     ) {
-        withState { state, enqueue in
-            let (status, error) = authorizationFlow.requestStatus(
-                share: typesToShare, read: typesToRead, unanswered: state.authorization.unanswered)
-            enqueue { completion(status, error) }
-        }
-    }
-
-    private var authorizationFlow: AuthorizationFlow {
-        AuthorizationFlow(configuration: configuration, policy: policy, isHealthDataAvailable: isHealthDataAvailable)
+        requestStatus(toShare: typesToShare, read: typesToRead, completion: completion)
     }
 
     // MARK: Saving and deleting
-
-    func save(_ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        save([sample], withCompletion: completion)
-    }
 
     /// Saves `samples` all-or-nothing as the app.
     /// - Complexity: O(s log n) for s samples arriving in time order; more when they start before samples
@@ -156,10 +146,6 @@ final class StoreEngine<Persistence: StorePersistence>: HealthQueryRunner {
             try state.checkSave(samples)
             return .insert(samples)
         }
-    }
-
-    func delete(_ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        delete([sample], withCompletion: completion)
     }
 
     /// Deletes `samples` (correlations with their members) all-or-nothing as the app.
@@ -278,40 +264,30 @@ final class StoreEngine<Persistence: StorePersistence>: HealthQueryRunner {
     // MARK: Characteristics
 
     func dateOfBirthComponents() throws(HealthStoreError) -> DateComponents {
-        guard try characteristicIsReadable(.dateOfBirth), let dateOfBirth = characteristics.dateOfBirth else {
+        guard let dateOfBirth = try characteristics(readableAs: .dateOfBirth).dateOfBirth else {
             throw .noData(.dateOfBirth)
         }
         return dateOfBirth
     }
 
     func biologicalSex() throws(HealthStoreError) -> BiologicalSex {
-        try characteristicIsReadable(.biologicalSex) ? characteristics.biologicalSex : .notSet
+        try characteristics(readableAs: .biologicalSex).biologicalSex
     }
 
     func bloodType() throws(HealthStoreError) -> BloodType {
-        try characteristicIsReadable(.bloodType) ? characteristics.bloodType : .notSet
+        try characteristics(readableAs: .bloodType).bloodType
     }
 
     func fitzpatrickSkinType() throws(HealthStoreError) -> FitzpatrickSkinType {
-        try characteristicIsReadable(.fitzpatrickSkinType) ? characteristics.fitzpatrickSkinType : .notSet
+        try characteristics(readableAs: .fitzpatrickSkinType).fitzpatrickSkinType
     }
 
     func wheelchairUse() throws(HealthStoreError) -> WheelchairUse {
-        try characteristicIsReadable(.wheelchairUse) ? characteristics.wheelchairUse : .notSet
+        try characteristics(readableAs: .wheelchairUse).wheelchairUse
     }
 
     func activityMoveMode() throws(HealthStoreError) -> ActivityMoveMode {
-        try characteristicIsReadable(.activityMoveMode) ? characteristics.activityMoveMode : .activeEnergy
-    }
-
-    /// Whether the app may read a characteristic; throws when reading it was never requested.
-    private func characteristicIsReadable(_ type: HealthObjectType) throws(HealthStoreError) -> Bool {
-        guard isHealthDataAvailable else { throw .healthDataUnavailable }
-        let (determined, readable) = state.withLock {
-            ($0.authorization.readIsDetermined(type), $0.authorization.mayRead(type))
-        }
-        guard determined else { throw .authorizationNotDetermined(type) }
-        return readable
+        try characteristics(readableAs: .activityMoveMode).activityMoveMode
     }
 
     // MARK: History
