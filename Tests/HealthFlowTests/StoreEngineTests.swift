@@ -57,4 +57,42 @@ struct StoreEngineTests {
             store.close()
         }
     }
+
+    /// Both stores are one `LocalHealthStore`: code written against it (or against `HealthQueryRunner`, which the
+    /// file store now is too) serves either, and the same changes give the same answers.
+    @Test func eitherStoreServesCodeWrittenForLocalHealthStore() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            let file = try DurableFixture.open(directory)
+            let stores: [LocalHealthStore] = [DurableFixture.reference(), file]
+            let samples = try (0..<5).map {
+                try StoreFixture.sample(.stepCount, Double($0), start: Fixture.noon + Double($0))
+            }
+            var answers: [[UUID]] = []
+            for store in stores {
+                #expect(
+                    DurableFixture.outcome {
+                        store.requestAuthorization(toShare: [.stepCount], read: [.stepCount], completion: $0)
+                    })
+                #expect(DurableFixture.outcome { store.save(samples, withCompletion: $0) })
+                #expect(DurableFixture.outcome { store.delete(samples[1], withCompletion: $0) })
+                answers.append(Self.stepCountUUIDs(in: store))
+                #expect(store.lastChangeSequence == 6)
+            }
+            #expect(answers[0] == samples.map(\.uuid).filter { $0 != samples[1].uuid })
+            #expect(answers[1] == answers[0])
+            file.close()
+        }
+    }
+
+    /// The UUIDs a sample query over step counts returns, run through `runner` (callbacks run at once).
+    static func stepCountUUIDs(in runner: any HealthQueryRunner) -> [UUID] {
+        let found = LockedState<[UUID]?>(nil)
+        runner.execute(
+            HealthSampleQuery(sampleType: .stepCount) { _, samples, _ in
+                found.withLock { $0 = samples?.map(\.uuid) }
+            })
+        let uuids = found.withLock { $0 }
+        #expect(uuids != nil, "the query answered at once")
+        return uuids ?? []
+    }
 }

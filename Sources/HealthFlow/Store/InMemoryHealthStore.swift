@@ -35,11 +35,11 @@ import Foundation
 /// - Queries show samples of a type only if the person allowed reading it — except the app's own.
 ///
 /// ## Threads and callbacks
-/// The store is the storage engine (`StoreEngine`) with no persistence: nothing it does can fail for want of
-/// storage. All state sits behind one `LockedState`. Callbacks go, in the order of the changes that caused them, to the
-/// callback executor — by default a serial dispatch queue the store owns — and never run while the lock is
-/// held, so a handler may call the store again. With `.immediate`, handlers run on the calling thread
-/// before the store method returns (a handler that calls the store has its callbacks run right after it).
+/// The store is HealthFlow's storage engine with no persistence (see ``LocalHealthStore``): nothing it does can
+/// fail for want of storage. All state sits behind one `LockedState`. Callbacks go, in the order of the changes
+/// that caused them, to the callback executor — by default a serial dispatch queue the store owns — and never run
+/// while the lock is held, so a handler may call the store again. With `.immediate`, handlers run on the calling
+/// thread before the store method returns (a handler that calls the store has its callbacks run right after it).
 ///
 /// ## Indexes
 /// Samples are kept per type in arrays sorted by start date (appends are O(1) when data arrives in time
