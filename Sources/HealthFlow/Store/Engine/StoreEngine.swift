@@ -79,8 +79,8 @@ final class StoreEngine<Persistence: StorePersistence>: HealthQueryRunner, Autho
         return state.apply(mutation)
     }
 
-    /// Checks `mutation` against the state (`check` returns the refusal, if any), commits it and queues
-    /// `completion` ahead of the update callbacks it calls for; then lets the persistence follow up.
+    /// Makes the change `mutation` derives from the state (or throws the rule that refuses it), commits it and
+    /// queues `completion` ahead of the update callbacks it calls for; then lets the persistence follow up.
     private func change(
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void,
         _ mutation: (StoreState) throws(HealthStoreError) -> StoreMutation
