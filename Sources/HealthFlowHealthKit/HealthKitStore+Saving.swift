@@ -9,17 +9,6 @@ import HealthFlow
 #endif
 
 extension HealthKitStore {
-    /// Saves one sample (see `save(_:withCompletion:)` for the batch rules).
-    ///
-    /// ```swift
-    /// store.save(.quantity(height)) { success, error in }
-    /// ```
-    public func save(
-        _ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
-    ) {
-        save([sample], withCompletion: completion)
-    }
-
     /// Validates every sample with HealthFlow's rules (units, dates, required metadata, shareable and
     /// authorized types, the app as source, UUIDs new to the database — looked up in HealthKit by the UUID the
     /// bridge saves with each object) and only then saves them to HealthKit, all or none.
@@ -61,17 +50,6 @@ extension HealthKitStore {
             objects.append(object)
         }
         return objects
-    }
-
-    /// Deletes one sample this app saved.
-    ///
-    /// ```swift
-    /// store.delete(sample) { success, error in }
-    /// ```
-    public func delete(
-        _ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
-    ) {
-        delete([sample], withCompletion: completion)
     }
 
     /// Finds the HealthKit objects of these samples (by the UUID saved with them), checks that this app saved

@@ -11,7 +11,7 @@ import Foundation
 /// An ``InMemoryHealthStore`` derives summaries from its samples with an ``ActivitySummaryBuilder`` — every
 /// source's `activeEnergyBurned`, `appleExerciseTime`, `appleMoveTime` and `appleStandHour` samples, whatever
 /// the app may read of those types (the summary's own permission governs) — with its
-/// ``InMemoryHealthStore/activitySummaryGoals``:
+/// ``LocalHealthStore/activitySummaryGoals``:
 ///
 /// - With a predicate: one summary per day of the predicate, in the predicate's calendar (zeros for days
 ///   without data).

@@ -214,3 +214,21 @@ public protocol HealthStore: Sendable {
     /// - Throws: ``HealthStoreError/authorizationNotDetermined(_:)`` when reading it was never requested.
     func activityMoveMode() throws(HealthStoreError) -> ActivityMoveMode
 }
+
+extension HealthStore {
+    /// Saves `sample` as a batch of one (``save(_:withCompletion:)-([HealthSample],_)``): the default for a store
+    /// whose single save follows the batch rules.
+    public func save(
+        _ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        save([sample], withCompletion: completion)
+    }
+
+    /// Deletes `sample` as a batch of one (``delete(_:withCompletion:)-([HealthSample],_)``): the default for a
+    /// store whose single delete follows the batch rules.
+    public func delete(
+        _ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        delete([sample], withCompletion: completion)
+    }
+}

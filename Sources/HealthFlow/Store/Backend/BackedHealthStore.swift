@@ -80,10 +80,7 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
 
     /// Runs `body` under the lock with a function that queues callbacks in order, then delivers them.
     private func withState(_ body: (inout Locked, (@escaping CallbackOutbox.Job) -> Void) -> Void) {
-        state.withLock { state in
-            body(&state) { job in outbox.enqueue(job) }
-        }
-        outbox.drain()
+        outbox.withLock(state, body)
     }
 
     /// Queues `job` on ``callbackExecutor`` behind the callbacks already queued.
@@ -99,23 +96,12 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let outcome = authorizationFlow.request(share: typesToShare, read: typesToRead) { request in
-            state.withLock { $0.authorization.unanswered(request) }
-        }
-        switch outcome {
-        case .finished(let error):
-            scheduleCallback { completion(error == nil, error) }
-        case .record(let share, let read, let request):
-            withState { state, enqueue in
-                state.authorization.record(share: share, read: read, for: request)
-                enqueue { completion(true, nil) }
-            }
-        }
+        askForAuthorization(toShare: typesToShare, read: typesToRead, completion: completion)
     }
 
     /// The sharing status of `type`.
     public func authorizationStatus(for type: HealthObjectType) -> AuthorizationStatus {
-        state.withLock { $0.authorization.status(for: type) }
+        sharingStatus(for: type)
     }
 
     /// Whether requesting these types would show the permission sheet.
@@ -123,25 +109,26 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
         completion: @escaping @Sendable (AuthorizationRequestStatus, (any Error)?) -> Void
     ) {
+        requestStatus(toShare: typesToShare, read: typesToRead, completion: completion)
+    }
+
+    func withAuthorizationTable<Result: Sendable>(
+        _ body: (AuthorizationTable, (@escaping CallbackOutbox.Job) -> Void) -> Result
+    ) -> Result {
+        outbox.withLock(state) { state, _ in body(state.authorization) { job in outbox.enqueue(job) } }
+    }
+
+    func recordAnswer(
+        share: Set<HealthObjectType>, read: Set<HealthObjectType>, request: AuthorizationRequest,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         withState { state, enqueue in
-            let (status, error) = authorizationFlow.requestStatus(
-                share: typesToShare, read: typesToRead, unanswered: state.authorization.unanswered)
-            enqueue { completion(status, error) }
+            state.authorization.record(share: share, read: read, for: request)
+            enqueue { completion(true, nil) }
         }
     }
 
-    private var authorizationFlow: AuthorizationFlow {
-        AuthorizationFlow(configuration: configuration, policy: policy, isHealthDataAvailable: isHealthDataAvailable)
-    }
-
     // MARK: Saving and deleting
-
-    /// Saves one sample (see ``save(_:withCompletion:)-([HealthSample],_)``).
-    public func save(
-        _ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
-    ) {
-        save([sample], withCompletion: completion)
-    }
 
     /// Checks `samples` with ``HealthSaveRules`` and inserts them all, or none.
     public func save(
@@ -196,13 +183,6 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
             }
         }
         return failure
-    }
-
-    /// Deletes one sample (see ``delete(_:withCompletion:)-([HealthSample],_)``).
-    public func delete(
-        _ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
-    ) {
-        delete([sample], withCompletion: completion)
     }
 
     /// Checks the deletion with ``HealthSaveRules`` and deletes the samples (a correlation with its members),
@@ -406,44 +386,34 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
 
     /// The person's date of birth; `noData` when unset or unreadable.
     public func dateOfBirthComponents() throws(HealthStoreError) -> DateComponents {
-        guard try characteristicIsReadable(.dateOfBirth), let date = characteristics.dateOfBirth else {
-            throw .noData(.dateOfBirth)
-        }
+        guard let date = try characteristics(readableAs: .dateOfBirth).dateOfBirth else { throw .noData(.dateOfBirth) }
         return date
     }
 
     /// The person's biological sex, or `.notSet`.
     public func biologicalSex() throws(HealthStoreError) -> BiologicalSex {
-        try characteristicIsReadable(.biologicalSex) ? characteristics.biologicalSex : .notSet
+        try characteristics(readableAs: .biologicalSex).biologicalSex
     }
 
     /// The person's blood type, or `.notSet`.
     public func bloodType() throws(HealthStoreError) -> BloodType {
-        try characteristicIsReadable(.bloodType) ? characteristics.bloodType : .notSet
+        try characteristics(readableAs: .bloodType).bloodType
     }
 
     /// The person's Fitzpatrick skin type, or `.notSet`.
     public func fitzpatrickSkinType() throws(HealthStoreError) -> FitzpatrickSkinType {
-        try characteristicIsReadable(.fitzpatrickSkinType) ? characteristics.fitzpatrickSkinType : .notSet
+        try characteristics(readableAs: .fitzpatrickSkinType).fitzpatrickSkinType
     }
 
     /// Whether the person uses a wheelchair, or `.notSet`.
     public func wheelchairUse() throws(HealthStoreError) -> WheelchairUse {
-        try characteristicIsReadable(.wheelchairUse) ? characteristics.wheelchairUse : .notSet
+        try characteristics(readableAs: .wheelchairUse).wheelchairUse
     }
 
     /// What the person's move ring counts; `.activeEnergy` when unreadable.
     public func activityMoveMode() throws(HealthStoreError) -> ActivityMoveMode {
-        try characteristicIsReadable(.activityMoveMode) ? characteristics.activityMoveMode : .activeEnergy
-    }
-
-    /// Whether the app may read a characteristic; throws when reading it was never requested.
-    private func characteristicIsReadable(_ type: HealthObjectType) throws(HealthStoreError) -> Bool {
-        guard isHealthDataAvailable else { throw .healthDataUnavailable }
-        let (determined, readable) = state.withLock {
-            ($0.authorization.readIsDetermined(type), $0.authorization.mayRead(type))
-        }
-        guard determined else { throw .authorizationNotDetermined(type) }
-        return readable
+        try characteristics(readableAs: .activityMoveMode).activityMoveMode
     }
 }
+
+extension BackedHealthStore: AuthorizationTableStore {}

@@ -1,9 +1,10 @@
 import FlowKit
 import Foundation
 
-/// A ``HealthStore`` kept in a directory: the rules and queries of ``InMemoryHealthStore`` — it *is* one,
-/// inside — with every change written to an append-only journal and flushed to disk before it is applied
-/// and acknowledged, so the store survives restarts and crashes without losing an acknowledged write.
+/// A ``HealthStore`` kept in a directory: the rules and queries of ``InMemoryHealthStore`` — the same storage
+/// engine, with a journal for its persistence — with every change written to an append-only journal and flushed
+/// to disk before it is applied and acknowledged, so the store survives restarts and crashes without losing an
+/// acknowledged write.
 ///
 /// ```swift
 /// let directory = URL(fileURLWithPath: "/var/lib/steps/health")
@@ -57,7 +58,10 @@ import Foundation
 /// latency; reads wait for an in-flight flush too.
 ///
 /// The store never logs; errors name files, offsets, types and UUIDs, never health values.
-public final class FileHealthStore: HealthStore {
+///
+/// - Note: Sendable (restated, as Swift asks of a subclass): every stored property is an immutable `let` of a
+///   Sendable type; see ``LocalHealthStore``.
+public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
     /// The store's directory as a URL: the one it was opened with, or, for a store opened with
     /// ``init(directoryPath:configuration:policy:characteristics:callbackExecutor:isHealthDataAvailable:options:)``,
     /// ``directoryPath`` as a URL — which, for a path that is not UTF-8, shows U+FFFD in place of the bytes a URL
@@ -88,11 +92,7 @@ public final class FileHealthStore: HealthStore {
     /// ```
     public let options: FileStoreOptions
 
-    let core: InMemoryHealthStore
-    private let journal: JournalWriter
-    private let fileSystem: any StoreFileSystem
-    /// Serializes snapshots and closing.
-    private let snapshotLock = LockedState(())
+    let engine: StoreEngine<JournalPersistence>
 
     /// Opens the store in `directory` (creating it, mode 0700, if needed — its parent must exist), loading
     /// the latest snapshot and replaying the journal.
@@ -187,12 +187,13 @@ public final class FileHealthStore: HealthStore {
         self.directoryPath = directoryPath
         self.recovery = opened.recovery
         self.options = options
-        self.journal = opened.journal
-        self.fileSystem = fileSystem
-        self.core = InMemoryHealthStore(
+        self.engine = StoreEngine(
             configuration: configuration, policy: policy, characteristics: characteristics,
-            callbackExecutor: callbackExecutor, isHealthDataAvailable: isHealthDataAvailable, state: opened.state,
-            log: opened.journal, queueName: "FileHealthStore")
+            callbackExecutor: callbackExecutor, isHealthDataAvailable: isHealthDataAvailable,
+            activitySummaryGoals: .standard, state: opened.state,
+            persistence: JournalPersistence(journal: opened.journal, fileSystem: fileSystem, directory: directoryPath),
+            queueName: "FileHealthStore")
+        super.init(core: engine)
         if opened.needsIdentity {
             // Files from before stores had an identity: a snapshot writes the new one into every live file.
             do throws(FileStoreError) {
@@ -248,47 +249,6 @@ public final class FileHealthStore: HealthStore {
         ).assess()
     }
 
-    /// Who the app is: its source and usage descriptions.
-    ///
-    /// ```swift
-    /// store.configuration.bundleIdentifier   // "com.example.steps"
-    /// ```
-    public var configuration: HealthAppConfiguration { core.configuration }
-    /// Who answers the permission sheet.
-    ///
-    /// ```swift
-    /// let store = try FileHealthStore(directory: url, configuration: app, policy: .denyAll)
-    /// ```
-    public var policy: AuthorizationPolicy { core.policy }
-    /// The person's characteristics (given when opening; not stored).
-    ///
-    /// ```swift
-    /// store.characteristics.biologicalSex   // .female
-    /// ```
-    public var characteristics: HealthCharacteristics { core.characteristics }
-    /// Where completion and query handlers run.
-    ///
-    /// ```swift
-    /// let store = try FileHealthStore(directory: url, configuration: app, callbackExecutor: .immediate)
-    /// ```
-    public var callbackExecutor: FlowExecutor { core.callbackExecutor }
-    /// Whether health data is available; `false` makes every operation fail with
-    /// ``HealthStoreError/healthDataUnavailable``.
-    ///
-    /// ```swift
-    /// guard store.isHealthDataAvailable else { return }
-    /// ```
-    public var isHealthDataAvailable: Bool { core.isHealthDataAvailable }
-    /// The source of the samples the app saves.
-    ///
-    /// ```swift
-    /// let sample = try HealthQuantitySample(type: .height, quantity: height, date: .now, source: store.source)
-    /// ```
-    public var source: HealthSource { core.source }
-
-    /// A copy of the store's data (tests compare stores with it).
-    var image: StoreImage { core.image }
-
     // MARK: Snapshots and closing
 
     /// Takes a snapshot now and starts a new journal generation, then removes the files it covers. Other
@@ -301,9 +261,7 @@ public final class FileHealthStore: HealthStore {
     /// - Throws: ``FileStoreError``; the store is unchanged and still complete on disk (its journals stay).
     /// - Complexity: O(n) in the stored samples and tombstones.
     public func snapshot() throws(FileStoreError) {
-        try snapshotLock.withLock { _ throws(FileStoreError) in
-            try takeSnapshot()
-        }
+        try engine.persistence.snapshot(of: engine)
     }
 
     /// Closes the journal and releases the directory's lock, so another store may open it. Later saves,
@@ -315,148 +273,10 @@ public final class FileHealthStore: HealthStore {
     /// let again = try FileHealthStore(directory: store.directory, configuration: app)
     /// ```
     public func close() {
-        snapshotLock.withLock { _ in
-            journal.close()
-        }
+        engine.persistence.close()
     }
 
-    private func takeSnapshot() throws(FileStoreError) {
-        let (generation, image) = try core.withLockedState { state throws(FileStoreError) in
-            (try journal.rotate(startSequence: state.sequence), StoreImage(state))
-        }
-        let writer = SnapshotWriter(fileSystem: fileSystem, directory: directoryPath)
-        try writer.write(image, generation: generation)
-        writer.removeCovered(before: generation)
-    }
-
-    /// Takes a snapshot when the journal has grown past the limit (unless one is being taken); after a
-    /// failure, tries again once the journal has grown by the limit once more (nothing is lost meanwhile:
-    /// the journals stay).
-    private func snapshotIfDue() {
-        guard journal.snapshotIsDue else { return }
-        _ = snapshotLock.withLockIfAvailable { _ in
-            guard journal.snapshotIsDue else { return }
-            do {
-                try takeSnapshot()
-            } catch {
-                journal.postponeSnapshot()
-            }
-        }
-    }
-
-    // MARK: HealthStore
-
-    /// See ``HealthStore/requestAuthorization(toShare:read:completion:)``; the answer is journaled before
-    /// `completion` reports success.
-    ///
-    /// ```swift
-    /// store.requestAuthorization(toShare: [.bodyMass], read: [.height]) { success, error in … }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - typesToShare: Sample types to write.
-    ///   - typesToRead: Types to read.
-    ///   - completion: `(true, nil)` once answered (and stored); `(false, error)` otherwise.
-    public func requestAuthorization(
-        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
-        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
-    ) {
-        core.requestAuthorization(toShare: typesToShare, read: typesToRead, completion: completion)
-        snapshotIfDue()
-    }
-
-    /// See ``HealthStore/authorizationStatus(for:)``.
-    ///
-    /// ```swift
-    /// store.authorizationStatus(for: .stepCount)   // .sharingAuthorized
-    /// ```
-    ///
-    /// - Parameter type: Any type.
-    /// - Returns: The sharing status.
-    public func authorizationStatus(for type: HealthObjectType) -> AuthorizationStatus {
-        core.authorizationStatus(for: type)
-    }
-
-    /// See ``HealthStore/getRequestStatusForAuthorization(toShare:read:completion:)``.
-    ///
-    /// ```swift
-    /// store.getRequestStatusForAuthorization(toShare: [.stepCount], read: []) { status, _ in … }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - typesToShare: Sample types to write.
-    ///   - typesToRead: Types to read.
-    ///   - completion: The status, or `.unknown` with the error.
-    public func getRequestStatusForAuthorization(
-        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
-        completion: @escaping @Sendable (AuthorizationRequestStatus, (any Error)?) -> Void
-    ) {
-        core.getRequestStatusForAuthorization(toShare: typesToShare, read: typesToRead, completion: completion)
-    }
-
-    /// Saves one sample; `completion` reports success once it is on disk.
-    ///
-    /// ```swift
-    /// store.save(.quantity(weight)) { success, error in … }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - sample: The sample.
-    ///   - completion: `(true, nil)` when saved and flushed; `(false, error)` with a ``HealthStoreError``
-    ///     (a rule) or a ``FileStoreError`` (storage).
-    public func save(
-        _ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
-    ) {
-        save([sample], withCompletion: completion)
-    }
-
-    /// Saves samples all-or-nothing as one journal record.
-    ///
-    /// ```swift
-    /// store.save([.quantity(a), .quantity(b)]) { success, error in … }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - samples: The samples.
-    ///   - completion: `(true, nil)` when all were saved and flushed; `(false, error)` otherwise, and none
-    ///     was saved.
-    public func save(
-        _ samples: [HealthSample], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
-    ) {
-        core.save(samples, withCompletion: completion)
-        snapshotIfDue()
-    }
-
-    /// Deletes one sample the app saved; the deletion is on disk before `completion` reports success.
-    ///
-    /// ```swift
-    /// store.delete(.quantity(mistake)) { success, error in … }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - sample: The sample.
-    ///   - completion: `(true, nil)` when deleted and flushed.
-    public func delete(
-        _ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
-    ) {
-        delete([sample], withCompletion: completion)
-    }
-
-    /// Deletes samples all-or-nothing as one journal record.
-    ///
-    /// ```swift
-    /// store.delete(duplicates) { success, error in … }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - samples: The samples.
-    ///   - completion: `(true, nil)` when all were deleted and flushed.
-    public func delete(
-        _ samples: [HealthSample], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
-    ) {
-        core.delete(samples, withCompletion: completion)
-        snapshotIfDue()
-    }
+    // MARK: Ingesting
 
     /// Adds samples from another app or device, as ``InMemoryHealthStore/ingest(_:)``; returns once they are
     /// on disk.
@@ -469,110 +289,13 @@ public final class FileHealthStore: HealthStore {
     /// - Throws: A ``HealthStoreError`` when a rule refuses them, a ``FileStoreError`` when they could not be
     ///   made durable; nothing is added then.
     public func ingest(_ samples: [HealthSample]) throws {
-        switch core.ingestCommitting(samples) {
-        case nil: break
-        case .refused(let error)?: throw error
-        case .storage(let error)?: throw error
+        do throws(StoreEngine<JournalPersistence>.IngestFailure) {
+            try engine.ingest(samples)
+        } catch {
+            switch error {
+            case .refused(let refusal): throw refusal
+            case .storage(let failure): throw failure
+            }
         }
-        snapshotIfDue()
-    }
-
-    /// Runs a query; see ``HealthStore/execute(_:)``.
-    ///
-    /// ```swift
-    /// store.execute(HealthSampleQuery(sampleType: .stepCount, limit: 10) { _, samples, _ in … })
-    /// ```
-    ///
-    /// - Parameter query: Any query kind (sample, anchored object, observer, statistics, statistics collection,
-    ///   activity summary), not executed before.
-    /// - Complexity: As the in-memory store's queries
-    ///   (``InMemoryHealthStore/run(_:in:)-(HealthSampleQuery,_)``): queries read memory only.
-    public func execute(_ query: HealthQuery) {
-        core.execute(query)
-    }
-
-    /// See ``HealthStore/stop(_:)``.
-    ///
-    /// ```swift
-    /// store.stop(observer)
-    /// ```
-    ///
-    /// - Parameter query: The query to stop.
-    public func stop(_ query: HealthQuery) {
-        core.stop(query)
-    }
-
-    // MARK: Characteristics
-
-    /// See ``HealthStore/dateOfBirthComponents()``.
-    ///
-    /// ```swift
-    /// let birthday = try store.dateOfBirthComponents()
-    /// ```
-    ///
-    /// - Returns: The components.
-    /// - Throws: `authorizationNotDetermined`, or `noData` when unset or unreadable.
-    public func dateOfBirthComponents() throws(HealthStoreError) -> DateComponents {
-        try core.dateOfBirthComponents()
-    }
-
-    /// See ``HealthStore/biologicalSex()``.
-    ///
-    /// ```swift
-    /// let sex = try store.biologicalSex()
-    /// ```
-    ///
-    /// - Returns: The value, or `.notSet`.
-    /// - Throws: `authorizationNotDetermined` when never requested.
-    public func biologicalSex() throws(HealthStoreError) -> BiologicalSex {
-        try core.biologicalSex()
-    }
-
-    /// See ``HealthStore/bloodType()``.
-    ///
-    /// ```swift
-    /// let blood = try store.bloodType()
-    /// ```
-    ///
-    /// - Returns: The value, or `.notSet`.
-    /// - Throws: `authorizationNotDetermined` when never requested.
-    public func bloodType() throws(HealthStoreError) -> BloodType {
-        try core.bloodType()
-    }
-
-    /// See ``HealthStore/fitzpatrickSkinType()``.
-    ///
-    /// ```swift
-    /// let skin = try store.fitzpatrickSkinType()
-    /// ```
-    ///
-    /// - Returns: The value, or `.notSet`.
-    /// - Throws: `authorizationNotDetermined` when never requested.
-    public func fitzpatrickSkinType() throws(HealthStoreError) -> FitzpatrickSkinType {
-        try core.fitzpatrickSkinType()
-    }
-
-    /// See ``HealthStore/wheelchairUse()``.
-    ///
-    /// ```swift
-    /// let wheelchair = try store.wheelchairUse()
-    /// ```
-    ///
-    /// - Returns: The value, or `.notSet`.
-    /// - Throws: `authorizationNotDetermined` when never requested.
-    public func wheelchairUse() throws(HealthStoreError) -> WheelchairUse {
-        try core.wheelchairUse()
-    }
-
-    /// See ``HealthStore/activityMoveMode()``.
-    ///
-    /// ```swift
-    /// let mode = try store.activityMoveMode()
-    /// ```
-    ///
-    /// - Returns: The value, or `.activeEnergy` when unreadable.
-    /// - Throws: `authorizationNotDetermined` when never requested.
-    public func activityMoveMode() throws(HealthStoreError) -> ActivityMoveMode {
-        try core.activityMoveMode()
     }
 }

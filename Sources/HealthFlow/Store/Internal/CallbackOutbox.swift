@@ -27,6 +27,16 @@ final class CallbackOutbox: Sendable {
         state.withLock { $0.jobs.append(job) }
     }
 
+    /// Runs `body` holding `lock`, with a function that queues callbacks — so they keep the order of the changes
+    /// made under the lock — then delivers them once the lock is released.
+    func withLock<State, Result: Sendable>(
+        _ lock: borrowing LockedState<State>, _ body: (inout State, (@escaping Job) -> Void) -> Result
+    ) -> Result {
+        let result = lock.withLock { state in body(&state) { job in enqueue(job) } }
+        drain()
+        return result
+    }
+
     /// Submits every queued job to the executor, unless another thread is already doing so.
     func drain() {
         let claimed = state.withLock { state in

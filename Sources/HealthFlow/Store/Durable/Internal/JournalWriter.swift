@@ -8,7 +8,7 @@ import Foundation
 /// the journal stays usable. A failed flush, or a failed cut, leaves the file's tail in doubt, so the
 /// journal then refuses everything with ``FileStoreError/unusable(after:)`` — reopening the store reads
 /// back exactly what reached the disk.
-final class JournalWriter: MutationLog {
+final class JournalWriter: Sendable {
     private struct State {
         var file: (any StoreFile)?
         var lock: (any StoreFile)?
@@ -46,7 +46,7 @@ final class JournalWriter: MutationLog {
                 failure: nil))
     }
 
-    /// See ``MutationLog/append(_:)``.
+    /// Makes `mutation` durable: written and flushed, or thrown.
     /// A change too large for one record is written as several (see ``MutationCodec/encodeRecords(_:recordSize:)``)
     /// in one write and one flush: after a crash the change is there whole or, its last record missing, dropped
     /// as a torn tail.

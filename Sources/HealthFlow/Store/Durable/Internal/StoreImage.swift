@@ -40,7 +40,7 @@ struct StoreImage: Sendable {
     }
 }
 
-extension InMemoryHealthStore {
+extension StoreEngine {
     /// A copy of the store's data (snapshots are written from it; tests compare stores with it).
     var image: StoreImage {
         withLockedState { StoreImage($0) }

@@ -3,7 +3,7 @@ import Foundation
 /// Running statistics and statistics collection queries: the request is checked first, the visible
 /// matching samples are gathered under the lock (so results follow the order of changes), and the pure
 /// engines compute on the callback executor, outside the lock, just before the handler runs.
-extension InMemoryHealthStore {
+extension StoreEngine {
     /// Runs a statistics query.
     public func run(_ query: HealthStatisticsQuery, in execution: QueryExecution<HealthStatistics>) {
         withState { state, enqueue in

@@ -1,0 +1,306 @@
+import Dispatch
+import FlowKit
+import Foundation
+
+/// The storage engine of HealthFlow's own stores: HealthKit's rules over the indexed ``StoreState``, kept by a
+/// ``StorePersistence``. ``InMemoryHealthStore`` is this engine with ``MemoryPersistence``, ``FileHealthStore``
+/// with a journal; every rule, query and callback path is written once, here.
+///
+/// All state sits behind one `LockedState`. Changes pass the rules, are recorded by the persistence and applied
+/// under the lock; callbacks are queued in the order of the changes that caused them and delivered on
+/// ``callbackExecutor`` after the lock is released, so a handler may call the store again.
+///
+/// - Note: Sendable: the state sits behind its lock, the outbox behind its own, everything else is immutable.
+final class StoreEngine<Persistence: StorePersistence>: HealthQueryRunner, AuthorizationTableStore {
+    /// Why ``ingest(_:)`` failed: a rule refused the samples, or the persistence could not keep them.
+    enum IngestFailure: Error {
+        case refused(HealthStoreError)
+        case storage(Persistence.Failure)
+    }
+
+    let configuration: HealthAppConfiguration
+    let policy: AuthorizationPolicy
+    let characteristics: HealthCharacteristics
+    let callbackExecutor: FlowExecutor
+    let isHealthDataAvailable: Bool
+    let activitySummaryGoals: ActivitySummaryGoals
+    let persistence: Persistence
+
+    private let state: LockedState<StoreState>
+    private let outbox: CallbackOutbox
+
+    /// An engine over `state`; `queueName` names the default callback queue (a serial queue per store).
+    init(
+        configuration: HealthAppConfiguration, policy: AuthorizationPolicy, characteristics: HealthCharacteristics,
+        callbackExecutor: FlowExecutor?, isHealthDataAvailable: Bool, activitySummaryGoals: ActivitySummaryGoals,
+        state: sending StoreState, persistence: Persistence, queueName: String
+    ) {
+        self.configuration = configuration
+        self.policy = policy
+        self.characteristics = characteristics
+        let executor =
+            callbackExecutor
+            ?? .queue(DispatchQueue(label: "HealthFlow.\(queueName).callbacks(\(configuration.bundleIdentifier))"))
+        self.callbackExecutor = executor
+        self.isHealthDataAvailable = isHealthDataAvailable
+        self.activitySummaryGoals = activitySummaryGoals
+        self.persistence = persistence
+        self.state = LockedState(state)
+        self.outbox = CallbackOutbox(executor: executor)
+    }
+
+    // MARK: Delivering callbacks
+
+    /// Queues `job` and delivers it (and anything queued before it).
+    func deliver(_ job: @escaping CallbackOutbox.Job) {
+        outbox.enqueue(job)
+        outbox.drain()
+    }
+
+    /// Runs `body` under the lock with a function that queues callbacks in order, then delivers them.
+    func withState(_ body: (inout StoreState, (@escaping CallbackOutbox.Job) -> Void) -> Void) {
+        outbox.withLock(state, body)
+    }
+
+    /// Runs `body` with the state under the lock (a journal takes snapshots with it). `body` must not call the
+    /// store.
+    func withLockedState<Result: Sendable, Failure: Error>(
+        _ body: (inout StoreState) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try state.withLock { state throws(Failure) in try body(&state) }
+    }
+
+    /// Records `mutation` with the persistence, then applies it; nothing changes when recording fails. Call
+    /// with the lock held, after the mutation passed the rules.
+    private func commit(
+        _ mutation: StoreMutation, to state: inout StoreState
+    ) throws(Persistence.Failure) -> [CallbackOutbox.Job] {
+        try persistence.record(mutation)
+        return state.apply(mutation)
+    }
+
+    /// Makes the change `mutation` derives from the state (or throws the rule that refuses it), commits it and
+    /// queues `completion` ahead of the update callbacks it calls for; then lets the persistence follow up.
+    private func change(
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void,
+        _ mutation: (StoreState) throws(HealthStoreError) -> StoreMutation
+    ) {
+        withState { state, enqueue in
+            do {
+                let checked = try mutation(state)
+                let notifications = try commit(checked, to: &state)
+                enqueue { completion(true, nil) }
+                notifications.forEach(enqueue)
+            } catch {
+                enqueue { completion(false, error) }
+            }
+        }
+        persistence.changeFinished(in: self)
+    }
+
+    // MARK: Authorization
+
+    func withAuthorizationTable<Result: Sendable>(
+        _ body: (AuthorizationTable, (@escaping CallbackOutbox.Job) -> Void) -> Result
+    ) -> Result {
+        outbox.withLock(state) { state, _ in body(state.authorization) { job in outbox.enqueue(job) } }
+    }
+
+    func recordAnswer(
+        share: Set<HealthObjectType>, read: Set<HealthObjectType>, request: AuthorizationRequest,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        change(completion: completion) { _ in .authorization(share: share, read: read, request: request) }
+    }
+
+    func requestAuthorization(
+        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        askForAuthorization(toShare: typesToShare, read: typesToRead, completion: completion)
+    }
+
+    func authorizationStatus(for type: HealthObjectType) -> AuthorizationStatus {
+        sharingStatus(for: type)
+    }
+
+    func getRequestStatusForAuthorization(
+        toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
+        completion: @escaping @Sendable (AuthorizationRequestStatus, (any Error)?) -> Void
+    ) {
+        requestStatus(toShare: typesToShare, read: typesToRead, completion: completion)
+    }
+
+    // MARK: Saving and deleting
+
+    /// Saves `samples` all-or-nothing as the app.
+    /// - Complexity: O(s log n) for s samples arriving in time order; more when they start before samples
+    ///   already stored (each such insert shifts the array).
+    func save(_ samples: [HealthSample], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        do {
+            try checkAvailableAndValid(samples)
+        } catch {
+            return deliver { completion(false, error) }
+        }
+        change(completion: completion) { state throws(HealthStoreError) in
+            try state.checkSave(samples)
+            return .insert(samples)
+        }
+    }
+
+    /// Deletes `samples` (correlations with their members) all-or-nothing as the app.
+    func delete(
+        _ samples: [HealthSample], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        guard isHealthDataAvailable else {
+            return deliver { completion(false, HealthStoreError.healthDataUnavailable) }
+        }
+        change(completion: completion) { state throws(HealthStoreError) in
+            .delete(try state.deletionTargets(samples).map(\.uuid))
+        }
+    }
+
+    /// Adds samples as another app or device would: the sample rules and UUID uniqueness hold, all-or-nothing,
+    /// without authorization or source rules.
+    func ingest(_ samples: [HealthSample]) throws(IngestFailure) {
+        do {
+            try checkAvailableAndValid(samples)
+        } catch {
+            throw .refused(error)
+        }
+        let failure = state.withLock { state -> IngestFailure? in
+            do throws(HealthStoreError) {
+                try HealthSaveRules.checkIngest(samples, isStored: state.isStored)
+            } catch {
+                return .refused(error)
+            }
+            do throws(Persistence.Failure) {
+                try commit(.insert(samples), to: &state).forEach(outbox.enqueue)
+                return nil
+            } catch {
+                return .storage(error)
+            }
+        }
+        outbox.drain()
+        persistence.changeFinished(in: self)
+        if let failure { throw failure }
+    }
+
+    private func checkAvailableAndValid(_ samples: [HealthSample]) throws(HealthStoreError) {
+        guard isHealthDataAvailable else { throw .healthDataUnavailable }
+        try HealthSaveRules.validate(samples)
+    }
+
+    // MARK: Queries
+
+    func scheduleCallback(_ job: @escaping @Sendable () -> Void) {
+        deliver(job)
+    }
+
+    /// Runs a sample query.
+    /// - Complexity: With a date range, O(log n + m), where m counts the samples of the type starting between
+    ///   the range's start minus the type's longest sample duration (the start itself with `.strictStartDate`)
+    ///   and its end; with a UUID predicate, O(u) for u UUIDs. Sorting by start date with a limit stops after
+    ///   the limit; other sorts add O(m log m).
+    func run(_ query: HealthSampleQuery, in execution: QueryExecution<[HealthSample]>) {
+        withState { state, enqueue in
+            enqueue(execution.resultsJob(.success(state.sampleResults(for: query))))
+        }
+    }
+
+    /// Runs an anchored object query.
+    /// - Complexity: O(log n + c) for the c changes it looks at.
+    func run(_ query: HealthAnchoredObjectQuery, in execution: QueryExecution<HealthAnchoredChanges>) {
+        withState { state, enqueue in
+            let changes = state.changes(
+                of: query.objectType, matching: query.predicate, after: query.anchor?.sequence ?? 0,
+                limit: query.limit)
+            if execution.keepsRunning { state.watch(query, .anchored(execution, anchor: changes.newAnchor.sequence)) }
+            enqueue(execution.resultsJob(.success(changes)))
+        }
+        forgetOnStop(execution)
+    }
+
+    /// Runs an observer query: one update at once, then one per matching change.
+    func run(_ query: HealthObserverQuery, in execution: QueryExecution<HealthObserverQuery.CompletionHandler>) {
+        withState { state, enqueue in
+            state.watch(query, .observer(execution))
+            enqueue(execution.updateJob(.success({})))
+        }
+        forgetOnStop(execution)
+    }
+
+    /// Runs an activity summary query: summaries derived from every source's samples with
+    /// ``activitySummaryGoals``, gathered under the lock and built on the callback executor.
+    func run(_ query: HealthActivitySummaryQuery, in execution: QueryExecution<[ActivitySummary]>) {
+        let predicate = query.activitySummaryPredicate
+        let goals = activitySummaryGoals
+        withState { state, enqueue in
+            // Read denial is never revealed: without permission to read summaries there simply are none.
+            guard state.authorization.mayRead(.activitySummary) else {
+                return enqueue(execution.resultsJob(.success([])))
+            }
+            let samples = state.activitySummaryInputs(
+                overlapping: ActivitySummaryQueryEvaluation.inputInterval(for: predicate))
+            enqueue(
+                execution.resultsJob {
+                    ActivitySummaryQueryEvaluation.outcome(from: samples, predicate: predicate, goals: goals)
+                })
+        }
+    }
+
+    /// Stops following changes for the execution's query once it is stopped (registered outside the lock:
+    /// the cleanup runs at once for a query stopped already).
+    func forgetOnStop<Results>(_ execution: QueryExecution<Results>) {
+        let query = execution.query
+        execution.onStop { [weak self] in self?.state.withLock { $0.unwatch(query) } }
+    }
+
+    /// How many stored samples the last sample query examined (tests check the index's complexity with it).
+    var lastQueryExaminedCount: Int {
+        state.withLock { $0.lastExaminedCount }
+    }
+
+    // MARK: Characteristics
+
+    func dateOfBirthComponents() throws(HealthStoreError) -> DateComponents {
+        guard let dateOfBirth = try characteristics(readableAs: .dateOfBirth).dateOfBirth else {
+            throw .noData(.dateOfBirth)
+        }
+        return dateOfBirth
+    }
+
+    func biologicalSex() throws(HealthStoreError) -> BiologicalSex {
+        try characteristics(readableAs: .biologicalSex).biologicalSex
+    }
+
+    func bloodType() throws(HealthStoreError) -> BloodType {
+        try characteristics(readableAs: .bloodType).bloodType
+    }
+
+    func fitzpatrickSkinType() throws(HealthStoreError) -> FitzpatrickSkinType {
+        try characteristics(readableAs: .fitzpatrickSkinType).fitzpatrickSkinType
+    }
+
+    func wheelchairUse() throws(HealthStoreError) -> WheelchairUse {
+        try characteristics(readableAs: .wheelchairUse).wheelchairUse
+    }
+
+    func activityMoveMode() throws(HealthStoreError) -> ActivityMoveMode {
+        try characteristics(readableAs: .activityMoveMode).activityMoveMode
+    }
+
+    // MARK: History
+
+    var storeID: UUID { withLockedState { $0.storeID } }
+
+    func historyCheckpoint() -> HealthHistoryCheckpoint {
+        withLockedState { $0.historyCheckpoint() }
+    }
+
+    func mismatch(with checkpoint: HealthHistoryCheckpoint) -> HealthHistoryMismatch? {
+        withLockedState { $0.mismatch(with: checkpoint) }
+    }
+
+    var lastChangeSequence: UInt64 { withLockedState { $0.sequence } }
+}
