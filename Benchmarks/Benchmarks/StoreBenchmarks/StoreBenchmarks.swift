@@ -195,8 +195,16 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: 5c. A year of minute-level steps → daily sums
 
-    Benchmark("StepsYear: InMemoryHealthStore statisticsCollection, daily cumulativeSum of 525,600 samples") {
-        (benchmark: Benchmark, store: InMemoryHealthStore) in
+    // The store's statistics rows are gated on their malloc counts in CI (ci-check-allocations.sh).
+    let statisticsConfiguration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident], warmupIterations: 1,
+        maxDuration: mode.maxDuration(.seconds(30)), maxIterations: mode.maxIterations(20, quick: 2),
+        thresholds: AllocationGate.thresholds)
+
+    Benchmark(
+        "StepsYear: InMemoryHealthStore statisticsCollection, daily cumulativeSum of 525,600 samples",
+        configuration: statisticsConfiguration
+    ) { (benchmark: Benchmark, store: InMemoryHealthStore) in
         for _ in benchmark.scaledIterations {
             let collection = try await store.statisticsCollection(
                 of: .stepCount, options: .cumulativeSum, anchorDate: start,
@@ -211,8 +219,9 @@ let benchmarks: @Sendable () -> Void = {
         return try await filledStore(steps)
     }
 
-    Benchmark("StepsYear: baseline — one pass over a sorted array, summing per day") {
-        (benchmark: Benchmark, steps: [HealthQuantitySample]) in
+    Benchmark(
+        "StepsYear: baseline — one pass over a sorted array, summing per day", configuration: statisticsConfiguration
+    ) { (benchmark: Benchmark, steps: [HealthQuantitySample]) in
         for _ in benchmark.scaledIterations {
             var sums = [Double](repeating: 0, count: 366)
             for sample in steps {
@@ -228,7 +237,8 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: 5d. A year of minute-level heart rates → daily average, minimum and maximum
 
     Benchmark(
-        "HeartRateYear: InMemoryHealthStore statisticsCollection, daily discreteAverage, discreteMin, discreteMax of 525,600 samples"
+        "HeartRateYear: InMemoryHealthStore statisticsCollection, daily discreteAverage, discreteMin, discreteMax of 525,600 samples",
+        configuration: statisticsConfiguration
     ) { (benchmark: Benchmark, store: InMemoryHealthStore) in
         for _ in benchmark.scaledIterations {
             let collection = try await store.statisticsCollection(
@@ -241,8 +251,10 @@ let benchmarks: @Sendable () -> Void = {
         try await filledStore(heartRates(525_600))
     }
 
-    Benchmark("HeartRateYear: baseline — one pass over a sorted array, time-weighted average, min and max per day") {
-        (benchmark: Benchmark, rates: [HealthQuantitySample]) in
+    Benchmark(
+        "HeartRateYear: baseline — one pass over a sorted array, time-weighted average, min and max per day",
+        configuration: statisticsConfiguration
+    ) { (benchmark: Benchmark, rates: [HealthQuantitySample]) in
         for _ in benchmark.scaledIterations {
             // Each reading holds until the next one or the end of its day, as the engine weighs instantaneous
             // readings; every value is in count/min, turned into the canonical count/s by hand.

@@ -222,7 +222,7 @@ public struct StatisticsCollection: Sendable {
             } else {
                 var matched = reaching.map { ColumnRecord(buffers: columns, position: $0).record }
                 matched.reserveCapacity(matched.count + run.count)
-                matched.append(contentsOf: run.lazy.map(\.record))
+                matched.append(contentsOf: run.lazy.map { $0.record })
                 statistics = input.statistics(of: matched, window: window, bounds: interval)
             }
             if let statistics { emit(position, statistics) }

@@ -27,6 +27,9 @@ struct SampleColumns: Sendable {
     /// `false` once a sample's value could not be converted to ``unit`` (validated samples always can): the
     /// columns then no longer hold every sample, and only the general engine may answer.
     private(set) var isComplete = true
+    /// The last unit a sample came in that converts to ``unit``: samples of a type mostly share one, and only
+    /// the first of them pays for the dimension check.
+    private var checkedUnit: HealthUnit?
 
     /// Empty columns for a quantity type; `nil` for any other type.
     init?(type: HealthObjectType) {
@@ -49,11 +52,16 @@ struct SampleColumns: Sendable {
     ///   order); O(log n + n) otherwise (the search plus the shift).
     mutating func insert(_ sample: HealthQuantitySample, isOwned: Bool) {
         let value: Double
-        do {
-            value = try sample.quantity.doubleValue(for: unit)
-        } catch {
-            isComplete = false
-            return
+        if sample.quantity.unit == checkedUnit {
+            value = HealthUnit.convertKnownCompatible(sample.quantity.value, from: sample.quantity.unit, to: unit)
+        } else {
+            do {
+                value = try sample.quantity.doubleValue(for: unit)
+            } catch {
+                isComplete = false
+                return
+            }
+            checkedUnit = sample.quantity.unit
         }
         let key = Self.key(of: sample)
         let source = position(of: sample.source)

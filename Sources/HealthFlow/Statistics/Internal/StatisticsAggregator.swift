@@ -30,8 +30,8 @@ enum StatisticsAggregator {
         if options.contains(.cumulativeSum) {
             result.sum = records.reduce(0) { $0 + proratedValue($1, window: window) }
         }
-        if options.contains(.discreteMin) { result.minimum = records.lazy.map(\.value).min() }
-        if options.contains(.discreteMax) { result.maximum = records.lazy.map(\.value).max() }
+        if options.contains(.discreteMin) { result.minimum = records.lazy.map { $0.value }.min() }
+        if options.contains(.discreteMax) { result.maximum = records.lazy.map { $0.value }.max() }
         if options.contains(.discreteAverage) { result.average = average(of: records, window: window, style: style) }
         if options.contains(.mostRecent), var latest = records.first {
             for record in records.dropFirst() where StatisticsRecord.isMoreRecent(record, than: latest) {
