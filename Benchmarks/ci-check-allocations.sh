@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Checks the committed malloc counts of FlowKit's promise and graph benchmarks (p90 of mallocCountTotal only;
-# wall time is never gated). Builds the benchmark package (release) if needed and runs only the gated
+# Checks the committed malloc counts of FlowKit's promise and graph benchmarks and of the store's statistics
+# collections (p90 of mallocCountTotal only; wall time is never gated). Builds the benchmark package (release) if needed and runs only the gated
 # benchmarks, in the quick mode (few iterations), the same way the thresholds were recorded.
 #
 #   Benchmarks/ci-check-allocations.sh            check against Thresholds/swift-<version>/ (what .ci/run calls)
@@ -17,11 +17,13 @@ thresholds="Thresholds/swift-${swift_version:-unknown}"
 # An absolute path: the check resolves a relative one against the tool's working directory.
 thresholds_path="$PWD/$thresholds"
 # package-benchmark matches --target, --filter and --skip against the whole name.
-# Gated: every FlowKit, OperationGraph and OperationChain row whose malloc count does not depend on scheduling.
+# Gated: every FlowKit, OperationGraph and OperationChain row whose malloc count does not depend on scheduling,
+# and the store's statistics collections over a year of minutes (StepsYear, HeartRateYear).
 # Skipped: the cross-thread awaited round trip, whose count depends on whether its `await` suspends (measured
 # 4,467–7,002 per 1,000 between runs); its deterministic twin on ManualTaskExecutor is gated instead.
 # Benchmarks/README.md ("Allocation thresholds in CI") lists the gated rows and the measured spread.
-gated=(--target 'PromiseBenchmarks|GraphBenchmarks' --filter '.*(FlowKit|OperationGraph|OperationChain).*'
+gated=(--target 'PromiseBenchmarks|GraphBenchmarks|StoreBenchmarks'
+    --filter '.*(FlowKit|OperationGraph|OperationChain|InMemoryHealthStore statisticsCollection).*'
     --skip '.*try await map\(on: serial queue\)\.value'
     --metric mallocCountTotal --path "$thresholds_path" --no-progress)
 export HEALTHFLOW_BENCH_QUICK=1

@@ -1,5 +1,5 @@
-// Store benchmarks: saving a million samples, date-range queries as the store grows, and a year of minute-level
-// steps summed per day — each beside a hand-written baseline over a plain array (or raw file writes), in the
+// Store benchmarks: saving a million samples, date-range queries as the store grows, a year of minute-level
+// steps summed per day and a year of minute-level heart rates averaged per day — each beside a hand-written baseline over a plain array (or raw file writes), in the
 // same run.
 //
 // Run: swift package --disable-sandbox benchmark --target StoreBenchmarks
@@ -195,8 +195,16 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: 5c. A year of minute-level steps → daily sums
 
-    Benchmark("StepsYear: InMemoryHealthStore statisticsCollection, daily cumulativeSum of 525,600 samples") {
-        (benchmark: Benchmark, store: InMemoryHealthStore) in
+    // The store's statistics rows are gated on their malloc counts in CI (ci-check-allocations.sh).
+    let statisticsConfiguration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident], warmupIterations: 1,
+        maxDuration: mode.maxDuration(.seconds(30)), maxIterations: mode.maxIterations(20, quick: 2),
+        thresholds: AllocationGate.thresholds)
+
+    Benchmark(
+        "StepsYear: InMemoryHealthStore statisticsCollection, daily cumulativeSum of 525,600 samples",
+        configuration: statisticsConfiguration
+    ) { (benchmark: Benchmark, store: InMemoryHealthStore) in
         for _ in benchmark.scaledIterations {
             let collection = try await store.statisticsCollection(
                 of: .stepCount, options: .cumulativeSum, anchorDate: start,
@@ -211,8 +219,9 @@ let benchmarks: @Sendable () -> Void = {
         return try await filledStore(steps)
     }
 
-    Benchmark("StepsYear: baseline — one pass over a sorted array, summing per day") {
-        (benchmark: Benchmark, steps: [HealthQuantitySample]) in
+    Benchmark(
+        "StepsYear: baseline — one pass over a sorted array, summing per day", configuration: statisticsConfiguration
+    ) { (benchmark: Benchmark, steps: [HealthQuantitySample]) in
         for _ in benchmark.scaledIterations {
             var sums = [Double](repeating: 0, count: 366)
             for sample in steps {
@@ -223,5 +232,54 @@ let benchmarks: @Sendable () -> Void = {
         }
     } setup: {
         try BenchmarkData.generated(days: 365, resolution: .minute).quantitySamples(of: .stepCount)
+    }
+
+    // MARK: 5d. A year of minute-level heart rates → daily average, minimum and maximum
+
+    Benchmark(
+        "HeartRateYear: InMemoryHealthStore statisticsCollection, daily discreteAverage, discreteMin, discreteMax of 525,600 samples",
+        configuration: statisticsConfiguration
+    ) { (benchmark: Benchmark, store: InMemoryHealthStore) in
+        for _ in benchmark.scaledIterations {
+            let collection = try await store.statisticsCollection(
+                of: .heartRate, options: [.discreteAverage, .discreteMin, .discreteMax], anchorDate: start,
+                intervalComponents: DateComponents(day: 1), calendar: utc)
+            precondition(collection.statistics().count == 365, "expected a year of days")
+            blackHole(collection)
+        }
+    } setup: {
+        try await filledStore(heartRates(525_600))
+    }
+
+    Benchmark(
+        "HeartRateYear: baseline — one pass over a sorted array, time-weighted average, min and max per day",
+        configuration: statisticsConfiguration
+    ) { (benchmark: Benchmark, rates: [HealthQuantitySample]) in
+        for _ in benchmark.scaledIterations {
+            // Each reading holds until the next one or the end of its day, as the engine weighs instantaneous
+            // readings; every value is in count/min, turned into the canonical count/s by hand.
+            var weighted = [Double](repeating: 0, count: 366)
+            var held = [Double](repeating: 0, count: 366)
+            var minimum = [Double](repeating: .infinity, count: 366)
+            var maximum = [Double](repeating: -.infinity, count: 366)
+            for (index, sample) in rates.enumerated() {
+                let offset = sample.startDate.timeIntervalSince(start)
+                let day = Int(offset / 86_400)
+                let dayEnd = Double(day + 1) * 86_400
+                let next = index + 1 < rates.count ? rates[index + 1].startDate.timeIntervalSince(start) : dayEnd
+                let value = sample.quantity.value / 60
+                let hold = min(next, dayEnd) - offset
+                weighted[day] += hold * value
+                held[day] += hold
+                minimum[day] = min(minimum[day], value)
+                maximum[day] = max(maximum[day], value)
+            }
+            blackHole((weighted, held, minimum, maximum))
+        }
+    } setup: {
+        heartRates(525_600).compactMap { sample -> HealthQuantitySample? in
+            if case .quantity(let quantity) = sample { return quantity }
+            return nil
+        }
     }
 }

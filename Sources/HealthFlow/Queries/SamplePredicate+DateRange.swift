@@ -21,3 +21,26 @@ extension SamplePredicate {
         }
     }
 }
+
+extension SamplePredicate {
+    /// Whether the predicate tests dates alone: a `.date` clause, or an `.and` of such predicates (an empty
+    /// `.and` included). Such a predicate decides a sample from its start and end (``matchesDates(start:end:)``).
+    var testsDatesOnly: Bool {
+        switch self {
+        case .date: true
+        case .and(let predicates): predicates.allSatisfy(\.testsDatesOnly)
+        case .sources, .metadata, .uuids, .or, .not: false
+        }
+    }
+
+    /// What ``evaluate(_:)`` answers for a sample with these dates (seconds since the reference date), for a
+    /// predicate that ``testsDatesOnly``; `false` for any clause that needs more than the dates.
+    func matchesDates(start: Double, end: Double) -> Bool {
+        switch self {
+        case .date(let rangeStart, let rangeEnd, let options):
+            Self.dates(start: start, end: end, match: rangeStart, rangeEnd, options)
+        case .and(let predicates): predicates.allSatisfy { $0.matchesDates(start: start, end: end) }
+        case .sources, .metadata, .uuids, .or, .not: false
+        }
+    }
+}

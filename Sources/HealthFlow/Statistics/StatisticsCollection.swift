@@ -55,6 +55,39 @@ public struct StatisticsCollection: Sendable {
         intervalComponents: DateComponents, calendar: Calendar, range: DateInterval
     ) throws(StatisticsError) {
         let input = try PreparedStatisticsInput(type: type, samples: samples, options: options)
+        try self.init(
+            input, anchorDate: anchorDate, intervalComponents: intervalComponents, calendar: calendar, range: range
+        ) { bounds, emit in
+            Self.sweep(input, bounds: bounds, emit: emit)
+        }
+    }
+
+    /// Computes statistics for every interval of `range` from the samples at `positions` of `columns` — the
+    /// same statistics, value for value, as the public initializer over those samples.
+    ///
+    /// - Throws: As the public initializer (the samples were checked when they entered the columns).
+    /// - Complexity: O(m + k + c log m) for m positions, k intervals and c intervals with data, plus, per interval
+    ///   that a sample from an earlier one reaches into, the records of that interval copied once.
+    init(
+        _ type: HealthObjectType, columns: SampleColumns, positions: Range<Int>, options: StatisticsOptions,
+        anchorDate: Date, intervalComponents: DateComponents, calendar: Calendar, range: DateInterval
+    ) throws(StatisticsError) {
+        let input = try PreparedStatisticsInput(type: type, options: options, sources: columns.sources)
+        try self.init(
+            input, anchorDate: anchorDate, intervalComponents: intervalComponents, calendar: calendar, range: range
+        ) { bounds, emit in
+            columns.withBuffers { buffers in
+                Self.sweep(input, columns: buffers, positions: positions, bounds: bounds, emit: emit)
+            }
+        }
+    }
+
+    /// The intervals of `range`, their bounds computed once, handed to `sweep`, which reports each interval with
+    /// data by its position among the bounds.
+    private init(
+        _ input: PreparedStatisticsInput, anchorDate: Date, intervalComponents: DateComponents, calendar: Calendar,
+        range: DateInterval, sweep: (_ bounds: [Date], _ emit: (Int, HealthStatistics) -> Void) -> Void
+    ) throws(StatisticsError) {
         let grid = try IntervalGrid(anchor: anchorDate, components: intervalComponents, calendar: calendar)
         guard range.start.timeIntervalSinceReferenceDate.isFinite, range.end.timeIntervalSinceReferenceDate.isFinite
         else { throw .invalidDateRange(start: range.start, end: range.end) }
@@ -72,13 +105,13 @@ public struct StatisticsCollection: Sendable {
                 last = try grid.start(of: first + bounds.count)
                 bounds.append(last)
             }
-            Self.sweep(input, bounds: bounds) { position, statistics in
+            sweep(bounds) { position, statistics in
                 indices.append(first + position)
                 values.append(statistics)
             }
         }
-        self.quantityType = type
-        self.options = options
+        self.quantityType = input.type
+        self.options = input.options
         self.anchorDate = anchorDate
         self.intervalComponents = intervalComponents
         self.calendar = calendar
@@ -124,18 +157,8 @@ public struct StatisticsCollection: Sendable {
         while position < edges.count - 1 {
             if active.isEmpty {
                 guard next < records.count else { return }
-                // Jump to the interval holding the next record's start (or the first one).
-                let start = records[next].start
-                if start >= edges[position + 1] {
-                    var low = position + 1
-                    var high = edges.count - 1
-                    while low < high {
-                        let middle = (low + high + 1) / 2
-                        if edges[middle] <= start { low = middle } else { high = middle - 1 }
-                    }
-                    guard low < edges.count - 1 else { return }
-                    position = low
-                }
+                guard let jump = interval(holding: records[next].start, from: position, edges: edges) else { return }
+                position = jump
             }
             let lower = edges[position]
             let upper = edges[position + 1]
@@ -153,6 +176,73 @@ public struct StatisticsCollection: Sendable {
             active.removeAll { $0.isInstantaneous || $0.end <= upper }
             position += 1
         }
+    }
+
+    /// ``sweep(_:bounds:emit:)`` over columns, with the same results: the records starting in an interval are a
+    /// contiguous run, aggregated where they lie; only an interval that records from earlier intervals reach
+    /// into (samples crossing a boundary) is aggregated over a copy — those records, then the run.
+    private static func sweep(
+        _ input: PreparedStatisticsInput, columns: ColumnBuffers, positions: Range<Int>, bounds: [Date],
+        emit: (Int, HealthStatistics) -> Void
+    ) {
+        let edges = bounds.map(\.timeIntervalSinceReferenceDate)
+        let starts = columns.starts
+        let ends = columns.ends
+        let end = positions.upperBound
+        // Positions of records that started before the current interval and may reach into it, in order.
+        var carried: [Int] = []
+        var next = positions.lowerBound
+        var position = 0
+        while position < edges.count - 1 {
+            if carried.isEmpty {
+                guard next < end else { return }
+                guard let jump = interval(holding: starts[next], from: position, edges: edges) else { return }
+                position = jump
+            }
+            let lower = edges[position]
+            let upper = edges[position + 1]
+            // Records starting before the first interval join the carried ones.
+            while next < end && starts[next] < lower {
+                carried.append(next)
+                next += 1
+            }
+            let runStart = next
+            var leaving: [Int] = []
+            while next < end && starts[next] < upper {
+                if ends[next] > upper { leaving.append(next) }
+                next += 1
+            }
+            let run = columns.run(runStart..<next)
+            let reaching = carried.filter { ColumnRecord(buffers: columns, position: $0).matches(lower, upper) }
+            let window = (lower: lower, upper: upper)
+            let interval = DateInterval(start: bounds[position], end: bounds[position + 1])
+            let statistics: HealthStatistics?
+            if reaching.isEmpty {
+                statistics = input.statistics(of: run, window: window, bounds: interval)
+            } else {
+                var matched = reaching.map { ColumnRecord(buffers: columns, position: $0).record }
+                matched.reserveCapacity(matched.count + run.count)
+                matched.append(contentsOf: run.lazy.map { $0.record })
+                statistics = input.statistics(of: matched, window: window, bounds: interval)
+            }
+            if let statistics { emit(position, statistics) }
+            carried.removeAll { ends[$0] <= upper }
+            carried.append(contentsOf: leaving)
+            position += 1
+        }
+    }
+
+    /// Where a sweep with no record open goes for a record starting at `start`: the interval holding it, or
+    /// `position` when that is before it (the first interval); `nil` past the last interval.
+    private static func interval(holding start: Double, from position: Int, edges: [Double]) -> Int? {
+        guard start >= edges[position + 1] else { return position }
+        var low = position + 1
+        var high = edges.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if edges[middle] <= start { low = middle } else { high = middle - 1 }
+        }
+        return low < edges.count - 1 ? low : nil
     }
 
     /// The statistics of the intervals with data, ascending by start.

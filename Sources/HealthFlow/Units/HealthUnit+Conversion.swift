@@ -19,6 +19,13 @@ extension HealthUnit {
     public static func convert(_ value: Double, from: HealthUnit, to: HealthUnit) throws(UnitError) -> Double {
         if from == to { return value }
         guard from.dimension == to.dimension else { throw .incompatible(from: from, to: to) }
+        return convertKnownCompatible(value, from: from, to: to)
+    }
+
+    /// ``convert(_:from:to:)`` for units already found to share a dimension: the same arithmetic, without the
+    /// dimension check (which builds both units' dimensions).
+    static func convertKnownCompatible(_ value: Double, from: HealthUnit, to: HealthUnit) -> Double {
+        if from == to { return value }
         if let source = from.bareTemperature, let target = to.bareTemperature {
             return BareTemperature.convert(value, from: source, to: target)
         }

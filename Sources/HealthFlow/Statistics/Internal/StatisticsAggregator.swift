@@ -21,17 +21,17 @@ enum StatisticsAggregator {
     ///   - records: Matched records in sorted order (start, end, UUID).
     ///   - window: The half-open window, or `nil`.
     /// - Complexity: O(records.count).
-    static func values(
-        of records: [StatisticsRecord], window: (lower: Double, upper: Double)?,
+    static func values<Records: RandomAccessCollection>(
+        of records: Records, window: (lower: Double, upper: Double)?,
         style: HealthObjectType.AggregationStyle, options: StatisticsOptions
-    ) -> StatisticsValues {
+    ) -> StatisticsValues where Records.Element: StatisticsRecordFields, Records.Index == Int {
         var result = StatisticsValues()
         guard !records.isEmpty else { return result }
         if options.contains(.cumulativeSum) {
             result.sum = records.reduce(0) { $0 + proratedValue($1, window: window) }
         }
-        if options.contains(.discreteMin) { result.minimum = records.lazy.map(\.value).min() }
-        if options.contains(.discreteMax) { result.maximum = records.lazy.map(\.value).max() }
+        if options.contains(.discreteMin) { result.minimum = records.lazy.map { $0.value }.min() }
+        if options.contains(.discreteMax) { result.maximum = records.lazy.map { $0.value }.max() }
         if options.contains(.discreteAverage) { result.average = average(of: records, window: window, style: style) }
         if options.contains(.mostRecent), var latest = records.first {
             for record in records.dropFirst() where StatisticsRecord.isMoreRecent(record, than: latest) {
@@ -49,7 +49,8 @@ enum StatisticsAggregator {
     /// A cumulative record's share of the window: its value times the fraction of its duration inside the
     /// window; an instantaneous record (which matched, so lies inside) counts fully.
     @inline(__always)
-    static func proratedValue(_ record: StatisticsRecord, window: (lower: Double, upper: Double)?) -> Double {
+    static func proratedValue(_ record: some StatisticsRecordFields, window: (lower: Double, upper: Double)?) -> Double
+    {
         guard let window, !record.isInstantaneous else { return record.value }
         let lower = max(record.start, window.lower)
         let upper = min(record.end, window.upper)
@@ -58,10 +59,10 @@ enum StatisticsAggregator {
     }
 
     /// The average for the type's aggregation style; `nil` for cumulative types.
-    static func average(
-        of records: [StatisticsRecord], window: (lower: Double, upper: Double)?,
+    static func average<Records: RandomAccessCollection>(
+        of records: Records, window: (lower: Double, upper: Double)?,
         style: HealthObjectType.AggregationStyle
-    ) -> Double? {
+    ) -> Double? where Records.Element: StatisticsRecordFields, Records.Index == Int {
         switch style {
         case .cumulative:
             return nil
@@ -82,28 +83,31 @@ enum StatisticsAggregator {
     /// - An instantaneous record holds its value until the next later start among `records`, or until the
     ///   horizon — the window's end, or without a window the latest end among `records`. Instantaneous
     ///   records at the same instant share that hold equally.
-    static func weights(of records: [StatisticsRecord], window: (lower: Double, upper: Double)?) -> [Double] {
+    static func weights<Records: RandomAccessCollection>(
+        of records: Records, window: (lower: Double, upper: Double)?
+    ) -> [Double] where Records.Element: StatisticsRecordFields, Records.Index == Int {
         let horizon = window?.upper ?? records.reduce(-Double.infinity) { max($0, $1.end) }
+        let first = records.startIndex
         var weights = [Double](repeating: 0, count: records.count)
         // Walk backwards, remembering the next strictly later start.
         var nextLaterStart = horizon
-        var index = records.count - 1
-        while index >= 0 {
+        var index = records.endIndex - 1
+        while index >= first {
             // The run of records sharing this start.
             let start = records[index].start
             var runStart = index
-            while runStart > 0 && records[runStart - 1].start == start { runStart -= 1 }
+            while runStart > first && records[runStart - 1].start == start { runStart -= 1 }
             let run = records[runStart...index]
             let instants = run.reduce(0) { $0 + ($1.isInstantaneous ? 1 : 0) }
             let hold = max(0, min(nextLaterStart, horizon) - start)
             for position in runStart...index {
                 let record = records[position]
                 if record.isInstantaneous {
-                    weights[position] = hold / Double(instants)
+                    weights[position - first] = hold / Double(instants)
                 } else if let window {
-                    weights[position] = max(0, min(record.end, window.upper) - max(record.start, window.lower))
+                    weights[position - first] = max(0, min(record.end, window.upper) - max(record.start, window.lower))
                 } else {
-                    weights[position] = record.end - record.start
+                    weights[position - first] = record.end - record.start
                 }
             }
             nextLaterStart = start
@@ -113,10 +117,10 @@ enum StatisticsAggregator {
     }
 
     /// Σ wᵢ·f(vᵢ) / Σ wᵢ mapped through `inverse`; the unweighted mean when every weight is zero.
-    private static func weightedAverage(
-        of records: [StatisticsRecord], window: (lower: Double, upper: Double)?, transform: (Double) -> Double,
+    private static func weightedAverage<Records: RandomAccessCollection>(
+        of records: Records, window: (lower: Double, upper: Double)?, transform: (Double) -> Double,
         inverse: (Double) -> Double
-    ) -> Double {
+    ) -> Double where Records.Element: StatisticsRecordFields, Records.Index == Int {
         let weights = weights(of: records, window: window)
         var total = 0.0
         var weighted = 0.0
@@ -129,7 +133,9 @@ enum StatisticsAggregator {
     }
 
     /// The length of the union of the records' intervals, clipped to the window, in seconds.
-    static func coveredTime(of records: [StatisticsRecord], window: (lower: Double, upper: Double)?) -> Double {
+    static func coveredTime<Records: Collection>(
+        of records: Records, window: (lower: Double, upper: Double)?
+    ) -> Double where Records.Element: StatisticsRecordFields {
         var total = 0.0
         var current: (lower: Double, upper: Double)?
         for record in records {

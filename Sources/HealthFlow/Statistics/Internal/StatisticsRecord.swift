@@ -1,16 +1,22 @@
 import Foundation
 
-/// One sample reduced to what statistics need: times as seconds since the reference date, the value in
-/// the type's canonical unit, a source index and the UUID's bits (for deterministic tie-breaks).
-struct StatisticsRecord: Sendable {
-    let start: Double
-    let end: Double
-    let value: Double
-    let source: Int
-    let idHigh: UInt64
-    let idLow: UInt64
+/// What the statistics arithmetic reads of one sample: times as seconds since the reference date, the value in
+/// the type's canonical unit, a source index and the UUID's bits (for deterministic tie-breaks). Implemented by
+/// ``StatisticsRecord`` (a sample's copy) and by a position in ``SampleColumns`` (read in place), so that both
+/// run through the same arithmetic and give the same results, bit for bit.
+protocol StatisticsRecordFields {
+    var start: Double { get }
+    var end: Double { get }
+    var value: Double { get }
+    var source: Int { get }
+    var idHigh: UInt64 { get }
+    var idLow: UInt64 { get }
+}
 
-    var isInstantaneous: Bool { end == start }
+extension StatisticsRecordFields {
+    var isInstantaneous: Bool {
+        @inline(__always) get { end == start }
+    }
 
     /// Whether the record counts for the half-open window `[lower, upper)`: an interval sample must overlap
     /// it for a positive time; an instantaneous one must lie inside it.
@@ -19,9 +25,24 @@ struct StatisticsRecord: Sendable {
         isInstantaneous ? (start >= lower && start < upper) : (start < upper && end > lower)
     }
 
+    /// The record as a value of its own.
+    var record: StatisticsRecord {
+        StatisticsRecord(start: start, end: end, value: value, source: source, idHigh: idHigh, idLow: idLow)
+    }
+}
+
+/// One sample reduced to what statistics need (see ``StatisticsRecordFields``).
+struct StatisticsRecord: StatisticsRecordFields, Sendable {
+    let start: Double
+    let end: Double
+    let value: Double
+    let source: Int
+    let idHigh: UInt64
+    let idLow: UInt64
+
     /// Start, then end, then UUID: the order records are kept in.
     @inline(__always)
-    static func precedes(_ lhs: StatisticsRecord, _ rhs: StatisticsRecord) -> Bool {
+    static func precedes(_ lhs: some StatisticsRecordFields, _ rhs: some StatisticsRecordFields) -> Bool {
         if lhs.start != rhs.start { return lhs.start < rhs.start }
         if lhs.end != rhs.end { return lhs.end < rhs.end }
         if lhs.idHigh != rhs.idHigh { return lhs.idHigh < rhs.idHigh }
@@ -30,11 +51,19 @@ struct StatisticsRecord: Sendable {
 
     /// Whether `lhs` is more recent than `rhs`: later end, then later start, then larger UUID.
     @inline(__always)
-    static func isMoreRecent(_ lhs: StatisticsRecord, than rhs: StatisticsRecord) -> Bool {
+    static func isMoreRecent(_ lhs: some StatisticsRecordFields, than rhs: some StatisticsRecordFields) -> Bool {
         if lhs.end != rhs.end { return lhs.end > rhs.end }
         if lhs.start != rhs.start { return lhs.start > rhs.start }
         if lhs.idHigh != rhs.idHigh { return lhs.idHigh > rhs.idHigh }
         return lhs.idLow > rhs.idLow
+    }
+
+    /// A UUID's 128 bits as two words, most significant first (so that the words order UUIDs as their bytes do).
+    static func bits(of uuid: UUID) -> (high: UInt64, low: UInt64) {
+        let u = uuid.uuid
+        let high = [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let low = [u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return (high, low)
     }
 }
 
@@ -76,7 +105,7 @@ struct PreparedStatisticsInput: Sendable {
                 sourceIndex[sample.source] = source
                 sources.append(sample.source)
             }
-            let (high, low) = Self.bits(of: sample.uuid)
+            let (high, low) = StatisticsRecord.bits(of: sample.uuid)
             records.append(
                 StatisticsRecord(
                     start: sample.startDate.timeIntervalSinceReferenceDate,
@@ -92,11 +121,18 @@ struct PreparedStatisticsInput: Sendable {
         self.sources = sources
     }
 
-    private static func bits(of uuid: UUID) -> (UInt64, UInt64) {
-        let u = uuid.uuid
-        let high = [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        let low = [u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return (high, low)
+    /// The arithmetic's settings without records, for records read elsewhere (``SampleColumns``), whose source
+    /// indices point into `sources`.
+    /// - Throws: As ``init(type:samples:options:)`` for the options.
+    init(type: HealthObjectType, options: StatisticsOptions, sources: [HealthSource]) throws(StatisticsError) {
+        try options.validate(for: type)
+        guard let style = type.aggregationStyle, let unit = type.canonicalUnit else { throw .notAQuantityType(type) }
+        self.type = type
+        self.style = style
+        self.unit = unit
+        self.options = options
+        self.records = []
+        self.sources = sources
     }
 
     /// The statistics of `matched` (records in sorted order that all match `window`), or `nil` when empty.
@@ -105,15 +141,15 @@ struct PreparedStatisticsInput: Sendable {
     ///   - matched: The records that count, in sorted order.
     ///   - window: The half-open window `[lower, upper)`, or `nil` for no window.
     ///   - bounds: The result's start and end; by default the earliest start and latest end of `matched`.
-    func statistics(
-        of matched: [StatisticsRecord], window: (lower: Double, upper: Double)?, bounds: DateInterval? = nil
-    ) -> HealthStatistics? {
+    func statistics<Records: RandomAccessCollection>(
+        of matched: Records, window: (lower: Double, upper: Double)?, bounds: DateInterval? = nil
+    ) -> HealthStatistics? where Records.Element: StatisticsRecordFields, Records.Index == Int {
         guard let first = matched.first else { return nil }
         let overall = StatisticsAggregator.values(of: matched, window: window, style: style, options: options)
         var bySource: [HealthSource: StatisticsValues] = [:]
         if options.contains(.separateBySource) {
             var groups: [Int: [StatisticsRecord]] = [:]
-            for record in matched { groups[record.source, default: []].append(record) }
+            for record in matched { groups[record.source, default: []].append(record.record) }
             for (source, group) in groups {
                 bySource[sources[source]] = StatisticsAggregator.values(
                     of: group, window: window, style: style, options: options)

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Running statistics and statistics collection queries: the request is checked first, the visible
-/// matching samples are gathered under the lock (so results follow the order of changes), and the pure
-/// engines compute on the callback executor, outside the lock, just before the handler runs.
+/// matching samples are gathered under the lock (so results follow the order of changes) — for collections,
+/// as the type's statistics columns where they serve — and the pure engines compute on the callback executor,
+/// outside the lock, just before the handler runs.
 extension StoreEngine {
     /// Runs a statistics query.
     public func run(_ query: HealthStatisticsQuery, in execution: QueryExecution<HealthStatistics>) {
@@ -16,9 +17,9 @@ extension StoreEngine {
     /// collection over the samples gathered afresh.
     public func run(_ query: HealthStatisticsCollectionQuery, in execution: QueryExecution<StatisticsCollection>) {
         withState { state, enqueue in
-            let samples = state.visibleQuantitySamples(of: query.objectType, matching: query.predicate)
+            let outcome = state.collectionOutcome(for: query)
             if execution.keepsRunning { state.watch(query, .collection(query, execution)) }
-            enqueue(execution.resultsJob { StatisticsQueryEvaluation.collection(of: samples, for: query) })
+            enqueue(execution.resultsJob(computing: outcome))
         }
         forgetOnStop(execution)
     }

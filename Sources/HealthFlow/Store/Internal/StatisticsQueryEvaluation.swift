@@ -65,8 +65,24 @@ package enum StatisticsQueryEvaluation {
         of type: HealthObjectType, samples: [HealthQuantitySample], options: StatisticsOptions,
         predicate: SamplePredicate?, anchorDate: Date, intervalComponents: DateComponents, calendar: Calendar
     ) throws(HealthStoreError) -> StatisticsCollection {
+        try collection(
+            options: options, predicate: predicate, anchorDate: anchorDate, coverage: coverage(of: samples)
+        ) { range throws(StatisticsError) in
+            try StatisticsCollection(
+                type, samples: samples, options: options, anchorDate: anchorDate,
+                intervalComponents: intervalComponents, calendar: calendar, range: range)
+        }
+    }
+
+    /// The range a collection query covers — the predicate's date range, its open bounds closed by `coverage`
+    /// (an empty range at the one bound, or at the anchor, when there is nothing to close them with) — and the
+    /// collection `make` computes for it.
+    private static func collection(
+        options: StatisticsOptions, predicate: SamplePredicate?, anchorDate: Date,
+        coverage: (start: Date, end: Date)?,
+        make: (DateInterval) throws(StatisticsError) -> StatisticsCollection
+    ) throws(HealthStoreError) -> StatisticsCollection {
         let bounds: (start: Date?, end: Date?) = predicate?.dateRange ?? (nil, nil)
-        let coverage = coverage(of: samples)
         do throws(StatisticsError) {
             let range: DateInterval
             if let start = bounds.start ?? coverage?.start, let end = bounds.end ?? coverage?.end {
@@ -75,9 +91,7 @@ package enum StatisticsQueryEvaluation {
                 let only = bounds.start ?? bounds.end ?? anchorDate
                 range = try interval(from: only, to: only)
             }
-            return try StatisticsCollection(
-                type, samples: samples, options: options, anchorDate: anchorDate,
-                intervalComponents: intervalComponents, calendar: calendar, range: range)
+            return try make(range)
         } catch {
             throw storeError(error, options: options)
         }
@@ -111,6 +125,24 @@ package enum StatisticsQueryEvaluation {
         Result { () throws(HealthStoreError) in
             try statistics(
                 of: query.objectType, samples: samples, options: query.options, predicate: query.predicate)
+        }.mapError { $0 }
+    }
+
+    /// A statistics collection query's outcome over the samples at `positions` of `columns`: the samples it
+    /// sees, which the caller selected.
+    static func collection(
+        of columns: SampleColumns, _ positions: Range<Int>, for query: HealthStatisticsCollectionQuery
+    ) -> Result<StatisticsCollection, any Error> {
+        Result { () throws(HealthStoreError) in
+            try collection(
+                options: query.options, predicate: query.predicate, anchorDate: query.anchorDate,
+                coverage: columns.coverage(of: positions)
+            ) { range throws(StatisticsError) in
+                try StatisticsCollection(
+                    query.objectType, columns: columns, positions: positions, options: query.options,
+                    anchorDate: query.anchorDate, intervalComponents: query.intervalComponents,
+                    calendar: query.calendar, range: range)
+            }
         }.mapError { $0 }
     }
 

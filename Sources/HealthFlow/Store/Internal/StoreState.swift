@@ -36,7 +36,7 @@ struct StoreState {
     /// durable store opening files written before stores had an identity sets it later.
     var storeID: UUID
     var authorization = AuthorizationTable()
-    private(set) var indexes: [TypeIndex] = []
+    var indexes: [TypeIndex] = []
     private(set) var slots: [HealthObjectType: Int] = [:]
     private(set) var locations: [UUID: Location] = [:]
     /// The number of the last change recorded; every insertion and deletion takes the next one.
@@ -401,10 +401,7 @@ struct StoreState {
                 }
             case .collection(let query, let execution):
                 if changed.contains(where: { $0.type == query.objectType && matches(query.predicate, $0) }) {
-                    let samples = visibleQuantitySamples(of: query.objectType, matching: query.predicate)
-                    jobs.append(
-                        execution.updateJob(computing: { StatisticsQueryEvaluation.collection(of: samples, for: query) }
-                        ))
+                    jobs.append(execution.updateJob(computing: collectionOutcome(for: query)))
                 }
             }
         }

@@ -42,6 +42,9 @@ struct TypeIndex {
     private(set) var longestDuration: Double = 0
     private(set) var additions: [(sequence: UInt64, uuid: UUID)] = []
     private(set) var tombstones: [StoredTombstone] = []
+    /// The type's samples as statistics columns: `nil` until a statistics query first reads them, then kept in
+    /// step with every insertion and removal.
+    var statisticsColumns: SampleColumns?
 
     /// An empty index.
     init() {}
@@ -86,6 +89,7 @@ struct TypeIndex {
     mutating func insert(_ entry: IndexedSample) {
         longestDuration = max(longestDuration, entry.end - entry.start)
         additions.append((entry.sequence, entry.sample.uuid))
+        statisticsColumns?.insert(entry)
         if let last = entries.last, last.start > entry.start {
             // The new sequence is the largest, so it goes after every entry with the same start.
             let slot = entries.partitioningIndex { $0.start > entry.start }
@@ -109,7 +113,9 @@ struct TypeIndex {
     mutating func remove(start: Double, sequence: UInt64, tombstone: StoredTombstone) -> IndexedSample? {
         guard let slot = position(start: start, sequence: sequence) else { return nil }
         tombstones.append(tombstone)
-        return entries.remove(at: slot)
+        let removed = entries.remove(at: slot)
+        statisticsColumns?.remove(removed)
+        return removed
     }
 
     /// The positions of entries starting in `lowerStart..<upperStart` (either bound may be absent).
