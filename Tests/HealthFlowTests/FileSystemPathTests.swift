@@ -95,4 +95,16 @@ struct FileSystemPathTests {
         try root.appending(try FileSystemPath(bytes: first)).removeTree()
         #expect(RawPaths.names(in: parent).isEmpty)
     }
+
+    /// A listing longer than one `readdir` buffer (32 KiB of records; 2,000 short names fill it twice) reads
+    /// every name in place: the last record of a full buffer ends a few bytes before it does, so a name copied
+    /// as the whole 256-byte `d_name` field reads past the buffer (AddressSanitizer stops that run).
+    @Test func listingAFolderOfManyShortNamesGivesEachNameOnce() throws {
+        let root = try FileSystemPath(bytes: RawPaths.temporaryFolder("many-names"))
+        defer { try? root.removeTree() }
+        let names = (0..<2_000).map { "n\($0)" }
+        for name in names { try root.appending(name).writeContents([], mode: 0o600) }
+        #expect(try root.entryNames().map(\.description).sorted() == names.sorted())
+        #expect(RawPaths.names(in: root.bytes).map { String(decoding: $0, as: UTF8.self) }.sorted() == names.sorted())
+    }
 }

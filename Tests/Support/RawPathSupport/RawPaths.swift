@@ -30,7 +30,12 @@ public enum RawPaths {
         defer { closedir(folder) }
         var found: [[UInt8]] = []
         while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            // Read in place up to the NUL: the record ends with its name, before the field's 256 bytes do.
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { field in
+                let start = UnsafeRawPointer(field)
+                return Array(
+                    UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self))))
+            }
             if name != Array(".".utf8) && name != Array("..".utf8) { found.append(name) }
         }
         return found

@@ -68,7 +68,13 @@ extension FileSystemPath {
         defer { closedir(stream) }
         var names: [FileSystemPath] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            // Up to the NUL, read in place: a record is only as long as its name, so copying the whole 256-byte
+            // `d_name` field reads past the end of the last record in the stream's buffer.
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { field in
+                let start = UnsafeRawPointer(field)
+                return Array(
+                    UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self))))
+            }
             if name != [UInt8(ascii: ".")] && name != [UInt8(ascii: "."), UInt8(ascii: ".")] {
                 names.append(FileSystemPath(unchecked: name))
             }
