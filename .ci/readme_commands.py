@@ -8,7 +8,7 @@ and a private outbox, and must exit 0; a `swift test --filter X` must also run a
 
 Skipped, and why:
 - `swift test` with no filter: it is CI's own test step (.ci/run runs exactly that line already);
-- lines holding a placeholder a reader fills in (`NAME`, `URL`, `DIR`, `[`…`]`, `…`): they are usage lines.
+- lines holding a placeholder a reader fills in (`NAME`, `COMMAND`, `URL`, `DIR`, `[`…`]`, `…`): they are usage lines.
 
 Checked the other way round: `HEALTHFLOW_EXERCISES=mine swift test …` checks a learner's own answers, and the
 exercises ship as stubs, so it must fail, and say that an exercise "is not done yet".
@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-PLACEHOLDER = re.compile(r"\bNAME\b|\bURL\b|\bDIR\b|\[|…|\.\.\.")
+PLACEHOLDER = re.compile(r"\bNAME\b|\bCOMMAND\b|\bURL\b|\bDIR\b|\[|…|\.\.\.")
 
 
 def documents():
