@@ -66,7 +66,7 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
         @inlinable
         func invoke(with result: Result<Value, any Error>) {
             if let first { first(result) }
-            callbacks.forEach { $0(result) }
+            callbacks.invoke(with: result)
         }
     }
 

@@ -58,9 +58,49 @@ struct SmallList<Element: Sendable>: Sendable {
     }
 }
 
-/// The continuations of a pending promise.
+/// The continuations of a pending promise, in attachment order, without an array for the common case of one.
+///
+/// Its own type rather than a `SmallList` of closures: a closure stored as a generic element is reabstracted,
+/// which costs an allocation per continuation (the awaited round trip's malloc gate catches it).
 @usableFromInline
-typealias CallbackList<Value: Sendable> = SmallList<Promise<Value>.Callback>
+struct CallbackList<Value: Sendable>: Sendable {
+    @usableFromInline
+    enum Storage: Sendable {
+        case empty
+        case one(Promise<Value>.Callback)
+        case many([Promise<Value>.Callback])
+    }
+
+    @usableFromInline
+    var storage = Storage.empty
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    mutating func append(_ callback: @escaping Promise<Value>.Callback) {
+        switch storage {
+        case .empty:
+            storage = .one(callback)
+        case .one(let first):
+            storage = .many([first, callback])
+        case .many(var callbacks):
+            storage = .empty  // keeps the array uniquely referenced, so appending does not copy it
+            callbacks.append(callback)
+            storage = .many(callbacks)
+        }
+    }
+
+    /// Calls each callback in attachment order.
+    @inlinable
+    func invoke(with result: Result<Value, any Error>) {
+        switch storage {
+        case .empty: break
+        case .one(let callback): callback(result)
+        case .many(let callbacks): for callback in callbacks { callback(result) }
+        }
+    }
+}
 
 /// The promises a pending promise depends on (its parent, an adopted promise, a combinator's inputs).
 @usableFromInline
