@@ -150,7 +150,7 @@ let package = Package(
         // Starts Tests/Receiver/healthsync_receiver.py (Werkzeug, python-multipart, jsonschema) for the tests that
         // need a real server. Tests/Receiver itself is no target: it holds the Python receiver and its JSON schema.
         .target(
-            name: "ReceiverSupport", dependencies: ["FlowKit"], path: "Tests/Support/ReceiverSupport",
+            name: "ReceiverSupport", dependencies: ["FlowKit", "ProductSupport"], path: "Tests/Support/ReceiverSupport",
             swiftSettings: strict),
         // A child process for the crash tests of the sync engine: one sync run that can stop dead at a chosen step.
         .executableTarget(

@@ -29,14 +29,7 @@ import Testing
     static func healthflow(
         executable: String, arguments: [String], environment: [String: String] = [:]
     ) async throws -> Run {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        try runToEnd(executable: executable, arguments: arguments, environment: environment)
-                    })
-            }.start()
-        }
+        try await onOwnThread { try runToEnd(executable: executable, arguments: arguments, environment: environment) }
     }
 
     /// Runs the process and collects both outputs (standard error read alongside, so neither pipe fills).

@@ -1,5 +1,6 @@
 import Foundation
 import HealthFlow
+import ProductSupport
 import RawPathSupport
 import Testing
 
@@ -20,11 +21,7 @@ import Testing
     /// Runs `healthflow` with `arguments` as they are, and the environment with `overrides` (`NAME=bytes`) in
     /// place of any variable of the same name; stdout and stderr together.
     static func healthflow(_ arguments: [[UInt8]], environment overrides: [[UInt8]] = []) async throws -> Run {
-        // On a thread of its own: a test waiting for its child never holds one of the few threads the other
-        // tests run on.
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try runToEnd(arguments, environment: overrides) }) }.start()
-        }
+        try await onOwnThread { try runToEnd(arguments, environment: overrides) }
     }
 
     private static func runToEnd(_ arguments: [[UInt8]], environment overrides: [[UInt8]]) throws -> Run {

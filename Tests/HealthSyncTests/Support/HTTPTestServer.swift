@@ -1,4 +1,5 @@
 import Foundation
+import ProductSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -107,7 +108,7 @@ enum HTTPTestServerError: Error {
 
 /// Runs `body` with a fresh server, killing it afterwards even when `body` throws.
 func withHTTPTestServer<T>(_ body: (HTTPTestServer) async throws -> T) async throws -> T {
-    let server = try HTTPTestServer.start()
+    let server = try await onOwnThread { try HTTPTestServer.start() }
     do {
         let value = try await body(server)
         server.stop()

@@ -30,14 +30,7 @@ enum ProbeProcess {
     static func run(
         _ name: String, arguments: [String], stopAfter: (@Sendable (String) -> Bool)? = nil, timeout: Double
     ) async throws -> Outcome {
-        // On a thread of its own: a test waiting for its child never holds one of the few threads the other
-        // tests run on.
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result { try runToEnd(name, arguments: arguments, stopAfter: stopAfter, timeout: timeout) })
-            }.start()
-        }
+        try await onOwnThread { try runToEnd(name, arguments: arguments, stopAfter: stopAfter, timeout: timeout) }
     }
 
     private static func runToEnd(

@@ -1,4 +1,5 @@
 import Foundation
+import ProductSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -153,7 +154,7 @@ public enum TestReceiverError: Error, CustomStringConvertible {
 /// ```
 public func withTestReceiver<T>(_ body: (TestReceiver) async throws -> T) async throws -> T {
     try await TestPython.ready()
-    let receiver = try TestReceiver.start()
+    let receiver = try await onOwnThread { try TestReceiver.start() }
     do {
         let value = try await body(receiver)
         receiver.stop()
