@@ -37,6 +37,26 @@ import Testing
         #expect(HKError.errorDomain == "com.apple.healthkit")
     }
 
+    @Test func prefixedUnitBuildersPutThePrefixOnTheirOwnBaseUnit() {
+        let built: [(HKUnit, String)] = [
+            (.meterUnit(with: .kilo), "km"), (.gramUnit(with: .micro), "mcg"), (.literUnit(with: .milli), "mL"),
+            (.secondUnit(with: .milli), "ms"), (.jouleUnit(with: .kilo), "kJ"), (.pascalUnit(with: .kilo), "kPa"),
+            (.kelvinUnit(with: .milli), "mK"), (.siemenUnit(with: .milli), "mS"), (.hertzUnit(with: .mega), "MHz"),
+            (.voltUnit(with: .milli), "mV"),
+        ]
+        for (unit, expected) in built {
+            #expect(unit.unitString == expected)
+        }
+    }
+
+    @Test func optionBitsAreHealthKits() {
+        let statistics: [HKStatisticsOptions] = [
+            .separateBySource, .discreteAverage, .discreteMin, .discreteMax, .cumulativeSum, .mostRecent, .duration,
+        ]
+        #expect(statistics.map(\.rawValue) == (0..<7).map { 1 << $0 })
+        #expect([HKQueryOptions.strictStartDate, .strictEndDate].map(\.rawValue) == [1, 2])
+    }
+
     @Test func savedSamplesComeBackSortedAndFilteredWithHealthKitMetadata() async throws {
         let device = HealthKitShimDevice(backend: HealthKitShimDevice.makeDefaultBackend())
         let store = HKHealthStore(device: device)
