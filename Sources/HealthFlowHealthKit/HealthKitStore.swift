@@ -113,27 +113,22 @@ public final class HealthKitStore: HealthStore {
         }
     }
 
-    private func validatedRequest(share: Set<HealthObjectType>, read: Set<HealthObjectType>)
-        throws(HealthStoreError) -> AuthorizationRequest
-    {
-        guard isHealthDataAvailable else { throw .healthDataUnavailable }
-        let request = try AuthorizationRules.validate(share: share, read: read, configuration: configuration)
-        for type in request.share.union(request.read) where BridgeTypes.healthKit(type) == nil {
-            throw .unsupportedQueryType(type, query: "HealthKitStore authorization")
-        }
-        return request
-    }
-
-    /// Validates a request and hands it to `body` with HealthKit's type sets, or hands the error to `failed`.
+    /// Validates with HealthFlow's rules (no read-only or correlation types, usage descriptions present) and checks
+    /// that HealthKit knows every type, then hands `body` the request with HealthKit's type sets; a refusal goes to
+    /// `failed` instead.
     private func withValidatedRequest(
         share: Set<HealthObjectType>, read: Set<HealthObjectType>, failed: (HealthStoreError) -> Void,
         _ body: (AuthorizationRequest, Set<HKSampleType>, Set<HKObjectType>) -> Void
     ) {
+        guard isHealthDataAvailable else { return failed(.healthDataUnavailable) }
         let request: AuthorizationRequest
         do {
-            request = try validatedRequest(share: share, read: read)
+            request = try AuthorizationRules.validate(share: share, read: read, configuration: configuration)
         } catch {
             return failed(error)
+        }
+        if let unknown = request.share.union(request.read).first(where: { BridgeTypes.healthKit($0) == nil }) {
+            return failed(.unsupportedQueryType(unknown, query: "HealthKitStore authorization"))
         }
         body(
             request, Set(request.share.compactMap(BridgeTypes.healthKitSample)),
