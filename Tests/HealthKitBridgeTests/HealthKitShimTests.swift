@@ -21,6 +21,14 @@ import Testing
         #expect(types.count == 1)
     }
 
+    @Test func identifiersMadeFromAStringEitherWayAreEqual() {
+        #expect(HKQuantityTypeIdentifier("HKQuantityTypeIdentifierHeight") == .height)
+        #expect(HKCategoryTypeIdentifier("HKCategoryTypeIdentifierSleepAnalysis") == .sleepAnalysis)
+        #expect(HKCorrelationTypeIdentifier("HKCorrelationTypeIdentifierFood") == .food)
+        #expect(HKCharacteristicTypeIdentifier("HKCharacteristicTypeIdentifierBloodType") == .bloodType)
+        #expect(HKQuantityTypeIdentifier("HKNoSuchType").rawValue == "HKNoSuchType")
+    }
+
     @Test func unitsAndQuantitiesFollowHealthKitsGrammarAndRawValues() {
         #expect(HKUnit(from: "mg/dL") == HKUnit.gramUnit(with: .milli).unitDivided(by: .literUnit(with: .deci)))
         #expect(HKUnit.meterUnit(with: .centi).unitString == "cm")
