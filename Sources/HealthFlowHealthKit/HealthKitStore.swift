@@ -74,17 +74,12 @@ public final class HealthKitStore: HealthStore {
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let request: AuthorizationRequest
-        do {
-            request = try validatedRequest(share: typesToShare, read: typesToRead)
-        } catch {
-            return completion(false, error)
-        }
-        let share = Set(request.share.compactMap(BridgeTypes.healthKitSample))
-        let read = Set(request.read.compactMap(BridgeTypes.healthKit))
-        let first = (request.share.union(request.read)).min { $0.identifier < $1.identifier }
-        healthStore.requestAuthorization(toShare: share, read: read) { success, error in
-            completion(success, error.map { BridgeErrors.healthFlow($0, type: first) })
+        withValidatedRequest(share: typesToShare, read: typesToRead, failed: { completion(false, $0) }) {
+            request, share, read in
+            let first = (request.share.union(request.read)).min { $0.identifier < $1.identifier }
+            healthStore.requestAuthorization(toShare: share, read: read) { success, error in
+                completion(success, error.map { BridgeErrors.healthFlow($0, type: first) })
+            }
         }
     }
 
@@ -108,30 +103,36 @@ public final class HealthKitStore: HealthStore {
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
         completion: @escaping @Sendable (AuthorizationRequestStatus, (any Error)?) -> Void
     ) {
-        let request: AuthorizationRequest
-        do {
-            request = try validatedRequest(share: typesToShare, read: typesToRead)
-        } catch {
-            return completion(.unknown, error)
-        }
-        let share = Set(request.share.compactMap(BridgeTypes.healthKitSample))
-        let read = Set(request.read.compactMap(BridgeTypes.healthKit))
-        healthStore.getRequestStatusForAuthorization(toShare: share, read: read) { status, error in
-            completion(
-                AuthorizationRequestStatus(rawValue: status.rawValue) ?? .unknown,
-                error.map { BridgeErrors.healthFlow($0, type: nil) })
+        withValidatedRequest(share: typesToShare, read: typesToRead, failed: { completion(.unknown, $0) }) {
+            _, share, read in
+            healthStore.getRequestStatusForAuthorization(toShare: share, read: read) { status, error in
+                completion(
+                    AuthorizationRequestStatus(rawValue: status.rawValue) ?? .unknown,
+                    error.map { BridgeErrors.healthFlow($0, type: nil) })
+            }
         }
     }
 
-    private func validatedRequest(share: Set<HealthObjectType>, read: Set<HealthObjectType>)
-        throws(HealthStoreError) -> AuthorizationRequest
-    {
-        guard isHealthDataAvailable else { throw .healthDataUnavailable }
-        let request = try AuthorizationRules.validate(share: share, read: read, configuration: configuration)
-        for type in request.share.union(request.read) where BridgeTypes.healthKit(type) == nil {
-            throw .unsupportedQueryType(type, query: "HealthKitStore authorization")
+    /// Validates with HealthFlow's rules (no read-only or correlation types, usage descriptions present) and checks
+    /// that HealthKit knows every type, then hands `body` the request with HealthKit's type sets; a refusal goes to
+    /// `failed` instead.
+    private func withValidatedRequest(
+        share: Set<HealthObjectType>, read: Set<HealthObjectType>, failed: (HealthStoreError) -> Void,
+        _ body: (AuthorizationRequest, Set<HKSampleType>, Set<HKObjectType>) -> Void
+    ) {
+        guard isHealthDataAvailable else { return failed(.healthDataUnavailable) }
+        let request: AuthorizationRequest
+        do {
+            request = try AuthorizationRules.validate(share: share, read: read, configuration: configuration)
+        } catch {
+            return failed(error)
         }
-        return request
+        if let unknown = request.share.union(request.read).first(where: { BridgeTypes.healthKit($0) == nil }) {
+            return failed(.unsupportedQueryType(unknown, query: "HealthKitStore authorization"))
+        }
+        body(
+            request, Set(request.share.compactMap(BridgeTypes.healthKitSample)),
+            Set(request.read.compactMap(BridgeTypes.healthKit)))
     }
 
     // MARK: Characteristics
@@ -145,6 +146,14 @@ public final class HealthKitStore: HealthStore {
         } catch {
             throw BridgeErrors.healthFlow(error, type: type)
         }
+    }
+
+    /// A characteristic whose HealthKit enum and HealthFlow enum share raw values; a raw value HealthFlow's enum
+    /// lacks reads as `unknown`.
+    private func characteristic<Answer: RawRepresentable<Int>>(
+        _ type: HealthObjectType, unknown: Answer, _ read: () throws -> Int
+    ) throws(HealthStoreError) -> Answer {
+        Answer(rawValue: try characteristic(type, read)) ?? unknown
     }
 
     /// The person's date of birth.
@@ -162,8 +171,7 @@ public final class HealthKitStore: HealthStore {
     /// try store.biologicalSex()
     /// ```
     public func biologicalSex() throws(HealthStoreError) -> BiologicalSex {
-        let value = try characteristic(.biologicalSex) { try healthStore.biologicalSex().biologicalSex.rawValue }
-        return BiologicalSex(rawValue: value) ?? .notSet
+        try characteristic(.biologicalSex, unknown: .notSet) { try healthStore.biologicalSex().biologicalSex.rawValue }
     }
 
     /// The person's blood type.
@@ -172,8 +180,7 @@ public final class HealthKitStore: HealthStore {
     /// try store.bloodType()
     /// ```
     public func bloodType() throws(HealthStoreError) -> BloodType {
-        let value = try characteristic(.bloodType) { try healthStore.bloodType().bloodType.rawValue }
-        return BloodType(rawValue: value) ?? .notSet
+        try characteristic(.bloodType, unknown: .notSet) { try healthStore.bloodType().bloodType.rawValue }
     }
 
     /// The person's Fitzpatrick skin type.
@@ -182,10 +189,9 @@ public final class HealthKitStore: HealthStore {
     /// try store.fitzpatrickSkinType()
     /// ```
     public func fitzpatrickSkinType() throws(HealthStoreError) -> FitzpatrickSkinType {
-        let value = try characteristic(.fitzpatrickSkinType) {
+        try characteristic(.fitzpatrickSkinType, unknown: .notSet) {
             try healthStore.fitzpatrickSkinType().skinType.rawValue
         }
-        return FitzpatrickSkinType(rawValue: value) ?? .notSet
     }
 
     /// Whether the person uses a wheelchair.
@@ -194,8 +200,7 @@ public final class HealthKitStore: HealthStore {
     /// try store.wheelchairUse()
     /// ```
     public func wheelchairUse() throws(HealthStoreError) -> WheelchairUse {
-        let value = try characteristic(.wheelchairUse) { try healthStore.wheelchairUse().wheelchairUse.rawValue }
-        return WheelchairUse(rawValue: value) ?? .notSet
+        try characteristic(.wheelchairUse, unknown: .notSet) { try healthStore.wheelchairUse().wheelchairUse.rawValue }
     }
 
     /// How the person's move ring is measured.
@@ -204,10 +209,9 @@ public final class HealthKitStore: HealthStore {
     /// try store.activityMoveMode()
     /// ```
     public func activityMoveMode() throws(HealthStoreError) -> ActivityMoveMode {
-        let value = try characteristic(.activityMoveMode) {
+        try characteristic(.activityMoveMode, unknown: .activeEnergy) {
             try healthStore.activityMoveMode().activityMoveMode.rawValue
         }
-        return ActivityMoveMode(rawValue: value) ?? .activeEnergy
     }
 }
 

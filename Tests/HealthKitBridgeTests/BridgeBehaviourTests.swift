@@ -130,13 +130,20 @@ import Testing
 
     @Test func characteristicsReadThroughHealthKitWithTypedErrors() async throws {
         let fixture = BridgeFixture(
-            characteristics: HealthCharacteristics(biologicalSex: .female, bloodType: .oNegative))
+            characteristics: HealthCharacteristics(
+                biologicalSex: .female, bloodType: .oNegative, fitzpatrickSkinType: .typeIV, wheelchairUse: .yes,
+                activityMoveMode: .appleMoveTime))
         #expect(throws: HealthStoreError.authorizationNotDetermined(.biologicalSex)) {
             _ = try fixture.store.biologicalSex()
         }
-        try await fixture.store.requestAuthorization(toShare: [], read: [.biologicalSex, .bloodType, .dateOfBirth])
+        try await fixture.store.requestAuthorization(
+            toShare: [],
+            read: [.biologicalSex, .bloodType, .dateOfBirth, .fitzpatrickSkinType, .wheelchairUse, .activityMoveMode])
         #expect(try fixture.store.biologicalSex() == .female)
         #expect(try fixture.store.bloodType() == .oNegative)
+        #expect(try fixture.store.fitzpatrickSkinType() == .typeIV)
+        #expect(try fixture.store.wheelchairUse() == .yes)
+        #expect(try fixture.store.activityMoveMode() == .appleMoveTime)
         #expect(throws: HealthStoreError.noData(.dateOfBirth)) { _ = try fixture.store.dateOfBirthComponents() }
     }
 

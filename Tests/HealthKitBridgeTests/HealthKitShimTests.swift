@@ -21,6 +21,14 @@ import Testing
         #expect(types.count == 1)
     }
 
+    @Test func identifiersMadeFromAStringEitherWayAreEqual() {
+        #expect(HKQuantityTypeIdentifier("HKQuantityTypeIdentifierHeight") == .height)
+        #expect(HKCategoryTypeIdentifier("HKCategoryTypeIdentifierSleepAnalysis") == .sleepAnalysis)
+        #expect(HKCorrelationTypeIdentifier("HKCorrelationTypeIdentifierFood") == .food)
+        #expect(HKCharacteristicTypeIdentifier("HKCharacteristicTypeIdentifierBloodType") == .bloodType)
+        #expect(HKQuantityTypeIdentifier("HKNoSuchType").rawValue == "HKNoSuchType")
+    }
+
     @Test func unitsAndQuantitiesFollowHealthKitsGrammarAndRawValues() {
         #expect(HKUnit(from: "mg/dL") == HKUnit.gramUnit(with: .milli).unitDivided(by: .literUnit(with: .deci)))
         #expect(HKUnit.meterUnit(with: .centi).unitString == "cm")
@@ -35,6 +43,26 @@ import Testing
         #expect(HKQueryOptions.strictEndDate.rawValue == 2)
         #expect(HKError.Code.errorDataSizeExceeded.rawValue == 13)
         #expect(HKError.errorDomain == "com.apple.healthkit")
+    }
+
+    @Test func prefixedUnitBuildersPutThePrefixOnTheirOwnBaseUnit() {
+        let built: [(HKUnit, String)] = [
+            (.meterUnit(with: .kilo), "km"), (.gramUnit(with: .micro), "mcg"), (.literUnit(with: .milli), "mL"),
+            (.secondUnit(with: .milli), "ms"), (.jouleUnit(with: .kilo), "kJ"), (.pascalUnit(with: .kilo), "kPa"),
+            (.kelvinUnit(with: .milli), "mK"), (.siemenUnit(with: .milli), "mS"), (.hertzUnit(with: .mega), "MHz"),
+            (.voltUnit(with: .milli), "mV"),
+        ]
+        for (unit, expected) in built {
+            #expect(unit.unitString == expected)
+        }
+    }
+
+    @Test func optionBitsAreHealthKits() {
+        let statistics: [HKStatisticsOptions] = [
+            .separateBySource, .discreteAverage, .discreteMin, .discreteMax, .cumulativeSum, .mostRecent, .duration,
+        ]
+        #expect(statistics.map(\.rawValue) == (0..<7).map { 1 << $0 })
+        #expect([HKQueryOptions.strictStartDate, .strictEndDate].map(\.rawValue) == [1, 2])
     }
 
     @Test func savedSamplesComeBackSortedAndFilteredWithHealthKitMetadata() async throws {

@@ -162,7 +162,7 @@ extension HKQuery {
 
 /// Date-range options for `predicateForSamples(withStart:end:options:)`.
 public struct HKQueryOptions: OptionSet, Hashable, Sendable {
-    /// The option bits.
+    /// The option bits: HealthFlow's `SamplePredicate.DateOptions` bits, which are HealthKit's.
     public let rawValue: UInt
 
     /// Options from bits.
@@ -171,9 +171,10 @@ public struct HKQueryOptions: OptionSet, Hashable, Sendable {
     }
 
     /// Samples must start within the range.
-    public static let strictStartDate = HKQueryOptions(rawValue: 1 << 0)
+    public static let strictStartDate = HKQueryOptions(
+        rawValue: UInt(SamplePredicate.DateOptions.strictStartDate.rawValue))
     /// Samples must end within the range.
-    public static let strictEndDate = HKQueryOptions(rawValue: 1 << 1)
+    public static let strictEndDate = HKQueryOptions(rawValue: UInt(SamplePredicate.DateOptions.strictEndDate.rawValue))
 }
 
 #if !canImport(ObjectiveC)

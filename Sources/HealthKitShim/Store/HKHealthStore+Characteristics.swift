@@ -11,38 +11,42 @@ extension HKHealthStore {
         }
     }
 
+    /// A characteristic whose HealthFlow enum and HealthKit enum share raw values; a raw value HealthKit's enum
+    /// lacks reads as `unknown`.
+    private func characteristic<Value: RawRepresentable<Int>, Answer: RawRepresentable<Int>>(
+        _ read: () throws(HealthStoreError) -> Value, unknown: Answer
+    ) throws -> Answer {
+        Answer(rawValue: try characteristic(read).rawValue) ?? unknown
+    }
+
     /// The person's date of birth (Gregorian).
     public func dateOfBirthComponents() throws -> DateComponents {
-        try characteristic { () throws(HealthStoreError) in try device.backend.dateOfBirthComponents() }
+        try characteristic(device.backend.dateOfBirthComponents)
     }
 
     /// The person's biological sex.
     public func biologicalSex() throws -> HKBiologicalSexObject {
-        let value = try characteristic { () throws(HealthStoreError) in try device.backend.biologicalSex() }
-        return HKBiologicalSexObject(biologicalSex: HKBiologicalSex(rawValue: value.rawValue) ?? .notSet)
+        HKBiologicalSexObject(biologicalSex: try characteristic(device.backend.biologicalSex, unknown: .notSet))
     }
 
     /// The person's blood type.
     public func bloodType() throws -> HKBloodTypeObject {
-        let value = try characteristic { () throws(HealthStoreError) in try device.backend.bloodType() }
-        return HKBloodTypeObject(bloodType: HKBloodType(rawValue: value.rawValue) ?? .notSet)
+        HKBloodTypeObject(bloodType: try characteristic(device.backend.bloodType, unknown: .notSet))
     }
 
     /// The person's Fitzpatrick skin type.
     public func fitzpatrickSkinType() throws -> HKFitzpatrickSkinTypeObject {
-        let value = try characteristic { () throws(HealthStoreError) in try device.backend.fitzpatrickSkinType() }
-        return HKFitzpatrickSkinTypeObject(skinType: HKFitzpatrickSkinType(rawValue: value.rawValue) ?? .notSet)
+        HKFitzpatrickSkinTypeObject(skinType: try characteristic(device.backend.fitzpatrickSkinType, unknown: .notSet))
     }
 
     /// Whether the person uses a wheelchair.
     public func wheelchairUse() throws -> HKWheelchairUseObject {
-        let value = try characteristic { () throws(HealthStoreError) in try device.backend.wheelchairUse() }
-        return HKWheelchairUseObject(wheelchairUse: HKWheelchairUse(rawValue: value.rawValue) ?? .notSet)
+        HKWheelchairUseObject(wheelchairUse: try characteristic(device.backend.wheelchairUse, unknown: .notSet))
     }
 
     /// How the person's move ring is measured.
     public func activityMoveMode() throws -> HKActivityMoveModeObject {
-        let value = try characteristic { () throws(HealthStoreError) in try device.backend.activityMoveMode() }
-        return HKActivityMoveModeObject(activityMoveMode: HKActivityMoveMode(rawValue: value.rawValue) ?? .activeEnergy)
+        HKActivityMoveModeObject(
+            activityMoveMode: try characteristic(device.backend.activityMoveMode, unknown: .activeEnergy))
     }
 }

@@ -2,17 +2,12 @@
 
 /// The identifiers of HealthKit's category types that this shim knows (`HKCategoryTypeIdentifier…` constants,
 /// imported into Swift as this struct's static members).
-public struct HKCategoryTypeIdentifier: RawRepresentable, Hashable, Sendable {
+public struct HKCategoryTypeIdentifier: _HKTypeIdentifier {
     /// The identifier string, e.g. `"HKCategoryTypeIdentifierSleepAnalysis"`.
     public let rawValue: String
 
     /// Wraps an identifier string (unknown identifiers make `…Type(forIdentifier:)` return `nil`).
     public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
-
-    /// Wraps an identifier string.
-    public init(_ rawValue: String) {
         self.rawValue = rawValue
     }
 

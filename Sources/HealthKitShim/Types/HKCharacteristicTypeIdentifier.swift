@@ -2,17 +2,12 @@
 
 /// The identifiers of HealthKit's characteristic types that this shim knows (`HKCharacteristicTypeIdentifier…` constants,
 /// imported into Swift as this struct's static members).
-public struct HKCharacteristicTypeIdentifier: RawRepresentable, Hashable, Sendable {
+public struct HKCharacteristicTypeIdentifier: _HKTypeIdentifier {
     /// The identifier string, e.g. `"HKCharacteristicTypeIdentifierDateOfBirth"`.
     public let rawValue: String
 
     /// Wraps an identifier string (unknown identifiers make `…Type(forIdentifier:)` return `nil`).
     public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
-
-    /// Wraps an identifier string.
-    public init(_ rawValue: String) {
         self.rawValue = rawValue
     }
 

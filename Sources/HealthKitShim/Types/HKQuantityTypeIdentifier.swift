@@ -2,17 +2,12 @@
 
 /// The identifiers of HealthKit's quantity types that this shim knows (`HKQuantityTypeIdentifier…` constants,
 /// imported into Swift as this struct's static members).
-public struct HKQuantityTypeIdentifier: RawRepresentable, Hashable, Sendable {
+public struct HKQuantityTypeIdentifier: _HKTypeIdentifier {
     /// The identifier string, e.g. `"HKQuantityTypeIdentifierHeight"`.
     public let rawValue: String
 
     /// Wraps an identifier string (unknown identifiers make `…Type(forIdentifier:)` return `nil`).
     public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
-
-    /// Wraps an identifier string.
-    public init(_ rawValue: String) {
         self.rawValue = rawValue
     }
 

@@ -124,55 +124,40 @@ extension HKUnit {
     /// The `decibelHearingLevel` unit.
     public class func decibelHearingLevel() -> Self { Self(healthFlowUnit: .decibelHearingLevel()) }
 
-    /// The `meter` unit with a metric prefix.
-    public class func meterUnit(with prefix: HKMetricPrefix) -> Self {
-        Self(healthFlowUnit: .meterUnit(with: prefix.healthFlowPrefix))
+    /// One of HealthFlow's prefixed builders, given HealthKit's prefix.
+    private static func prefixed(_ build: (MetricPrefix) -> HealthUnit, _ prefix: HKMetricPrefix) -> Self {
+        Self(healthFlowUnit: build(prefix.healthFlowPrefix))
     }
+
+    /// The `meter` unit with a metric prefix.
+    public class func meterUnit(with prefix: HKMetricPrefix) -> Self { prefixed(HealthUnit.meterUnit, prefix) }
 
     /// The `gram` unit with a metric prefix.
-    public class func gramUnit(with prefix: HKMetricPrefix) -> Self {
-        Self(healthFlowUnit: .gramUnit(with: prefix.healthFlowPrefix))
-    }
+    public class func gramUnit(with prefix: HKMetricPrefix) -> Self { prefixed(HealthUnit.gramUnit, prefix) }
 
     /// The `liter` unit with a metric prefix.
-    public class func literUnit(with prefix: HKMetricPrefix) -> Self {
-        Self(healthFlowUnit: .literUnit(with: prefix.healthFlowPrefix))
-    }
+    public class func literUnit(with prefix: HKMetricPrefix) -> Self { prefixed(HealthUnit.literUnit, prefix) }
 
     /// The `second` unit with a metric prefix.
-    public class func secondUnit(with prefix: HKMetricPrefix) -> Self {
-        Self(healthFlowUnit: .secondUnit(with: prefix.healthFlowPrefix))
-    }
+    public class func secondUnit(with prefix: HKMetricPrefix) -> Self { prefixed(HealthUnit.secondUnit, prefix) }
 
     /// The `joule` unit with a metric prefix.
-    public class func jouleUnit(with prefix: HKMetricPrefix) -> Self {
-        Self(healthFlowUnit: .jouleUnit(with: prefix.healthFlowPrefix))
-    }
+    public class func jouleUnit(with prefix: HKMetricPrefix) -> Self { prefixed(HealthUnit.jouleUnit, prefix) }
 
     /// The `pascal` unit with a metric prefix.
-    public class func pascalUnit(with prefix: HKMetricPrefix) -> Self {
-        Self(healthFlowUnit: .pascalUnit(with: prefix.healthFlowPrefix))
-    }
+    public class func pascalUnit(with prefix: HKMetricPrefix) -> Self { prefixed(HealthUnit.pascalUnit, prefix) }
 
     /// The `kelvin` unit with a metric prefix.
-    public class func kelvinUnit(with prefix: HKMetricPrefix) -> Self {
-        Self(healthFlowUnit: .kelvinUnit(with: prefix.healthFlowPrefix))
-    }
+    public class func kelvinUnit(with prefix: HKMetricPrefix) -> Self { prefixed(HealthUnit.kelvinUnit, prefix) }
 
     /// The `siemen` unit with a metric prefix.
-    public class func siemenUnit(with prefix: HKMetricPrefix) -> Self {
-        Self(healthFlowUnit: .siemenUnit(with: prefix.healthFlowPrefix))
-    }
+    public class func siemenUnit(with prefix: HKMetricPrefix) -> Self { prefixed(HealthUnit.siemenUnit, prefix) }
 
     /// The `hertz` unit with a metric prefix.
-    public class func hertzUnit(with prefix: HKMetricPrefix) -> Self {
-        Self(healthFlowUnit: .hertzUnit(with: prefix.healthFlowPrefix))
-    }
+    public class func hertzUnit(with prefix: HKMetricPrefix) -> Self { prefixed(HealthUnit.hertzUnit, prefix) }
 
     /// The `volt` unit with a metric prefix.
-    public class func voltUnit(with prefix: HKMetricPrefix) -> Self {
-        Self(healthFlowUnit: .voltUnit(with: prefix.healthFlowPrefix))
-    }
+    public class func voltUnit(with prefix: HKMetricPrefix) -> Self { prefixed(HealthUnit.voltUnit, prefix) }
 
     /// Moles of a substance with the given molar mass (g/mol), with a metric prefix: `mmol<180.15588…>`.
     public class func moleUnit(with prefix: HKMetricPrefix, molarMass gramsPerMole: Double) -> Self {
