@@ -154,4 +154,16 @@ struct HealthObjectTypeTests {
             try JSONDecoder().decode([HealthObjectType].self, from: Data(#"["steps"]"#.utf8))
         }
     }
+
+    @Test func decodingAnUnknownIdentifierReportsItAsCorruptData() {
+        do {
+            _ = try JSONDecoder().decode([HealthObjectType].self, from: Data(#"["steps"]"#.utf8))
+            Issue.record("an unknown identifier decoded")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.debugDescription == #"unknown health object type "steps""#)
+            #expect(context.codingPath.count == 1)
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
 }

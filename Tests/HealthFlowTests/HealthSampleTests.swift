@@ -49,6 +49,19 @@ struct HealthSampleTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(HealthSample.self, from: Data(json.utf8)) }
     }
 
+    @Test func decodingAnObjectWithoutExactlyOneKindKeyListsTheKinds() {
+        let error = #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(HealthSample.self, from: Data(#"{"quantity":{},"category":{}}"#.utf8))
+        }
+        guard case .dataCorrupted(let context) = error else {
+            Issue.record("unexpected \(String(describing: error))")
+            return
+        }
+        #expect(
+            context.debugDescription
+                == "a sample has exactly one of the keys quantity, category, correlation, electrocardiogram")
+    }
+
     @Test func decodingRunsValidation() throws {
         let json = #"""
             {"quantity":{"uuid":"6F9619FF-8B86-D011-B42D-00C04FC964FF","type":"insulinDelivery",

@@ -58,9 +58,15 @@ struct HealthUnitBuilderTests {
         #expect(try JSONDecoder().decode([HealthUnit].self, from: data) == [unit])
     }
 
-    @Test func decodingAnInvalidUnitStringFails() {
-        #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode([HealthUnit].self, from: Data(#"["mL/kg/min"]"#.utf8))
+    @Test func decodingAnInvalidUnitStringFailsWithTheParsersReason() throws {
+        let parseError = #expect(throws: UnitError.self) { try HealthUnit(from: "mL/kg/min") }
+        do {
+            _ = try JSONDecoder().decode([HealthUnit].self, from: Data(#"["mL/kg/min"]"#.utf8))
+            Issue.record("an invalid unit string decoded")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.debugDescription == parseError?.description)
+        } catch {
+            Issue.record("unexpected error \(error)")
         }
     }
 }

@@ -53,6 +53,19 @@ struct MetadataTests {
         }
     }
 
+    @Test func decodingAnObjectWithoutExactlyOneKindKeyListsTheKinds() {
+        let error = #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode([MetadataValue].self, from: Data(#"[{}]"#.utf8))
+        }
+        guard case .dataCorrupted(let context) = error else {
+            Issue.record("unexpected \(String(describing: error))")
+            return
+        }
+        #expect(
+            context.debugDescription == "a metadata value has exactly one of the keys string, number, date, quantity")
+        #expect(context.codingPath.count == 1)
+    }
+
     @Test func descriptionsAreReadable() {
         #expect(MetadataValue.string("Banana").description == "\"Banana\"")
         #expect(MetadataValue.number(2).description == "2")

@@ -65,8 +65,7 @@ public final class HealthActivitySummaryQuery: HealthQuery, @unchecked Sendable 
     override func start(on runner: any HealthQueryRunner) {
         let handler = resultsHandler
         launch(
-            on: runner, validationError: nil, rejected: { handler(self, nil, $0) },
-            results: { handler(self, $0.success, $0.failure) }
+            on: runner, validationError: nil, results: { handler(self, $0.success, $0.failure) }
         ) { runner.run(self, in: $0) }
     }
 }

@@ -78,8 +78,8 @@ public final class HealthAnchoredObjectQuery: HealthQuery, @unchecked Sendable {
     override func start(on runner: any HealthQueryRunner) {
         let results = Self.outcomeHandler(for: self, resultsHandler)
         launch(
-            on: runner, validationError: sampleTypeError(limit: limit), rejected: { results(.failure($0)) },
-            results: results, updates: updateHandler.map { Self.outcomeHandler(for: self, $0) }
+            on: runner, validationError: sampleTypeError(limit: limit), results: results,
+            updates: updateHandler.map { Self.outcomeHandler(for: self, $0) }
         ) { runner.run(self, in: $0) }
     }
 

@@ -140,18 +140,20 @@ public class HealthQuery: CustomStringConvertible, @unchecked Sendable {
     /// ``launch(on:validationError:rejected:results:updates:run:)`` with its handlers.
     func start(on runner: any HealthQueryRunner) {}
 
-    /// Begins, validates and runs the query with an execution whose handlers are `results` and `updates`;
-    /// `rejected` receives the error of a repeated execution (the running execution is not disturbed).
+    /// Begins, validates and runs the query with an execution whose handlers are `results` and `updates`.
+    /// The error of a repeated execution goes to `rejected`, or as a failure to `results` when `rejected` is
+    /// `nil`; the running execution is not disturbed.
     func launch<Results>(
         on runner: any HealthQueryRunner, validationError: HealthStoreError?,
-        rejected: @escaping @Sendable (any Error) -> Void,
+        rejected: (@Sendable (any Error) -> Void)? = nil,
         results: @escaping @Sendable (Result<Results, any Error>) -> Void,
         updates: (@Sendable (Result<Results, any Error>) -> Void)? = nil,
         run: (QueryExecution<Results>) -> Void
     ) {
         guard begin() else {
             let error = HealthStoreError.queryAlreadyExecuted(query: description)
-            runner.scheduleCallback { rejected(error) }
+            let reject = rejected ?? { results(.failure($0)) }
+            runner.scheduleCallback { reject(error) }
             return
         }
         let execution = QueryExecution(

@@ -64,7 +64,7 @@ public final class HealthSampleQuery: HealthQuery, @unchecked Sendable {
     override func start(on runner: any HealthQueryRunner) {
         let handler = resultsHandler
         launch(
-            on: runner, validationError: sampleTypeError(limit: limit), rejected: { handler(self, nil, $0) },
+            on: runner, validationError: sampleTypeError(limit: limit),
             results: { handler(self, $0.success, $0.failure) }
         ) { runner.run(self, in: $0) }
     }

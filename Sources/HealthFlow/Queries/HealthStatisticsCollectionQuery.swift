@@ -123,7 +123,7 @@ public final class HealthStatisticsCollectionQuery: HealthQuery, @unchecked Send
             on: runner,
             validationError: StatisticsQueryEvaluation.requestError(
                 type: objectType, options: options, grid: (anchorDate, intervalComponents, calendar)),
-            rejected: { initial(self, nil, $0) }, results: { initial(self, $0.success, $0.failure) },
+            results: { initial(self, $0.success, $0.failure) },
             updates: updates
         ) { runner.run(self, in: $0) }
     }

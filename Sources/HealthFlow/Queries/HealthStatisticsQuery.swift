@@ -76,7 +76,7 @@ public final class HealthStatisticsQuery: HealthQuery, @unchecked Sendable {
         launch(
             on: runner,
             validationError: StatisticsQueryEvaluation.requestError(type: objectType, options: options),
-            rejected: { handler(self, nil, $0) }, results: { handler(self, $0.success, $0.failure) }
+            results: { handler(self, $0.success, $0.failure) }
         ) { runner.run(self, in: $0) }
     }
 }

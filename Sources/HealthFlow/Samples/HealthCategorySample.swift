@@ -40,8 +40,7 @@ public struct HealthCategorySample: Hashable, Sendable {
         guard type.allowedCategoryValues.contains(value) else {
             throw .invalidCategoryValue(type, value: value, allowed: type.allowedCategoryValues)
         }
-        try SampleValidation.validateDates(type, start: start, end: end)
-        try SampleValidation.validateMetadata(metadata, of: type)
+        try SampleValidation.validateCommonFields(type, start: start, end: end, metadata: metadata)
         self.uuid = uuid
         self.type = type
         self.value = value

@@ -45,8 +45,7 @@ public struct HealthCorrelation: Hashable, Sendable {
         metadata: [MetadataKey: MetadataValue] = [:], uuid: UUID = UUID()
     ) throws(ValidationError) {
         try SampleValidation.requireKind(type, .correlation)
-        try SampleValidation.validateDates(type, start: start, end: end)
-        try SampleValidation.validateMetadata(metadata, of: type)
+        try SampleValidation.validateCommonFields(type, start: start, end: end, metadata: metadata)
         try Self.validateMembers(objects, of: type, start: start, end: end, uuid: uuid)
         self.uuid = uuid
         self.type = type

@@ -93,8 +93,7 @@ public struct HealthElectrocardiogram: Hashable, Sendable {
         guard numberOfVoltageMeasurements >= 0 else {
             throw .negativeValue(type, field: "numberOfVoltageMeasurements", value: Double(numberOfVoltageMeasurements))
         }
-        try SampleValidation.validateDates(type, start: start, end: end)
-        try SampleValidation.validateMetadata(metadata, of: type)
+        try SampleValidation.validateCommonFields(type, start: start, end: end, metadata: metadata)
         self.uuid = uuid
         self.startDate = start
         self.endDate = end

@@ -58,8 +58,7 @@ public struct HealthQuantitySample: Hashable, Sendable {
         try SampleValidation.validateQuantity(
             quantity, of: type, field: "quantity", expected: allowsNegative == nil ? canonicalUnit : nil,
             allowsNegative: allowsNegative ?? type.allowsNegativeValues)
-        try SampleValidation.validateDates(type, start: start, end: end)
-        try SampleValidation.validateMetadata(metadata, of: type)
+        try SampleValidation.validateCommonFields(type, start: start, end: end, metadata: metadata)
         self.uuid = uuid
         self.type = type
         self.quantity = quantity

@@ -80,7 +80,7 @@ public enum HealthSample: Hashable, Sendable {
 }
 
 extension HealthSample: Codable {
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case quantity, category, correlation, electrocardiogram
     }
 
@@ -88,14 +88,7 @@ extension HealthSample: Codable {
     ///
     /// - Throws: `DecodingError` unless exactly one known key holds a valid sample.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard container.allKeys.count == 1, let key = container.allKeys.first else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: container.codingPath,
-                    debugDescription: "a sample has exactly one of the keys quantity, category, correlation, "
-                        + "electrocardiogram"))
-        }
+        let (container, key) = try decoder.singleKeyContainer(keyedBy: CodingKeys.self, subject: "a sample")
         switch key {
         case .quantity: self = .quantity(try container.decode(HealthQuantitySample.self, forKey: key))
         case .category: self = .category(try container.decode(HealthCategorySample.self, forKey: key))

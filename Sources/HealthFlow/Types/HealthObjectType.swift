@@ -150,20 +150,18 @@ extension HealthObjectType: Codable {
     ///
     /// - Throws: `DecodingError.dataCorrupted` for an identifier not in the catalog.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let identifier = try container.decode(String.self)
-        guard let type = HealthObjectType(identifier: identifier) else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "unknown health object type \"\(identifier)\"")
+        self = try decoder.decodeSingleString { identifier in
+            guard let type = HealthObjectType(identifier: identifier) else {
+                throw UnparsableString(description: "unknown health object type \"\(identifier)\"")
+            }
+            return type
         }
-        self = type
     }
 
     /// Encodes the short identifier.
     ///
     /// - Throws: Whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(identifier)
+        try encoder.encodeSingleString(identifier)
     }
 }

@@ -64,7 +64,7 @@ extension MetadataValue: CustomStringConvertible {
 }
 
 extension MetadataValue: Codable {
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case string
         case number
         case date
@@ -75,13 +75,7 @@ extension MetadataValue: Codable {
     ///
     /// - Throws: `DecodingError` unless exactly one known key is present with a value of its kind.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard container.allKeys.count == 1, let key = container.allKeys.first else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: container.codingPath,
-                    debugDescription: "a metadata value has exactly one of the keys string, number, date, quantity"))
-        }
+        let (container, key) = try decoder.singleKeyContainer(keyedBy: CodingKeys.self, subject: "a metadata value")
         switch key {
         case .string: self = .string(try container.decode(String.self, forKey: key))
         case .number: self = .number(try container.decode(Double.self, forKey: key))

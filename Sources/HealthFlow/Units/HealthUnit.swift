@@ -126,20 +126,13 @@ extension HealthUnit: Codable {
     ///
     /// - Throws: `DecodingError.dataCorrupted` when the string is not a valid unit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        do {
-            self = try HealthUnit(from: text)
-        } catch {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
-        }
+        self = try decoder.decodeSingleString { try HealthUnit(from: $0) }
     }
 
     /// Encodes the unit as its unit string (`"mL/min·kg"`).
     ///
     /// - Throws: Whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(unitString)
+        try encoder.encodeSingleString(unitString)
     }
 }

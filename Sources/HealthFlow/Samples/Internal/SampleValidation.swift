@@ -8,8 +8,17 @@ enum SampleValidation {
         guard type.kind == kind else { throw .wrongKind(type, expected: kind) }
     }
 
+    /// The rules every sample kind obeys, checked in this order: the dates (``validateDates(_:start:end:)``),
+    /// then the metadata (``validateMetadata(_:of:)``).
+    static func validateCommonFields(
+        _ type: HealthObjectType, start: Date, end: Date, metadata: [MetadataKey: MetadataValue]
+    ) throws(ValidationError) {
+        try validateDates(type, start: start, end: end)
+        try validateMetadata(metadata, of: type)
+    }
+
     /// Dates must be finite and `end >= start`.
-    static func validateDates(_ type: HealthObjectType, start: Date, end: Date) throws(ValidationError) {
+    private static func validateDates(_ type: HealthObjectType, start: Date, end: Date) throws(ValidationError) {
         guard start.timeIntervalSinceReferenceDate.isFinite else { throw .invalidDate(type, field: "startDate") }
         guard end.timeIntervalSinceReferenceDate.isFinite else { throw .invalidDate(type, field: "endDate") }
         guard end >= start else { throw .endBeforeStart(type, start: start, end: end) }
@@ -33,7 +42,7 @@ enum SampleValidation {
 
     /// Required keys must be present; known keys must hold values they accept; numbers, dates and
     /// quantities must be finite; a sync identifier needs a sync version.
-    static func validateMetadata(
+    private static func validateMetadata(
         _ metadata: [MetadataKey: MetadataValue], of type: HealthObjectType
     ) throws(ValidationError) {
         for key in type.requiredMetadataKeys.sorted(by: { $0.rawValue < $1.rawValue }) where metadata[key] == nil {
