@@ -100,6 +100,25 @@ import Testing
         #expect(found.first?.sourceRevision.source == HKSource.default())
     }
 
+    /// HealthKit keeps an executing query alive and lets it go when it finished: an executed query and what its
+    /// handler holds must not keep each other alive afterwards.
+    @Test func aFinishedQueryIsReleasedWithWhatItsHandlerHolds() async throws {
+        let store = HKHealthStore(device: HealthKitShimDevice(backend: HealthKitShimDevice.makeDefaultBackend()))
+        func runQuery() async throws -> HKSampleQuery {
+            let (done, resolver) = Promise<Void>.pending()
+            let query = HKSampleQuery(
+                sampleType: HKQuantityType(.height), predicate: nil, limit: HKObjectQueryNoLimit, sortDescriptors: nil
+            ) { _, _, _ in resolver.fulfill() }
+            store.execute(query)
+            try await done.value
+            return query
+        }
+        weak let first = try await runQuery()
+        // Handlers run one at a time, in order: once the second has run, the first handler's call has returned.
+        _ = try await runQuery()
+        #expect(first == nil, "a finished query is still alive: it and its HealthFlow query hold each other")
+    }
+
     @Test func refusalsArriveAsHealthKitErrors() async throws {
         let backend = InMemoryHealthStore(
             configuration: HealthKitShimDevice.makeDefaultBackend().configuration, policy: .deny(share: [.bodyMass]))

@@ -10,7 +10,15 @@ public class HKQuery: NSObject, @unchecked Sendable {
     // @unchecked: the type and predicate are set once in init; the running HealthFlow query lives in a `LockedState`.
     let queriedType: HealthObjectType?
     private let storedPredicate: NSPredicate?
-    private let running = LockedState<(executed: Bool, inner: HealthQuery?)>((false, nil))
+    private let running = LockedState(Execution())
+
+    /// Whether the query was executed, and the HealthFlow query doing its work. That query's handlers hold this
+    /// one (HealthKit keeps an executing query alive and passes it to its handlers), so this side is `weak`: the
+    /// store holds the HealthFlow query while it runs, and once it finished or was stopped both are released.
+    private struct Execution {
+        var executed = false
+        weak var inner: HealthQuery?
+    }
 
     init(type: HealthObjectType?, predicate: NSPredicate?) {
         self.queriedType = type
@@ -32,7 +40,8 @@ public class HKQuery: NSObject, @unchecked Sendable {
     func claimExecution(_ inner: HealthQuery) {
         let first = running.withLock { state -> Bool in
             guard !state.executed else { return false }
-            state = (true, inner)
+            state.executed = true
+            state.inner = inner
             return true
         }
         if !first { HKShimException.raise(ShimQueryRules.executedTwiceReason(self)) }
