@@ -24,23 +24,25 @@ extension OperationGraph {
 /// How one diagram language writes the parts of a graph's shape.
 private struct DiagramDialect: Sendable {
     let header: @Sendable (_ name: String) -> [String]
-    let node: @Sendable (_ id: Int, _ label: String, _ role: NodeRole) -> String
+    /// Makes a node's label safe inside the double quotes it is written in.
+    let escapeLabel: @Sendable (_ label: String) -> String
+    let nodeShapes: NodeShapes
     let openStage: @Sendable (_ number: Int) -> [String]
     let closeStage: String
     let edge: @Sendable (_ from: Int, _ to: Int) -> String
     let foundationEdge: @Sendable (_ from: Int, _ to: Int) -> String
     let footer: [String]
 
+    /// Node `id` drawn with its label, in the shape of its role.
+    func node(_ id: Int, _ label: String, _ role: NodeRole) -> String {
+        let (open, close) = nodeShapes[role]
+        return "n\(id)\(open)\"\(escapeLabel(label))\"\(close)"
+    }
+
     static let mermaid = DiagramDialect(
         header: { _ in ["flowchart LR"] },
-        node: { id, label, role in
-            let label = mermaidLabel(label)
-            return switch role {
-            case .work: "n\(id)[\"\(label)\"]"
-            case .recovery: "n\(id){{\"\(label)\"}}"
-            case .join: "n\(id)((\"\(label)\"))"
-            }
-        },
+        escapeLabel: mermaidLabel,
+        nodeShapes: NodeShapes(work: ("[", "]"), recovery: ("{{", "}}"), join: ("((", "))")),
         openStage: { ["    subgraph s\($0)[\"stage \($0): when\"]"] },
         closeStage: "    end",
         edge: { "    n\($0) --> n\($1)" },
@@ -49,19 +51,31 @@ private struct DiagramDialect: Sendable {
 
     static let dot = DiagramDialect(
         header: { ["digraph \"\(dotEscaped($0))\" {", "    rankdir=LR;", "    node [shape=box];"] },
-        node: { id, label, role in
-            let label = dotEscaped(label)
-            return switch role {
-            case .work: "n\(id) [label=\"\(label)\"];"
-            case .recovery: "n\(id) [label=\"\(label)\", shape=hexagon];"
-            case .join: "n\(id) [label=\"\(label)\", shape=circle];"
-            }
-        },
+        escapeLabel: dotEscaped,
+        nodeShapes: NodeShapes(
+            work: (" [label=", "];"), recovery: (" [label=", ", shape=hexagon];"),
+            join: (" [label=", ", shape=circle];")),
         openStage: { ["    subgraph cluster_s\($0) {", "        label=\"stage \($0): when\";"] },
         closeStage: "    }",
         edge: { "    n\($0) -> n\($1);" },
         foundationEdge: { "    n\($0) -> n\($1) [style=dashed, label=\"Foundation\"];" },
         footer: ["}"])
+}
+
+/// The text a dialect writes before and after a node's quoted label, per role: what gives the node its drawn
+/// shape.
+private struct NodeShapes: Sendable {
+    let work: (open: String, close: String)
+    let recovery: (open: String, close: String)
+    let join: (open: String, close: String)
+
+    subscript(role: NodeRole) -> (open: String, close: String) {
+        switch role {
+        case .work: work
+        case .recovery: recovery
+        case .join: join
+        }
+    }
 }
 
 /// The nodes grouped for drawing, and the edges in a stable order.
