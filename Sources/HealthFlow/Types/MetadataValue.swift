@@ -97,3 +97,16 @@ extension MetadataValue: Codable {
         }
     }
 }
+
+extension MetadataValue {
+    /// The value as HealthKit's `[String: Any]` metadata holds it: a `String`, an `NSNumber`, a `Date`, or what
+    /// `quantity` makes of a quantity (the shim's or HealthKit's `HKQuantity`).
+    package func healthKitValue(quantity: (HealthQuantity) -> Any) -> Any {
+        switch self {
+        case .string(let string): string
+        case .number(let number): NSNumber(value: number)
+        case .date(let date): date
+        case .quantity(let value): quantity(value)
+        }
+    }
+}

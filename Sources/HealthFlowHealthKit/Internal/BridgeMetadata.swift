@@ -16,14 +16,7 @@ enum BridgeMetadata {
 
     static func healthKit(_ metadata: [MetadataKey: MetadataValue], extra: [String: String]) -> [String: Any] {
         var result: [String: Any] = [:]
-        for (key, value) in metadata {
-            switch value {
-            case .string(let string): result[key.rawValue] = string
-            case .number(let number): result[key.rawValue] = NSNumber(value: number)
-            case .date(let date): result[key.rawValue] = date
-            case .quantity(let quantity): result[key.rawValue] = BridgeTypes.quantity(quantity)
-            }
-        }
+        for (key, value) in metadata { result[key.rawValue] = value.healthKitValue(quantity: BridgeTypes.quantity) }
         for (key, value) in extra { result[key] = value }
         return result
     }

@@ -34,12 +34,7 @@ enum ShimMetadata {
         guard !metadata.isEmpty else { return nil }
         var result: [String: Any] = [:]
         for (key, value) in metadata {
-            switch value {
-            case .string(let string): result[key.rawValue] = string
-            case .number(let number): result[key.rawValue] = NSNumber(value: number)
-            case .date(let date): result[key.rawValue] = date
-            case .quantity(let quantity): result[key.rawValue] = HKQuantity(healthFlowQuantity: quantity)
-            }
+            result[key.rawValue] = value.healthKitValue(quantity: HKQuantity.init(healthFlowQuantity:))
         }
         return result
     }
