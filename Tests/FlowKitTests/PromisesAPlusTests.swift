@@ -28,7 +28,7 @@ import Testing
         _ = Promise(value: 1).done(on: executor) { _ in order.append("late onFulfilled") }
         order.append("attached late")
         #expect(order.events == ["attached", "fulfilled", "attached late"])
-        jobs.events.forEach { $0() }
+        jobs.take().forEach { $0() }
         #expect(order.events == ["attached", "fulfilled", "attached late", "onFulfilled", "late onFulfilled"])
     }
 

@@ -112,10 +112,15 @@ struct CallbackDeliveryTests {
 
 /// Holds a store made after the closures that need it.
 final class StoreBox: Sendable {
-    private let storage = LockedState<InMemoryHealthStore?>(nil)
+    /// Weak: the store's policy holds the box, so a strong reference back would keep both alive for good.
+    private struct Reference {
+        weak var store: InMemoryHealthStore?
+    }
+
+    private let storage = LockedState(Reference())
 
     var store: InMemoryHealthStore? {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
+        get { storage.withLock { $0.store } }
+        set { storage.withLock { $0.store = newValue } }
     }
 }

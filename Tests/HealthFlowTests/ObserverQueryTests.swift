@@ -34,6 +34,7 @@ struct ObserverQueryTests {
     @Test func firesOnStartAndOncePerMatchingOperation() async throws {
         let store = try await StoreFixture.authorizedStore(share: [.stepCount, .heartRate])
         let (query, notes, continuation) = Self.observe(store, .stepCount)
+        defer { store.stop(query) }
         var iterator = notes.makeAsyncIterator()
         #expect(await iterator.next() == .update)  // on start
         try await store.save([try StoreFixture.sample(), try StoreFixture.sample()])
@@ -54,7 +55,8 @@ struct ObserverQueryTests {
     @Test func thePredicateAndReadRulesFilterNotifications() async throws {
         let store = try await StoreFixture.authorizedStore(
             share: [.heartRate], read: [.heartRate], policy: .deny(read: [.heartRate]))
-        let (_, notes, continuation) = Self.observe(store, .heartRate)
+        let (query, notes, continuation) = Self.observe(store, .heartRate)
+        defer { store.stop(query) }
         var iterator = notes.makeAsyncIterator()
         #expect(await iterator.next() == .update)
         // Unreadable: another source, and reading heart rate was denied.
@@ -62,8 +64,9 @@ struct ObserverQueryTests {
         try await store.save(try StoreFixture.sample(.heartRate, 61, unit: "count/min"))  // own: visible
         #expect(await iterator.next() == .update)
 
-        let (_, watchNotes, watchContinuation) = Self.observe(
+        let (watchQuery, watchNotes, watchContinuation) = Self.observe(
             store, .heartRate, predicate: .sources([Fixture.watch.bundleIdentifier]))
+        defer { store.stop(watchQuery) }
         var watchIterator = watchNotes.makeAsyncIterator()
         #expect(await watchIterator.next() == .update)
         try await store.save(try StoreFixture.sample(.heartRate, 62, unit: "count/min"))  // not the watch
@@ -78,6 +81,7 @@ struct ObserverQueryTests {
     @Test func missingCompletionCallsAreRecorded() async throws {
         let store = try await StoreFixture.authorizedStore(share: [.stepCount])
         let (query, notes, _) = Self.observe(store, .stepCount) { delivery in delivery % 2 == 1 }
+        defer { store.stop(query) }
         var iterator = notes.makeAsyncIterator()
         _ = await iterator.next()
         for _ in 0..<3 {
@@ -97,6 +101,7 @@ struct ObserverQueryTests {
             resolver.fulfill()
         }
         store.execute(query)
+        defer { store.stop(query) }
         try await promise.value
         #expect(query.deliveredUpdates == 1)
         #expect(query.unacknowledgedUpdates == 0)

@@ -51,6 +51,7 @@ struct QueryLifecycleTests {
         }
         store.execute(query)
         store.execute(query)
+        defer { store.stop(query) }
         _ = try await store.samples(of: .stepCount)
         #expect(errors.events == [.queryAlreadyExecuted(query: "HealthObserverQuery(stepCount)")])
         #expect(query.deliveredUpdates == 1)  // the error is not an update of the running query

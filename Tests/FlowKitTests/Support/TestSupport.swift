@@ -24,6 +24,15 @@ final class Recorder<Element: Sendable>: Sendable {
     var count: Int {
         storage.withLock { $0.count }
     }
+
+    /// The elements so far, leaving the recorder empty (recorded jobs that hold their executor, which holds
+    /// this recorder, are let go).
+    func take() -> [Element] {
+        storage.withLock { elements in
+            defer { elements = [] }
+            return elements
+        }
+    }
 }
 
 /// A thread-safe counter.
