@@ -125,12 +125,20 @@ struct StoreState {
     mutating func apply(_ mutation: StoreMutation) -> [Job] {
         switch mutation {
         case .insert(let samples):
+            // Only running queries need the changed objects; a run of samples of one type finds its slot once.
+            let notifies = !watches.isEmpty
             var changed: [HealthSample] = []
+            if notifies { changed.reserveCapacity(samples.count) }
+            var slotType: String?
+            var slot = 0
             for sample in samples {
-                let flat = SampleRules.flattened(sample)
-                for (offset, object) in flat.enumerated() {
-                    insert(object, correlation: offset == 0 ? nil : sample.uuid)
-                    changed.append(object)
+                SampleRules.forEachFlattened(sample) { object, correlation in
+                    if object.type.identifier != slotType {
+                        slot = self.slot(for: object.type)
+                        slotType = object.type.identifier
+                    }
+                    insert(object, into: slot, correlation: correlation)
+                    if notifies { changed.append(object) }
                 }
             }
             return notifications(for: changed)
@@ -174,9 +182,9 @@ struct StoreState {
         return nil
     }
 
-    private mutating func insert(_ sample: HealthSample, correlation: UUID?) {
+    /// Adds `sample` to the index of its type, `slot`.
+    private mutating func insert(_ sample: HealthSample, into slot: Int, correlation: UUID?) {
         sequence += 1
-        let slot = slot(for: sample.type)
         let entry = IndexedSample(sample: sample, sequence: sequence, isOwned: isOwned(sample))
         indexes[slot].insert(entry)
         historySum &+= HistoryMix.addition(sequence: sequence, uuid: sample.uuid)
