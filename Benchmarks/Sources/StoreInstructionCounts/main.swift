@@ -1,10 +1,30 @@
 // The store's save rows without package-benchmark, for counting instructions with callgrind (repeatable on a
 // shared machine, unlike wall time) or profiling with perf. `callgrind-store.sh` runs each mode at two sizes and
-// prints the difference per sample, which leaves out start-up and the samples' generation.
+// prints the difference per sample, which leaves out start-up and the samples' generation (always the same).
+import Dispatch
 import Foundation
 import HealthFlow
 
 @inline(never) func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+/// Calls `body` with a completion and waits for it (the callback API: no Swift concurrency threads, which
+/// valgrind cannot follow here).
+func wait(_ body: (@escaping @Sendable (Bool, (any Error)?) -> Void) -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    body { success, error in
+        precondition(success, "the store refused: \(String(describing: error))")
+        done.signal()
+    }
+    done.wait()
+}
+
+/// Saves `samples` into `store` in batches of 1,000, as the Save1M benchmark rows do.
+func saveAll(_ samples: [HealthSample], into store: some HealthStore) {
+    wait { store.requestAuthorization(toShare: [.heartRate], read: [.heartRate], completion: $0) }
+    for first in stride(from: 0, to: samples.count, by: 1_000) {
+        wait { store.save(Array(samples[first..<first + 1_000]), withCompletion: $0) }
+    }
+}
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]), count % 1_000 == 0 else {
@@ -19,29 +39,25 @@ let app = HealthAppConfiguration(
 let unit = HealthUnit.count().unitDivided(by: .minute())
 let start = Date(timeIntervalSince1970: 1_704_067_200)
 // The same heart rates, one minute apart, as the Save1M benchmark rows.
-let samples: [HealthSample] = (0..<count).map { index in
+// Always 20,000 generated (at least), so that the two sizes callgrind-store.sh compares generate the same.
+let generated: [HealthSample] = (0..<max(count, 20_000)).map { index in
     .quantity(
         try! HealthQuantitySample(
             type: .heartRate, quantity: HealthQuantity(unit: unit, doubleValue: 55 + Double(index % 60)),
             date: start.addingTimeInterval(Double(index) * 60), source: source))
 }
+let samples = Array(generated[..<count])
 
 switch arguments[1] {
 case "memory":
     let store = InMemoryHealthStore(configuration: app)
-    try await store.requestAuthorization(toShare: [.heartRate], read: [.heartRate])
-    for first in stride(from: 0, to: count, by: batch) {
-        try await store.save(Array(samples[first..<first + batch]))
-    }
+    saveAll(samples, into: store)
     blackHole(store)
 case "file":
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("callgrind-store-\(UUID())")
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = try FileHealthStore(directory: folder, configuration: app)
-    try await store.requestAuthorization(toShare: [.heartRate], read: [.heartRate])
-    for first in stride(from: 0, to: count, by: batch) {
-        try await store.save(Array(samples[first..<first + batch]))
-    }
+    saveAll(samples, into: store)
     store.close()
 case "append":
     var array: [HealthSample] = []

@@ -14,9 +14,10 @@ public enum HealthSaveRules {
     /// - Complexity: O(n); a unit's dimension is computed once per distinct type and unit in the batch.
     public static func validate(_ samples: [HealthSample]) throws(HealthStoreError) {
         var unitFits = UnitFits()
-        for sample in samples {
+        // Indices rather than `for sample in samples`: iterating copies each (large) sample.
+        for index in samples.indices {
             do {
-                try SampleRules.revalidate(sample, unitFits: &unitFits)
+                try SampleRules.revalidate(samples[index], unitFits: &unitFits)
             } catch {
                 throw .invalidSample(error)
             }
@@ -41,22 +42,31 @@ public enum HealthSaveRules {
         let isStored = isStored ?? { _ in false }
         // The last type found shareable and authorized: a run of samples of one type asks once.
         var authorized: String?
-        for sample in samples {
-            if case .correlation = sample {
-                try checkSharing(of: sample, sharing: sharing)
-            } else if sample.type.identifier != authorized {
-                try checkSharing(of: sample.type, sharing: sharing)
-                authorized = sample.type.identifier
-            }
-            try SampleRules.forEachFlattened(sample) { object, _ throws(HealthStoreError) in
-                guard object.source.bundleIdentifier == appBundleIdentifier else {
-                    throw .sourceMismatch(
-                        object.uuid, expected: appBundleIdentifier, actual: object.source.bundleIdentifier)
+        for index in samples.indices {
+            guard case .correlation = samples[index] else {
+                let keys = SampleKeys(samples[index])
+                if keys.typeIdentifier != authorized {
+                    try checkSharing(of: samples[index].type, sharing: sharing)
+                    authorized = keys.typeIdentifier
                 }
+                try checkSource(keys, appBundleIdentifier: appBundleIdentifier)
+                try checkUnique(keys.uuid, seen: &seen, isStored: isStored)
+                continue
             }
-            try SampleRules.forEachFlattened(sample) { object, _ throws(HealthStoreError) in
+            let correlation = samples[index]
+            try checkSharing(of: correlation, sharing: sharing)
+            try SampleRules.forEachFlattened(correlation) { object, _ throws(HealthStoreError) in
+                try checkSource(SampleKeys(object), appBundleIdentifier: appBundleIdentifier)
+            }
+            try SampleRules.forEachFlattened(correlation) { object, _ throws(HealthStoreError) in
                 try checkUnique(object.uuid, seen: &seen, isStored: isStored)
             }
+        }
+    }
+
+    private static func checkSource(_ object: SampleKeys, appBundleIdentifier: String) throws(HealthStoreError) {
+        guard object.bundleIdentifier == appBundleIdentifier else {
+            throw .sourceMismatch(object.uuid, expected: appBundleIdentifier, actual: object.bundleIdentifier)
         }
     }
 

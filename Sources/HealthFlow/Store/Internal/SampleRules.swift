@@ -87,3 +87,35 @@ struct UnitFits {
         known.append((type.identifier, unit, type.allowsNegativeValues))
     }
 }
+
+/// The fields the save path reads of a sample, read in one switch: each of ``HealthSample``'s accessors copies
+/// the whole sample (its type's, unit's, source's and metadata's references) to read one field.
+struct SampleKeys {
+    let uuid: UUID
+    let typeIdentifier: String
+    let bundleIdentifier: String
+    /// Start and end, as seconds since the reference date.
+    let start: Double
+    let end: Double
+
+    init(_ sample: HealthSample) {
+        switch sample {
+        case .quantity(let sample):
+            self.init(sample.uuid, sample.type.identifier, sample.source, sample.startDate, sample.endDate)
+        case .category(let sample):
+            self.init(sample.uuid, sample.type.identifier, sample.source, sample.startDate, sample.endDate)
+        case .correlation(let sample):
+            self.init(sample.uuid, sample.type.identifier, sample.source, sample.startDate, sample.endDate)
+        case .electrocardiogram(let sample):
+            self.init(sample.uuid, sample.type.identifier, sample.source, sample.startDate, sample.endDate)
+        }
+    }
+
+    private init(_ uuid: UUID, _ typeIdentifier: String, _ source: HealthSource, _ start: Date, _ end: Date) {
+        self.uuid = uuid
+        self.typeIdentifier = typeIdentifier
+        self.bundleIdentifier = source.bundleIdentifier
+        self.start = start.timeIntervalSinceReferenceDate
+        self.end = end.timeIntervalSinceReferenceDate
+    }
+}
