@@ -44,6 +44,9 @@ let package = Package(
         .executableTarget(
             name: "PromiseInstructionCounts", dependencies: [.product(name: "FlowKit", package: "HealthFlow")]),
         benchmarkTarget("StoreBenchmarks", [.product(name: "HealthFlow", package: "HealthFlow")]),
+        // Not a benchmark: the store's save rows alone, for callgrind-store.sh and perf.
+        .executableTarget(
+            name: "StoreInstructionCounts", dependencies: [.product(name: "HealthFlow", package: "HealthFlow")]),
         benchmarkTarget(
             "GzipBenchmarks",
             [.product(name: "HealthFlow", package: "HealthFlow"), .product(name: "HealthSync", package: "HealthFlow")]),

@@ -11,10 +11,13 @@ public enum HealthSaveRules {
     /// required metadata, category values, a correlation's members); samples are checked when made, and a
     /// store checks again rather than trust that every path that made one did.
     /// - Throws: ``HealthStoreError/invalidSample(_:)`` for the first invalid sample.
+    /// - Complexity: O(n); a unit's dimension is computed once per distinct type and unit in the batch.
     public static func validate(_ samples: [HealthSample]) throws(HealthStoreError) {
-        for sample in samples {
+        var unitFits = UnitFits()
+        // Indices rather than `for sample in samples`: iterating copies each (large) sample.
+        for index in samples.indices {
             do {
-                try SampleRules.revalidate(sample)
+                try SampleRules.revalidate(samples[index], unitFits: &unitFits)
             } catch {
                 throw .invalidSample(error)
             }
@@ -35,16 +38,35 @@ public enum HealthSaveRules {
         _ samples: [HealthSample], appBundleIdentifier: String,
         sharing: (HealthObjectType) -> AuthorizationStatus, isStored: ((UUID) -> Bool)?
     ) throws(HealthStoreError) {
-        var seen = Set<UUID>()
+        var seen = Set<UUID>(minimumCapacity: samples.count)
         let isStored = isStored ?? { _ in false }
-        for sample in samples {
-            try checkSharing(of: sample, sharing: sharing)
-            let flat = SampleRules.flattened(sample)
-            for object in flat where object.source.bundleIdentifier != appBundleIdentifier {
-                throw .sourceMismatch(
-                    object.uuid, expected: appBundleIdentifier, actual: object.source.bundleIdentifier)
+        // The last type found shareable and authorized: a run of samples of one type asks once.
+        var authorized: String?
+        for index in samples.indices {
+            guard case .correlation = samples[index] else {
+                let keys = SampleKeys(samples[index])
+                if keys.typeIdentifier != authorized {
+                    try checkSharing(of: samples[index].type, sharing: sharing)
+                    authorized = keys.typeIdentifier
+                }
+                try checkSource(keys, appBundleIdentifier: appBundleIdentifier)
+                try checkUnique(keys.uuid, seen: &seen, isStored: isStored)
+                continue
             }
-            try checkUnique(flat, seen: &seen, isStored: isStored)
+            let correlation = samples[index]
+            try checkSharing(of: correlation, sharing: sharing)
+            try SampleRules.forEachFlattened(correlation) { object, _ throws(HealthStoreError) in
+                try checkSource(SampleKeys(object), appBundleIdentifier: appBundleIdentifier)
+            }
+            try SampleRules.forEachFlattened(correlation) { object, _ throws(HealthStoreError) in
+                try checkUnique(object.uuid, seen: &seen, isStored: isStored)
+            }
+        }
+    }
+
+    private static func checkSource(_ object: SampleKeys, appBundleIdentifier: String) throws(HealthStoreError) {
+        guard object.bundleIdentifier == appBundleIdentifier else {
+            throw .sourceMismatch(object.uuid, expected: appBundleIdentifier, actual: object.bundleIdentifier)
         }
     }
 
@@ -52,8 +74,12 @@ public enum HealthSaveRules {
     /// the batch or already stored.
     /// - Throws: ``HealthStoreError/duplicateUUID(_:)``.
     public static func checkIngest(_ samples: [HealthSample], isStored: (UUID) -> Bool) throws(HealthStoreError) {
-        var seen = Set<UUID>()
-        for sample in samples { try checkUnique(SampleRules.flattened(sample), seen: &seen, isStored: isStored) }
+        var seen = Set<UUID>(minimumCapacity: samples.count)
+        for sample in samples {
+            try SampleRules.forEachFlattened(sample) { object, _ throws(HealthStoreError) in
+                try checkUnique(object.uuid, seen: &seen, isStored: isStored)
+            }
+        }
     }
 
     /// Checks that the app may delete the samples with these UUIDs, and returns the stored samples it deletes.
@@ -98,24 +124,25 @@ public enum HealthSaveRules {
     private static func checkSharing(
         of sample: HealthSample, sharing: (HealthObjectType) -> AuthorizationStatus
     ) throws(HealthStoreError) {
-        for type in SampleRules.authorizationTypes(of: sample) {
-            guard type.isShareable else { throw .typeNotShareable(type) }
-            switch sharing(type) {
-            case .notDetermined: throw .authorizationNotDetermined(type)
-            case .sharingDenied: throw .authorizationDenied(type)
-            case .sharingAuthorized: break
-            }
+        for type in SampleRules.authorizationTypes(of: sample) { try checkSharing(of: type, sharing: sharing) }
+    }
+
+    /// `type` shareable, and sharing authorized.
+    private static func checkSharing(
+        of type: HealthObjectType, sharing: (HealthObjectType) -> AuthorizationStatus
+    ) throws(HealthStoreError) {
+        guard type.isShareable else { throw .typeNotShareable(type) }
+        switch sharing(type) {
+        case .notDetermined: throw .authorizationNotDetermined(type)
+        case .sharingDenied: throw .authorizationDenied(type)
+        case .sharingAuthorized: break
         }
     }
 
     private static func checkUnique(
-        _ objects: [HealthSample], seen: inout Set<UUID>, isStored: (UUID) -> Bool
+        _ uuid: UUID, seen: inout Set<UUID>, isStored: (UUID) -> Bool
     ) throws(HealthStoreError) {
-        for object in objects {
-            guard !isStored(object.uuid), seen.insert(object.uuid).inserted else {
-                throw .duplicateUUID(object.uuid)
-            }
-        }
+        guard !isStored(uuid), seen.insert(uuid).inserted else { throw .duplicateUUID(uuid) }
     }
 }
 

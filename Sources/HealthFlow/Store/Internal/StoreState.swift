@@ -70,11 +70,6 @@ struct StoreState {
 
     // MARK: Reading rules
 
-    /// Whether the app owns `sample` (saved it, or anything with its bundle identifier).
-    func isOwned(_ sample: HealthSample) -> Bool {
-        sample.source.bundleIdentifier == appBundleIdentifier
-    }
-
     /// Whether queries show `sample` to the app: its own samples always; others only when the person allowed
     /// reading the type (for a correlation, every member's type).
     func isVisible(_ sample: HealthSample) -> Bool {
@@ -125,12 +120,21 @@ struct StoreState {
     mutating func apply(_ mutation: StoreMutation) -> [Job] {
         switch mutation {
         case .insert(let samples):
+            // Only running queries need the changed objects; a run of samples of one type finds its slot once.
+            let notifies = !watches.isEmpty
             var changed: [HealthSample] = []
-            for sample in samples {
-                let flat = SampleRules.flattened(sample)
-                for (offset, object) in flat.enumerated() {
-                    insert(object, correlation: offset == 0 ? nil : sample.uuid)
-                    changed.append(object)
+            if notifies { changed.reserveCapacity(samples.count) }
+            var slotType: String?
+            var slot = 0
+            for index in samples.indices {
+                SampleRules.forEachFlattened(samples[index]) { object, correlation in
+                    let keys = SampleKeys(object)
+                    if keys.typeIdentifier != slotType {
+                        slot = self.slot(for: object.type)
+                        slotType = keys.typeIdentifier
+                    }
+                    insert(object, keys, into: slot, correlation: correlation)
+                    if notifies { changed.append(object) }
                 }
             }
             return notifications(for: changed)
@@ -174,14 +178,15 @@ struct StoreState {
         return nil
     }
 
-    private mutating func insert(_ sample: HealthSample, correlation: UUID?) {
+    /// Adds `sample` (whose fields are `keys`) to the index of its type, `slot`.
+    private mutating func insert(_ sample: HealthSample, _ keys: SampleKeys, into slot: Int, correlation: UUID?) {
         sequence += 1
-        let slot = slot(for: sample.type)
-        let entry = IndexedSample(sample: sample, sequence: sequence, isOwned: isOwned(sample))
-        indexes[slot].insert(entry)
-        historySum &+= HistoryMix.addition(sequence: sequence, uuid: sample.uuid)
-        locations[sample.uuid] = Location(
-            slot: slot, start: entry.start, sequence: sequence, correlation: correlation)
+        let entry = IndexedSample(
+            sample: sample, start: keys.start, end: keys.end, sequence: sequence,
+            isOwned: keys.bundleIdentifier == appBundleIdentifier)
+        indexes[slot].insert(entry, uuid: keys.uuid)
+        historySum &+= HistoryMix.addition(sequence: sequence, uuid: keys.uuid)
+        locations[keys.uuid] = Location(slot: slot, start: keys.start, sequence: sequence, correlation: correlation)
     }
 
     private mutating func remove(_ sample: HealthSample) -> Bool {

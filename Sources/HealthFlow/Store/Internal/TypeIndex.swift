@@ -11,8 +11,15 @@ struct IndexedSample {
     let sample: HealthSample
 
     init(sample: HealthSample, sequence: UInt64, isOwned: Bool) {
-        self.start = sample.startDate.timeIntervalSinceReferenceDate
-        self.end = sample.endDate.timeIntervalSinceReferenceDate
+        self.init(
+            sample: sample, start: sample.startDate.timeIntervalSinceReferenceDate,
+            end: sample.endDate.timeIntervalSinceReferenceDate, sequence: sequence, isOwned: isOwned)
+    }
+
+    /// An entry whose caller has read `start` and `end` from the sample already.
+    init(sample: HealthSample, start: Double, end: Double, sequence: UInt64, isOwned: Bool) {
+        self.start = start
+        self.end = end
         self.sequence = sequence
         self.isOwned = isOwned
         self.sample = sample
@@ -83,12 +90,12 @@ struct TypeIndex {
         self.tombstones = tombstones
     }
 
-    /// Inserts a live sample.
+    /// Inserts a live sample; `uuid` is its sample's.
     /// - Complexity: Amortized O(1) when `start` is not earlier than the last entry's; O(log n + n) otherwise
     ///   (the binary search plus the array shift).
-    mutating func insert(_ entry: IndexedSample) {
+    mutating func insert(_ entry: IndexedSample, uuid: UUID) {
         longestDuration = max(longestDuration, entry.end - entry.start)
-        additions.append((entry.sequence, entry.sample.uuid))
+        additions.append((entry.sequence, uuid))
         statisticsColumns?.insert(entry)
         if let last = entries.last, last.start > entry.start {
             // The new sequence is the largest, so it goes after every entry with the same start.

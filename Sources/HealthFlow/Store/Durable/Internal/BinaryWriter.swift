@@ -8,6 +8,14 @@ import Foundation
 struct BinaryWriter {
     private(set) var bytes: [UInt8] = []
     private var strings: [String: UInt64] = [:]
+    /// The last strings written, with their table entries: a run of samples repeats its type, source and unit,
+    /// and comparing with these is cheaper than hashing (equal strings sharing storage compare in O(1)).
+    private var recent: [(text: String, entry: UInt64)] = []
+    /// Units met in this payload with their printed strings' table entries, compared by value (a payload names
+    /// few units), so that a unit is printed once per payload.
+    private var units: [(unit: HealthUnit, entry: UInt64)] = []
+    private static let recentCapacity = 4
+    private static let unitCapacity = 8
 
     init(capacity: Int = 256) {
         bytes.reserveCapacity(capacity)
@@ -49,15 +57,40 @@ struct BinaryWriter {
     }
 
     mutating func string(_ value: String) {
-        if let entry = strings[value] {
-            varint(entry << 1 | 1)
+        _ = tableEntry(value)
+    }
+
+    /// A unit as its printed string (`HealthUnit.unitString`).
+    mutating func unit(_ value: HealthUnit) {
+        if let known = units.first(where: { $0.unit == value }) {
+            varint(known.entry << 1 | 1)
             return
         }
-        strings[value] = UInt64(strings.count)
-        var value = value
-        value.withUTF8 { utf8 in
-            varint(UInt64(utf8.count) << 1)
-            bytes.append(contentsOf: utf8)
+        let entry = tableEntry(value.unitString)
+        if units.count < Self.unitCapacity { units.append((value, entry)) }
+    }
+
+    /// Writes `value` (see the type's description) and returns its table entry.
+    private mutating func tableEntry(_ value: String) -> UInt64 {
+        if let known = recent.first(where: { $0.text == value }) {
+            varint(known.entry << 1 | 1)
+            return known.entry
         }
+        let entry: UInt64
+        if let known = strings[value] {
+            entry = known
+            varint(entry << 1 | 1)
+        } else {
+            entry = UInt64(strings.count)
+            strings[value] = entry
+            var value = value
+            value.withUTF8 { utf8 in
+                varint(UInt64(utf8.count) << 1)
+                bytes.append(contentsOf: utf8)
+            }
+        }
+        if recent.count == Self.recentCapacity { recent.removeFirst() }
+        recent.append((value, entry))
+        return entry
     }
 }

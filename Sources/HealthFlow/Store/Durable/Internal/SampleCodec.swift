@@ -80,7 +80,7 @@ enum SampleCodec {
 
     private static func encodeQuantity(_ quantity: HealthQuantity, into writer: inout BinaryWriter) {
         writer.double(quantity.value)
-        writer.string(quantity.unit.unitString)
+        writer.unit(quantity.unit)
     }
 
     private static func encodeMetadata(_ metadata: [MetadataKey: MetadataValue], into writer: inout BinaryWriter) {

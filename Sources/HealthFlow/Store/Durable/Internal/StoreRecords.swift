@@ -74,13 +74,15 @@ enum MutationCodec {
                 var record = BinaryWriter(capacity: body.bytes.count + 10)
                 record.count(count)
                 records.append((.insert, record.bytes + body.bytes))
-                body = BinaryWriter(capacity: recordSize + 4096)
                 count = 0
             }
             for sample in samples {
                 SampleCodec.encode(sample, into: &body)
                 count += 1
-                if body.bytes.count >= recordSize { close() }
+                if body.bytes.count >= recordSize {
+                    close()
+                    body = BinaryWriter(capacity: recordSize + 4096)
+                }
             }
             if count > 0 || records.isEmpty { close() }
             return records
