@@ -171,7 +171,8 @@ let package = Package(
             name: "DurableStoreProbe", dependencies: ["FlowKit", "HealthFlow"], path: "Tests/Support/DurableStoreProbe",
             swiftSettings: strict),
         .testTarget(
-            name: "DurableStoreKillTests", dependencies: ["DurableStoreProbe", "HealthFlow", "FlowKit"],
+            name: "DurableStoreKillTests",
+            dependencies: ["DurableStoreProbe", "HealthFlow", "FlowKit", "ProductSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "ExamplesTests",

@@ -1,6 +1,7 @@
 import FlowKit
 import Foundation
 import HealthFlow
+import ProductSupport
 import Testing
 
 #if canImport(Glibc)
@@ -60,7 +61,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         var acknowledged: Set<UUID> = []
         for round in 1...3 {
-            let printed = try Self.runProbeAndKill(in: directory, after: 40 * round)
+            let printed = try await onOwnThread { try Self.runProbeAndKill(in: directory, after: 40 * round) }
             #expect(printed.count >= 40 * round, "round \(round): the probe stopped early")
             acknowledged.formUnion(printed)
             let store = try FileHealthStore(directory: directory, configuration: Self.app)

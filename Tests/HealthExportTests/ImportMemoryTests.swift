@@ -11,8 +11,14 @@ import Testing
         "measures peak RSS, to which AddressSanitizer's quarantine of freed memory and a sanitizer's shadow memory add"
     ))
 struct ImportMemoryTests {
+    /// What the probe imported, and its peak RSS in KB.
+    struct ProbeRun: Sendable {
+        var imported: Int
+        var maxRSS: Int
+    }
+
     /// Runs the probe on `records` records; returns what it imported and its peak RSS in KB.
-    func probe(records: Int, in folder: URL) throws -> (imported: Int, maxRSS: Int) {
+    static func probe(records: Int, in folder: URL) throws -> ProbeRun {
         let process = Process()
         process.executableURL = BuiltProducts.executable("HealthExportProbe")
         process.arguments = [folder.appendingPathComponent("export-\(records).xml").path, String(records)]
@@ -28,15 +34,15 @@ struct ImportMemoryTests {
                     guard parts.count == 2, let value = Int(parts[1]) else { return nil }
                     return (String(parts[0]), value)
                 })
-        return (fields["imported"] ?? -1, fields["maxrss_kb"] ?? -1)
+        return ProbeRun(imported: fields["imported"] ?? -1, maxRSS: fields["maxrss_kb"] ?? -1)
     }
 
-    @Test func peakMemoryStaysFlatWhenTheExportIsTenTimesLarger() throws {
+    @Test func peakMemoryStaysFlatWhenTheExportIsTenTimesLarger() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("HealthExportMemory-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let small = try probe(records: 5_000, in: folder)
-        let large = try probe(records: 50_000, in: folder)
+        let small = try await onOwnThread { try Self.probe(records: 5_000, in: folder) }
+        let large = try await onOwnThread { try Self.probe(records: 50_000, in: folder) }
         #expect(small.imported == 5_000)
         #expect(large.imported == 50_000)
         // Keeping ~300 bytes per record would add over 13 MB between the two runs.

@@ -1,4 +1,5 @@
 import Foundation
+import ProductSupport
 import Testing
 
 /// The signature check: the shim's public declarations, listed from the built module's symbol graph, match
@@ -7,20 +8,24 @@ import Testing
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    @Test func checkedInAPIListMatchesTheBuiltShim() throws {
+    @Test func checkedInAPIListMatchesTheBuiltShim() async throws {
         let modules = ShimExceptionProbeTests.productsDirectory.appendingPathComponent("Modules")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", Self.packageRoot.appendingPathComponent("Tests/HealthKitBridgeTests/Scripts/shim-api.py").path,
-            modules.path,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (status, data) = try await onOwnThread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "python3",
+                Self.packageRoot.appendingPathComponent("Tests/HealthKitBridgeTests/Scripts/shim-api.py").path,
+                modules.path,
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, data)
+        }
+        #expect(status == 0)
         let listed = String(decoding: data, as: UTF8.self)
         let checkedIn = try String(
             contentsOf: Self.packageRoot.appendingPathComponent("Sources/HealthKitShim/API.txt"), encoding: .utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import ProductSupport
 import ReceiverSupport
 import Testing
 
@@ -54,14 +55,16 @@ struct TestPythonSetupTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("venv").path))
     }
 
-    @Test func anUnreachableIndexIsOneLineWithTheManualCommand() throws {
+    @Test func anUnreachableIndexIsOneLineWithTheManualCommand() async throws {
         let (folder, requirements) = try Self.scratch("healthflow-no-such-package==1.0\n")
         defer { try? FileManager.default.removeItem(at: folder) }
         let venv = folder.appendingPathComponent("venv")
-        let error = #expect(throws: TestPythonError.self) {
-            try TestPython.prepare(
-                requirements: requirements, environment: venv,
-                overrides: ["PIP_NO_INDEX": "1", "PIP_FIND_LINKS": "", "PIP_CONFIG_FILE": "/dev/null"])
+        let error = await #expect(throws: TestPythonError.self) {
+            try await onOwnThread {
+                try TestPython.prepare(
+                    requirements: requirements, environment: venv,
+                    overrides: ["PIP_NO_INDEX": "1", "PIP_FIND_LINKS": "", "PIP_CONFIG_FILE": "/dev/null"])
+            }
         }
         let text = Self.oneLine(try #require(error))
         #expect(text.contains("could not install the pinned test packages"))
@@ -70,31 +73,35 @@ struct TestPythonSetupTests {
         #expect(!FileManager.default.fileExists(atPath: venv.appendingPathComponent("healthflow-stamp").path))
     }
 
-    @Test func theEnvironmentIsReusedUntilItsPinsChange() throws {
+    @Test func theEnvironmentIsReusedUntilItsPinsChange() async throws {
         let (folder, requirements) = try Self.scratch("# nothing pinned\n")
         defer { try? FileManager.default.removeItem(at: folder) }
         let venv = folder.appendingPathComponent("venv")
-        let python = try TestPython.prepare(requirements: requirements, environment: venv)
+        let prepare = { @Sendable in try TestPython.prepare(requirements: requirements, environment: venv) }
+        let python = try await onOwnThread(prepare)
         #expect(python.path == venv.appendingPathComponent("bin/python3").path)
         let marker = venv.appendingPathComponent("marker")
         try Data().write(to: marker)
 
-        _ = try TestPython.prepare(requirements: requirements, environment: venv)
+        _ = try await onOwnThread(prepare)
         #expect(FileManager.default.fileExists(atPath: marker.path), "rebuilt although the pins did not change")
 
         try Data("# nothing pinned, changed\n".utf8).write(to: requirements)
-        _ = try TestPython.prepare(requirements: requirements, environment: venv)
+        _ = try await onOwnThread(prepare)
         #expect(!FileManager.default.fileExists(atPath: marker.path), "not rebuilt after the pins changed")
     }
 
-    @Test func theTestsEnvironmentHasThePinnedOracles() throws {
-        let python = try TestPython.interpreter()
+    @Test func theTestsEnvironmentHasThePinnedOracles() async throws {
+        let python = try await TestPython.ready()
         #expect(python.path.hasPrefix(TestPython.environment.path))
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", "import werkzeug, python_multipart"]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let status = try await onOwnThread {
+            let process = Process()
+            process.executableURL = python
+            process.arguments = ["-c", "import werkzeug, python_multipart"]
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(status == 0)
     }
 }
