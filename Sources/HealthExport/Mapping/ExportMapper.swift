@@ -100,7 +100,7 @@ struct ExportMapper {
     /// The metadata of `MetadataEntry` children, plus the source version, device, creation date and UTC
     /// offset the export writes as attributes.
     static func metadata(_ element: ExportElement, start: ExportDate?) -> [MetadataKey: MetadataValue] {
-        var metadata: [MetadataKey: MetadataValue] = [:]
+        var metadata = [MetadataKey: MetadataValue](minimumCapacity: element.children.count + 4)
         for entry in element.children where entry.name == "MetadataEntry" {
             guard let key = entry["key"], let value = entry["value"] else { continue }
             let metadataKey = MetadataKey(rawValue: key)
@@ -129,6 +129,7 @@ struct ExportMapper {
         identity.add(element["sourceName"] ?? "")
         identity.add(String(Int64(start.date.timeIntervalSince1970)))
         identity.add(String(Int64(end.date.timeIntervalSince1970)))
+        guard element.children.contains(where: { $0.name == "MetadataEntry" }) else { return identity }
         let entries = element.children.filter { $0.name == "MetadataEntry" }
             .map { ($0["key"] ?? "") + "=" + ($0["value"] ?? "") }.sorted()
         for entry in entries { identity.add(entry) }
