@@ -107,14 +107,7 @@ enum SHA1 {
         }
         let h = digest.words
         var (a, b, c, d, e) = h
-        for i in 0..<80 {
-            let (f, k): (UInt32, UInt32) =
-                switch i {
-                case 0..<20: ((b & c) | (~b & d), 0x5A82_7999)
-                case 20..<40: (b ^ c ^ d, 0x6ED9_EBA1)
-                case 40..<60: ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
-                default: (b ^ c ^ d, 0xCA62_C1D6)
-                }
+        func round(_ f: UInt32, _ k: UInt32, _ i: Int) {
             let temp = (a << 5 | a >> 27) &+ f &+ e &+ k &+ w[i]
             e = d
             d = c
@@ -122,6 +115,10 @@ enum SHA1 {
             b = a
             a = temp
         }
+        for i in 0..<20 { round((b & c) | (~b & d), 0x5A82_7999, i) }
+        for i in 20..<40 { round(b ^ c ^ d, 0x6ED9_EBA1, i) }
+        for i in 40..<60 { round((b & c) | (b & d) | (c & d), 0x8F1B_BCDC, i) }
+        for i in 60..<80 { round(b ^ c ^ d, 0xCA62_C1D6, i) }
         digest.words = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e)
     }
 }

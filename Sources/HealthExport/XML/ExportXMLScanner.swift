@@ -360,12 +360,10 @@ final class ExportXMLScanner {
         bytes.reserveCapacity(last - first)
         var index = first
         while index < last {
-            let byte = buffer[index]
-            guard byte == UInt8(ascii: "&") else {
-                bytes.append(byte)
-                index += 1
-                continue
-            }
+            let run = index
+            while index < last, buffer[index] != UInt8(ascii: "&") { index += 1 }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[run..<index]))
+            guard index < last else { break }
             var semicolon = index + 1
             while semicolon < last, semicolon - index <= 10, buffer[semicolon] != UInt8(ascii: ";") { semicolon += 1 }
             guard semicolon < last, buffer[semicolon] == UInt8(ascii: ";") else {
