@@ -55,8 +55,17 @@ struct ContentIdentityTests {
     /// The identity stores already hold: RFC 9562's version 5 UUID of the namespace and the fields (element,
     /// type, source, start and end in whole seconds, sorted `key=value` metadata, unit, value as written), each
     /// followed by a zero byte — computed outside Swift with Python's `uuid.uuid5`.
-    @Test func aRecordsIdentityIsTheNameBasedUUIDOfItsFields() throws {
-        #expect(try uuid(Self.heartRate) == UUID(uuidString: "d17ce3ae-4bce-5d50-a373-12b56335e52a"))
+    /// With both metadata entries, with the motion context alone, and with none.
+    @Test(arguments: [
+        ([], "d17ce3ae-4bce-5d50-a373-12b56335e52a"),
+        (["HKExternalUUID"], "f5358464-76b4-5dca-bf94-dce26819845c"),
+        (["HKExternalUUID", "HKMetadataKeyHeartRateMotionContext"], "eb0e998e-437e-5a65-91a0-44fecd86eb93"),
+    ])
+    func aRecordsIdentityIsTheNameBasedUUIDOfItsFields(withoutEntries keys: [String], expected: String) throws {
+        let body = Self.heartRate.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { line in !keys.contains { line.contains("key=\"\($0)\"") } }
+            .joined(separator: "\n")
+        #expect(try uuid(body) == UUID(uuidString: expected))
     }
 
     /// Attribute order, metadata order, character references and the device (which is not part of the

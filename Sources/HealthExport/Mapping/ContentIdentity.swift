@@ -19,9 +19,21 @@ struct ContentIdentity {
 
     /// Adds one field; fields are separated by a zero byte, so ("ab", "c") and ("a", "bc") differ.
     mutating func add(_ field: String) {
-        var field = field
-        field.withUTF8 { bytes.append(contentsOf: $0) }
+        append(field)
         bytes.append(0)
+    }
+
+    /// Adds the one field `key=value`: the same bytes as adding `key + "=" + value`.
+    mutating func add(key: String, value: String) {
+        append(key)
+        bytes.append(UInt8(ascii: "="))
+        append(value)
+        bytes.append(0)
+    }
+
+    private mutating func append(_ part: String) {
+        var part = part
+        part.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     mutating func add(_ uuid: UUID) {

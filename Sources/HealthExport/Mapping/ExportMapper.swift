@@ -129,10 +129,14 @@ struct ExportMapper {
         identity.add(element["sourceName"] ?? "")
         identity.add(String(Int64(start.date.timeIntervalSince1970)))
         identity.add(String(Int64(end.date.timeIntervalSince1970)))
-        guard element.children.contains(where: { $0.name == "MetadataEntry" }) else { return identity }
         let entries = element.children.filter { $0.name == "MetadataEntry" }
-            .map { ($0["key"] ?? "") + "=" + ($0["value"] ?? "") }.sorted()
-        for entry in entries { identity.add(entry) }
+        if entries.count == 1 {
+            identity.add(key: entries[0]["key"] ?? "", value: entries[0]["value"] ?? "")
+        } else if entries.count > 1 {
+            for entry in entries.map({ ($0["key"] ?? "") + "=" + ($0["value"] ?? "") }).sorted() {
+                identity.add(entry)
+            }
+        }
         return identity
     }
 
