@@ -104,7 +104,7 @@ enum SHA1 {
         return digest
     }
 
-    /// One 64-byte block into `digest`; `schedule` holds 80 words of scratch.
+    /// One 64-byte block into `digest`; `w` is scratch for the 80-word message schedule.
     private static func compress(
         _ block: UnsafeRawBufferPointer, into digest: inout Digest, _ w: UnsafeMutableBufferPointer<UInt32>
     ) {
