@@ -107,7 +107,7 @@ struct ImportEngine {
     private mutating func take(_ element: ExportElement, writer: ExportWriter) throws {
         switch element.name {
         case "Record":
-            countUnmapped(element, allowed: ["MetadataEntry"])
+            countUnmapped(element, allowed: Self.recordChildren)
             guard
                 let sample = try mapped(
                     element,
@@ -120,7 +120,7 @@ struct ImportEngine {
                 try add(sample, writer: writer)
             }
         case "Correlation":
-            countUnmapped(element, allowed: ["MetadataEntry", "Record"])
+            countUnmapped(element, allowed: Self.correlationChildren)
             guard
                 let correlation = try mapped(
                     element,
@@ -129,9 +129,7 @@ struct ImportEngine {
             correlationMembers.formUnion(correlation.objects.map(\.uuid))
             try add(.correlation(correlation), writer: writer)
         case "Workout":
-            countUnmapped(
-                element,
-                allowed: ["MetadataEntry", "WorkoutEvent", "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute"])
+            countUnmapped(element, allowed: Self.workoutChildren)
             if let workout = try mapped(
                 element, { (mapper: inout ExportMapper) throws(RecordProblem) in try mapper.workout(from: element) })
             {
@@ -182,6 +180,13 @@ struct ImportEngine {
         }
         return nil
     }
+
+    /// The children each element maps; any other child is counted as unmapped.
+    private static let recordChildren: Set = ["MetadataEntry"]
+    private static let correlationChildren: Set = ["MetadataEntry", "Record"]
+    private static let workoutChildren: Set = [
+        "MetadataEntry", "WorkoutEvent", "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute",
+    ]
 
     private mutating func countUnmapped(_ element: ExportElement, allowed: Set<String>) {
         for child in element.children where !allowed.contains(child.name) {

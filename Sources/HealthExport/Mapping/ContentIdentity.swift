@@ -8,12 +8,32 @@ struct ContentIdentity {
         0x6b, 0x2f, 0x0e, 0x51, 0x3c, 0x4a, 0x5d, 0x8e, 0x9a, 0x61, 0x27, 0x03, 0xd4, 0x1b, 0x86, 0xc5,
     ]
 
-    private var bytes: [UInt8] = namespace
+    /// The namespace, then every field with its terminating zero byte: the name that is hashed.
+    private var bytes: [UInt8]
+
+    init() {
+        bytes = []
+        bytes.reserveCapacity(256)
+        bytes.append(contentsOf: Self.namespace)
+    }
 
     /// Adds one field; fields are separated by a zero byte, so ("ab", "c") and ("a", "bc") differ.
     mutating func add(_ field: String) {
-        bytes.append(contentsOf: field.utf8)
+        append(field)
         bytes.append(0)
+    }
+
+    /// Adds the one field `key=value`: the same bytes as adding `key + "=" + value`.
+    mutating func add(key: String, value: String) {
+        append(key)
+        bytes.append(UInt8(ascii: "="))
+        append(value)
+        bytes.append(0)
+    }
+
+    private mutating func append(_ part: String) {
+        var part = part
+        part.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     mutating func add(_ uuid: UUID) {
@@ -21,67 +41,96 @@ struct ContentIdentity {
     }
 
     var uuid: UUID {
-        var digest = SHA1.hash(bytes)
-        digest[6] = (digest[6] & 0x0F) | 0x50
-        digest[8] = (digest[8] & 0x3F) | 0x80
+        var digest = SHA1.Digest()
+        bytes.withUnsafeBytes { digest = SHA1.hash($0) }
         return UUID(
             uuid: (
-                digest[0], digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7], digest[8],
-                digest[9], digest[10], digest[11], digest[12], digest[13], digest[14], digest[15]
+                digest.byte(0), digest.byte(1), digest.byte(2), digest.byte(3), digest.byte(4), digest.byte(5),
+                (digest.byte(6) & 0x0F) | 0x50, digest.byte(7), (digest.byte(8) & 0x3F) | 0x80, digest.byte(9),
+                digest.byte(10), digest.byte(11), digest.byte(12), digest.byte(13), digest.byte(14), digest.byte(15)
             ))
     }
 }
 
 /// SHA-1 (FIPS 180-4), only for name-based UUIDs: not used where collision resistance matters.
 enum SHA1 {
-    static func hash(_ message: [UInt8]) -> [UInt8] {
-        var h: (UInt32, UInt32, UInt32, UInt32, UInt32) = (
+    /// The five words of a digest; byte `i` is the big-endian byte `i % 4` of word `i / 4`.
+    struct Digest {
+        var words: (UInt32, UInt32, UInt32, UInt32, UInt32) = (
             0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0
         )
-        var padded = message
-        padded.append(0x80)
-        while padded.count % 64 != 56 { padded.append(0) }
-        let bitLength = UInt64(message.count) * 8
-        for shift in stride(from: 56, through: 0, by: -8) {
-            padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+
+        func byte(_ index: Int) -> UInt8 {
+            let word =
+                switch index / 4 {
+                case 0: words.0
+                case 1: words.1
+                case 2: words.2
+                case 3: words.3
+                default: words.4
+                }
+            return UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * (index % 4)))
         }
-        var w = [UInt32](repeating: 0, count: 80)
-        for chunk in stride(from: 0, to: padded.count, by: 64) {
-            for i in 0..<16 {
-                let j = chunk + i * 4
-                w[i] =
-                    UInt32(padded[j]) << 24 | UInt32(padded[j + 1]) << 16 | UInt32(padded[j + 2]) << 8
-                    | UInt32(padded[j + 3])
+    }
+
+    /// Hashes `message` in place: whole blocks straight from it, the padded tail (one or two blocks) from a
+    /// buffer on the stack; nothing is allocated.
+    static func hash(_ message: UnsafeRawBufferPointer) -> Digest {
+        var digest = Digest()
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { schedule in
+            let whole = message.count / 64 * 64
+            var offset = 0
+            while offset < whole {
+                compress(UnsafeRawBufferPointer(rebasing: message[offset..<(offset + 64)]), into: &digest, schedule)
+                offset += 64
             }
-            for i in 16..<80 {
-                let x = w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16]
-                w[i] = x << 1 | x >> 31
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+                let rest = message.count - whole
+                let tailCount = rest < 56 ? 64 : 128
+                tail.initialize(repeating: 0)
+                for index in 0..<rest { tail[index] = message[whole + index] }
+                tail[rest] = 0x80
+                let bitLength = UInt64(message.count) * 8
+                for index in 0..<8 {
+                    tail[tailCount - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * index))
+                }
+                let bytes = UnsafeRawBufferPointer(tail)
+                compress(UnsafeRawBufferPointer(rebasing: bytes[0..<64]), into: &digest, schedule)
+                if tailCount == 128 {
+                    compress(UnsafeRawBufferPointer(rebasing: bytes[64..<128]), into: &digest, schedule)
+                }
             }
-            var (a, b, c, d, e) = h
-            for i in 0..<80 {
-                let (f, k): (UInt32, UInt32) =
-                    switch i {
-                    case 0..<20: ((b & c) | (~b & d), 0x5A82_7999)
-                    case 20..<40: (b ^ c ^ d, 0x6ED9_EBA1)
-                    case 40..<60: ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
-                    default: (b ^ c ^ d, 0xCA62_C1D6)
-                    }
-                let temp = (a << 5 | a >> 27) &+ f &+ e &+ k &+ w[i]
-                e = d
-                d = c
-                c = b << 30 | b >> 2
-                b = a
-                a = temp
-            }
-            h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e)
-        }
-        var digest: [UInt8] = []
-        for word in [h.0, h.1, h.2, h.3, h.4] {
-            digest += [
-                UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
-                UInt8(truncatingIfNeeded: word),
-            ]
         }
         return digest
+    }
+
+    /// One 64-byte block into `digest`; `w` is scratch for the 80-word message schedule.
+    private static func compress(
+        _ block: UnsafeRawBufferPointer, into digest: inout Digest, _ w: UnsafeMutableBufferPointer<UInt32>
+    ) {
+        for i in 0..<16 {
+            let j = i * 4
+            w[i] =
+                UInt32(block[j]) << 24 | UInt32(block[j + 1]) << 16 | UInt32(block[j + 2]) << 8 | UInt32(block[j + 3])
+        }
+        for i in 16..<80 {
+            let x = w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16]
+            w[i] = x << 1 | x >> 31
+        }
+        let h = digest.words
+        var (a, b, c, d, e) = h
+        func round(_ f: UInt32, _ k: UInt32, _ i: Int) {
+            let temp = (a << 5 | a >> 27) &+ f &+ e &+ k &+ w[i]
+            e = d
+            d = c
+            c = b << 30 | b >> 2
+            b = a
+            a = temp
+        }
+        for i in 0..<20 { round((b & c) | (~b & d), 0x5A82_7999, i) }
+        for i in 20..<40 { round(b ^ c ^ d, 0x6ED9_EBA1, i) }
+        for i in 40..<60 { round((b & c) | (b & d) | (c & d), 0x8F1B_BCDC, i) }
+        for i in 60..<80 { round(b ^ c ^ d, 0xCA62_C1D6, i) }
+        digest.words = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e)
     }
 }

@@ -15,27 +15,35 @@ struct ExportDate: Hashable, Sendable {
     }
 
     init?(_ text: String) {
-        let bytes = Array(text.utf8)
+        var text = text
+        guard let parsed = text.withUTF8(Self.parse) else { return nil }
+        (date, utcOffset) = parsed
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (date: Date, utcOffset: Int)? {
         guard bytes.count == 25, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             bytes[10] == UInt8(ascii: " "), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
             bytes[19] == UInt8(ascii: " "), bytes[20] == UInt8(ascii: "+") || bytes[20] == UInt8(ascii: "-"),
-            let year = Self.number(bytes, 0, 4), let month = Self.number(bytes, 5, 2),
-            let day = Self.number(bytes, 8, 2), let hour = Self.number(bytes, 11, 2),
-            let minute = Self.number(bytes, 14, 2), let second = Self.number(bytes, 17, 2),
-            let offsetHours = Self.number(bytes, 21, 2), let offsetMinutes = Self.number(bytes, 23, 2),
-            (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year), hour < 24,
+            let year = number(bytes, 0, 4), let month = number(bytes, 5, 2),
+            let day = number(bytes, 8, 2), let hour = number(bytes, 11, 2),
+            let minute = number(bytes, 14, 2), let second = number(bytes, 17, 2),
+            let offsetHours = number(bytes, 21, 2), let offsetMinutes = number(bytes, 23, 2),
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24,
             minute < 60, second < 61, offsetHours < 24, offsetMinutes < 60
         else { return nil }
         let offset = (offsetHours * 3600 + offsetMinutes * 60) * (bytes[20] == UInt8(ascii: "-") ? -1 : 1)
-        let days = Self.daysSinceEpoch(year: year, month: month, day: day)
+        let days = daysSinceEpoch(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
-        date = Date(timeIntervalSince1970: TimeInterval(seconds))
-        utcOffset = offset
+        return (Date(timeIntervalSince1970: TimeInterval(seconds)), offset)
     }
 
     /// A calendar day `YYYY-MM-DD` (the `ActivitySummary` and `Me` form) as year, month, day.
     static func day(_ text: String) -> (year: Int, month: Int, day: Int)? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8(parseDay)
+    }
+
+    private static func parseDay(_ bytes: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2),
             (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
@@ -43,7 +51,7 @@ struct ExportDate: Hashable, Sendable {
         return (year, month, day)
     }
 
-    private static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
         var value = 0
         for byte in bytes[start..<(start + count)] {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }

@@ -100,7 +100,7 @@ struct ExportMapper {
     /// The metadata of `MetadataEntry` children, plus the source version, device, creation date and UTC
     /// offset the export writes as attributes.
     static func metadata(_ element: ExportElement, start: ExportDate?) -> [MetadataKey: MetadataValue] {
-        var metadata: [MetadataKey: MetadataValue] = [:]
+        var metadata = [MetadataKey: MetadataValue](minimumCapacity: element.children.count + 4)
         for entry in element.children where entry.name == "MetadataEntry" {
             guard let key = entry["key"], let value = entry["value"] else { continue }
             let metadataKey = MetadataKey(rawValue: key)
@@ -130,8 +130,13 @@ struct ExportMapper {
         identity.add(String(Int64(start.date.timeIntervalSince1970)))
         identity.add(String(Int64(end.date.timeIntervalSince1970)))
         let entries = element.children.filter { $0.name == "MetadataEntry" }
-            .map { ($0["key"] ?? "") + "=" + ($0["value"] ?? "") }.sorted()
-        for entry in entries { identity.add(entry) }
+        if entries.count == 1 {
+            identity.add(key: entries[0]["key"] ?? "", value: entries[0]["value"] ?? "")
+        } else if entries.count > 1 {
+            for entry in entries.map({ ($0["key"] ?? "") + "=" + ($0["value"] ?? "") }).sorted() {
+                identity.add(entry)
+            }
+        }
         return identity
     }
 

@@ -301,6 +301,7 @@ final class ExportXMLScanner {
         guard index > start + 1 else { throw malformed("a tag without a name", at: tagStart) }
         let name = string(from: start + 1, to: index)
         var attributes: [XMLAttribute] = []
+        attributes.reserveCapacity(12)
         var selfClosing = false
         while true {
             while index < close, Self.isSpace(buffer[index]) { index += 1 }
@@ -359,25 +360,19 @@ final class ExportXMLScanner {
         bytes.reserveCapacity(last - first)
         var index = first
         while index < last {
-            let byte = buffer[index]
-            guard byte == UInt8(ascii: "&") else {
-                bytes.append(byte)
-                index += 1
-                continue
-            }
+            let run = index
+            while index < last, buffer[index] != UInt8(ascii: "&") { index += 1 }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[run..<index]))
+            guard index < last else { break }
             var semicolon = index + 1
             while semicolon < last, semicolon - index <= 10, buffer[semicolon] != UInt8(ascii: ";") { semicolon += 1 }
             guard semicolon < last, buffer[semicolon] == UInt8(ascii: ";") else {
                 throw malformed("an unterminated character reference", at: index)
             }
-            let reference = string(from: index + 1, to: semicolon)
-            switch reference {
-            case "lt": bytes.append(UInt8(ascii: "<"))
-            case "gt": bytes.append(UInt8(ascii: ">"))
-            case "amp": bytes.append(UInt8(ascii: "&"))
-            case "quot": bytes.append(UInt8(ascii: "\""))
-            case "apos": bytes.append(UInt8(ascii: "'"))
-            default:
+            if let named = Self.namedEntity(UnsafeRawBufferPointer(rebasing: buffer[(index + 1)..<semicolon])) {
+                bytes.append(named)
+            } else {
+                let reference = string(from: index + 1, to: semicolon)
                 guard reference.hasPrefix("#"), let scalar = Self.characterReference(reference.dropFirst()) else {
                     throw malformed("unknown reference &\(reference);", at: index)
                 }
@@ -386,6 +381,22 @@ final class ExportXMLScanner {
             index = semicolon + 1
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The byte `lt`, `gt`, `amp`, `quot` or `apos` stands for; `nil` for any other name.
+    private static func namedEntity(_ name: UnsafeRawBufferPointer) -> UInt8? {
+        switch name.count {
+        case 2 where name[1] == UInt8(ascii: "t"):
+            switch name[0] {
+            case UInt8(ascii: "l"): UInt8(ascii: "<")
+            case UInt8(ascii: "g"): UInt8(ascii: ">")
+            default: nil
+            }
+        case 3 where name.elementsEqual("amp".utf8): UInt8(ascii: "&")
+        case 4 where name.elementsEqual("quot".utf8): UInt8(ascii: "\"")
+        case 4 where name.elementsEqual("apos".utf8): UInt8(ascii: "'")
+        default: nil
+        }
     }
 
     private static func characterReference(_ digits: Substring) -> Unicode.Scalar? {
