@@ -24,7 +24,13 @@ for command in "${commands[@]}"; do
     echo "== newcomer: $command"
     start=$(date +%s)
     env -u HEALTHFLOW_DATA -u XDG_DATA_HOME HOME="$scratch/home" PATH="$scratch/bare/bin:$PATH" bash -c "$command" \
-        > "$scratch/output.log" 2>&1 || { tail -n 40 "$scratch/output.log"; echo "error: '$command' failed" >&2; exit 1; }
+        > "$scratch/output.log" 2>&1 || {
+        # What failed (Swift Testing marks each failing test and issue with ✘), then how the run ended.
+        grep -a '✘' "$scratch/output.log" | head -n 40 || true
+        tail -n 40 "$scratch/output.log"
+        echo "error: '$command' failed" >&2
+        exit 1
+    }
     tail -n 2 "$scratch/output.log"
     echo "   ($(( $(date +%s) - start )) s)"
 done
