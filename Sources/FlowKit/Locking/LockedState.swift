@@ -33,15 +33,24 @@
 /// - Complexity: O(1) besides the closure; one uncontended lock and unlock, and no allocation (the sanitizer build
 ///   allocates the pthread mutex once, in `init`).
 public struct LockedState<Value>: ~Copyable {
-    @usableFromInline
-    let storage: LockStorage<Value>
+    #if HEALTHFLOW_SANITIZER || FLOWKIT_THREAD_SANITIZER
+        @usableFromInline
+        let storage: PThreadLockStorage<Value>
+    #else
+        @usableFromInline
+        let mutex: Mutex<Value>
+    #endif
 
     /// A lock protecting `initialValue`.
     ///
     /// - Parameter initialValue: The value, handed over to the lock.
     @inlinable
     public init(_ initialValue: sending Value) {
-        storage = LockStorage(initialValue)
+        #if HEALTHFLOW_SANITIZER || FLOWKIT_THREAD_SANITIZER
+            storage = PThreadLockStorage(initialValue)
+        #else
+            mutex = Mutex(initialValue)
+        #endif
     }
 
     /// Runs `body` with exclusive access to the value and returns what it returns.
@@ -53,7 +62,11 @@ public struct LockedState<Value>: ~Copyable {
     public borrowing func withLock<Result, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
-        try storage.withLock(body)
+        #if HEALTHFLOW_SANITIZER || FLOWKIT_THREAD_SANITIZER
+            try storage.withLock(body)
+        #else
+            try mutex.withLock(body)
+        #endif
     }
 
     /// Runs `body` with exclusive access to the value if the lock is free at once; never waits.
@@ -65,7 +78,11 @@ public struct LockedState<Value>: ~Copyable {
     public borrowing func withLockIfAvailable<Result, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result? {
-        try storage.withLockIfAvailable(body)
+        #if HEALTHFLOW_SANITIZER || FLOWKIT_THREAD_SANITIZER
+            try storage.withLockIfAvailable(body)
+        #else
+            try mutex.withLockIfAvailable(body)
+        #endif
     }
 }
 
@@ -74,10 +91,6 @@ public struct LockedState<Value>: ~Copyable {
 extension LockedState: @unchecked Sendable {}
 
 #if HEALTHFLOW_SANITIZER || FLOWKIT_THREAD_SANITIZER
-    /// What holds a lock's value: the sanitizer build's pthread mutex, with `Mutex`'s lock methods.
-    @usableFromInline
-    typealias LockStorage<Value> = PThreadLockStorage<Value>
-
     /// The sanitizer build's storage: a heap-allocated `pthread_mutex_t` (stable address) and the value.
     /// Safe for the same reason as `LockedState`: the value is only touched between lock and unlock.
     @usableFromInline
@@ -99,6 +112,13 @@ extension LockedState: @unchecked Sendable {}
         }
 
         @usableFromInline
+        func withLockUnchecked<Result>(_ body: () -> Result) -> Result {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return body()
+        }
+
+        @usableFromInline
         func withLock<Result, Failure: Error>(
             _ body: (inout sending Value) throws(Failure) -> sending Result
         ) throws(Failure) -> sending Result {
@@ -116,10 +136,6 @@ extension LockedState: @unchecked Sendable {}
             return try body(&value)
         }
     }
-#else
-    /// What holds a lock's value: `Synchronization.Mutex`.
-    @usableFromInline
-    typealias LockStorage<Value> = Mutex<Value>
 #endif
 
 /// A lock with no value of its own, for a class that keeps its protected fields beside it.
@@ -130,17 +146,30 @@ extension LockedState: @unchecked Sendable {}
 @usableFromInline
 struct StateLock: ~Copyable, @unchecked Sendable {
     // Safe: it only serialises the closures passed to `withLock`; it protects no value itself.
-    @usableFromInline
-    let storage: LockStorage<Void>
+    #if HEALTHFLOW_SANITIZER || FLOWKIT_THREAD_SANITIZER
+        @usableFromInline
+        let storage: PThreadLockStorage<Void>
+    #else
+        @usableFromInline
+        let mutex: Mutex<Void>
+    #endif
 
     @inlinable
     init() {
-        storage = LockStorage(())
+        #if HEALTHFLOW_SANITIZER || FLOWKIT_THREAD_SANITIZER
+            storage = PThreadLockStorage(())
+        #else
+            mutex = Mutex(())
+        #endif
     }
 
     /// Runs `body` while holding the lock.
     @inlinable
     borrowing func withLock<Result: Sendable>(_ body: () -> Result) -> Result {
-        storage.withLock { _ in body() }
+        #if HEALTHFLOW_SANITIZER || FLOWKIT_THREAD_SANITIZER
+            storage.withLockUnchecked(body)
+        #else
+            mutex.withLock { _ in body() }
+        #endif
     }
 }
