@@ -9,7 +9,7 @@ import HealthFlow
 
 // A child process that measures an import's memory: `HealthExportProbe PATH RECORDS` writes an export of RECORDS
 // step and heart-rate records to PATH (streamed, 10,000 records a write), imports it into a store that only
-// counts, and prints `imported=N maxrss_kb=K`.
+// counts, and prints `imported=N maxrss_kb=K`: K is the peak resident memory of this program's own image.
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let records = Int(arguments[2]) else {
     FileHandle.standardError.write(Data("usage: HealthExportProbe PATH RECORDS\n".utf8))
@@ -60,6 +60,24 @@ HealthExportImport(path: path).start(into: store) { result in
     done.signal()
 }
 done.wait()
-var usage = rusage()
-getrusage(RUSAGE_SELF.rawValue, &usage)
-print("imported=\(store.ingestedCount) maxrss_kb=\(usage.ru_maxrss)")
+print("imported=\(store.ingestedCount) maxrss_kb=\(ownPeakResidentKilobytes())")
+
+/// The peak resident memory, in KB, of this program since it started. On Linux `getrusage`'s `ru_maxrss` is not
+/// that: `execve` keeps the larger of the new image's peak and the peak of the image it replaced, which for a
+/// spawned child is its parent's (a test process of hundreds of MB). The kernel's `VmHWM` in `/proc/self/status`
+/// is the high-water mark of this image alone.
+func ownPeakResidentKilobytes() -> Int {
+    #if os(Linux)
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = line.split(whereSeparator: \.isWhitespace).dropFirst().first.flatMap({ Int($0) })
+        {
+            return kilobytes
+        }
+        return -1
+    #else
+        var usage = rusage()
+        getrusage(RUSAGE_SELF, &usage)
+        return Int(usage.ru_maxrss) / 1024  // bytes on Darwin
+    #endif
+}
