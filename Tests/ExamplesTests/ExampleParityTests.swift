@@ -27,6 +27,7 @@ import WriteHeightExample
         _ example: any HealthExample.Type, policy: AuthorizationPolicy
     ) async -> [ExampleStyle: ExampleOutcome] {
         let context = ExampleContext.embedded(policy: policy)
+        defer { try? FileManager.default.removeItem(at: context.workDirectory) }
         try? await example.prepare(context)
         var outcomes: [ExampleStyle: ExampleOutcome] = [:]
         for style in ExampleStyle.allCases {
@@ -59,6 +60,7 @@ import WriteHeightExample
     func theDrawnChainDoesWhatThePromiseStyleDoes(example index: Int, policy: AuthorizationPolicy) async throws {
         let example = Self.drawn[index]
         let context = ExampleContext.embedded(policy: policy)
+        defer { try? FileManager.default.removeItem(at: context.workDirectory) }
         try? await example.prepare(context)
         let promised = await example.run(.promise, in: context)
         let chain = try example.flow(in: context, on: OperationQueue())
@@ -70,6 +72,7 @@ import WriteHeightExample
 @Suite struct WriteHeightExampleTests {
     @Test func savesTheHeightInMetres() async throws {
         let context = ExampleContext.embedded()
+        defer { try? FileManager.default.removeItem(at: context.workDirectory) }
         #expect(await WriteHeightExample.run(.async, in: context) == .lines(["Saved! 1.72 m"]))
         let heights = try await context.store.samples(of: .height)
         #expect(heights.count == 1)
@@ -82,6 +85,7 @@ import WriteHeightExample
 
     @Test func rejectsANegativeHeightBeforeTouchingTheStore() async {
         let context = ExampleContext.embedded()
+        defer { try? FileManager.default.removeItem(at: context.workDirectory) }
         for style in ExampleStyle.allCases {
             let outcome = await awaitNegative(style, context)
             guard case .failure(let message) = outcome else {
@@ -108,6 +112,7 @@ import WriteHeightExample
 @Suite struct ReadHeightsExampleTests {
     @Test func listsHeightsNewestFirst() async throws {
         let context = ExampleContext.embedded()
+        defer { try? FileManager.default.removeItem(at: context.workDirectory) }
         try await ReadHeightsExample.prepare(context)
         let outcome = await ReadHeightsExample.run(.promise, in: context)
         #expect(outcome == .lines(["1.72 m  2026-10-21", "1.71 m  2025-11-20", "1.7 m  2024-11-20"]))
@@ -135,6 +140,7 @@ import WriteHeightExample
 @Suite struct ActivityRingsExampleTests {
     @Test func printsOneLineOfRingsPerDayOfTheLastWeek() async throws {
         let context = ExampleContext.embedded()
+        defer { try? FileManager.default.removeItem(at: context.workDirectory) }
         try await ActivityRingsExample.prepare(context)
         guard case .lines(let lines) = await ActivityRingsExample.run(.async, in: context) else {
             Issue.record("expected lines")
@@ -147,6 +153,7 @@ import WriteHeightExample
 
     @Test func showsNoRingsWhenReadingIsDeniedWithoutRevealingIt() async throws {
         let context = ExampleContext.embedded(policy: .denyAll)
+        defer { try? FileManager.default.removeItem(at: context.workDirectory) }
         try await ActivityRingsExample.prepare(context)
         #expect(await ActivityRingsExample.run(.callback, in: context) == .lines([]))
     }

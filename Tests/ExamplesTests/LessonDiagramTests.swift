@@ -1,3 +1,4 @@
+import ExampleSupport
 import FlowKit
 import Foundation
 import OperationChainsExample
@@ -32,7 +33,9 @@ import Testing
     func eachLessonDrawsItsFlowAsTheChainDescribesIt(example index: Int) throws {
         let example = ExampleParityTests.drawn[index]
         let blocks = try Self.mermaidBlocks(in: example.lessonPath)
-        let diagram = try example.flow(in: .embedded(), on: OperationQueue()).graph.mermaid
+        let context = ExampleContext.embedded()
+        defer { try? FileManager.default.removeItem(at: context.workDirectory) }
+        let diagram = try example.flow(in: context, on: OperationQueue()).graph.mermaid
         #expect(
             blocks.contains(diagram),
             "\(example.lessonPath) must draw \(example.name)'s flow as its chain describes it; paste:\n```mermaid\n\(diagram)\n```"

@@ -81,6 +81,7 @@ private final class RecordingTransport: UploadTransport {
     @Test func reportsTheFirstQueryErrorWhenHealthDataIsUnavailable() async {
         let store = InMemoryHealthStore(configuration: ExampleContext.app, isHealthDataAvailable: false)
         let context = ExampleContext(store: store, source: ExampleContext.app.source, now: ExampleContext.fixedNow)
+        defer { try? FileManager.default.removeItem(at: context.workDirectory) }
         var outcomes: [ExampleOutcome] = []
         for style in ExampleStyle.allCases { outcomes.append(await ObserveAndUploadExample.run(style, in: context)) }
         #expect(outcomes.allSatisfy { if case .failure = $0 { true } else { false } })

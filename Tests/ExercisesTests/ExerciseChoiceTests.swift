@@ -22,6 +22,7 @@ import Testing
     func everyStubSaysWhichExerciseIsNotDoneYet() async throws {
         let stubs = LearnerAnswers.self
         let context = ExampleContext.embedded()
+        defer { try? FileManager.default.removeItem(at: context.workDirectory) }
         let scheduler = ManualScheduler()
         let weight = HealthSample.quantity(
             try HealthQuantitySample(

@@ -77,6 +77,7 @@ import Testing
 
     @Test func gathersTheRealStoreWithALimit() async throws {
         let context = ExampleContext.embedded()
+        defer { try? FileManager.default.removeItem(at: context.workDirectory) }
         try await ObserveAndUploadExample.prepare(context)
         let gathered = try await answers.gatherChanges(of: Self.types, limit: 2) { type in
             let changes = try await context.store.changes(of: type, since: nil)
@@ -96,6 +97,7 @@ import Testing
 
     @Test func aSecondRunFromTheSavedAnchorsGathersNothing() async throws {
         let context = ExampleContext.embedded()
+        defer { try? FileManager.default.removeItem(at: context.workDirectory) }
         try await ObserveAndUploadExample.prepare(context)
         let first = try await answers.gatherChanges(of: Self.types, in: context.store, since: [:])
         #expect(first.map(\.type) == Self.types, "results must come back in the order of `types`")
@@ -115,6 +117,7 @@ import Testing
 
     @Test func resumesWithOnlyWhatIsNew() async throws {
         let context = ExampleContext.embedded()
+        defer { try? FileManager.default.removeItem(at: context.workDirectory) }
         try await ObserveAndUploadExample.prepare(context)
         let anchors = Self.anchors(try await answers.gatherChanges(of: Self.types, in: context.store, since: [:]))
         let steps = try HealthQuantitySample(
@@ -130,6 +133,7 @@ import Testing
 
     @Test func aTypeWithoutAnAnchorStartsFromTheBeginning() async throws {
         let context = ExampleContext.embedded()
+        defer { try? FileManager.default.removeItem(at: context.workDirectory) }
         try await ObserveAndUploadExample.prepare(context)
         var anchors = Self.anchors(try await answers.gatherChanges(of: Self.types, in: context.store, since: [:]))
         anchors[.heartRate] = nil

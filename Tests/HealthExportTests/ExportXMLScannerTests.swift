@@ -28,7 +28,9 @@ struct ExportXMLScannerTests {
             + ExportFixtures.record(
                 "StepCount", source: "Zoë &amp; Co", children: "  <MetadataEntry key=\"k\" value=\"a&#10;b\"/>\n")
             + ExportFixtures.bloodPressure + ExportFixtures.workout + ExportFixtures.activitySummary
-        let path = try ExportFixtures.write(ExportFixtures.export(body), in: try ExportFixtures.temporaryDirectory())
+        let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try ExportFixtures.write(ExportFixtures.export(body), in: directory)
         let large = try events(of: path, bufferSize: 1 << 20)
         #expect(try events(of: path, bufferSize: 64) == large)
         #expect(large.first?.hasPrefix("<HealthData locale=de_DE false") == true)
@@ -59,7 +61,9 @@ struct ExportXMLScannerTests {
 
     @Test func attributesInAnyOrderAndBothQuotesAreRead() throws {
         let text = ExportFixtures.header + " <Record value='7' type=\"t\"\n   unit = 'count' />\n</HealthData>"
-        let path = try ExportFixtures.write(text, in: try ExportFixtures.temporaryDirectory())
+        let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try ExportFixtures.write(text, in: directory)
         let record = try events(of: path, bufferSize: 64).first { $0.hasPrefix("<Record") }
         #expect(record?.hasPrefix("<Record value=7,type=t,unit=count true") == true)
     }

@@ -13,6 +13,7 @@ struct HealthExportErrorTests {
 
     func importing(_ text: String) async throws -> (InMemoryHealthStore, Result<HealthExportReport, any Error>) {
         let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let path = try ExportFixtures.write(text, in: directory)
         let store = InMemoryHealthStore(configuration: app)
         do {
@@ -24,6 +25,7 @@ struct HealthExportErrorTests {
 
     func importing(zip bytes: [UInt8]) async throws -> (any Error)? {
         let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("export.zip")
         try Data(bytes).write(to: url)
         do {
@@ -162,6 +164,7 @@ struct HealthExportErrorTests {
             return
         }
         let empty = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: empty) }
         await #expect(throws: HealthExportError.missingExportXML(path: empty.path)) {
             try await HealthExportImport(path: empty.path).run(into: InMemoryHealthStore(configuration: app))
         }

@@ -13,18 +13,21 @@ struct HealthExportFacesTests {
         bundleIdentifier: "com.example.importer", name: "Importer", healthShareUsageDescription: "Reads.",
         healthUpdateUsageDescription: "Writes.")
 
-    func tenWalks() throws -> String {
+    /// Writes an export of ten step records into `directory`; returns its path.
+    func tenWalks(in directory: URL) throws -> String {
         let records = (0..<10).map { index in
             ExportFixtures.record(
                 "StepCount", value: "\(100 + index)", start: "2024-03-01 1\(index):00:00 +0100",
                 end: "2024-03-01 1\(index):05:00 +0100")
         }
         return try ExportFixtures.write(
-            ExportFixtures.export(records.joined()), in: try ExportFixtures.temporaryDirectory())
+            ExportFixtures.export(records.joined()), in: directory)
     }
 
     @Test func cancellingKeepsWholeBatchesAndARerunFinishesTheImport() async throws {
-        let path = try tenWalks()
+        let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try tenWalks(in: directory)
         let store = IngestObservingStore(InMemoryHealthStore(configuration: app))
         let options = HealthExportOptions(batchSize: 3)
         let first = HealthExportImport(path: path, options: options)
@@ -40,7 +43,9 @@ struct HealthExportFacesTests {
     }
 
     @Test func callbackPromiseAndAsyncFacesReportTheSameAndEventsEndWithTheReport() async throws {
-        let path = try tenWalks()
+        let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try tenWalks(in: directory)
         let viaCallback: HealthExportReport = try await withCheckedThrowingContinuation { continuation in
             HealthExportImport(path: path).start(into: InMemoryHealthStore(configuration: app)) {
                 continuation.resume(with: $0)
@@ -63,7 +68,9 @@ struct HealthExportFacesTests {
     }
 
     @Test func aSecondStartOfTheSameImportFails() async throws {
-        let path = try tenWalks()
+        let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try tenWalks(in: directory)
         let job = HealthExportImport(path: path)
         _ = try await job.run(into: InMemoryHealthStore(configuration: app))
         await #expect(throws: HealthExportError.alreadyStarted(path: path)) {

@@ -26,6 +26,7 @@ struct HealthExportImportTests {
 
     @Test func importsEveryKindOfElementFaithfully() async throws {
         let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let path = try ExportFixtures.write(ExportFixtures.export(Self.body), in: directory)
         let store = InMemoryHealthStore(configuration: app)
         let report = try await HealthExportImport(path: path).run(into: store)
@@ -72,6 +73,7 @@ struct HealthExportImportTests {
 
     @Test func reimportingAddsNothingAndANewerExportAddsOnlyWhatIsNew() async throws {
         let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let first = try ExportFixtures.write(ExportFixtures.export(Self.body), in: directory)
         let store = try FileHealthStore(directory: directory.appendingPathComponent("store"), configuration: app)
         defer { store.close() }
@@ -94,6 +96,7 @@ struct HealthExportImportTests {
     /// UUIDs the store refuses, and still nothing is added twice.
     @Test func reimportingIntoAStoreThatHidesReadsAddsNothing() async throws {
         let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let path = try ExportFixtures.write(ExportFixtures.export(Self.body), in: directory)
         let store = InMemoryHealthStore(configuration: app, policy: .denyAll)
         let first = try await HealthExportImport(path: path).run(into: store)
@@ -112,6 +115,7 @@ struct HealthExportImportTests {
     @Test(arguments: [false, true])
     func readsExportZipDirectlyWithDeflateAndZip64(zip64: Bool) async throws {
         let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         var zip = TestZipWriter()
         zip.add("apple_health_export/export_cda.xml", Array("<ClinicalDocument/>".utf8), method: .stored, zip64: zip64)
         zip.add("apple_health_export/export.xml", Array(ExportFixtures.export(Self.body).utf8), zip64: zip64)
@@ -124,6 +128,7 @@ struct HealthExportImportTests {
 
     @Test func readsAnUnpackedExportFolder() async throws {
         let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let folder = directory.appendingPathComponent("apple_health_export")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         _ = try ExportFixtures.write(ExportFixtures.export(Self.body), in: folder)
@@ -150,6 +155,7 @@ struct HealthExportImportTests {
         let good = ExportFixtures.record("StepCount", value: "9")
         let text = ExportFixtures.export(bad.joined() + good)
         let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let path = try ExportFixtures.write(text, in: directory)
         let skipFile = directory.appendingPathComponent("skipped.tsv").path
         let report = try await HealthExportImport(path: path, options: HealthExportOptions(skipReportPath: skipFile))
@@ -167,6 +173,7 @@ struct HealthExportImportTests {
     @Test func decodesEntitiesAndCharacterReferencesInAttributes() async throws {
         let record = ExportFixtures.record("StepCount", source: "Zo&#235; &amp; &#x1F3C3; &quot;&lt;&gt;&apos;")
         let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let path = try ExportFixtures.write(ExportFixtures.export(record), in: directory)
         let store = InMemoryHealthStore(configuration: app)
         _ = try await HealthExportImport(path: path).run(into: store)
