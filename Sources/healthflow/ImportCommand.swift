@@ -73,7 +73,13 @@ struct ImportCommand: Command {
             let report = try await job.run(into: store)
             await watcher.value
             display.finish()
-            try? store.snapshot()
+            do {
+                try store.snapshot()
+            } catch {
+                // Nothing is lost: the journal holds every imported sample, and the next open replays it.
+                print(
+                    "warning: the store's snapshot after the import failed (\(error)); the journal keeps every sample")
+            }
             ImportSummary.print(report, store: directory.description)
             return .success
         } catch {

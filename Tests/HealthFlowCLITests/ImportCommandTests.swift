@@ -52,6 +52,33 @@ import Testing
         #expect(!heights.output.contains("saved 1.72 m"), "a second demo run still writes nothing")
     }
 
+    /// The snapshot the import takes at the end cannot be written (a directory holds its temporary name): the
+    /// import still succeeds, says so, and the next run finds every sample in the journal.
+    @Test func aFailedSnapshotAfterTheImportIsReportedAndLosesNothing() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "healthflow-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("export.xml")
+        try Data(Self.export.utf8).write(to: path)
+        let data = folder.appendingPathComponent("data")
+        let blocker = data.appendingPathComponent(".healthflow-snapshot-0000000000000001.hfs.tmp")
+        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
+
+        let first = try await HealthFlowCommandTests.healthflow("import", path.path, "--data", data.path)
+        #expect(first.status == 0, "\(first.errors)")
+        #expect(first.output.contains("imported 2 samples"), "\(first.output)")
+        #expect(
+            first.output.contains("warning: the store's snapshot after the import failed"), "\(first.output)")
+        #expect(first.output.contains("the journal keeps every sample"), "\(first.output)")
+
+        try FileManager.default.removeItem(at: blocker)
+        let second = try await HealthFlowCommandTests.healthflow("import", path.path, "--data", data.path)
+        #expect(second.status == 0, "\(second.errors)")
+        #expect(second.output.contains("already in the store (imported before): 2"), "\(second.output)")
+        #expect(!second.output.contains("warning"), "\(second.output)")
+    }
+
     @Test func aTruncatedExportFailsNamingTheByteOffset() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "healthflow-import-\(UUID().uuidString)")
