@@ -12,7 +12,7 @@ func benchmarkTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Tar
     )
 }
 
-/// HealthFlow's benchmarks (promises, graphs, store, gzip, multipart, sync), each beside its baselines and peers,
+/// HealthFlow's benchmarks (promises, graphs, store, gzip, multipart, sync, import), each beside its baselines and peers,
 /// as a separate package so that the library itself keeps zero dependencies.
 let package = Package(
     name: "HealthFlowBenchmarks",
@@ -57,6 +57,12 @@ let package = Package(
                 .product(name: "FlowKit", package: "HealthFlow"),
                 .product(name: "HealthFlow", package: "HealthFlow"),
                 .product(name: "HealthSync", package: "HealthFlow"),
+            ]),
+        benchmarkTarget(
+            "ImportBenchmarks",
+            [
+                .product(name: "HealthExport", package: "HealthFlow"),
+                .product(name: "HealthFlow", package: "HealthFlow"),
             ]),
     ],
     swiftLanguageModes: [.v6]
