@@ -42,7 +42,7 @@ extension ExportMapper {
                 uuid: child["uuid"], startDate: try Self.date(child, "startDate").date,
                 endDate: try Self.date(child, "endDate").date,
                 duration: try quantity(child, "duration", unit: "durationUnit"), events: try events(child),
-                statistics: try statistics(child), metadata: Self.metadata(child, start: nil))
+                statistics: try statistics(child), metadata: metadata(child, start: nil))
         }
         let routes = element.children(named: "WorkoutRoute").flatMap { $0.children(named: "FileReference") }
             .compactMap { $0["path"] }
@@ -53,7 +53,7 @@ extension ExportMapper {
             duration: try quantity(element, "duration", unit: "durationUnit"),
             totalDistance: try quantity(element, "totalDistance", unit: "totalDistanceUnit"),
             totalEnergyBurned: try quantity(element, "totalEnergyBurned", unit: "totalEnergyBurnedUnit"),
-            source: .exported(name: element["sourceName"] ?? ""), metadata: Self.metadata(element, start: start),
+            source: pool.source(named: element["sourceName"] ?? ""), metadata: metadata(element, start: start),
             events: try events(element), statistics: try statistics(element), activities: activities,
             routeFiles: routes, line: element.line)
     }

@@ -31,6 +31,8 @@ struct RecordProblem: Error {
 struct ExportMapper {
     /// Parsed units by their text (an export uses a few dozen).
     private var units: [String: HealthUnit] = [:]
+    /// Source names, versions, device descriptions and metadata keys, shared across records.
+    var pool = StringPool()
 
     /// The metadata keys the model expects as numbers; every other key is kept as the string written.
     private static let numericKeys: Set<MetadataKey> = [
@@ -99,19 +101,19 @@ struct ExportMapper {
 
     /// The metadata of `MetadataEntry` children, plus the source version, device, creation date and UTC
     /// offset the export writes as attributes.
-    static func metadata(_ element: ExportElement, start: ExportDate?) -> [MetadataKey: MetadataValue] {
+    mutating func metadata(_ element: ExportElement, start: ExportDate?) -> [MetadataKey: MetadataValue] {
         var metadata = [MetadataKey: MetadataValue](minimumCapacity: element.children.count + 4)
         for entry in element.children where entry.name == "MetadataEntry" {
             guard let key = entry["key"], let value = entry["value"] else { continue }
-            let metadataKey = MetadataKey(rawValue: key)
-            if numericKeys.contains(metadataKey), let number = Double(value) {
+            let metadataKey = MetadataKey(rawValue: pool.shared(key))
+            if Self.numericKeys.contains(metadataKey), let number = Double(value) {
                 metadata[metadataKey] = .number(number)
             } else {
                 metadata[metadataKey] = .string(value)
             }
         }
-        if let version = element["sourceVersion"] { metadata[.exportSourceVersion] = .string(version) }
-        if let device = element["device"] { metadata[.exportDevice] = .string(device) }
+        if let version = element["sourceVersion"] { metadata[.exportSourceVersion] = .string(pool.shared(version)) }
+        if let device = element["device"] { metadata[.exportDevice] = .string(pool.shared(device)) }
         if let created = element["creationDate"].flatMap(ExportDate.init) {
             metadata[.exportCreationDate] = .date(created.date)
         }
@@ -154,8 +156,8 @@ struct ExportMapper {
         var identity = Self.identity(of: element, type: typeName, start: start, end: end)
         identity.add(element["unit"] ?? "")
         identity.add(valueText)
-        let source = HealthSource.exported(name: element["sourceName"] ?? "")
-        let metadata = Self.metadata(element, start: start)
+        let source = pool.source(named: element["sourceName"] ?? "")
+        let metadata = metadata(element, start: start)
         do {
             if type.kind == .quantity {
                 let unit = try unit(try Self.required(element, "unit"))
@@ -216,7 +218,7 @@ struct ExportMapper {
         do {
             return try HealthCorrelation(
                 type: type, start: start.date, end: end.date, objects: members,
-                source: .exported(name: element["sourceName"] ?? ""), metadata: Self.metadata(element, start: start),
+                source: pool.source(named: element["sourceName"] ?? ""), metadata: metadata(element, start: start),
                 uuid: identity.uuid)
         } catch {
             throw Self.problem(error)

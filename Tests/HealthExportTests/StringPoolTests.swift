@@ -1,0 +1,50 @@
+import Foundation
+import HealthFlow
+import Testing
+
+@testable import HealthExport
+
+/// The mapper's pool of repeated strings: one buffer per distinct string, bounded in size.
+struct StringPoolTests {
+    /// The address of a string's UTF-8 bytes (its buffer), for strings too long to be stored inline.
+    func bufferAddress(_ string: String) -> UnsafeRawPointer? {
+        string.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
+    }
+
+    /// A fresh heap copy of `text` (a long string, so it is not stored inline).
+    func freshCopy(_ text: String) -> String {
+        String(decoding: Array(text.utf8), as: UTF8.self)
+    }
+
+    @Test func equalStringsFromDifferentRecordsShareOneBuffer() {
+        var pool = StringPool()
+        let device = "<<HKDevice: 0x283a8c9b0>, name:Apple Watch, manufacturer:Apple Inc., model:Watch>"
+        let first = pool.shared(freshCopy(device))
+        let second = pool.shared(freshCopy(device))
+        #expect(first == device && second == device)
+        #expect(bufferAddress(first) != nil)
+        #expect(bufferAddress(first) == bufferAddress(second))
+    }
+
+    @Test func aSourceIsMadeOncePerName() {
+        var pool = StringPool()
+        let name = "Zoë’s Apple Watch (Series 9, 45 mm)"
+        let first = pool.source(named: freshCopy(name))
+        let second = pool.source(named: freshCopy(name))
+        #expect(first == HealthSource.exported(name: name))
+        #expect(bufferAddress(first.name) == bufferAddress(second.name))
+        #expect(bufferAddress(first.bundleIdentifier) == bufferAddress(second.bundleIdentifier))
+    }
+
+    @Test func pastTheLimitStringsPassThroughUnsharedAndUnchanged() {
+        var pool = StringPool()
+        for index in 0..<StringPool.limit { _ = pool.shared("a string that repeats, number \(index)") }
+        let late = "a string that arrives after the pool is full, long enough to live on the heap"
+        let first = pool.shared(freshCopy(late))
+        let second = pool.shared(freshCopy(late))
+        #expect(first == late && second == late)
+        #expect(bufferAddress(first) != bufferAddress(second), "a full pool keeps nothing new")
+        let early = pool.shared(freshCopy("a string that repeats, number 7"))
+        #expect(bufferAddress(early) == bufferAddress(pool.shared(freshCopy("a string that repeats, number 7"))))
+    }
+}
