@@ -45,6 +45,21 @@ import Testing
         #expect(HKError.errorDomain == "com.apple.healthkit")
     }
 
+    /// These shim names are HealthFlow's enums; HealthKit's case names must read as HealthKit's raw values.
+    @Test func enumsSharedWithHealthFlowHaveHealthKitsRawValues() {
+        #expect(HKBiologicalSex.other.rawValue == 3)
+        #expect(HKBloodType.abNegative.rawValue == 6)
+        #expect(HKBloodType.oNegative.rawValue == 8)
+        #expect(HKWheelchairUse.yes.rawValue == 2)
+        #expect(HKActivityMoveMode.appleMoveTime.rawValue == 2)
+        #expect(HKCategoryValueSleepAnalysis.asleepREM.rawValue == 5)
+        #expect(HKElectrocardiogram.Classification.inconclusiveOther.rawValue == 6)
+        #expect(HKElectrocardiogram.Classification.unrecognized.rawValue == 100)
+        #expect(HKElectrocardiogram.SymptomsStatus.present.rawValue == 2)
+        #expect(HKAuthorizationStatus.sharingAuthorized.rawValue == 2)
+        #expect(HKAuthorizationRequestStatus.unnecessary.rawValue == 2)
+    }
+
     @Test func prefixedUnitBuildersPutThePrefixOnTheirOwnBaseUnit() {
         let built: [(HKUnit, String)] = [
             (.meterUnit(with: .kilo), "km"), (.gramUnit(with: .micro), "mcg"), (.literUnit(with: .milli), "mL"),

@@ -196,14 +196,9 @@ public class LocalHealthStore: HealthQueryRunner, HealthChangeHistory, @unchecke
 
 /// What a ``StoreEngine`` answers whatever its persistence: everything but the typed `ingest`, for
 /// ``LocalHealthStore`` to hold one engine of either kind.
-protocol StoreEngineCore: HealthQueryRunner, HealthChangeHistory {
-    var configuration: HealthAppConfiguration { get }
-    var policy: AuthorizationPolicy { get }
-    var characteristics: HealthCharacteristics { get }
+protocol StoreEngineCore: HealthQueryRunner, HealthChangeHistory, AuthorizationTableStore {
     var callbackExecutor: FlowExecutor { get }
     var activitySummaryGoals: ActivitySummaryGoals { get }
     var image: StoreImage { get }
     var lastQueryExaminedCount: Int { get }
 }
-
-extension StoreEngine: StoreEngineCore {}

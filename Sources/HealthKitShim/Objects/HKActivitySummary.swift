@@ -55,10 +55,5 @@ public final class HKActivitySummary: NSObject, @unchecked Sendable {
     public var standHoursGoal: HKQuantity? { HKQuantity(healthFlowQuantity: healthFlowSummary.standHoursGoal) }
 }
 
-/// How the move ring is measured.
-public enum HKActivityMoveMode: Int, Sendable {
-    /// Active energy (kcal).
-    case activeEnergy = 1
-    /// Move minutes.
-    case appleMoveTime = 2
-}
+/// How the move ring is measured: HealthFlow's own enum, whose cases and raw values are HealthKit's.
+public typealias HKActivityMoveMode = ActivityMoveMode

@@ -31,21 +31,8 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
     public var categoryType: HKCategoryType { HKCategoryType(healthFlowType: healthFlowSample.type) }
 }
 
-/// Sleep analysis values.
-public enum HKCategoryValueSleepAnalysis: Int, Sendable {
-    /// In bed.
-    case inBed = 0
-    /// Asleep, stage unknown.
-    case asleepUnspecified = 1
-    /// Awake.
-    case awake = 2
-    /// Core sleep.
-    case asleepCore = 3
-    /// Deep sleep.
-    case asleepDeep = 4
-    /// REM sleep.
-    case asleepREM = 5
-}
+/// Sleep analysis values: HealthFlow's own enum, whose cases and raw values are HealthKit's.
+public typealias HKCategoryValueSleepAnalysis = SleepAnalysisValue
 
 /// Metadata key: whether a menstrual flow sample starts a cycle (a Boolean number); required on
 /// menstrualFlow samples.

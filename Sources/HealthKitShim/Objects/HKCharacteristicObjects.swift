@@ -1,16 +1,8 @@
 import Foundation
+import HealthFlow
 
-/// The person's biological sex.
-public enum HKBiologicalSex: Int, Sendable {
-    /// `notSet`.
-    case notSet = 0
-    /// `female`.
-    case female = 1
-    /// `male`.
-    case male = 2
-    /// `other`.
-    case other = 3
-}
+/// The person's biological sex: HealthFlow's own enum, whose cases and raw values are HealthKit's.
+public typealias HKBiologicalSex = BiologicalSex
 
 /// The answer of `HKHealthStore`'s biological sex method.
 ///
@@ -26,27 +18,8 @@ public final class HKBiologicalSexObject: NSObject, @unchecked Sendable {
     }
 }
 
-/// The person's blood type.
-public enum HKBloodType: Int, Sendable {
-    /// `notSet`.
-    case notSet = 0
-    /// `aPositive`.
-    case aPositive = 1
-    /// `aNegative`.
-    case aNegative = 2
-    /// `bPositive`.
-    case bPositive = 3
-    /// `bNegative`.
-    case bNegative = 4
-    /// `abPositive`.
-    case abPositive = 5
-    /// `abNegative`.
-    case abNegative = 6
-    /// `oPositive`.
-    case oPositive = 7
-    /// `oNegative`.
-    case oNegative = 8
-}
+/// The person's blood type: HealthFlow's own enum, whose cases and raw values are HealthKit's.
+public typealias HKBloodType = BloodType
 
 /// The answer of `HKHealthStore`'s blood type method.
 ///
@@ -94,15 +67,8 @@ public final class HKFitzpatrickSkinTypeObject: NSObject, @unchecked Sendable {
     }
 }
 
-/// The person's wheelchair use.
-public enum HKWheelchairUse: Int, Sendable {
-    /// `notSet`.
-    case notSet = 0
-    /// `no`.
-    case no = 1
-    /// `yes`.
-    case yes = 2
-}
+/// The person's wheelchair use: HealthFlow's own enum, whose cases and raw values are HealthKit's.
+public typealias HKWheelchairUse = WheelchairUse
 
 /// The answer of `HKHealthStore`'s wheelchair use method.
 ///

@@ -28,33 +28,11 @@ public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
         SymptomsStatus(rawValue: recording?.symptomsStatus.rawValue ?? 0) ?? .notSet
     }
 
-    /// An electrocardiogram's classification (`HKElectrocardiogramClassification`).
-    public enum Classification: Int, Sendable {
-        /// Not classified.
-        case notSet = 0
-        /// Sinus rhythm.
-        case sinusRhythm = 1
-        /// Atrial fibrillation.
-        case atrialFibrillation = 2
-        /// Inconclusive: heart rate too low.
-        case inconclusiveLowHeartRate = 3
-        /// Inconclusive: heart rate too high.
-        case inconclusiveHighHeartRate = 4
-        /// Inconclusive: poor reading.
-        case inconclusivePoorReading = 5
-        /// Inconclusive: other reason.
-        case inconclusiveOther = 6
-        /// Not recognised.
-        case unrecognized = 100
-    }
+    /// An electrocardiogram's classification (`HKElectrocardiogramClassification`): HealthFlow's own enum,
+    /// whose cases and raw values are HealthKit's.
+    public typealias Classification = HealthElectrocardiogram.Classification
 
-    /// Whether symptoms were reported (`HKElectrocardiogramSymptomsStatus`).
-    public enum SymptomsStatus: Int, Sendable {
-        /// Not asked.
-        case notSet = 0
-        /// No symptoms.
-        case none = 1
-        /// Symptoms present.
-        case present = 2
-    }
+    /// Whether symptoms were reported (`HKElectrocardiogramSymptomsStatus`): HealthFlow's own enum, whose cases
+    /// and raw values are HealthKit's.
+    public typealias SymptomsStatus = HealthElectrocardiogram.SymptomsStatus
 }

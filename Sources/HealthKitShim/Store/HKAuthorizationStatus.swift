@@ -1,22 +1,12 @@
-/// Whether the app may share (save) a type. Read access is never revealed.
-public enum HKAuthorizationStatus: Int, Sendable {
-    /// Never asked.
-    case notDetermined = 0
-    /// The person said no to sharing.
-    case sharingDenied = 1
-    /// The person allowed sharing.
-    case sharingAuthorized = 2
-}
+import HealthFlow
 
-/// Whether asking for authorization would show a sheet.
-public enum HKAuthorizationRequestStatus: Int, Sendable {
-    /// Cannot tell.
-    case unknown = 0
-    /// Some type was never asked about.
-    case shouldRequest = 1
-    /// Every type was asked about.
-    case unnecessary = 2
-}
+/// Whether the app may share (save) a type; read access is never revealed. HealthFlow's own enum, whose cases
+/// and raw values are HealthKit's.
+public typealias HKAuthorizationStatus = AuthorizationStatus
+
+/// Whether asking for authorization would show a sheet: HealthFlow's own enum, whose cases and raw values are
+/// HealthKit's.
+public typealias HKAuthorizationRequestStatus = AuthorizationRequestStatus
 
 /// How often background delivery may wake the app.
 public enum HKUpdateFrequency: Int, Sendable {

@@ -11,14 +11,6 @@ extension HKHealthStore {
         }
     }
 
-    /// A characteristic whose HealthFlow enum and HealthKit enum share raw values; a raw value HealthKit's enum
-    /// lacks reads as `unknown`.
-    private func characteristic<Value: RawRepresentable<Int>, Answer: RawRepresentable<Int>>(
-        _ read: () throws(HealthStoreError) -> Value, unknown: Answer
-    ) throws -> Answer {
-        Answer(rawValue: try characteristic(read).rawValue) ?? unknown
-    }
-
     /// The person's date of birth (Gregorian).
     public func dateOfBirthComponents() throws -> DateComponents {
         try characteristic(device.backend.dateOfBirthComponents)
@@ -26,27 +18,28 @@ extension HKHealthStore {
 
     /// The person's biological sex.
     public func biologicalSex() throws -> HKBiologicalSexObject {
-        HKBiologicalSexObject(biologicalSex: try characteristic(device.backend.biologicalSex, unknown: .notSet))
+        HKBiologicalSexObject(biologicalSex: try characteristic(device.backend.biologicalSex))
     }
 
     /// The person's blood type.
     public func bloodType() throws -> HKBloodTypeObject {
-        HKBloodTypeObject(bloodType: try characteristic(device.backend.bloodType, unknown: .notSet))
+        HKBloodTypeObject(bloodType: try characteristic(device.backend.bloodType))
     }
 
     /// The person's Fitzpatrick skin type.
     public func fitzpatrickSkinType() throws -> HKFitzpatrickSkinTypeObject {
-        HKFitzpatrickSkinTypeObject(skinType: try characteristic(device.backend.fitzpatrickSkinType, unknown: .notSet))
+        // HealthKit names the skin types `I` … `VI`, HealthFlow `typeI` … `typeVI`; the raw values are the same.
+        let skinType = HKFitzpatrickSkinType(rawValue: try characteristic(device.backend.fitzpatrickSkinType).rawValue)
+        return HKFitzpatrickSkinTypeObject(skinType: skinType ?? .notSet)
     }
 
     /// Whether the person uses a wheelchair.
     public func wheelchairUse() throws -> HKWheelchairUseObject {
-        HKWheelchairUseObject(wheelchairUse: try characteristic(device.backend.wheelchairUse, unknown: .notSet))
+        HKWheelchairUseObject(wheelchairUse: try characteristic(device.backend.wheelchairUse))
     }
 
     /// How the person's move ring is measured.
     public func activityMoveMode() throws -> HKActivityMoveModeObject {
-        HKActivityMoveModeObject(
-            activityMoveMode: try characteristic(device.backend.activityMoveMode, unknown: .activeEnergy))
+        HKActivityMoveModeObject(activityMoveMode: try characteristic(device.backend.activityMoveMode))
     }
 }

@@ -31,8 +31,7 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     /// The sharing status of `type` (read access is never revealed).
     public func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
         device.record("authorizationStatus")
-        return HKAuthorizationStatus(rawValue: backend.authorizationStatus(for: type.healthFlowType).rawValue)
-            ?? .notDetermined
+        return backend.authorizationStatus(for: type.healthFlowType)
     }
 
     /// Asks the person to allow sharing and reading; `success` means the request completed, not that access was
@@ -69,7 +68,7 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
             HKShimException.raise(reason)
         }
         backend.getRequestStatusForAuthorization(toShare: share, read: read) { status, error in
-            completion(HKAuthorizationRequestStatus(rawValue: status.rawValue) ?? .unknown, error.map(HKError.init))
+            completion(status, error.map(HKError.init))
         }
     }
 

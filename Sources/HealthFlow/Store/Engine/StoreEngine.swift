@@ -11,7 +11,7 @@ import Foundation
 /// ``callbackExecutor`` after the lock is released, so a handler may call the store again.
 ///
 /// - Note: Sendable: the state sits behind its lock, the outbox behind its own, everything else is immutable.
-final class StoreEngine<Persistence: StorePersistence>: HealthQueryRunner, AuthorizationTableStore {
+final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
     /// Why ``ingest(_:)`` failed: a rule refused the samples, or the persistence could not keep them.
     enum IngestFailure: Error {
         case refused(HealthStoreError)
