@@ -4,7 +4,7 @@ import HealthFlow
 /// An electrocardiogram recorded by a watch. Apps read them; they cannot make or save them (HealthKit has no
 /// public initialiser).
 public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
-    private var recording: HealthElectrocardiogram? {
+    var recording: HealthElectrocardiogram? {
         if case .electrocardiogram(let recording) = healthFlowSample { return recording }
         return nil
     }
@@ -56,5 +56,33 @@ public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
         case none = 1
         /// Symptoms present.
         case present = 2
+    }
+
+    /// The lead a voltage was measured on (`HKElectrocardiogramLead`).
+    public enum Lead: Int, Sendable {
+        /// The Apple Watch's electrical heart sensor, similar to a lead I ECG.
+        case appleWatchSimilarToLeadI = 1
+    }
+
+    /// One voltage reading of an electrocardiogram (`HKElectrocardiogramVoltageMeasurement`), delivered by an
+    /// ``HKElectrocardiogramQuery``.
+    public final class VoltageMeasurement: NSObject, NSCopying, @unchecked Sendable {
+        // @unchecked: immutable; its one stored property is a Sendable value set in init.
+        private let measurement: ElectrocardiogramVoltageMeasurement
+
+        init(healthFlowMeasurement: ElectrocardiogramVoltageMeasurement) {
+            self.measurement = healthFlowMeasurement
+        }
+
+        /// Seconds since the electrocardiogram's start.
+        public var timeSinceSampleStart: TimeInterval { measurement.timeSinceSampleStart }
+
+        /// The voltage on `lead` (in volts' units: read it with `HKUnit.voltUnit(with: .micro)`).
+        public func quantity(for lead: HKElectrocardiogram.Lead) -> HKQuantity? {
+            lead == .appleWatchSimilarToLeadI ? HKQuantity(healthFlowQuantity: measurement.quantity) : nil
+        }
+
+        /// The measurement itself: it is immutable.
+        public func copy(with zone: NSZone? = nil) -> Any { self }
     }
 }
