@@ -89,6 +89,11 @@ struct ElectrocardiogramCSV {
             if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
             let lineStart = start
             start = newline + 1
+            if let value = Self.plainNumber(bytes[lineStart..<end]) {
+                if measurementsStart == nil { measurementsStart = lineStart }
+                microvolts.append(value)
+                continue
+            }
             guard let text = String(validating: bytes[lineStart..<end], as: UTF8.self) else {
                 throw Problem(reason: .badHeader, line: lineNumber, detail: "the line is not UTF-8 text")
             }
@@ -203,6 +208,20 @@ struct ElectrocardiogramCSV {
             throw Problem(reason: .badHeader, line: number, detail: "the value of \"\(name)\" has a stray quote")
         }
         return (name, inner.replacingOccurrences(of: "\"\"", with: "\""))
+    }
+
+    /// The value of a line that is a plain decimal number (`-48.673`: only digits, sign, point and exponent, no
+    /// spaces), or `nil` for any other line: the fast path for the thousands of voltage lines.
+    private static func plainNumber(_ line: ArraySlice<UInt8>) -> Double? {
+        guard !line.isEmpty, line.count < 40,
+            line.allSatisfy({
+                ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".")
+                    || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "e")
+                    || $0 == UInt8(ascii: "E")
+            }),
+            let value = Double(String(decoding: line, as: UTF8.self)), value.isFinite
+        else { return nil }
+        return value
     }
 
     /// A voltage line's value, or `nil` when the line is not a number: optionally quoted, with a decimal point
