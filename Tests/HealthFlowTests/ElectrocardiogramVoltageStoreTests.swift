@@ -142,6 +142,29 @@ struct ElectrocardiogramVoltageStoreTests {
         }
     }
 
+    @Test func snapshotWithVoltagesOfNoStoredECGIsRefusedAsInconsistent() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            let fileSystem = PosixFileSystem()
+            let path = FileSystemPath(directory.path)
+            try fileSystem.makeDirectory(at: path)
+            let stray = try Self.recording(count: 4)
+            let state = StoreState(
+                appBundleIdentifier: StoreFixture.app.bundleIdentifier, storeID: UUID(),
+                authorization: AuthorizationTable(), indexes: [], slots: [:], locations: [:], sequence: 0,
+                voltages: [stray.electrocardiogram.uuid: stray.voltageMeasurements])
+            try SnapshotWriter(fileSystem: fileSystem, directory: path).write(StoreImage(state), generation: 1)
+            let reader = SnapshotReader(
+                fileSystem: fileSystem, directory: path, appBundleIdentifier: StoreFixture.app.bundleIdentifier)
+            do throws(FileStoreError) {
+                _ = try reader.read(generation: 1, legacyStoreID: UUID())
+                Issue.record("a snapshot with stray voltages was read")
+            } catch {
+                guard case .corruptFile(_, _, let problem) = error else { throw error }
+                #expect(problem == .inconsistent("voltages of an ECG that is not stored"))
+            }
+        }
+    }
+
     @Test func journalRecordsOfABatchOfRecordingsMergeIntoOneChange() throws {
         let recordings = try [Self.recording(count: 3), Self.recording(count: 2, start: Fixture.oneHourLater)]
         let parts = MutationCodec.encodeRecords(.insertRecordings(recordings))
