@@ -177,7 +177,7 @@ final class StoreEngine<Persistence: StorePersistence>: HealthQueryRunner, Autho
     /// Adds ECGs with their voltage measurements as `ingest(_:)` adds samples: one
     /// all-or-nothing change.
     func ingest(_ recordings: [ElectrocardiogramRecording]) throws(IngestFailure) {
-        try ingest(recordings.map { .electrocardiogram($0.electrocardiogram) }, as: .insertRecordings(recordings))
+        try ingest(recordings.samples, as: .insertRecordings(recordings))
     }
 
     /// Checks `samples` and commits `mutation`, which inserts them.

@@ -15,3 +15,8 @@ enum StoreMutation: Hashable, Sendable {
     /// The person's answer to a permission sheet: the types allowed, and the request they answered.
     case authorization(share: Set<HealthObjectType>, read: Set<HealthObjectType>, request: AuthorizationRequest)
 }
+
+extension [ElectrocardiogramRecording] {
+    /// The recordings' ECG samples, which an `insertRecordings` inserts.
+    var samples: [HealthSample] { map { .electrocardiogram($0.electrocardiogram) } }
+}

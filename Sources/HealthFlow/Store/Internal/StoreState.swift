@@ -143,7 +143,7 @@ struct StoreState {
             }
             return notifications(for: changed)
         case .insertRecordings(let recordings):
-            let jobs = apply(.insert(recordings.map { .electrocardiogram($0.electrocardiogram) }))
+            let jobs = apply(.insert(recordings.samples))
             for recording in recordings {
                 voltages[recording.electrocardiogram.uuid] = recording.voltageMeasurements
             }
@@ -176,7 +176,7 @@ struct StoreState {
                 return "an insert repeats a UUID"
             }
         case .insertRecordings(let recordings):
-            return replayProblem(.insert(recordings.map { .electrocardiogram($0.electrocardiogram) }))
+            return replayProblem(.insert(recordings.samples))
         case .delete(let uuids):
             var seen = Set<UUID>()
             for uuid in uuids {
