@@ -53,7 +53,7 @@ struct ElectrocardiogramImportTests {
         zip.add("apple_health_export/export.xml", Array(Self.exportXML.utf8))
         zip.add("apple_health_export/electrocardiograms/ecg_2024-03-01.csv", Array(Self.csv().utf8))
         zip.add(
-            "apple_health_export/electrocardiograms/ecg_2024-03-01_1.csv",
+            "apple_health_export/electrocardiograms/ecg_2024-03-01_1 Zoë.csv",
             Array(
                 Self.csv(
                     recorded: "2024-03-01 21:02:03 -0500", classification: "Heart Rate Over 120",
@@ -105,7 +105,7 @@ struct ElectrocardiogramImportTests {
     }
 
     @Test func folderImportIntoTheDurableStoreKeepsVoltagesAcrossReopen() async throws {
-        let root = try Self.folder(["ecg_2024-03-01.csv": Self.csv()])
+        let root = try Self.folder(["ecg_2024-03-01_Łódź.csv": Self.csv()])
         defer { try? FileManager.default.removeItem(at: root) }
         let data = root.appendingPathComponent("data")
         let store = try FileHealthStore(directory: data, configuration: app)
