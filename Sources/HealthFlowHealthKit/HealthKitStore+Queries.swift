@@ -1,3 +1,4 @@
+import FlowKit
 import Foundation
 import HealthFlow
 
@@ -65,6 +66,45 @@ extension HealthKitStore: HealthQueryRunner {
             execution.deliver(.success(samples))
         }
         start(healthKitQuery, for: execution)
+    }
+
+    /// Finds the HealthKit electrocardiogram behind the ECG (an `HKSampleQuery` by UUID), then streams its
+    /// lead I voltages with an `HKElectrocardiogramQuery`; an ECG HealthKit does not hold (or hides) has none.
+    public func run(
+        _ query: HealthElectrocardiogramQuery, in execution: QueryExecution<[ElectrocardiogramVoltageMeasurement]>
+    ) {
+        let uuid = query.electrocardiogram.uuid
+        let healthKitUUID = state.withLock { state in state.uuids.first { $0.value == uuid }?.key } ?? uuid
+        let find = HKSampleQuery(
+            sampleType: HKObjectType.electrocardiogramType(),
+            predicate: HKQuery.predicateForObject(with: healthKitUUID),
+            limit: 1, sortDescriptors: nil
+        ) { [self] _, objects, error in
+            guard let objects else {
+                return execution.deliver(
+                    .failure(BridgeErrors.healthFlow(error ?? HKError(.errorNoData), type: .electrocardiogram)))
+            }
+            guard let electrocardiogram = objects.first as? HKElectrocardiogram else {
+                return execution.deliver(.success([]))
+            }
+            let gathered = LockedState<[ElectrocardiogramVoltageMeasurement]>([])
+            let voltages = HKElectrocardiogramQuery(electrocardiogram) { _, result in
+                switch result {
+                case .measurement(let measurement):
+                    guard let quantity = measurement.quantity(for: .appleWatchSimilarToLeadI) else { return }
+                    let reading = ElectrocardiogramVoltageMeasurement(
+                        timeSinceSampleStart: measurement.timeSinceSampleStart,
+                        microvolts: quantity.doubleValue(for: .voltUnit(with: .micro)))
+                    gathered.withLock { $0.append(reading) }
+                case .done:
+                    execution.deliver(.success(gathered.withLock { $0 }))
+                case .error(let error):
+                    execution.deliver(.failure(BridgeErrors.healthFlow(error, type: .electrocardiogram)))
+                }
+            }
+            start(voltages, for: execution)
+        }
+        start(find, for: execution)
     }
 
     /// Runs the query as an `HKAnchoredObjectQuery`, translating anchors both ways.

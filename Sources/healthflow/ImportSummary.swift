@@ -11,6 +11,14 @@ enum ImportSummary {
                 + "(\(ImportProgressDisplay.megabytes(Int64(rate)))/s of export.xml, \(grouped(Int(perSecond))) samples/s)"
         )
         table("samples imported", report.imported)
+        if report.voltageMeasurements > 0 {
+            Swift.print("ECG voltage measurements stored with their ECGs: \(grouped(report.voltageMeasurements))")
+        }
+        if report.electrocardiogramsWithoutVoltages > 0 {
+            Swift.print(
+                "ECGs stored without their voltages (the store keeps none): "
+                    + grouped(report.electrocardiogramsWithoutVoltages))
+        }
         if report.alreadyInStore > 0 {
             Swift.print("already in the store (imported before): \(grouped(report.alreadyInStore))")
         }
@@ -23,7 +31,7 @@ enum ImportSummary {
         }
         table("skipped", Dictionary(uniqueKeysWithValues: report.skipped.map { ($0.key.rawValue, $0.value) }))
         if report.skippedCount > 0, let path = report.skipReportPath {
-            Swift.print("every skipped record, with its line: \(path)")
+            Swift.print("every skipped record or ECG file, with its line: \(path)")
         }
         Swift.print(
             "not samples, kept in the report only: \(grouped(report.workouts.count)) workouts, "

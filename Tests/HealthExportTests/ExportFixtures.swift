@@ -1,8 +1,14 @@
 import CZlib
 import Foundation
+import HealthFlow
 
 /// Small, realistic exports written by the tests: the Health app's header and DTD, then the elements given.
 enum ExportFixtures {
+    /// An app that imports.
+    static let app = HealthAppConfiguration(
+        bundleIdentifier: "com.example.importer", name: "Importer", healthShareUsageDescription: "Reads.",
+        healthUpdateUsageDescription: "Writes.")
+
     static let header = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE HealthData [

@@ -162,7 +162,10 @@ struct HealthExportImportTests {
             .run(into: InMemoryHealthStore(configuration: app))
 
         #expect(report.imported == ["stepCount": 1])
-        #expect(report.skips.map(\.reason) == HealthExportSkip.Reason.allCases)
+        // badHeader and truncated are the ECG CSVs' reasons: ElectrocardiogramImportTests skips a file for each.
+        #expect(
+            report.skips.map(\.reason)
+                == HealthExportSkip.Reason.allCases.filter { $0 != .badHeader && $0 != .truncated })
         let headerLines = ExportFixtures.header.split(separator: "\n", omittingEmptySubsequences: false).count
         #expect(report.skips.first?.line == headerLines)
         let logged = try String(contentsOfFile: skipFile, encoding: .utf8).split(separator: "\n")

@@ -79,6 +79,34 @@ import Testing
         #expect(!second.output.contains("warning"), "\(second.output)")
     }
 
+    @Test func importSummaryCountsECGVoltagesAndNamesAnUnreadableCSV() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "healthflow-import-\(UUID().uuidString)")
+        let ecgs = folder.appendingPathComponent("electrocardiograms")
+        try FileManager.default.createDirectory(at: ecgs, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(Self.export.utf8).write(to: folder.appendingPathComponent("export.xml"))
+        let header = [
+            "Name,Zoë", "Recorded Date,2024-03-01 09:14:40 -0800", "Classification,Sinus Rhythm", "Symptoms,",
+            "Device,\"Watch6,7\"", "Sample Rate,512 hertz", "", "Lead,Lead I", "Unit,µV", "",
+        ]
+        let voltages = (0..<512).map { String(format: "%.3f", Double($0 % 40) * 3.5 - 60) }
+        try Data((header + voltages).joined(separator: "\n").utf8).write(
+            to: ecgs.appendingPathComponent("ecg_2024-03-01.csv"))
+        try Data(header.joined(separator: "\n").utf8).write(to: ecgs.appendingPathComponent("ecg_2024-03-01_1.csv"))
+        let data = folder.appendingPathComponent("data").path
+
+        let run = try await HealthFlowCommandTests.healthflow("import", folder.path, "--data", data)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("electrocardiogram"), "\(run.output)")
+        #expect(run.output.contains("ECG voltage measurements stored with their ECGs: 512"), "\(run.output)")
+        #expect(run.output.contains("truncated"), "\(run.output)")
+        let skipped = try String(contentsOfFile: data + "/import-skipped.tsv", encoding: .utf8)
+        #expect(
+            skipped.split(separator: "\n").last?.hasPrefix("9\ttruncated\telectrocardiograms/ecg_2024-03-01_1.csv")
+                == true, "\(skipped)")
+    }
+
     @Test func aTruncatedExportFailsNamingTheByteOffset() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "healthflow-import-\(UUID().uuidString)")

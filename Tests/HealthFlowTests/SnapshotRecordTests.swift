@@ -60,7 +60,7 @@ struct SnapshotRecordTests {
         #expect(sequence == 42 && sections == 1 && live == 2)
     }
 
-    @Test(arguments: [RecordKind.insert, .delete, .authorization])
+    @Test(arguments: [RecordKind.insert, .delete, .authorization, .recording])
     func journalRecordsAreNotSnapshotRecords(kind: RecordKind) {
         #expect(throws: BinaryReader.Failure.self) { try Self.decode(kind) { _ in } }
     }

@@ -12,6 +12,17 @@ public protocol HealthSampleIngesting: HealthStore {
 extension FileHealthStore: HealthSampleIngesting {}
 extension InMemoryHealthStore: HealthSampleIngesting {}
 
+/// A store that keeps ECGs with their voltage measurements (the durable and in-memory stores): the import
+/// writes an export's ECG CSVs through it; into any other store it writes the ECG samples alone and counts them
+/// in ``HealthExportReport/electrocardiogramsWithoutVoltages``.
+public protocol ElectrocardiogramIngesting: HealthStore {
+    /// Adds ECGs with their measurements, all-or-nothing.
+    func ingest(_ recordings: [ElectrocardiogramRecording]) throws
+}
+
+extension FileHealthStore: ElectrocardiogramIngesting {}
+extension InMemoryHealthStore: ElectrocardiogramIngesting {}
+
 /// Writes batches into a store, leaving out what it already holds: the first attempt writes the batch whole;
 /// when the store refuses a UUID it holds, the batch's UUIDs are looked up per type (one query each) and only
 /// the new samples are written.
@@ -21,7 +32,9 @@ struct ExportWriter {
     /// Asks to read the types the import writes, so the look-ups see what the store holds (correlation types
     /// are read through their members). A refusal only makes re-imports slower.
     func prepare() {
-        let types = Set(HealthObjectType.allTypes.filter { $0.kind == .quantity || $0.kind == .category })
+        let types = Set(
+            HealthObjectType.allTypes.filter { $0.kind == .quantity || $0.kind == .category }
+                + [.electrocardiogram])
         let done = DispatchSemaphore(value: 0)
         store.requestAuthorization(toShare: [], read: types) { _, _ in done.signal() }
         done.wait()
@@ -50,6 +63,20 @@ struct ExportWriter {
             guard samples.count > 1 else { return [] }
             let middle = samples.startIndex + samples.count / 2
             return try writeSplitting(samples[..<middle]) + writeSplitting(samples[middle...])
+        }
+    }
+
+    /// Writes a recording; returns whether it was new to the store and whether its measurements were kept
+    /// (only a store that keeps them; any other gets the ECG sample alone).
+    func write(_ recording: ElectrocardiogramRecording) throws -> (isNew: Bool, keptVoltages: Bool) {
+        guard let keeping = store as? any ElectrocardiogramIngesting else {
+            return (try !write([.electrocardiogram(recording.electrocardiogram)]).isEmpty, false)
+        }
+        do {
+            try keeping.ingest([recording])
+            return (true, true)
+        } catch HealthStoreError.duplicateUUID {
+            return (false, true)
         }
     }
 

@@ -36,7 +36,9 @@ public enum HealthExportEvent: Sendable {
 /// element and one batch, plus the workouts and activity summaries the report returns and the UUIDs of
 /// correlation members (16 bytes each). Top-level blood-pressure and nutrition records wait in a temporary
 /// file until the correlations that may hold them are read (the export lists members twice: they are stored
-/// once, inside their correlation).
+/// once, inside their correlation). After export.xml, the ECG CSVs beside it (`electrocardiograms/*.csv`) are
+/// read one at a time and stored as ECGs with their voltage measurements (``ElectrocardiogramIngesting``); a CSV
+/// that cannot be read is skipped with its file name and line.
 ///
 /// Every record gets a UUID derived from its content (type, source, dates, unit, value, metadata): importing
 /// the same export again adds nothing, a newer export adds only what is new, and a cancelled import resumes by

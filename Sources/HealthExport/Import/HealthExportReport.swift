@@ -22,6 +22,12 @@ public struct HealthExportSkip: Hashable, Sendable, CustomStringConvertible {
         case invalidValue
         /// A correlation whose members break its rules (a blood pressure without its diastolic reading).
         case invalidCorrelation
+        /// An ECG CSV whose header cannot be read: text that is not UTF-8, a quote left open, a name given
+        /// twice, or a file far larger than any recording.
+        case badHeader
+        /// An ECG CSV that ends before its first measurement, or whose zip entry is cut short or fails its
+        /// CRC-32 check.
+        case truncated
 
         /// Alphabetical, for stable reports.
         public static func < (lhs: Reason, rhs: Reason) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -29,9 +35,10 @@ public struct HealthExportSkip: Hashable, Sendable, CustomStringConvertible {
 
     /// Why the record was left out.
     public let reason: Reason
-    /// The 1-based line of the record's start tag in export.xml.
+    /// The 1-based line of the record's start tag in export.xml, or the line of an ECG CSV.
     public let line: Int
-    /// The element and, when known, its type.
+    /// The element and, when known, its type; for an ECG CSV, its path in the export
+    /// (`electrocardiograms/ecg_2020-02-05.csv`).
     public let element: String
     /// What was wrong, naming the value.
     public let detail: String
@@ -61,6 +68,11 @@ public struct HealthExportReport: Sendable {
     /// Elements and attributes the import does not map, per name (`ClinicalRecord`,
     /// `HeartRateVariabilityMetadataList`, `Me@HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse`).
     public internal(set) var unmappedElements: [String: Int] = [:]
+    /// Voltage measurements stored with the imported ECGs.
+    public internal(set) var voltageMeasurements = 0
+    /// ECGs stored without their voltage measurements: the store keeps none (it is not an
+    /// ``ElectrocardiogramIngesting`` store).
+    public internal(set) var electrocardiogramsWithoutVoltages = 0
     /// Workouts (the health model has no workout sample; they are returned here, one per `Workout`).
     public internal(set) var workouts: [HealthExportWorkout] = []
     /// One summary per `ActivitySummary` day.

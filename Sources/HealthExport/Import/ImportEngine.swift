@@ -66,6 +66,7 @@ struct ImportEngine {
         }
         heldMembers = nil
         try flush(writer)
+        try importElectrocardiograms(writer: writer)
         report.bytesRead = source.consumedBytes
         report.lines = scanner.line
         report.xmlBytes = scanner.offset
@@ -167,18 +168,68 @@ struct ImportEngine {
             if let value = try map(&mapper) { return value }
             report.unknownTypes[element["type"] ?? element.name, default: 0] += 1
         } catch {
-            let skip = HealthExportSkip(
-                reason: error.reason, line: element.line,
-                element: element["type"].map { "\(element.name) \($0)" } ?? element.name, detail: error.detail)
-            report.skip(skip)
-            if let skipLog {
-                let text = [String(skip.line), skip.reason.rawValue, skip.element, skip.detail]
-                    .map { $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ") }
-                    .joined(separator: "\t")
-                try skipLog.write(contentsOf: Data((text + "\n").utf8))
-            }
+            try skip(
+                HealthExportSkip(
+                    reason: error.reason, line: element.line,
+                    element: element["type"].map { "\(element.name) \($0)" } ?? element.name, detail: error.detail))
         }
         return nil
+    }
+
+    /// Counts `skip` in the report and lists it in the skip report file, if any.
+    private mutating func skip(_ skip: HealthExportSkip) throws {
+        report.skip(skip)
+        if let skipLog {
+            let text = [String(skip.line), skip.reason.rawValue, skip.element, skip.detail]
+                .map { $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ") }
+                .joined(separator: "\t")
+            try skipLog.write(contentsOf: Data((text + "\n").utf8))
+        }
+    }
+
+    /// Imports the export's ECG CSVs, one at a time: each becomes an ECG with its voltage measurements, or a
+    /// skip naming the file and line.
+    private mutating func importElectrocardiograms(writer: ExportWriter) throws {
+        for file in try ElectrocardiogramFile.find(in: path) {
+            if isCancelled() { throw CancellationError() }
+            let bytes: [UInt8]
+            do {
+                guard let read = try file.contents() else {
+                    try skip(
+                        HealthExportSkip(
+                            reason: .badHeader, line: 1, element: file.name,
+                            detail: "larger than \(ElectrocardiogramFile.sizeLimit >> 20) MiB: not an ECG recording"))
+                    continue
+                }
+                bytes = read
+            } catch let error as HealthExportError {
+                guard case .damagedZip = error else { throw error }
+                try skip(HealthExportSkip(reason: .truncated, line: 1, element: file.name, detail: error.description))
+                continue
+            }
+            let parsed: ElectrocardiogramCSV.Parsed
+            do throws(ElectrocardiogramCSV.Problem) {
+                parsed = try ElectrocardiogramCSV.parse(bytes)
+            } catch {
+                let problem = error
+                try skip(
+                    HealthExportSkip(
+                        reason: problem.reason, line: problem.line, element: file.name, detail: problem.detail))
+                continue
+            }
+            for name in parsed.unmapped { report.unmappedElements[name, default: 0] += 1 }
+            let outcome = try writer.write(parsed.recording)
+            guard outcome.isNew else {
+                report.alreadyInStore += 1
+                continue
+            }
+            report.imported[HealthObjectType.electrocardiogram.identifier, default: 0] += 1
+            if outcome.keptVoltages {
+                report.voltageMeasurements += parsed.recording.voltageMeasurements.count
+            } else {
+                report.electrocardiogramsWithoutVoltages += 1
+            }
+        }
     }
 
     /// The children each element maps; any other child is counted as unmapped.

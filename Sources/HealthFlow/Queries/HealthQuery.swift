@@ -2,8 +2,8 @@ import FlowKit
 
 /// A query a ``HealthStore`` executes — the counterpart of `HKQuery`. The concrete queries are
 /// ``HealthSampleQuery``, ``HealthAnchoredObjectQuery``, ``HealthObserverQuery``, ``HealthStatisticsQuery``,
-/// ``HealthStatisticsCollectionQuery`` and ``HealthActivitySummaryQuery``; this class is not open, so the set
-/// is closed and every store knows how to run each one.
+/// ``HealthStatisticsCollectionQuery``, ``HealthActivitySummaryQuery`` and ``HealthElectrocardiogramQuery``; this
+/// class is not open, so the set is closed and every store knows how to run each one.
 ///
 /// A query object runs once: executing it again delivers ``HealthStoreError/queryAlreadyExecuted(query:)``
 /// to its handler instead of running. ``HealthStore/stop(_:)`` ends a long-running query; a stopped query

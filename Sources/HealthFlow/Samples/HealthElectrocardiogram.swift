@@ -4,8 +4,9 @@ import Foundation
 /// `HealthObjectType.electrocardiogram`, which apps may read but not write (stores seed it as Apple Watch).
 ///
 /// The voltage measurements are not part of the sample, as in HealthKit (where a separate query streams
-/// them): keep them beside it as `[ElectrocardiogramVoltageMeasurement]` and check them with
-/// `validateVoltageMeasurements(_:)`.
+/// them): an ``ElectrocardiogramRecording`` holds the sample with its measurements, checked by
+/// `validateVoltageMeasurements(_:)`; the stores keep them beside it and ``HealthElectrocardiogramQuery``
+/// reads them back.
 public struct HealthElectrocardiogram: Hashable, Sendable {
     /// The rhythm the watch recognised (HealthKit's `HKElectrocardiogram.Classification`).
     public enum Classification: Int, CaseIterable, Hashable, Sendable, Codable {

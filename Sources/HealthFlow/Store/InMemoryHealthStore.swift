@@ -98,10 +98,27 @@ public final class InMemoryHealthStore: LocalHealthStore, @unchecked Sendable {
     /// - Throws: ``HealthStoreError/healthDataUnavailable``, ``HealthStoreError/invalidSample(_:)`` or
     ///   ``HealthStoreError/duplicateUUID(_:)``; nothing is added then.
     public func ingest(_ samples: [HealthSample]) throws(HealthStoreError) {
+        try refusal { () throws(StoreEngine<MemoryPersistence>.IngestFailure) in try engine.ingest(samples) }
+    }
+
+    /// Adds ECGs recorded by a device with their voltage measurements, as `ingest(_:)` adds
+    /// samples: all-or-nothing, one change. A ``HealthElectrocardiogramQuery`` reads the measurements back.
+    ///
+    /// - Parameter recordings: ECGs with any source and their measurements.
+    /// - Throws: ``HealthStoreError/healthDataUnavailable``, ``HealthStoreError/invalidSample(_:)`` or
+    ///   ``HealthStoreError/duplicateUUID(_:)``; nothing is added then.
+    public func ingest(_ recordings: [ElectrocardiogramRecording]) throws(HealthStoreError) {
+        try refusal { () throws(StoreEngine<MemoryPersistence>.IngestFailure) in try engine.ingest(recordings) }
+    }
+
+    /// Runs an ingest and throws its refusal: the storage case carries `Never` (keeping data in memory cannot
+    /// fail).
+    private func refusal(
+        _ ingest: () throws(StoreEngine<MemoryPersistence>.IngestFailure) -> Void
+    ) throws(HealthStoreError) {
         do throws(StoreEngine<MemoryPersistence>.IngestFailure) {
-            try engine.ingest(samples)
+            try ingest()
         } catch {
-            // The storage case carries `Never`: keeping samples in memory cannot fail.
             switch error {
             case .refused(let refusal): throw refusal
             }

@@ -132,6 +132,14 @@ public class LocalHealthStore: HealthQueryRunner, HealthChangeHistory, @unchecke
         core.run(query, in: execution)
     }
 
+    /// Runs an ECG query: the voltage measurements the store keeps with the ECG (none for an ECG ingested
+    /// without them, an unknown one, or when the app may not read ECGs).
+    public func run(
+        _ query: HealthElectrocardiogramQuery, in execution: QueryExecution<[ElectrocardiogramVoltageMeasurement]>
+    ) {
+        core.run(query, in: execution)
+    }
+
     // MARK: Characteristics
 
     /// See ``HealthStore/dateOfBirthComponents()``.

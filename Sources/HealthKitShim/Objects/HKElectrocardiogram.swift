@@ -4,7 +4,7 @@ import HealthFlow
 /// An electrocardiogram recorded by a watch. Apps read them; they cannot make or save them (HealthKit has no
 /// public initialiser).
 public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
-    private var recording: HealthElectrocardiogram? {
+    var recording: HealthElectrocardiogram? {
         if case .electrocardiogram(let recording) = healthFlowSample { return recording }
         return nil
     }
@@ -17,7 +17,7 @@ public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
 
     /// The classification the watch made.
     public var classification: Classification {
-        Classification(rawValue: recording?.classification.rawValue ?? 0) ?? .notSet
+        recording?.classification ?? .notSet
     }
 
     /// The average heart rate during the recording, when known.
@@ -25,7 +25,7 @@ public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
 
     /// Whether the person reported symptoms.
     public var symptomsStatus: SymptomsStatus {
-        SymptomsStatus(rawValue: recording?.symptomsStatus.rawValue ?? 0) ?? .notSet
+        recording?.symptomsStatus ?? .notSet
     }
 
     /// An electrocardiogram's classification (`HKElectrocardiogramClassification`): HealthFlow's own enum,
@@ -35,4 +35,32 @@ public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
     /// Whether symptoms were reported (`HKElectrocardiogramSymptomsStatus`): HealthFlow's own enum, whose cases
     /// and raw values are HealthKit's.
     public typealias SymptomsStatus = HealthElectrocardiogram.SymptomsStatus
+
+    /// The lead a voltage was measured on (`HKElectrocardiogramLead`).
+    public enum Lead: Int, Sendable {
+        /// The Apple Watch's electrical heart sensor, similar to a lead I ECG.
+        case appleWatchSimilarToLeadI = 1
+    }
+
+    /// One voltage reading of an electrocardiogram (`HKElectrocardiogramVoltageMeasurement`), delivered by an
+    /// ``HKElectrocardiogramQuery``.
+    public final class VoltageMeasurement: NSObject, NSCopying, @unchecked Sendable {
+        // @unchecked: immutable; its one stored property is a Sendable value set in init.
+        private let measurement: ElectrocardiogramVoltageMeasurement
+
+        init(healthFlowMeasurement: ElectrocardiogramVoltageMeasurement) {
+            self.measurement = healthFlowMeasurement
+        }
+
+        /// Seconds since the electrocardiogram's start.
+        public var timeSinceSampleStart: TimeInterval { measurement.timeSinceSampleStart }
+
+        /// The voltage on `lead` (in volts' units: read it with `HKUnit.voltUnit(with: .micro)`).
+        public func quantity(for lead: HKElectrocardiogram.Lead) -> HKQuantity? {
+            lead == .appleWatchSimilarToLeadI ? HKQuantity(healthFlowQuantity: measurement.quantity) : nil
+        }
+
+        /// The measurement itself: it is immutable.
+        public func copy(with zone: NSZone? = nil) -> Any { self }
+    }
 }

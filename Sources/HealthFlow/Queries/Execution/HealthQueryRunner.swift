@@ -28,11 +28,23 @@ public protocol HealthQueryRunner: HealthStore {
     func run(_ query: HealthStatisticsCollectionQuery, in execution: QueryExecution<StatisticsCollection>)
     /// Runs an activity summary query.
     func run(_ query: HealthActivitySummaryQuery, in execution: QueryExecution<[ActivitySummary]>)
+    /// Runs an ECG query: deliver the ECG's voltage measurements in recording order. By default the query
+    /// fails with ``HealthStoreError/unsupportedQueryType(_:query:)``: the store keeps no measurements.
+    func run(
+        _ query: HealthElectrocardiogramQuery, in execution: QueryExecution<[ElectrocardiogramVoltageMeasurement]>)
 }
 
 extension HealthQueryRunner {
     /// No store-specific reason: HealthFlow's validation decides.
     public func queryError(for query: HealthQuery) -> HealthStoreError? { nil }
+
+    /// Fails the query with ``HealthStoreError/unsupportedQueryType(_:query:)``: a store that keeps no voltage
+    /// measurements.
+    public func run(
+        _ query: HealthElectrocardiogramQuery, in execution: QueryExecution<[ElectrocardiogramVoltageMeasurement]>
+    ) {
+        execution.fail(HealthStoreError.unsupportedQueryType(query.objectType, query: query.description))
+    }
 
     /// Begins, validates and runs `query` (see ``HealthQueryRunner``); handlers run through
     /// ``scheduleCallback(_:)``.

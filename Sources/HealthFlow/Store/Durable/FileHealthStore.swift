@@ -292,10 +292,22 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
         do throws(StoreEngine<JournalPersistence>.IngestFailure) {
             try engine.ingest(samples)
         } catch {
-            switch error {
-            case .refused(let refusal): throw refusal
-            case .storage(let failure): throw failure
-            }
+            throw error.underlying
+        }
+    }
+
+    /// Adds ECGs recorded by a device with their voltage measurements, as the in-memory store's
+    /// `ingest(_:)` of recordings does; returns once they are on disk (one journal record per ECG, flushed once
+    /// for the batch). Snapshots and reopening keep the measurements.
+    ///
+    /// - Parameter recordings: ECGs with any source and their measurements.
+    /// - Throws: A ``HealthStoreError`` when a rule refuses them, a ``FileStoreError`` when they could not be
+    ///   made durable; nothing is added then.
+    public func ingest(_ recordings: [ElectrocardiogramRecording]) throws {
+        do throws(StoreEngine<JournalPersistence>.IngestFailure) {
+            try engine.ingest(recordings)
+        } catch {
+            throw error.underlying
         }
     }
 }

@@ -16,6 +16,14 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
     enum IngestFailure: Error {
         case refused(HealthStoreError)
         case storage(Persistence.Failure)
+
+        /// The error a store's public `ingest` throws: the refusal or the storage failure itself.
+        var underlying: any Error {
+            switch self {
+            case .refused(let refusal): refusal
+            case .storage(let failure): failure
+            }
+        }
     }
 
     let configuration: HealthAppConfiguration
@@ -163,6 +171,17 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
     /// Adds samples as another app or device would: the sample rules and UUID uniqueness hold, all-or-nothing,
     /// without authorization or source rules.
     func ingest(_ samples: [HealthSample]) throws(IngestFailure) {
+        try ingest(samples, as: .insert(samples))
+    }
+
+    /// Adds ECGs with their voltage measurements as `ingest(_:)` adds samples: one
+    /// all-or-nothing change.
+    func ingest(_ recordings: [ElectrocardiogramRecording]) throws(IngestFailure) {
+        try ingest(recordings.samples, as: .insertRecordings(recordings))
+    }
+
+    /// Checks `samples` and commits `mutation`, which inserts them.
+    private func ingest(_ samples: [HealthSample], as mutation: StoreMutation) throws(IngestFailure) {
         do {
             try checkAvailableAndValid(samples)
         } catch {
@@ -175,7 +194,7 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
                 return .refused(error)
             }
             do throws(Persistence.Failure) {
-                try commit(.insert(samples), to: &state).forEach(outbox.enqueue)
+                try commit(mutation, to: &state).forEach(outbox.enqueue)
                 return nil
             } catch {
                 return .storage(error)
@@ -219,6 +238,15 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
             enqueue(execution.resultsJob(.success(changes)))
         }
         forgetOnStop(execution)
+    }
+
+    /// Runs an ECG query: the measurements kept with the ECG, in recording order.
+    /// - Complexity: O(1) under the lock (the array is shared, not copied).
+    func run(_ query: HealthElectrocardiogramQuery, in execution: QueryExecution<[ElectrocardiogramVoltageMeasurement]>)
+    {
+        withState { state, enqueue in
+            enqueue(execution.resultsJob(.success(state.voltageMeasurements(of: query.electrocardiogram.uuid))))
+        }
     }
 
     /// Runs an observer query: one update at once, then one per matching change.

@@ -7,8 +7,16 @@ enum StoreMutation: Hashable, Sendable {
     /// Samples saved by the app or ingested from another source, as one all-or-nothing batch (correlations
     /// with their members).
     case insert([HealthSample])
+    /// ECGs ingested with their voltage measurements, as one all-or-nothing batch: each ECG is inserted as
+    /// `.insert` would, and its measurements kept beside it.
+    case insertRecordings([ElectrocardiogramRecording])
     /// Samples deleted by UUID (top-level samples: a correlation takes its members), as one batch.
     case delete([UUID])
     /// The person's answer to a permission sheet: the types allowed, and the request they answered.
     case authorization(share: Set<HealthObjectType>, read: Set<HealthObjectType>, request: AuthorizationRequest)
+}
+
+extension [ElectrocardiogramRecording] {
+    /// The recordings' ECG samples, which an `insertRecordings` inserts.
+    var samples: [HealthSample] { map { .electrocardiogram($0.electrocardiogram) } }
 }

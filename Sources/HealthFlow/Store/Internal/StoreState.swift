@@ -39,6 +39,8 @@ struct StoreState {
     var indexes: [TypeIndex] = []
     private(set) var slots: [HealthObjectType: Int] = [:]
     private(set) var locations: [UUID: Location] = [:]
+    /// The voltage measurements of live ECGs ingested as recordings, by the ECG's UUID.
+    private(set) var voltages: [UUID: [ElectrocardiogramVoltageMeasurement]] = [:]
     /// The number of the last change recorded; every insertion and deletion takes the next one.
     private(set) var sequence: UInt64 = 0
     /// The history fingerprint of every change so far (see `fingerprint(through:)`), kept as changes apply.
@@ -56,7 +58,8 @@ struct StoreState {
     /// every location points at a live entry of its slot, and `sequence` is at least every logged sequence.
     init(
         appBundleIdentifier: String, storeID: UUID, authorization: AuthorizationTable, indexes: [TypeIndex],
-        slots: [HealthObjectType: Int], locations: [UUID: Location], sequence: UInt64
+        slots: [HealthObjectType: Int], locations: [UUID: Location], sequence: UInt64,
+        voltages: [UUID: [ElectrocardiogramVoltageMeasurement]] = [:]
     ) {
         self.appBundleIdentifier = appBundleIdentifier
         self.storeID = storeID
@@ -65,6 +68,7 @@ struct StoreState {
         self.slots = slots
         self.locations = locations
         self.sequence = sequence
+        self.voltages = voltages
         self.historySum = Self.sum(of: indexes, after: 0)
     }
 
@@ -138,6 +142,12 @@ struct StoreState {
                 }
             }
             return notifications(for: changed)
+        case .insertRecordings(let recordings):
+            let jobs = apply(.insert(recordings.samples))
+            for recording in recordings {
+                voltages[recording.electrocardiogram.uuid] = recording.voltageMeasurements
+            }
+            return jobs
         case .delete(let uuids):
             var changed: [HealthSample] = []
             for uuid in uuids {
@@ -145,6 +155,7 @@ struct StoreState {
                 for object in SampleRules.flattened(target) where remove(object) {
                     changed.append(object)
                 }
+                voltages[uuid] = nil
             }
             return notifications(for: changed)
         case .authorization(let share, let read, let request):
@@ -164,6 +175,8 @@ struct StoreState {
             } catch {
                 return "an insert repeats a UUID"
             }
+        case .insertRecordings(let recordings):
+            return replayProblem(.insert(recordings.samples))
         case .delete(let uuids):
             var seen = Set<UUID>()
             for uuid in uuids {
@@ -209,6 +222,14 @@ struct StoreState {
     func entry(at location: Location) -> IndexedSample? {
         let index = indexes[location.slot]
         return index.position(start: location.start, sequence: location.sequence).map { index.entries[$0] }
+    }
+
+    /// The voltage measurements of the ECG with `uuid` when it is stored and the app may see it; empty
+    /// otherwise (an ECG kept without measurements, an unknown UUID, or one the app may not read: read denial
+    /// is never revealed).
+    func voltageMeasurements(of uuid: UUID) -> [ElectrocardiogramVoltageMeasurement] {
+        guard let measurements = voltages[uuid], let stored = stored(uuid), isVisible(stored.sample) else { return [] }
+        return measurements
     }
 
     // MARK: Sample queries

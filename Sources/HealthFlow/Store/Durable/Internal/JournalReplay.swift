@@ -213,6 +213,7 @@ struct JournalReplay {
         switch mutation {
         case .insert(let samples): samples.count
         case .delete(let uuids): uuids.count
+        case .insertRecordings(let recordings): recordings.count
         case .authorization: 0
         }
     }

@@ -8,6 +8,8 @@ enum RecordKind: UInt8, Sendable {
     case delete = 3
     /// Journal: an answer to the permission sheet.
     case authorization = 4
+    /// Journal: one ECG ingested with its voltage measurements (a batch is one record per ECG).
+    case recording = 5
     /// Snapshot: the authorization table.
     case authorizationTable = 16
     /// Snapshot: a type's section begins (identifier and the number of additions and tombstones that follow).
@@ -18,6 +20,8 @@ enum RecordKind: UInt8, Sendable {
     case tombstones = 19
     /// Snapshot: the last record (the change sequence number), present only in a complete snapshot.
     case end = 20
+    /// Snapshot: one live ECG's voltage measurements (after the sections, before the end record).
+    case voltages = 21
 }
 
 /// The frame around every record in journal and snapshot files.

@@ -148,6 +148,7 @@ private struct SnapshotAssembly {
     private var sections: [Section] = []
     private var slots: [HealthObjectType: Int] = [:]
     private var locations: [UUID: StoreState.Location] = [:]
+    private var voltages: [UUID: [ElectrocardiogramVoltageMeasurement]] = [:]
     private var members: [(member: UUID, correlation: UUID)] = []
     private var endSequence: UInt64?
     private var lastSequence: UInt64 = 0
@@ -180,9 +181,9 @@ private struct SnapshotAssembly {
             guard let section = sections.last, section.tombstones.isEmpty else { throw outOfOrder }
         case .tombstones:
             guard !sections.isEmpty else { throw outOfOrder }
-        case .end:
+        case .end, .voltages:
             guard authorization != nil else { throw outOfOrder }
-        case .insert, .delete, .authorization:
+        case .insert, .delete, .authorization, .recording:
             break
         }
     }
@@ -228,6 +229,23 @@ private struct SnapshotAssembly {
                 throw SnapshotDamage(offset: offset, problem: .inconsistent("the end record disagrees with the file"))
             }
             endSequence = sequence
+        case .voltages(let uuid, let measurements):
+            guard let location = locations[uuid],
+                case .electrocardiogram(let electrocardiogram)? = sections[location.slot].entries.first(where: {
+                    $0.sample.uuid == uuid
+                })?.sample
+            else {
+                throw SnapshotDamage(offset: offset, problem: .inconsistent("voltages of an ECG that is not stored"))
+            }
+            guard voltages[uuid] == nil else {
+                throw SnapshotDamage(offset: offset, problem: .inconsistent("an ECG's voltages are stored twice"))
+            }
+            do throws(ValidationError) {
+                try electrocardiogram.validateVoltageMeasurements(measurements)
+            } catch {
+                throw SnapshotDamage(offset: offset, problem: .inconsistent("voltages that do not fit their ECG"))
+            }
+            voltages[uuid] = measurements
         }
     }
 
@@ -341,6 +359,6 @@ private struct SnapshotAssembly {
         return StoreState(
             appBundleIdentifier: appBundleIdentifier, storeID: header?.storeID ?? legacyStoreID,
             authorization: authorization ?? AuthorizationTable(), indexes: indexes, slots: slots,
-            locations: locations, sequence: sequence)
+            locations: locations, sequence: sequence, voltages: voltages)
     }
 }

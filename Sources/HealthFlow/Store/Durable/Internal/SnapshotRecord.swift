@@ -40,6 +40,8 @@ enum SnapshotRecord {
     case typeSection(type: HealthObjectType, additions: Int, tombstones: Int)
     case additions(Entries<Addition>)
     case tombstones(Entries<Tombstone>)
+    /// A live ECG's voltage measurements.
+    case voltages(UUID, [ElectrocardiogramVoltageMeasurement])
     /// The last record: the change sequence number, and the counts of sections and live samples.
     case end(sequence: UInt64, sections: Int, live: Int)
 
@@ -86,7 +88,12 @@ enum SnapshotRecord {
             let live = try reader.integer()
             try reader.expectEnd()
             return .end(sequence: sequence, sections: sections, live: live)
-        case .insert, .delete, .authorization:
+        case .voltages:
+            let uuid = try reader.uuid()
+            let measurements = try MutationCodec.decodeMeasurements(from: &reader)
+            try reader.expectEnd()
+            return .voltages(uuid, measurements)
+        case .insert, .delete, .authorization, .recording:
             throw BinaryReader.Failure(reason: "a snapshot does not hold \(kind) records")
         }
     }

@@ -4,13 +4,14 @@ import Foundation
 /// directory flushed — so a snapshot file either is complete or does not exist.
 ///
 /// ```text
-/// snapshot      = magic "HFSNAP01" header authorizationTable section* end
+/// snapshot      = magic "HFSNAP01" header authorizationTable section* voltages* end
 /// authorizationTable = share:answers read:answers;  answers = count:varint (identifier:str allowed:u8)*
 /// section       = typeSection additions* tombstones*
 /// typeSection   = identifier:str additionCount:varint tombstoneCount:varint
 /// additions     = (sequenceDelta:varint state:u8 …)*  up to the payload's end
 ///                 state 0: deleted since, uuid:16 — 1: live, sample — 2: live member, correlation:16 sample
 /// tombstones    = (sequenceDelta:varint sample)*
+/// voltages      = uuid:16 measurements                   (a live ECG's; MutationCodec's measurements)
 /// end           = sequence:u64 sectionCount:varint liveCount:varint
 /// ```
 ///
@@ -86,6 +87,12 @@ struct SnapshotWriter {
                     }
                 }
                 if !writer.bytes.isEmpty { try output.record(.tombstones, writer.bytes) }
+            }
+            for (uuid, measurements) in image.voltages.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+                var writer = BinaryWriter(capacity: 32 + 16 * measurements.count)
+                writer.uuid(uuid)
+                MutationCodec.encodeMeasurements(measurements, into: &writer)
+                try output.record(.voltages, writer.bytes)
             }
             var end = BinaryWriter()
             end.uint64(image.sequence)

@@ -16,6 +16,7 @@ struct StoreImage: Sendable {
     let sequence: UInt64
     let sections: [Section]
     let locations: [UUID: StoreState.Location]
+    let voltages: [UUID: [ElectrocardiogramVoltageMeasurement]]
 
     init(_ state: StoreState) {
         appBundleIdentifier = state.appBundleIdentifier
@@ -28,6 +29,7 @@ struct StoreImage: Sendable {
             type.map { Section(type: $0, index: index) }
         }
         locations = state.locations
+        voltages = state.voltages
     }
 
     /// The live entry a type's addition log names, with the correlation holding it, or `nil` when that

@@ -57,6 +57,8 @@ struct StoreFileHeader: Equatable {
 /// delete        = count:varint uuid:16*
 /// authorization = requestShare:types requestRead:types allowedShare:types allowedRead:types
 /// types         = count:varint identifier:str*             (ascending)
+/// recording     = sample measurements                     (one ECG; a batch is one record per ECG)
+/// measurements  = count:varint (timeSinceSampleStart:f64 microvolts:f64)*
 /// ```
 enum MutationCodec {
     /// The records of one change: one, or — for a change whose payload would pass `recordSize` bytes — several,
@@ -94,6 +96,9 @@ enum MutationCodec {
             }
         case .authorization:
             return [encode(mutation)]
+        case .insertRecordings(let recordings):
+            guard recordings.count > 1 else { return [encode(mutation)] }
+            return recordings.map { encode(.insertRecordings([$0])) }
         }
     }
 
@@ -117,6 +122,13 @@ enum MutationCodec {
                 uuids.append(contentsOf: more)
             }
             return .delete(uuids)
+        case .insertRecordings:
+            var recordings: [ElectrocardiogramRecording] = []
+            for part in parts {
+                guard case .insertRecordings(let more) = part else { return nil }
+                recordings.append(contentsOf: more)
+            }
+            return .insertRecordings(recordings)
         case .authorization:
             return nil
         }
@@ -138,7 +150,38 @@ enum MutationCodec {
             var writer = BinaryWriter()
             for types in [request.share, request.read, share, read] { encodeTypes(types, into: &writer) }
             return (.authorization, writer.bytes)
+        case .insertRecordings(let recordings):
+            var writer = BinaryWriter(capacity: recordings.reduce(256) { $0 + 16 * $1.voltageMeasurements.count })
+            for recording in recordings {
+                SampleCodec.encode(.electrocardiogram(recording.electrocardiogram), into: &writer)
+                encodeMeasurements(recording.voltageMeasurements, into: &writer)
+            }
+            return (.recording, writer.bytes)
         }
+    }
+
+    static func encodeMeasurements(
+        _ measurements: [ElectrocardiogramVoltageMeasurement], into writer: inout BinaryWriter
+    ) {
+        writer.count(measurements.count)
+        for measurement in measurements {
+            writer.double(measurement.timeSinceSampleStart)
+            writer.double(measurement.microvolts)
+        }
+    }
+
+    static func decodeMeasurements(
+        from reader: inout BinaryReader
+    ) throws(BinaryReader.Failure) -> [ElectrocardiogramVoltageMeasurement] {
+        let count = try reader.count(minimumSize: 16)
+        var measurements: [ElectrocardiogramVoltageMeasurement] = []
+        measurements.reserveCapacity(count)
+        for _ in 0..<count {
+            measurements.append(
+                ElectrocardiogramVoltageMeasurement(
+                    timeSinceSampleStart: try reader.double(), microvolts: try reader.double()))
+        }
+        return measurements
     }
 
     static func decode(
@@ -165,6 +208,19 @@ enum MutationCodec {
             let read = try decodeTypes(from: &reader, decoder: &decoder)
             mutation = .authorization(
                 share: share, read: read, request: AuthorizationRequest(share: requestShare, read: requestRead))
+        case .recording:
+            guard case .electrocardiogram(let electrocardiogram) = try decoder.sample(from: &reader) else {
+                throw BinaryReader.Failure(reason: "a recording holds a sample that is not an ECG")
+            }
+            let measurements = try decodeMeasurements(from: &reader)
+            do throws(ValidationError) {
+                mutation = .insertRecordings([
+                    try ElectrocardiogramRecording(
+                        electrocardiogram: electrocardiogram, voltageMeasurements: measurements)
+                ])
+            } catch {
+                throw BinaryReader.Failure(reason: "a recording's measurements do not fit its ECG")
+            }
         default:
             throw BinaryReader.Failure(reason: "a journal does not hold \(kind) records")
         }
