@@ -38,7 +38,9 @@ struct HealthExportImportTests {
         #expect(report.imported["bloodPressure"] == 1)
         #expect(report.imported["bloodPressureSystolic"] == nil)
         #expect(report.correlationMembersMerged == 2)
-        #expect(report.unknownTypes["HKQuantityTypeIdentifierHeartRateVariabilitySDNN"] == 1)
+        #expect(report.imported["heartRateVariabilitySDNN"] == 1)
+        #expect(report.unknownTypes.isEmpty, "\(report.unknownTypes)")
+        #expect(report.unmappedElements["Record>HeartRateVariabilityMetadataList"] == 1, "the beats are counted")
         #expect(report.unmappedElements["ClinicalRecord"] == 1)
         #expect(report.unmappedElements["Me@HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse"] == 1)
         #expect(report.skippedCount == 0)
@@ -57,6 +59,10 @@ struct HealthExportImportTests {
         let sleep = try #require(try await store.samples(of: .sleepAnalysis).first)
         if case .category(let sample) = sleep { #expect(sample.value == SleepAnalysisValue.asleepREM.rawValue) }
         #expect(try await store.samples(of: .bloodPressureSystolic).count == 1)
+        let variability = try #require(try await store.samples(of: .heartRateVariabilitySDNN).first)
+        if case .quantity(let sample) = variability {
+            #expect(abs(try sample.quantity.doubleValue(for: .second()) - 0.041) < 1e-12)
+        }
 
         let workout = try #require(report.workouts.first)
         #expect(workout.activityType == "HKWorkoutActivityTypeRunning")
@@ -107,9 +113,9 @@ struct HealthExportImportTests {
         let second = try await HealthExportImport(
             path: try ExportFixtures.write(ExportFixtures.export(newer), named: "newer.xml", in: directory)
         ).run(into: store)
-        #expect(first.importedCount == 5)
+        #expect(first.importedCount == 6)
         #expect(second.imported == ["stepCount": 1])
-        #expect(second.alreadyInStore == 5)
+        #expect(second.alreadyInStore == 6)
     }
 
     @Test(arguments: [false, true])
@@ -122,7 +128,7 @@ struct HealthExportImportTests {
         let path = directory.appendingPathComponent("export.zip").path
         try Data(zip.finished(zip64: zip64)).write(to: URL(fileURLWithPath: path))
         let report = try await HealthExportImport(path: path).run(into: InMemoryHealthStore(configuration: app))
-        #expect(report.importedCount == 5)
+        #expect(report.importedCount == 6)
         #expect(report.totalBytes == Int64(try Data(contentsOf: URL(fileURLWithPath: path)).count))
     }
 

@@ -103,6 +103,11 @@ extension HealthObjectType {
     public static let walkingHeartRateAverage = quantity(
         "walkingHeartRateAverage", unit: perSecond, .discreteArithmetic, display: perMinute, shareable: false)
 
+    /// Heart rate variability, the standard deviation of beat-to-beat (NN) intervals; canonical `s`, shown `ms`,
+    /// discrete. (HealthKit keeps the beats themselves as a heartbeat series, which this model does not hold.)
+    public static let heartRateVariabilitySDNN = quantity(
+        "heartRateVariabilitySDNN", unit: .second(), .discreteArithmetic, display: .secondUnit(with: .milli))
+
     /// Breaths; canonical `count/s`, shown `count/min`, discrete.
     public static let respiratoryRate = quantity(
         "respiratoryRate", unit: perSecond, .discreteArithmetic, display: perMinute)
@@ -233,16 +238,15 @@ extension HealthObjectType {
 
     /// Every type in the catalog, grouped by kind in declaration order.
     public static let allTypes: [HealthObjectType] = [
-
         .height, .bodyMass, .bodyMassIndex, .leanBodyMass, .bodyFatPercentage, .bodyTemperature, .stepCount,
         .distanceWalkingRunning, .distanceCycling, .flightsClimbed, .activeEnergyBurned, .basalEnergyBurned,
         .appleExerciseTime, .appleStandTime, .appleMoveTime, .nikeFuel, .heartRate, .restingHeartRate,
-        .walkingHeartRateAverage, .respiratoryRate, .oxygenSaturation, .bloodPressureSystolic,
-        .bloodPressureDiastolic, .bloodGlucose, .insulinDelivery, .vo2Max, .environmentalAudioExposure,
-        .headphoneAudioExposure, .dietaryEnergyConsumed, .dietaryWater, .dietaryProtein, .dietaryCarbohydrates,
-        .dietaryFatTotal, .dietarySugar, .dietaryFiber, .dietarySodium, .dietaryCaffeine, .sleepAnalysis,
-        .menstrualFlow, .appleStandHour, .mindfulSession, .bloodPressure, .food, .dateOfBirth, .biologicalSex,
-        .bloodType, .fitzpatrickSkinType, .wheelchairUse, .activityMoveMode, .activitySummary, .electrocardiogram,
-        .workout,
+        .walkingHeartRateAverage, .heartRateVariabilitySDNN, .respiratoryRate, .oxygenSaturation,
+        .bloodPressureSystolic, .bloodPressureDiastolic, .bloodGlucose, .insulinDelivery, .vo2Max,
+        .environmentalAudioExposure, .headphoneAudioExposure, .dietaryEnergyConsumed, .dietaryWater, .dietaryProtein,
+        .dietaryCarbohydrates, .dietaryFatTotal, .dietarySugar, .dietaryFiber, .dietarySodium, .dietaryCaffeine,
+        .sleepAnalysis, .menstrualFlow, .appleStandHour, .mindfulSession, .bloodPressure, .food, .dateOfBirth,
+        .biologicalSex, .bloodType, .fitzpatrickSkinType, .wheelchairUse, .activityMoveMode, .activitySummary,
+        .electrocardiogram, .workout,
     ]
 }
