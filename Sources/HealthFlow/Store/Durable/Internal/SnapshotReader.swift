@@ -59,7 +59,7 @@ struct SnapshotReader {
         let scanner = FrameScanner(bytes: bytes)
         var assembly = SnapshotAssembly(
             appBundleIdentifier: appBundleIdentifier, generation: generation, fileSize: bytes.count)
-        var decoder = SampleDecoder()
+        var decoder = SampleDecoder(trustsKnownQuantitySamples: true)
         var offset = magic.count
         while true {
             switch scanner.scan(at: offset) {
@@ -270,19 +270,21 @@ private struct SnapshotAssembly {
         case .removed(let sequence, let uuid):
             sections[slot].additions.append((sequence, uuid))
         case .live(let sequence, let sample, let correlation):
-            guard sample.type == sections[slot].type else {
+            let keys = SampleKeys(sample)
+            guard keys.typeIdentifier == sections[slot].type.identifier else {
                 throw BinaryReader.Failure(reason: "a sample is filed under another type")
             }
             let entry = IndexedSample(
-                sample: sample, sequence: sequence, isOwned: sample.source.bundleIdentifier == appBundleIdentifier)
+                sample: sample, start: keys.start, end: keys.end, sequence: sequence,
+                isOwned: keys.bundleIdentifier == appBundleIdentifier)
             let location = StoreState.Location(
                 slot: slot, start: entry.start, sequence: sequence, correlation: correlation)
-            guard locations.updateValue(location, forKey: sample.uuid) == nil else {
+            guard locations.updateValue(location, forKey: keys.uuid) == nil else {
                 throw SnapshotDamage(
-                    offset: offset, problem: .inconsistent("UUID \(sample.uuid.uuidString) is stored twice"))
+                    offset: offset, problem: .inconsistent("UUID \(keys.uuid.uuidString) is stored twice"))
             }
-            if let correlation { members.append((sample.uuid, correlation)) }
-            sections[slot].additions.append((sequence, sample.uuid))
+            if let correlation { members.append((keys.uuid, correlation)) }
+            sections[slot].additions.append((sequence, keys.uuid))
             sections[slot].entries.append(entry)
         }
         lastSequence = max(lastSequence, addition.sequence)
