@@ -123,7 +123,15 @@ struct SampleDecoder {
     private var lastType: HealthObjectType?
     private var lastUnit: (text: String, unit: HealthUnit)?
     private var lastFit: (pair: UnitPair, allowsNegative: Bool)?
-    private var lastSource: HealthSource?
+    /// The sources met last, with the strings they were read from (a payload repeats a string as a reference to
+    /// its first occurrence, so within a payload these compare by identity).
+    private var recentSources: [RecentSource] = []
+
+    private struct RecentSource {
+        var bundleIdentifier: String
+        var name: String
+        let source: HealthSource
+    }
 
     init(trustsKnownQuantitySamples: Bool = false) {
         self.trustsKnownQuantitySamples = trustsKnownQuantitySamples
@@ -259,11 +267,20 @@ struct SampleDecoder {
     private mutating func source(from reader: inout BinaryReader) throws(Failure) -> HealthSource {
         let bundleIdentifier = try reader.string()
         let name = try reader.string()
-        if let lastSource, lastSource.bundleIdentifier == bundleIdentifier, lastSource.name == name {
-            return lastSource
+        // Most recent first; lengths (O(1) for these strings) rule most others out before any comparison.
+        let lengths = (bundleIdentifier.utf8.count, name.utf8.count)
+        if let recent = recentSources.lastIndex(where: {
+            ($0.bundleIdentifier.utf8.count, $0.name.utf8.count) == lengths && $0.bundleIdentifier == bundleIdentifier
+                && $0.name == name
+        }) {
+            // Keep this payload's strings, so the next comparison is by identity.
+            recentSources[recent].bundleIdentifier = bundleIdentifier
+            recentSources[recent].name = name
+            return recentSources[recent].source
         }
         let source = HealthSource(bundleIdentifier: bundleIdentifier, name: name)
-        lastSource = source
+        if recentSources.count == 4 { recentSources.removeFirst() }
+        recentSources.append(RecentSource(bundleIdentifier: bundleIdentifier, name: name, source: source))
         return source
     }
 

@@ -78,8 +78,12 @@ struct SnapshotReader {
                     }
                     try assembly.admit(kind, at: offset, log: &log)
                     var reader = BinaryReader(bytes, range: payload)
-                    let record = try SnapshotRecord.decode(kind, from: &reader, decoder: &decoder)
-                    try assembly.apply(record, at: offset)
+                    if kind == .additions {
+                        try assembly.applyAdditions(from: &reader, decoder: &decoder, at: offset)
+                    } else {
+                        let record = try SnapshotRecord.decode(kind, from: &reader, decoder: &decoder)
+                        try assembly.apply(record, at: offset)
+                    }
                 } catch let failure as BinaryReader.Failure {
                     try log.flag(
                         SnapshotDamage(offset: offset, problem: .undecodable(failure.reason)), skipped: next - offset)
@@ -211,10 +215,7 @@ private struct SnapshotAssembly {
             openSection(type, additions: additions, tombstones: tombstones)
         case .additions(let entries):
             var previous = sections[sections.count - 1].additions.last?.sequence ?? 0
-            for addition in entries.decoded {
-                try Self.checkIncreasing(addition.sequence, after: &previous)
-                try add(addition, at: offset)
-            }
+            for addition in entries.decoded { try add(addition, after: &previous, at: offset) }
             try Self.checkFailure(of: entries, after: previous)
         case .tombstones(let entries):
             var previous = sections[sections.count - 1].tombstones.last?.sequence ?? 0
@@ -229,6 +230,27 @@ private struct SnapshotAssembly {
             }
             endSequence = sequence
         }
+    }
+
+    /// Decodes an additions record and applies each entry as it is decoded, as ``apply(_:at:)`` applies the
+    /// decoded record (the same checks in the same order, the same entries kept before a failure), without an
+    /// array of the record's samples between the two steps.
+    mutating func applyAdditions(
+        from reader: inout BinaryReader, decoder: inout SampleDecoder, at offset: Int
+    ) throws {
+        var previous = sections[sections.count - 1].additions.last?.sequence ?? 0
+        let end = try SnapshotRecord.forEachAddition(from: &reader, decoder: &decoder) { addition in
+            try add(addition, after: &previous, at: offset)
+        }
+        try Self.checkFailure(of: end, after: previous)
+    }
+
+    /// Applies one addition whose sequence must follow `previous`.
+    private mutating func add(
+        _ addition: SnapshotRecord.Addition, after previous: inout UInt64, at offset: Int
+    ) throws {
+        try Self.checkIncreasing(addition.sequence, after: &previous)
+        try add(addition, at: offset)
     }
 
     private static func checkIncreasing(_ sequence: UInt64, after previous: inout UInt64) throws(BinaryReader.Failure) {
