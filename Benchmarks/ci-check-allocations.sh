@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks the committed malloc counts of FlowKit's promise and graph benchmarks and of the store's statistics
-# collections (p90 of mallocCountTotal only; wall time is never gated). Builds the benchmark package (release) if needed and runs only the gated
+# collections, saves and reopening (p90 of mallocCountTotal only; wall time is never gated). Builds the benchmark package (release) if needed and runs only the gated
 # benchmarks, in the quick mode (few iterations), the same way the thresholds were recorded.
 #
 #   Benchmarks/ci-check-allocations.sh            check against Thresholds/swift-<version>/ (what .ci/run calls)
@@ -19,13 +19,14 @@ thresholds_path="$PWD/$thresholds"
 # package-benchmark matches --target, --filter and --skip against the whole name.
 # Gated: every FlowKit, OperationGraph and OperationChain row whose malloc count does not depend on scheduling,
 # the store's statistics collections over a year of minutes (StepsYear, HeartRateYear), and saving a million
-# samples into the in-memory store through its callback API with completions run inline (Save1M's twin).
+# samples into the in-memory store through its callback API with completions run inline (Save1M's twin), and
+# reopening a file store of the demo's year from its snapshot (Reopen).
 # Skipped: the cross-thread awaited round trip, whose count depends on whether its `await` suspends (measured
 # 4,467–7,002 per 1,000 between runs); its deterministic twin on ManualTaskExecutor is gated instead. Likewise the
 # awaited Save1M rows (in memory 28,066–28,147 between runs, the file store 46,323–47,580).
 # Benchmarks/README.md ("Allocation thresholds in CI") lists the gated rows and the measured spread.
 gated=(--target 'PromiseBenchmarks|GraphBenchmarks|StoreBenchmarks'
-    --filter '.*(FlowKit|OperationGraph|OperationChain|InMemoryHealthStore statisticsCollection|InMemoryHealthStore\.save, batches of 1,000, completions).*'
+    --filter '.*(FlowKit|OperationGraph|OperationChain|InMemoryHealthStore statisticsCollection|InMemoryHealthStore\.save, batches of 1,000, completions|FileHealthStore of a year).*'
     --skip '.*try await map\(on: serial queue\)\.value'
     --metric mallocCountTotal --path "$thresholds_path" --no-progress)
 export HEALTHFLOW_BENCH_QUICK=1

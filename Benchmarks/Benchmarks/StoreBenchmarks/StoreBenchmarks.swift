@@ -313,4 +313,99 @@ let benchmarks: @Sendable () -> Void = {
             return nil
         }
     }
+
+    // MARK: 5g. Reopen the demo's year
+
+    // Gated in CI (the store's row only): opening allocates per record and per type, not per sample.
+    let reopenConfiguration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident], warmupIterations: 1,
+        maxDuration: mode.maxDuration(.seconds(20)), maxIterations: mode.maxIterations(20, quick: 3),
+        thresholds: AllocationGate.thresholds)
+
+    Benchmark("Reopen: FileHealthStore of a year (131,047 samples, one snapshot)", configuration: reopenConfiguration) {
+        (benchmark: Benchmark, year: StoredYear) in
+        for _ in benchmark.scaledIterations {
+            benchmark.startMeasurement()
+            let store = try FileHealthStore(directory: year.directory, configuration: BenchmarkData.app)
+            benchmark.stopMeasurement()
+            precondition(store.recovery.snapshotGeneration != nil, "the year was not read from a snapshot")
+            store.close()
+        }
+    } setup: {
+        try StoredYear()
+    } teardown: {
+        StoredYear.removeAll()
+    }
+
+    Benchmark(
+        "Reopen: baseline — the same snapshot's bytes in one read (open, fstat, read)",
+        configuration: reopenConfiguration
+    ) { (benchmark: Benchmark, year: StoredYear) in
+        for _ in benchmark.scaledIterations {
+            benchmark.startMeasurement()
+            blackHole(try readWhole(year.snapshot))
+            benchmark.stopMeasurement()
+        }
+    } setup: {
+        try StoredYear()
+    } teardown: {
+        StoredYear.removeAll()
+    }
+}
+
+/// The demo's year (`healthflow demo`: 365 days from seed 2026, every sample ingested as one change, then a
+/// snapshot), stored in a scratch folder for the reopening rows.
+private struct StoredYear: Sendable {
+    let folder: ScratchFolder
+    let directory: URL
+    /// The snapshot file.
+    let snapshot: URL
+
+    private static let prefix = "reopen-year"
+
+    init() throws {
+        let data = try HealthDataGenerator(configuration: GeneratorConfiguration(days: 365, seed: 2026)).generate()
+        folder = try ScratchFolder(prefix: Self.prefix)
+        directory = folder.url.appendingPathComponent("db")
+        let store = try FileHealthStore(directory: directory, configuration: BenchmarkData.app)
+        try store.ingest(data.allSamples())
+        try store.snapshot()
+        store.close()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        guard let name = names.first(where: { $0.hasPrefix("snapshot-") }) else { throw CocoaError(.fileNoSuchFile) }
+        snapshot = directory.appendingPathComponent(name)
+    }
+
+    /// Removes every folder this benchmark made (a teardown has no access to its setup's value).
+    static func removeAll() {
+        let temporary = FileManager.default.temporaryDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        for name in names where name.hasPrefix("healthflow-bench-\(prefix)-") {
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+        }
+    }
+}
+
+/// `url`'s bytes, read as the store reads a snapshot: open, `fstat`, one `read` of the whole size.
+private func readWhole(_ url: URL) throws -> [UInt8] {
+    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw CocoaError(.fileReadUnknown) }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw CocoaError(.fileReadUnknown) }
+    let size = Int(info.st_size)
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+        initialized = 0
+        while initialized < size, let base = buffer.baseAddress {
+            let count = read(descriptor, base + initialized, size - initialized)
+            if count <= 0 {
+                failed = count < 0
+                return
+            }
+            initialized += count
+        }
+    }
+    guard !failed, bytes.count == size else { throw CocoaError(.fileReadUnknown) }
+    return bytes
 }

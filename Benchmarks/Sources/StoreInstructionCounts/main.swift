@@ -27,8 +27,29 @@ func saveAll(_ samples: [HealthSample], into store: some HealthStore) {
 }
 
 let arguments = CommandLine.arguments
+let yearApp = HealthAppConfiguration(
+    bundleIdentifier: "org.healthflow.year", name: "year",
+    healthShareUsageDescription: "Reads a generated year.", healthUpdateUsageDescription: "Stores a generated year.")
+// The demo's year, stored as the demo stores it (one change, then a snapshot), and reopened: for profiling the
+// reopening with perf or callgrind without the year's generation in the profile.
+if arguments.count == 4, arguments[1] == "year", let times = Int(arguments[3]) {
+    let folder = URL(fileURLWithPath: arguments[2])
+    if !FileManager.default.fileExists(atPath: folder.path) {
+        let data = try HealthDataGenerator(configuration: GeneratorConfiguration(days: 365, seed: 2026)).generate()
+        let store = try FileHealthStore(directory: folder, configuration: yearApp)
+        try store.ingest(data.allSamples())
+        try store.snapshot()
+        store.close()
+    }
+    for _ in 0..<times {
+        let store = try FileHealthStore(directory: folder, configuration: yearApp)
+        blackHole(store)
+        store.close()
+    }
+    exit(0)
+}
 guard arguments.count == 3, let count = Int(arguments[2]), count % 1_000 == 0 else {
-    fatalError("usage: StoreInstructionCounts memory|file|append COUNT (a multiple of 1,000)")
+    fatalError("usage: StoreInstructionCounts memory|file|append COUNT (a multiple of 1,000) | year FOLDER TIMES")
 }
 let batch = 1_000
 let source = HealthSource(bundleIdentifier: "org.healthflow.callgrind", name: "callgrind")

@@ -53,12 +53,7 @@ public struct HealthQuantitySample: Hashable, Sendable {
         type: HealthObjectType, quantity: HealthQuantity, start: Date, end: Date, source: HealthSource,
         metadata: [MetadataKey: MetadataValue], uuid: UUID, knownUnitFit allowsNegative: Bool?
     ) throws(ValidationError) {
-        try SampleValidation.requireKind(type, .quantity)
-        guard let canonicalUnit = type.canonicalUnit else { throw .wrongKind(type, expected: .quantity) }
-        try SampleValidation.validateQuantity(
-            quantity, of: type, field: "quantity", expected: allowsNegative == nil ? canonicalUnit : nil,
-            allowsNegative: allowsNegative ?? type.allowsNegativeValues)
-        try SampleValidation.validateCommonFields(type, start: start, end: end, metadata: metadata)
+        try Self.validate(type: type, quantity: quantity, start: start, end: end, metadata: metadata, allowsNegative)
         self.uuid = uuid
         self.type = type
         self.quantity = quantity
@@ -66,6 +61,34 @@ public struct HealthQuantitySample: Hashable, Sendable {
         self.endDate = end
         self.source = source
         self.metadata = metadata
+    }
+
+    /// A sample whose rules were checked when it was first made: only for samples read back from a store's own
+    /// checksummed files (see `SampleDecoder.trustsKnownQuantitySamples`).
+    init(
+        checkedBefore type: HealthObjectType, quantity: HealthQuantity, start: Date, end: Date, source: HealthSource,
+        metadata: [MetadataKey: MetadataValue], uuid: UUID
+    ) {
+        self.uuid = uuid
+        self.type = type
+        self.quantity = quantity
+        self.startDate = start
+        self.endDate = end
+        self.source = source
+        self.metadata = metadata
+    }
+
+    /// Every rule the initializer checks, in its order, without making a sample; `knownUnitFit` as there.
+    static func validate(
+        type: HealthObjectType, quantity: HealthQuantity, start: Date, end: Date,
+        metadata: [MetadataKey: MetadataValue], _ allowsNegative: Bool?
+    ) throws(ValidationError) {
+        try SampleValidation.requireKind(type, .quantity)
+        guard let canonicalUnit = type.canonicalUnit else { throw .wrongKind(type, expected: .quantity) }
+        try SampleValidation.validateQuantity(
+            quantity, of: type, field: "quantity", expected: allowsNegative == nil ? canonicalUnit : nil,
+            allowsNegative: allowsNegative ?? type.allowsNegativeValues)
+        try SampleValidation.validateCommonFields(type, start: start, end: end, metadata: metadata)
     }
 
     /// Makes a validated instantaneous quantity sample (`start == end == date`).

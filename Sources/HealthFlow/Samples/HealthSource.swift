@@ -1,9 +1,16 @@
 /// The app or device that saved a sample, identified by its bundle identifier (HealthKit's `HKSource`).
+///
+/// Two sources are equal when their bundle identifiers and names are. A source encodes as an object with the
+/// keys `bundleIdentifier` and `name`.
 public struct HealthSource: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The two strings, held once and shared by every copy: a copy of a source (and of every sample holding
+    /// one) costs one retain.
+    private let storage: Storage
+
     /// The bundle identifier, e.g. `"com.apple.health"`; two sources are the same app when these match.
-    public let bundleIdentifier: String
+    public var bundleIdentifier: String { storage.bundleIdentifier }
     /// The name shown to people, e.g. `"Health"`.
-    public let name: String
+    public var name: String { storage.name }
 
     /// Makes a source.
     ///
@@ -11,10 +18,57 @@ public struct HealthSource: Hashable, Sendable, Codable, CustomStringConvertible
     ///   - bundleIdentifier: The app's bundle identifier.
     ///   - name: The name shown to people.
     public init(bundleIdentifier: String, name: String) {
-        self.bundleIdentifier = bundleIdentifier
-        self.name = name
+        storage = Storage(bundleIdentifier: bundleIdentifier, name: name)
     }
 
     /// `name (bundleIdentifier)`.
     public var description: String { "\(name) (\(bundleIdentifier))" }
+
+    /// Equal when the bundle identifiers and the names are equal.
+    public static func == (lhs: HealthSource, rhs: HealthSource) -> Bool {
+        lhs.storage === rhs.storage
+            || (lhs.storage.bundleIdentifier == rhs.storage.bundleIdentifier && lhs.storage.name == rhs.storage.name)
+    }
+
+    /// Hashes the bundle identifier and the name.
+    ///
+    /// - Parameter hasher: The hasher to feed.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.bundleIdentifier)
+        hasher.combine(storage.name)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case bundleIdentifier, name
+    }
+
+    /// Decodes the object `{"bundleIdentifier": …, "name": …}`.
+    ///
+    /// - Throws: `DecodingError` when a key is missing or not a string.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            bundleIdentifier: try container.decode(String.self, forKey: .bundleIdentifier),
+            name: try container.decode(String.self, forKey: .name))
+    }
+
+    /// Encodes the object `{"bundleIdentifier": …, "name": …}`.
+    ///
+    /// - Throws: Whatever the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(bundleIdentifier, forKey: .bundleIdentifier)
+        try container.encode(name, forKey: .name)
+    }
+
+    /// The immutable strings of one source.
+    private final class Storage: Sendable {
+        let bundleIdentifier: String
+        let name: String
+
+        init(bundleIdentifier: String, name: String) {
+            self.bundleIdentifier = bundleIdentifier
+            self.name = name
+        }
+    }
 }

@@ -39,48 +39,51 @@ public struct HealthObjectType: Hashable, Sendable {
         public var isCumulative: Bool { self == .cumulative }
     }
 
+    /// The type's description, made once per catalog type and shared by every copy: a copy of a type (and
+    /// of every sample holding one) costs one retain.
+    private let storage: Storage
+
     /// The short identifier, as used throughout this library: `"stepCount"`, `"sleepAnalysis"`.
-    public let identifier: String
+    public var identifier: String { storage.identifier }
     /// HealthKit's identifier, as found in `export.xml`: `"HKQuantityTypeIdentifierStepCount"`.
-    public let healthKitIdentifier: String
+    public var healthKitIdentifier: String { storage.healthKitIdentifier }
     /// What the type describes.
-    public let kind: Kind
+    public var kind: Kind { storage.kind }
     /// For quantity types, the unit values are stored in (`count/s` for heart rate); `nil` otherwise.
-    public let canonicalUnit: HealthUnit?
+    public var canonicalUnit: HealthUnit? { storage.canonicalUnit }
     /// For quantity types, the unit values are shown in: the canonical unit, except where people expect
     /// another (`count/min` for heart rate and respiratory rate); `nil` otherwise.
-    public let displayUnit: HealthUnit?
+    public var displayUnit: HealthUnit? { storage.displayUnit }
     /// For quantity types, how values combine over time; `nil` otherwise.
-    public let aggregationStyle: AggregationStyle?
+    public var aggregationStyle: AggregationStyle? { storage.aggregationStyle }
     /// Whether an app may ask to write (share) the type. `false` for read-only types (`appleExerciseTime`,
     /// `appleStandHour`, `nikeFuel`, `walkingHeartRateAverage`, characteristics, activity summaries, ECGs)
     /// and for correlation types, which are never authorized themselves: an app authorizes their member
     /// types and may then save the correlation.
-    public let isShareable: Bool
+    public var isShareable: Bool { storage.isShareable }
     /// Metadata keys every sample of the type must carry (`insulinDeliveryReason` on `insulinDelivery`,
     /// `menstrualCycleStart` on `menstrualFlow`, `foodType` on `food`).
-    public let requiredMetadataKeys: Set<MetadataKey>
+    public var requiredMetadataKeys: Set<MetadataKey> { storage.requiredMetadataKeys }
     /// For category types, the values a sample may hold, ascending (`0...5` for sleep analysis); empty
     /// otherwise.
-    public let allowedCategoryValues: [Int]
+    public var allowedCategoryValues: [Int] { storage.allowedCategoryValues }
     /// Whether the type is a dietary nutrient that may be a member of a `food` correlation.
-    public let isNutrition: Bool
+    public var isNutrition: Bool { storage.isNutrition }
 
     init(
         identifier: String, healthKitIdentifier: String, kind: Kind, canonicalUnit: HealthUnit? = nil,
         displayUnit: HealthUnit? = nil, aggregationStyle: AggregationStyle? = nil, isShareable: Bool,
         requiredMetadataKeys: Set<MetadataKey> = [], allowedCategoryValues: [Int] = [], isNutrition: Bool = false
     ) {
-        self.identifier = identifier
-        self.healthKitIdentifier = healthKitIdentifier
-        self.kind = kind
-        self.canonicalUnit = canonicalUnit
-        self.displayUnit = displayUnit ?? canonicalUnit
-        self.aggregationStyle = aggregationStyle
-        self.isShareable = isShareable
-        self.requiredMetadataKeys = requiredMetadataKeys
-        self.allowedCategoryValues = allowedCategoryValues
-        self.isNutrition = isNutrition
+        let dimension = canonicalUnit?.dimension
+        storage = Storage(
+            identifier: identifier, healthKitIdentifier: healthKitIdentifier, kind: kind,
+            canonicalUnit: canonicalUnit, displayUnit: displayUnit ?? canonicalUnit,
+            aggregationStyle: aggregationStyle, isShareable: isShareable,
+            requiredMetadataKeys: requiredMetadataKeys, allowedCategoryValues: allowedCategoryValues,
+            isNutrition: isNutrition,
+            allowsNegativeValues: dimension == .temperature || dimension == .soundPressureLevel
+                || dimension == .hearingLevel)
     }
 
     /// Looks a type up by its short identifier (`"height"`) or HealthKit's (`"HKQuantityTypeIdentifierHeight"`).
@@ -112,10 +115,7 @@ public struct HealthObjectType: Hashable, Sendable {
 
     /// Whether a quantity of this type may be negative: only temperatures and sound levels may; a negative
     /// step count, mass or heart rate is rejected. `false` for non-quantity types.
-    public var allowsNegativeValues: Bool {
-        guard let dimension = canonicalUnit?.dimension else { return false }
-        return dimension == .temperature || dimension == .soundPressureLevel || dimension == .hearingLevel
-    }
+    public var allowsNegativeValues: Bool { storage.allowsNegativeValues }
 
     /// For correlation types, the types a member sample may have: systolic and diastolic blood pressure
     /// for `bloodPressure`, every nutrition type for `food`; empty otherwise.
@@ -127,9 +127,9 @@ public struct HealthObjectType: Hashable, Sendable {
         }
     }
 
-    /// Equal when the identifiers are equal.
+    /// Equal when the identifiers are equal; two copies of one catalog type compare without reading them.
     public static func == (lhs: HealthObjectType, rhs: HealthObjectType) -> Bool {
-        lhs.identifier == rhs.identifier
+        lhs.storage === rhs.storage || lhs.storage.identifier == rhs.storage.identifier
     }
 
     /// Hashes the identifier.
@@ -137,6 +137,42 @@ public struct HealthObjectType: Hashable, Sendable {
     /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(identifier)
+    }
+}
+
+extension HealthObjectType {
+    /// The immutable description of one type.
+    private final class Storage: Sendable {
+        let identifier: String
+        let healthKitIdentifier: String
+        let kind: Kind
+        let canonicalUnit: HealthUnit?
+        let displayUnit: HealthUnit?
+        let aggregationStyle: AggregationStyle?
+        let isShareable: Bool
+        let requiredMetadataKeys: Set<MetadataKey>
+        let allowedCategoryValues: [Int]
+        let isNutrition: Bool
+        let allowsNegativeValues: Bool
+
+        init(
+            identifier: String, healthKitIdentifier: String, kind: Kind, canonicalUnit: HealthUnit?,
+            displayUnit: HealthUnit?, aggregationStyle: AggregationStyle?, isShareable: Bool,
+            requiredMetadataKeys: Set<MetadataKey>, allowedCategoryValues: [Int], isNutrition: Bool,
+            allowsNegativeValues: Bool
+        ) {
+            self.identifier = identifier
+            self.healthKitIdentifier = healthKitIdentifier
+            self.kind = kind
+            self.canonicalUnit = canonicalUnit
+            self.displayUnit = displayUnit
+            self.aggregationStyle = aggregationStyle
+            self.isShareable = isShareable
+            self.requiredMetadataKeys = requiredMetadataKeys
+            self.allowedCategoryValues = allowedCategoryValues
+            self.isNutrition = isNutrition
+            self.allowsNegativeValues = allowsNegativeValues
+        }
     }
 }
 

@@ -41,32 +41,45 @@ enum SampleValidation {
     }
 
     /// Required keys must be present; known keys must hold values they accept; numbers, dates and
-    /// quantities must be finite; a sync identifier needs a sync version.
+    /// quantities must be finite; a sync identifier needs a sync version. Of several problems, the one
+    /// reported is the first in key order (required keys first), whatever the dictionary's order.
     private static func validateMetadata(
         _ metadata: [MetadataKey: MetadataValue], of type: HealthObjectType
     ) throws(ValidationError) {
-        for key in type.requiredMetadataKeys.sorted(by: { $0.rawValue < $1.rawValue }) where metadata[key] == nil {
-            throw .missingMetadata(type, key: key)
+        let required = type.requiredMetadataKeys
+        if !required.allSatisfy({ metadata[$0] != nil }) {
+            for key in required.sorted(by: { $0.rawValue < $1.rawValue }) where metadata[key] == nil {
+                throw .missingMetadata(type, key: key)
+            }
         }
         if metadata[.syncIdentifier] != nil, metadata[.syncVersion] == nil {
             throw .missingMetadata(type, key: .syncVersion)
         }
+        // Sorting only to name the first problem: valid metadata (nearly always) is checked in place.
+        guard metadata.contains(where: { problem(with: $0.value, at: $0.key, of: type) != nil }) else { return }
         for (key, value) in metadata.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            if let expectation = key.expectation, !expectation.accepts(value) {
-                throw .invalidMetadataValue(type, key: key, value: value, expected: expectation.summary)
-            }
-            switch value {
-            case .string:
-                break
-            case .number(let number) where !number.isFinite:
-                throw .invalidMetadataValue(type, key: key, value: value, expected: "a finite number")
-            case .date(let date) where !date.timeIntervalSinceReferenceDate.isFinite:
-                throw .invalidMetadataValue(type, key: key, value: value, expected: "a finite date")
-            case .quantity(let quantity) where !quantity.value.isFinite:
-                throw .invalidMetadataValue(type, key: key, value: value, expected: "a finite quantity")
-            case .number, .date, .quantity:
-                break
-            }
+            if let problem = problem(with: value, at: key, of: type) { throw problem }
+        }
+    }
+
+    /// What is wrong with one metadata value, or `nil`.
+    private static func problem(
+        with value: MetadataValue, at key: MetadataKey, of type: HealthObjectType
+    ) -> ValidationError? {
+        if let expectation = key.expectation, !expectation.accepts(value) {
+            return .invalidMetadataValue(type, key: key, value: value, expected: expectation.summary)
+        }
+        switch value {
+        case .string:
+            return nil
+        case .number(let number) where !number.isFinite:
+            return .invalidMetadataValue(type, key: key, value: value, expected: "a finite number")
+        case .date(let date) where !date.timeIntervalSinceReferenceDate.isFinite:
+            return .invalidMetadataValue(type, key: key, value: value, expected: "a finite date")
+        case .quantity(let quantity) where !quantity.value.isFinite:
+            return .invalidMetadataValue(type, key: key, value: value, expected: "a finite quantity")
+        case .number, .date, .quantity:
+            return nil
         }
     }
 }

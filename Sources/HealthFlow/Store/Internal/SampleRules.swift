@@ -10,9 +10,9 @@ enum SampleRules {
         switch sample {
         case .quantity(let sample):
             let fit = unitFits.fit(of: sample.type, in: sample.quantity.unit)
-            _ = try HealthQuantitySample(
+            try HealthQuantitySample.validate(
                 type: sample.type, quantity: sample.quantity, start: sample.startDate, end: sample.endDate,
-                source: sample.source, metadata: sample.metadata, uuid: sample.uuid, knownUnitFit: fit)
+                metadata: sample.metadata, fit)
             if fit == nil { unitFits.remember(sample.type, in: sample.quantity.unit) }
         case .category(let sample):
             _ = try HealthCategorySample(

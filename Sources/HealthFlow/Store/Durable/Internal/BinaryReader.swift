@@ -34,9 +34,7 @@ struct BinaryReader {
 
     mutating func uint64() throws(Failure) -> UInt64 {
         let start = try take(8)
-        var value: UInt64 = 0
-        for offset in 0..<8 { value |= UInt64(bytes[start + offset]) << UInt64(8 * offset) }
-        return value
+        return bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: start, as: UInt64.self)) }
     }
 
     mutating func varint() throws(Failure) -> UInt64 {
@@ -79,13 +77,8 @@ struct BinaryReader {
     }
 
     mutating func uuid() throws(Failure) -> UUID {
-        let s = try take(16)
-        let b = bytes
-        return UUID(
-            uuid: (
-                b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6], b[s + 7], b[s + 8], b[s + 9],
-                b[s + 10], b[s + 11], b[s + 12], b[s + 13], b[s + 14], b[s + 15]
-            ))
+        let start = try take(16)
+        return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(fromByteOffset: start, as: uuid_t.self)) }
     }
 
     mutating func string() throws(Failure) -> String {

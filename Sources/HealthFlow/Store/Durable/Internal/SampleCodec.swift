@@ -107,13 +107,35 @@ enum SampleCodec {
 }
 
 /// Decodes samples, remembering the types and units met so far (a store's files name few of them, so each
-/// unit string is parsed once per load).
+/// unit string is parsed once per load). The last type, unit, unit fit and source met are kept beside the
+/// tables: a file's samples come in runs of one type from one source, and a run is decoded without hashing.
 struct SampleDecoder {
+    /// Whether a quantity sample of a type and unit pair already met in a valid sample is kept without its rules
+    /// checked again: for snapshots, whose samples were valid when written and whose records are checksummed
+    /// (damage is caught by the checksum before a sample is decoded). The first sample of every pair, and every
+    /// other kind of sample, is still checked.
+    let trustsKnownQuantitySamples: Bool
     private var types: [String: HealthObjectType] = [:]
     private var units: [String: HealthUnit] = [:]
     /// Type and unit pairs already seen in a valid quantity sample, with whether the type allows negative
     /// values: later samples of the pair skip the unit's dimension check.
     private var unitFits: [UnitPair: Bool] = [:]
+    private var lastType: HealthObjectType?
+    private var lastUnit: (text: String, unit: HealthUnit)?
+    private var lastFit: (pair: UnitPair, allowsNegative: Bool)?
+    /// The sources met last, with the strings they were read from (a payload repeats a string as a reference to
+    /// its first occurrence, so within a payload these compare by identity).
+    private var recentSources: [RecentSource] = []
+
+    private struct RecentSource {
+        var bundleIdentifier: String
+        var name: String
+        let source: HealthSource
+    }
+
+    init(trustsKnownQuantitySamples: Bool = false) {
+        self.trustsKnownQuantitySamples = trustsKnownQuantitySamples
+    }
 
     private struct UnitPair: Hashable {
         let type: String
@@ -196,13 +218,25 @@ struct SampleDecoder {
         let unitText = try reader.string()
         let quantity = HealthQuantity(unit: try unit(unitText), doubleValue: value)
         let pair = UnitPair(type: common.type.identifier, unit: unitText)
-        let fit = unitFits[pair]
+        let fit: Bool?
+        if let lastFit, lastFit.pair.type == pair.type, lastFit.pair.unit == pair.unit {
+            fit = lastFit.allowsNegative
+        } else {
+            fit = unitFits[pair]
+        }
+        if fit != nil, trustsKnownQuantitySamples {
+            return HealthQuantitySample(
+                checkedBefore: common.type, quantity: quantity, start: common.start, end: common.end,
+                source: common.source, metadata: common.metadata, uuid: common.uuid)
+        }
         let sample = try validated { () throws(ValidationError) in
             try HealthQuantitySample(
                 type: common.type, quantity: quantity, start: common.start, end: common.end, source: common.source,
                 metadata: common.metadata, uuid: common.uuid, knownUnitFit: fit)
         }
-        if fit == nil { unitFits[pair] = common.type.allowsNegativeValues }
+        let allowsNegative = fit ?? common.type.allowsNegativeValues
+        if fit == nil { unitFits[pair] = allowsNegative }
+        lastFit = (pair, allowsNegative)
         return sample
     }
 
@@ -217,16 +251,37 @@ struct SampleDecoder {
 
     mutating func type(from reader: inout BinaryReader) throws(Failure) -> HealthObjectType {
         let identifier = try reader.string()
-        if let type = types[identifier] { return type }
+        if let lastType, lastType.identifier == identifier { return lastType }
+        if let type = types[identifier] {
+            lastType = type
+            return type
+        }
         guard let type = HealthObjectType(identifier: identifier) else {
             throw Failure(reason: "unknown type \"\(identifier)\"")
         }
         types[identifier] = type
+        lastType = type
         return type
     }
 
     private mutating func source(from reader: inout BinaryReader) throws(Failure) -> HealthSource {
-        HealthSource(bundleIdentifier: try reader.string(), name: try reader.string())
+        let bundleIdentifier = try reader.string()
+        let name = try reader.string()
+        // Most recent first; lengths (O(1) for these strings) rule most others out before any comparison.
+        let lengths = (bundleIdentifier.utf8.count, name.utf8.count)
+        if let recent = recentSources.lastIndex(where: {
+            ($0.bundleIdentifier.utf8.count, $0.name.utf8.count) == lengths && $0.bundleIdentifier == bundleIdentifier
+                && $0.name == name
+        }) {
+            // Keep this payload's strings, so the next comparison is by identity.
+            recentSources[recent].bundleIdentifier = bundleIdentifier
+            recentSources[recent].name = name
+            return recentSources[recent].source
+        }
+        let source = HealthSource(bundleIdentifier: bundleIdentifier, name: name)
+        if recentSources.count == 4 { recentSources.removeFirst() }
+        recentSources.append(RecentSource(bundleIdentifier: bundleIdentifier, name: name, source: source))
+        return source
     }
 
     private mutating func quantity(from reader: inout BinaryReader) throws(Failure) -> HealthQuantity {
@@ -235,14 +290,19 @@ struct SampleDecoder {
     }
 
     private mutating func unit(_ text: String) throws(Failure) -> HealthUnit {
-        if let unit = units[text] { return unit }
+        if let lastUnit, lastUnit.text == text { return lastUnit.unit }
         let unit: HealthUnit
-        do {
-            unit = try HealthUnit(from: text)
-        } catch {
-            throw Failure(reason: "unparsable unit \"\(text)\"")
+        if let known = units[text] {
+            unit = known
+        } else {
+            do {
+                unit = try HealthUnit(from: text)
+            } catch {
+                throw Failure(reason: "unparsable unit \"\(text)\"")
+            }
+            units[text] = unit
         }
-        units[text] = unit
+        lastUnit = (text, unit)
         return unit
     }
 

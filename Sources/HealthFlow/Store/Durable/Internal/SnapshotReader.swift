@@ -59,7 +59,7 @@ struct SnapshotReader {
         let scanner = FrameScanner(bytes: bytes)
         var assembly = SnapshotAssembly(
             appBundleIdentifier: appBundleIdentifier, generation: generation, fileSize: bytes.count)
-        var decoder = SampleDecoder()
+        var decoder = SampleDecoder(trustsKnownQuantitySamples: true)
         var offset = magic.count
         while true {
             switch scanner.scan(at: offset) {
@@ -78,8 +78,12 @@ struct SnapshotReader {
                     }
                     try assembly.admit(kind, at: offset, log: &log)
                     var reader = BinaryReader(bytes, range: payload)
-                    let record = try SnapshotRecord.decode(kind, from: &reader, decoder: &decoder)
-                    try assembly.apply(record, at: offset)
+                    if kind == .additions {
+                        try assembly.applyAdditions(from: &reader, decoder: &decoder, at: offset)
+                    } else {
+                        let record = try SnapshotRecord.decode(kind, from: &reader, decoder: &decoder)
+                        try assembly.apply(record, at: offset)
+                    }
                 } catch let failure as BinaryReader.Failure {
                     try log.flag(
                         SnapshotDamage(offset: offset, problem: .undecodable(failure.reason)), skipped: next - offset)
@@ -212,10 +216,7 @@ private struct SnapshotAssembly {
             openSection(type, additions: additions, tombstones: tombstones)
         case .additions(let entries):
             var previous = sections[sections.count - 1].additions.last?.sequence ?? 0
-            for addition in entries.decoded {
-                try Self.checkIncreasing(addition.sequence, after: &previous)
-                try add(addition, at: offset)
-            }
+            for addition in entries.decoded { try add(addition, after: &previous, at: offset) }
             try Self.checkFailure(of: entries, after: previous)
         case .tombstones(let entries):
             var previous = sections[sections.count - 1].tombstones.last?.sequence ?? 0
@@ -247,6 +248,27 @@ private struct SnapshotAssembly {
             }
             voltages[uuid] = measurements
         }
+    }
+
+    /// Decodes an additions record and applies each entry as it is decoded, as ``apply(_:at:)`` applies the
+    /// decoded record (the same checks in the same order, the same entries kept before a failure), without an
+    /// array of the record's samples between the two steps.
+    mutating func applyAdditions(
+        from reader: inout BinaryReader, decoder: inout SampleDecoder, at offset: Int
+    ) throws {
+        var previous = sections[sections.count - 1].additions.last?.sequence ?? 0
+        let end = try SnapshotRecord.forEachAddition(from: &reader, decoder: &decoder) { addition in
+            try add(addition, after: &previous, at: offset)
+        }
+        try Self.checkFailure(of: end, after: previous)
+    }
+
+    /// Applies one addition whose sequence must follow `previous`.
+    private mutating func add(
+        _ addition: SnapshotRecord.Addition, after previous: inout UInt64, at offset: Int
+    ) throws {
+        try Self.checkIncreasing(addition.sequence, after: &previous)
+        try add(addition, at: offset)
     }
 
     private static func checkIncreasing(_ sequence: UInt64, after previous: inout UInt64) throws(BinaryReader.Failure) {
@@ -288,19 +310,21 @@ private struct SnapshotAssembly {
         case .removed(let sequence, let uuid):
             sections[slot].additions.append((sequence, uuid))
         case .live(let sequence, let sample, let correlation):
-            guard sample.type == sections[slot].type else {
+            let keys = SampleKeys(sample)
+            guard keys.typeIdentifier == sections[slot].type.identifier else {
                 throw BinaryReader.Failure(reason: "a sample is filed under another type")
             }
             let entry = IndexedSample(
-                sample: sample, sequence: sequence, isOwned: sample.source.bundleIdentifier == appBundleIdentifier)
+                sample: sample, start: keys.start, end: keys.end, sequence: sequence,
+                isOwned: keys.bundleIdentifier == appBundleIdentifier)
             let location = StoreState.Location(
                 slot: slot, start: entry.start, sequence: sequence, correlation: correlation)
-            guard locations.updateValue(location, forKey: sample.uuid) == nil else {
+            guard locations.updateValue(location, forKey: keys.uuid) == nil else {
                 throw SnapshotDamage(
-                    offset: offset, problem: .inconsistent("UUID \(sample.uuid.uuidString) is stored twice"))
+                    offset: offset, problem: .inconsistent("UUID \(keys.uuid.uuidString) is stored twice"))
             }
-            if let correlation { members.append((sample.uuid, correlation)) }
-            sections[slot].additions.append((sequence, sample.uuid))
+            if let correlation { members.append((keys.uuid, correlation)) }
+            sections[slot].additions.append((sequence, keys.uuid))
             sections[slot].entries.append(entry)
         }
         lastSequence = max(lastSequence, addition.sequence)

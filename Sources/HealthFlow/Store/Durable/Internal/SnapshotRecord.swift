@@ -63,20 +63,7 @@ enum SnapshotRecord {
             try reader.expectEnd()
             return .typeSection(type: type, additions: additions, tombstones: tombstones)
         case .additions:
-            return .additions(
-                entries(from: &reader, decoder: &decoder) { sequence, reader, decoder throws(BinaryReader.Failure) in
-                    let state = try reader.byte()
-                    switch state {
-                    case 0:
-                        return .removed(sequence: sequence, uuid: try reader.uuid())
-                    case 1, 2:
-                        let correlation = state == 2 ? try reader.uuid() : nil
-                        return .live(
-                            sequence: sequence, sample: try decoder.sample(from: &reader), correlation: correlation)
-                    default:
-                        throw BinaryReader.Failure(reason: "unknown addition state")
-                    }
-                })
+            return .additions(entries(from: &reader, decoder: &decoder, addition))
         case .tombstones:
             return .tombstones(
                 entries(from: &reader, decoder: &decoder) { sequence, reader, decoder throws(BinaryReader.Failure) in
@@ -98,30 +85,70 @@ enum SnapshotRecord {
         }
     }
 
+    /// The payload of an additions record decoded as ``decode(_:from:decoder:)`` decodes it, each entry handed to
+    /// `body` as soon as it is decoded instead of kept in an array (so a reader applies entries straight into the
+    /// store's indexes, without copying each sample into and out of an array). Stops at the first entry that does
+    /// not decode, or when `body` throws.
+    /// - Returns: How decoding ended: the failure and failed sequence, as in ``Entries`` (whose entries went to
+    ///   `body`).
+    static func forEachAddition<Failure: Error>(
+        from reader: inout BinaryReader, decoder: inout SampleDecoder, _ body: (Addition) throws(Failure) -> Void
+    ) throws(Failure) -> Entries<Never> {
+        try forEachEntry(from: &reader, decoder: &decoder, addition, body)
+    }
+
+    private static func addition(
+        sequence: UInt64, from reader: inout BinaryReader, decoder: inout SampleDecoder
+    ) throws(BinaryReader.Failure) -> Addition {
+        let state = try reader.byte()
+        switch state {
+        case 0:
+            return .removed(sequence: sequence, uuid: try reader.uuid())
+        case 1, 2:
+            let correlation = state == 2 ? try reader.uuid() : nil
+            return .live(sequence: sequence, sample: try decoder.sample(from: &reader), correlation: correlation)
+        default:
+            throw BinaryReader.Failure(reason: "unknown addition state")
+        }
+    }
+
     /// Decodes entries up to the payload's end or the first that fails: each a sequence (delta-coded from the
     /// record's previous entry) and what `entry` reads after it.
     private static func entries<Entry>(
         from reader: inout BinaryReader, decoder: inout SampleDecoder,
         _ entry: (UInt64, inout BinaryReader, inout SampleDecoder) throws(BinaryReader.Failure) -> Entry
     ) -> Entries<Entry> {
-        var entries = Entries<Entry>()
+        var decoded: [Entry] = []
+        let end = forEachEntry(from: &reader, decoder: &decoder, entry) { decoded.append($0) }
+        return Entries(decoded: decoded, failure: end.failure, failedSequence: end.failedSequence)
+    }
+
+    /// ``entries(from:decoder:_:)``, each entry handed to `body` as it is decoded.
+    private static func forEachEntry<Entry, Failure: Error>(
+        from reader: inout BinaryReader, decoder: inout SampleDecoder,
+        _ entry: (UInt64, inout BinaryReader, inout SampleDecoder) throws(BinaryReader.Failure) -> Entry,
+        _ body: (Entry) throws(Failure) -> Void
+    ) throws(Failure) -> Entries<Never> {
+        var end = Entries<Never>()
         var base: UInt64 = 0
         while !reader.isAtEnd {
             do throws(BinaryReader.Failure) {
                 base = base &+ (try reader.varint())
             } catch {
-                entries.failure = error
-                return entries
+                end.failure = error
+                return end
             }
+            let decoded: Entry
             do throws(BinaryReader.Failure) {
-                entries.decoded.append(try entry(base, &reader, &decoder))
+                decoded = try entry(base, &reader, &decoder)
             } catch {
-                entries.failure = error
-                entries.failedSequence = base
-                return entries
+                end.failure = error
+                end.failedSequence = base
+                return end
             }
+            try body(decoded)
         }
-        return entries
+        return end
     }
 
     private static func decodeAuthorization(
