@@ -4,13 +4,13 @@ import FlowKit
 /// engine applies it, and once the journal passes its size limit (or on ``snapshot(of:)``) the state is
 /// written to a snapshot and the files it covers are removed.
 ///
-/// - Note: Sendable: the journal has its own lock; snapshots and closing are serialized by `snapshotLock`.
+/// - Note: Sendable: the journal has its own lock; snapshots and closing are serialized by `closing`.
 final class JournalPersistence: StorePersistence {
     private let journal: JournalWriter
     private let fileSystem: any StoreFileSystem
     private let directory: FileSystemPath
-    /// Serializes snapshots and closing.
-    private let snapshotLock = LockedState(())
+    /// Serializes snapshots and closing, and holds whether the journal was closed: no snapshot is taken after.
+    private let closing = LockedState(false)
 
     init(journal: JournalWriter, fileSystem: any StoreFileSystem, directory: FileSystemPath) {
         self.journal = journal
@@ -27,8 +27,8 @@ final class JournalPersistence: StorePersistence {
     /// the journals stay).
     func changeFinished(in engine: StoreEngine<JournalPersistence>) {
         guard journal.snapshotIsDue else { return }
-        _ = snapshotLock.withLockIfAvailable { _ in
-            guard journal.snapshotIsDue else { return }
+        _ = closing.withLockIfAvailable { closed in
+            guard !closed, journal.snapshotIsDue else { return }
             do {
                 try takeSnapshot(of: engine)
             } catch {
@@ -41,15 +41,17 @@ final class JournalPersistence: StorePersistence {
     /// engine's lock, written without it), then removes the files the snapshot covers.
     /// - Throws: ``FileStoreError``; the files on disk still hold every change (the journals stay).
     func snapshot(of engine: StoreEngine<JournalPersistence>) throws(FileStoreError) {
-        try snapshotLock.withLock { _ throws(FileStoreError) in
+        try closing.withLock { closed throws(FileStoreError) in
+            guard !closed else { throw .closed }
             try takeSnapshot(of: engine)
         }
     }
 
     /// Closes the journal and releases the directory's lock; later changes fail with ``FileStoreError/closed``.
     func close() {
-        snapshotLock.withLock { _ in
+        closing.withLock { closed in
             journal.close()
+            closed = true
         }
     }
 
