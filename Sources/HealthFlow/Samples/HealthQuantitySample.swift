@@ -54,13 +54,9 @@ public struct HealthQuantitySample: Hashable, Sendable {
         metadata: [MetadataKey: MetadataValue], uuid: UUID, knownUnitFit allowsNegative: Bool?
     ) throws(ValidationError) {
         try Self.validate(type: type, quantity: quantity, start: start, end: end, metadata: metadata, allowsNegative)
-        self.uuid = uuid
-        self.type = type
-        self.quantity = quantity
-        self.startDate = start
-        self.endDate = end
-        self.source = source
-        self.metadata = metadata
+        self.init(
+            checkedBefore: type, quantity: quantity, start: start, end: end, source: source, metadata: metadata,
+            uuid: uuid)
     }
 
     /// A sample whose rules were checked when it was first made: only for samples read back from a store's own
