@@ -18,10 +18,16 @@ import Testing
 
         """
 
-    @Test func importPrintsASummaryAndASecondImportAddsNothing() async throws {
+    /// A fresh folder for one test's export and store; the test removes it.
+    static func scratchFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "healthflow-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func importPrintsASummaryAndASecondImportAddsNothing() async throws {
+        let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("export.xml")
         try Data(Self.export.utf8).write(to: path)
@@ -55,9 +61,7 @@ import Testing
     /// The snapshot the import takes at the end cannot be written (a directory holds its temporary name): the
     /// import still succeeds, says so, and the next run finds every sample in the journal.
     @Test func aFailedSnapshotAfterTheImportIsReportedAndLosesNothing() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "healthflow-import-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("export.xml")
         try Data(Self.export.utf8).write(to: path)
@@ -80,11 +84,10 @@ import Testing
     }
 
     @Test func importSummaryCountsECGVoltagesAndNamesAnUnreadableCSV() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "healthflow-import-\(UUID().uuidString)")
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let ecgs = folder.appendingPathComponent("electrocardiograms")
         try FileManager.default.createDirectory(at: ecgs, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         try Data(Self.export.utf8).write(to: folder.appendingPathComponent("export.xml"))
         let header = [
             "Name,Zoë", "Recorded Date,2024-03-01 09:14:40 -0800", "Classification,Sinus Rhythm", "Symptoms,",
@@ -108,9 +111,7 @@ import Testing
     }
 
     @Test func aTruncatedExportFailsNamingTheByteOffset() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "healthflow-import-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("export.xml")
         let cut = Array(Self.export.utf8.dropLast(40))

@@ -94,6 +94,14 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident], warmupIterations: 1,
         maxDuration: mode.maxDuration(.seconds(30)), maxIterations: mode.maxIterations(5, quick: 2))
 
+    /// A row gated on its malloc count in CI (`ci-check-allocations.sh`): at most `iterations` runs.
+    func gated(iterations: Int) -> Benchmark.Configuration {
+        .init(
+            metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident], warmupIterations: 1,
+            maxDuration: mode.maxDuration(.seconds(30)), maxIterations: mode.maxIterations(iterations, quick: 2),
+            thresholds: AllocationGate.thresholds)
+    }
+
     // MARK: 5a. Save 1,000,000 samples (batches of 1,000)
 
     Benchmark("Save1M: InMemoryHealthStore.save, batches of 1,000") { benchmark in
@@ -112,10 +120,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // The awaited row's malloc count depends on whether each `await` suspends (measured 28,066–28,147 between
     // runs), so CI gates this twin instead: the same saves through the callback API, completions run inline.
-    let gatedSaveConfiguration = Benchmark.Configuration(
-        metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident], warmupIterations: 1,
-        maxDuration: mode.maxDuration(.seconds(30)), maxIterations: mode.maxIterations(5, quick: 2),
-        thresholds: AllocationGate.thresholds)
+    let gatedSaveConfiguration = gated(iterations: 5)
 
     Benchmark(
         "Save1M: InMemoryHealthStore.save, batches of 1,000, completions on .immediate (deterministic twin)",
@@ -227,10 +232,7 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: 5c. A year of minute-level steps → daily sums
 
     // The store's statistics rows are gated on their malloc counts in CI (ci-check-allocations.sh).
-    let statisticsConfiguration = Benchmark.Configuration(
-        metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident], warmupIterations: 1,
-        maxDuration: mode.maxDuration(.seconds(30)), maxIterations: mode.maxIterations(20, quick: 2),
-        thresholds: AllocationGate.thresholds)
+    let statisticsConfiguration = gated(iterations: 20)
 
     Benchmark(
         "StepsYear: InMemoryHealthStore statisticsCollection, daily cumulativeSum of 525,600 samples",
