@@ -182,6 +182,45 @@ import Testing
         #expect(await rejection(of: result) is CancellationError)
     }
 
+    @Test func aRetryWhoseTimerFiredBeforeItWasStoredIsReleasedWhenItSettles() throws {
+        weak var weakTracked: Tracked?
+        let scheduler = ImmediateRetainingScheduler()
+        do {
+            let tracked = Tracked()
+            weakTracked = tracked
+            let attempts = Counter()
+            let result: Promise<Int> = firstly {
+                retry(attempts: 3, backoff: .constant(.milliseconds(5)), on: scheduler) {
+                    withExtendedLifetime(tracked) {
+                        attempts.increment() < 2 ? Promise(error: TestError.boom) : Promise(value: 7)
+                    }
+                }
+            }
+            #expect(try result.result?.get() == 7)
+        }
+        #expect(scheduler.handlesMade == 1)
+        #expect(weakTracked == nil)  // the run (and the body it holds) is gone with its promise
+    }
+
+    @Test func aCancelledRetryIsReleasedThoughItsCancelledTimerKeepsItsJob() {
+        weak var weakTracked: Tracked?
+        let scheduler = ManualScheduler()
+        let keeper = RetainingScheduler(wrapping: scheduler)
+        do {
+            let tracked = Tracked()
+            weakTracked = tracked
+            let result: Promise<Int> = firstly {
+                retry(attempts: 3, backoff: .constant(.seconds(1)), on: keeper) {
+                    withExtendedLifetime(tracked) { Promise(error: TestError.boom) }
+                }
+            }
+            #expect(scheduler.pendingCount == 1)
+            result.cancel()
+        }
+        #expect(weakTracked == nil)
+        withExtendedLifetime(keeper) {}
+    }
+
     @Test func seededJitterMakesRetryWaitsReproducible() {
         func waits(seed: UInt64) -> [Duration] {
             let scheduler = ManualScheduler()
@@ -294,5 +333,40 @@ import Testing
         #expect(scheduler.nextDeadline == .seconds(3))
         scheduler.advance(by: .seconds(3))
         try await task.value
+    }
+}
+
+/// A scheduler that runs each job before `schedule` returns — as a timer on another thread may fire before its
+/// maker stores the handle — and whose handle keeps the job, as a dispatch work item keeps its block.
+private final class ImmediateRetainingScheduler: FlowScheduler {
+    private let made = LockedState(0)
+
+    var now: Duration { .zero }
+
+    var handlesMade: Int { made.withLock { $0 } }
+
+    func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+        made.withLock { $0 += 1 }
+        work()
+        return ScheduledWork { withExtendedLifetime(work) {} }
+    }
+}
+
+/// Another scheduler's jobs, with handles that keep their job after a cancel, as a dispatch work item does.
+private final class RetainingScheduler: FlowScheduler {
+    private let base: ManualScheduler
+
+    init(wrapping base: ManualScheduler) {
+        self.base = base
+    }
+
+    var now: Duration { base.now }
+
+    func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+        let handle = base.schedule(after: delay, work)
+        return ScheduledWork {
+            handle.cancel()
+            withExtendedLifetime(work) {}
+        }
     }
 }

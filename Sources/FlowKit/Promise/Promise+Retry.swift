@@ -93,7 +93,15 @@ private final class RetryRun<Value: Sendable>: Sendable {
     private let plan: RetryPlan
     private let scheduler: any FlowScheduler
     private let body: @Sendable () throws -> Promise<Value>
-    private let current = LockedState<(attempt: Promise<Value>?, timer: ScheduledWork?)>((nil, nil))
+    /// The attempt under way or the timer before attempt `number`; `number` tells a timer that fired before it
+    /// was stored (a scheduler may run the job on another thread at once) from the wait it was made for.
+    private let current = LockedState<Step>(Step(number: 1, attempt: nil, timer: nil))
+
+    private struct Step {
+        var number: Int
+        var attempt: Promise<Value>?
+        var timer: ScheduledWork?
+    }
 
     init(plan: RetryPlan, scheduler: any FlowScheduler, body: @escaping @Sendable () throws -> Promise<Value>) {
         (promise, resolver) = Promise<Value>.pending()
@@ -101,16 +109,24 @@ private final class RetryRun<Value: Sendable>: Sendable {
         self.scheduler = scheduler
         self.body = body
         resolver.onCancel { [self] in
-            let (attempt, timer) = current.withLock { ($0.attempt, $0.timer) }
+            let (attempt, timer) = takeWork()
             timer?.cancel()
             if let attempt, attempt.withdrawDependent() { Promise<Value>.cancelCascade(from: attempt) }
+        }
+    }
+
+    /// Empties the state: a cancelled timer still holds its job, and the job holds this run.
+    private func takeWork() -> (attempt: Promise<Value>?, timer: ScheduledWork?) {
+        current.withLock { step in
+            defer { (step.attempt, step.timer) = (nil, nil) }
+            return (step.attempt, step.timer)
         }
     }
 
     func start(attempt number: Int) {
         guard promise.isPending else { return }
         let attempt = firstly(body)
-        current.withLock { $0 = (attempt, nil) }
+        current.withLock { $0 = Step(number: number, attempt: attempt, timer: nil) }
         attempt.subscribe { [self] result in
             Trampoline.run { self.finished(attempt: number, with: result) }
         }
@@ -130,9 +146,16 @@ private final class RetryRun<Value: Sendable>: Sendable {
                 Trampoline.run { [self] in start(attempt: number + 1) }
                 return
             }
+            current.withLock { $0 = Step(number: number + 1, attempt: nil, timer: nil) }
             let timer = scheduler.schedule(after: wait) { [self] in start(attempt: number + 1) }
-            current.withLock { $0 = (nil, timer) }
-            if !promise.isPending { timer.cancel() }
+            // Kept only while it still waits: a timer that already fired holds this run through its job (a
+            // dispatch work item keeps its block), so storing it then would make a cycle that outlives the retry.
+            let stored = current.withLock { step in
+                guard step.number == number + 1, step.attempt == nil else { return false }
+                step.timer = timer
+                return true
+            }
+            if stored, !promise.isPending { takeWork().timer?.cancel() }
         }
     }
 }
