@@ -9,13 +9,10 @@ import Foundation
 ///
 /// Summaries encode with their day as `"YYYY-MM-DD"` (the Health export's form) beside the calendar.
 public struct ActivitySummary: Hashable, Sendable {
-    /// What the move ring measures (HealthKit's `HKActivityMoveMode`).
-    public enum MoveMode: String, CaseIterable, Hashable, Sendable, Codable {
-        /// Active kilocalories (the default).
-        case activeEnergy
-        /// Move minutes (for people whose move ring counts minutes).
-        case appleMoveTime
-    }
+    /// What the move ring measures: HealthKit has one `HKActivityMoveMode` for the characteristic and the
+    /// summaries, and so has HealthFlow.
+    @available(*, deprecated, renamed: "ActivityMoveMode")
+    public typealias MoveMode = ActivityMoveMode
 
     /// The day: year, month and day, with the calendar they count in (and nothing else).
     public let dateComponents: DateComponents
@@ -36,7 +33,7 @@ public struct ActivitySummary: Hashable, Sendable {
     /// The day's stand-hours goal.
     public let standHoursGoal: HealthQuantity
     /// What the move ring measures that day.
-    public let activityMoveMode: MoveMode
+    public let activityMoveMode: ActivityMoveMode
     /// Whether the person paused their rings that day.
     public let isPaused: Bool
     /// The day's interval in its calendar, derived from `dateComponents`.
@@ -66,7 +63,7 @@ public struct ActivitySummary: Hashable, Sendable {
         exerciseTimeGoal: HealthQuantity = HealthQuantity(unit: .minute(), doubleValue: 30),
         appleStandHours: HealthQuantity = HealthQuantity(unit: .count(), doubleValue: 0),
         standHoursGoal: HealthQuantity = HealthQuantity(unit: .count(), doubleValue: 12),
-        activityMoveMode: MoveMode = .activeEnergy, isPaused: Bool = false
+        activityMoveMode: ActivityMoveMode = .activeEnergy, isPaused: Bool = false
     ) throws(ActivitySummaryError) {
         let day = try CalendarDay(dateComponents)
         let checks: [(String, HealthQuantity, HealthUnit)] = [
@@ -145,7 +142,7 @@ extension ActivitySummary: Codable {
                 exerciseTimeGoal: try container.decode(HealthQuantity.self, forKey: .exerciseTimeGoal),
                 appleStandHours: try container.decode(HealthQuantity.self, forKey: .appleStandHours),
                 standHoursGoal: try container.decode(HealthQuantity.self, forKey: .standHoursGoal),
-                activityMoveMode: try container.decode(MoveMode.self, forKey: .activityMoveMode),
+                activityMoveMode: try container.decode(ActivityMoveMode.self, forKey: .activityMoveMode),
                 isPaused: try container.decode(Bool.self, forKey: .isPaused))
         } catch let error as ActivitySummaryError {
             throw DecodingError.dataCorrupted(

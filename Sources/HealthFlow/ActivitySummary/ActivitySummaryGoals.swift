@@ -9,7 +9,7 @@ public struct ActivitySummaryGoals: Hashable, Sendable, Codable {
     /// Stand-hours goal.
     public let standHours: Double
     /// What the move ring measures.
-    public let moveMode: ActivitySummary.MoveMode
+    public let moveMode: ActivityMoveMode
 
     /// The Activity app's usual goals: 500 kcal, 30 move minutes, 30 exercise minutes, 12 stand hours,
     /// moving by active energy.
@@ -26,7 +26,7 @@ public struct ActivitySummaryGoals: Hashable, Sendable, Codable {
     /// - Throws: `ActivitySummaryError.invalidValue` for a negative or non-finite goal.
     public init(
         activeEnergyBurned: Double = 500, appleMoveTime: Double = 30, exerciseTime: Double = 30,
-        standHours: Double = 12, moveMode: ActivitySummary.MoveMode = .activeEnergy
+        standHours: Double = 12, moveMode: ActivityMoveMode = .activeEnergy
     ) throws(ActivitySummaryError) {
         let checks = [
             ("activeEnergyBurnedGoal", activeEnergyBurned), ("appleMoveTimeGoal", appleMoveTime),
@@ -45,7 +45,7 @@ public struct ActivitySummaryGoals: Hashable, Sendable, Codable {
     /// Goals known to be valid (finite, not negative), without checks.
     init(
         unchecked activeEnergyBurned: Double, _ appleMoveTime: Double, _ exerciseTime: Double, _ standHours: Double,
-        _ moveMode: ActivitySummary.MoveMode
+        _ moveMode: ActivityMoveMode
     ) {
         self.activeEnergyBurned = activeEnergyBurned
         self.appleMoveTime = appleMoveTime

@@ -64,7 +64,7 @@ enum BridgeStatistics {
             exerciseTimeGoal: quantity(summary.exerciseTimeGoal, .minute()),
             appleStandHours: quantity(summary.appleStandHours, .count()),
             standHoursGoal: quantity(summary.standHoursGoal, .count()),
-            activityMoveMode: summary.activityMoveMode == .appleMoveTime ? .appleMoveTime : .activeEnergy,
+            activityMoveMode: summary.activityMoveMode,
             isPaused: summary.isPaused)
     }
 }

@@ -22,7 +22,7 @@ public final class HKActivitySummary: NSObject, @unchecked Sendable {
 
     /// Whether the move ring counts energy or minutes.
     public var activityMoveMode: HKActivityMoveMode {
-        healthFlowSummary.activityMoveMode == .appleMoveTime ? .appleMoveTime : .activeEnergy
+        healthFlowSummary.activityMoveMode
     }
 
     /// Whether the person paused their rings that day.

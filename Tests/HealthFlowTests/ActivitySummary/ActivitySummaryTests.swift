@@ -100,6 +100,31 @@ struct ActivitySummaryTests {
         #expect(try JSONDecoder().decode(ActivitySummary.self, from: data) == summary)
     }
 
+    @Test func theMoveModeEncodesAsHealthKitsRawValueAndDecodesItsCaseNameToo() throws {
+        let summary = try ActivitySummary(
+            dateComponents: Self.day(2024, 3, 1), activeEnergyBurned: Self.kcal(432.5),
+            activeEnergyBurnedGoal: Self.kcal(500), activityMoveMode: .appleMoveTime)
+        let text = try #require(String(data: try Fixture.encoder().encode(summary), encoding: .utf8))
+        #expect(text.contains(#""activityMoveMode":2"#))
+        let named = text.replacingOccurrences(
+            of: #""activityMoveMode":2"#, with: #""activityMoveMode":"appleMoveTime""#)
+        #expect(try JSONDecoder().decode(ActivitySummary.self, from: Data(named.utf8)) == summary)
+        let goals = try JSONDecoder().decode(
+            ActivitySummaryGoals.self,
+            from: Data(
+                #"{"activeEnergyBurned":500,"appleMoveTime":30,"exerciseTime":30,"standHours":12,"moveMode":"appleMoveTime"}"#
+                    .utf8))
+        #expect(goals.moveMode == .appleMoveTime)
+        let unknown = text.replacingOccurrences(of: #""activityMoveMode":2"#, with: #""activityMoveMode":"steps""#)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ActivitySummary.self, from: Data(unknown.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(
+                ActivitySummary.self,
+                from: Data(text.replacingOccurrences(of: #""activityMoveMode":2"#, with: #""activityMoveMode":7"#).utf8)
+            )
+        }
+    }
+
     @Test func decodingAnImpossibleDayFails() throws {
         let data = try Fixture.encoder().encode(try Self.summary(Self.day(2024, 2, 28)))
         let text = try #require(String(data: data, encoding: .utf8)).replacingOccurrences(
