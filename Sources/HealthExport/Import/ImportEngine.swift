@@ -108,11 +108,8 @@ struct ImportEngine {
     private mutating func take(_ element: ExportElement, writer: ExportWriter) throws {
         switch element.name {
         case "Record":
-            countUnmapped(element, allowed: Self.recordChildren)
             guard
-                let sample = try mapped(
-                    element,
-                    { (mapper: inout ExportMapper) throws(RecordProblem) in try mapper.sample(fromRecord: element) })
+                let sample = try mapped(element, children: Self.recordChildren, { try $0.sample(fromRecord: element) })
             else { return }
             if Self.isCorrelationMember(sample.type) {
                 if heldMembers == nil { heldMembers = try HeldSampleSpool() }
@@ -121,29 +118,19 @@ struct ImportEngine {
                 try add(sample, writer: writer)
             }
         case "Correlation":
-            countUnmapped(element, allowed: Self.correlationChildren)
             guard
                 let correlation = try mapped(
-                    element,
-                    { (mapper: inout ExportMapper) throws(RecordProblem) in try mapper.correlation(from: element) })
+                    element, children: Self.correlationChildren, { try $0.correlation(from: element) })
             else { return }
             correlationMembers.formUnion(correlation.objects.map(\.uuid))
             try add(.correlation(correlation), writer: writer)
         case "Workout":
-            countUnmapped(element, allowed: Self.workoutChildren)
-            if let workout = try mapped(
-                element, { (mapper: inout ExportMapper) throws(RecordProblem) in try mapper.workout(from: element) })
-            {
+            if let workout = try mapped(element, children: Self.workoutChildren, { try $0.workout(from: element) }) {
                 report.workouts.append(workout)
             }
         case "ActivitySummary":
             let offset = exportOffset
-            if let summary = try mapped(
-                element,
-                { (mapper: inout ExportMapper) throws(RecordProblem) in
-                    try mapper.activitySummary(from: element, utcOffset: offset)
-                })
-            {
+            if let summary = try mapped(element, { try $0.activitySummary(from: element, utcOffset: offset) }) {
                 report.activitySummaries.append(summary)
             }
         case "Me":
@@ -160,14 +147,20 @@ struct ImportEngine {
         }
     }
 
-    /// Maps an element, counting a type the catalog lacks and logging a malformed record; `nil` for both.
+    /// Maps an element, counting children other than `children` and a type the catalog lacks, and logging a
+    /// malformed record; `nil` for the last two. `map` throws ``RecordProblem`` for a malformed record.
     private mutating func mapped<Value>(
-        _ element: ExportElement, _ map: (inout ExportMapper) throws(RecordProblem) -> Value?
+        _ element: ExportElement, children: Set<String>? = nil, _ map: (inout ExportMapper) throws -> Value?
     ) throws -> Value? {
+        if let children {
+            for child in element.children where !children.contains(child.name) {
+                report.unmappedElements[element.name + ">" + child.name, default: 0] += 1
+            }
+        }
         do {
             if let value = try map(&mapper) { return value }
             report.unknownTypes[element["type"] ?? element.name, default: 0] += 1
-        } catch {
+        } catch let error as RecordProblem {
             try skip(
                 HealthExportSkip(
                     reason: error.reason, line: element.line,
@@ -238,12 +231,6 @@ struct ImportEngine {
     private static let workoutChildren: Set = [
         "MetadataEntry", "WorkoutEvent", "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute",
     ]
-
-    private mutating func countUnmapped(_ element: ExportElement, allowed: Set<String>) {
-        for child in element.children where !allowed.contains(child.name) {
-            report.unmappedElements[element.name + ">" + child.name, default: 0] += 1
-        }
-    }
 
     private static func isCorrelationMember(_ type: HealthObjectType) -> Bool {
         type == .bloodPressureSystolic || type == .bloodPressureDiastolic || type.isNutrition
