@@ -165,6 +165,37 @@ struct ElectrocardiogramImportTests {
         #expect(listed.contains("14\tbadHeader\tapple_health_export/electrocardiograms/ecg_twice.csv"))
     }
 
+    @Test func anECGFolderThatCannotBeListedStopsTheImportAfterCommittingTheRecords() async throws {
+        let root = try Self.folder([:])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let ecgs = root.appendingPathComponent("apple_health_export/electrocardiograms")
+        try FileManager.default.removeItem(at: ecgs)
+        try Data("not a folder".utf8).write(to: ecgs)
+        let store = InMemoryHealthStore(configuration: app)
+
+        let error = await #expect(throws: HealthExportError.self) {
+            try await HealthExportImport(path: root.path).run(into: store)
+        }
+
+        guard case .io(let path, "list", let code) = error else {
+            Issue.record("unexpected \(String(describing: error))")
+            return
+        }
+        #expect(path == ecgs.path)
+        #expect(code == ENOTDIR)
+        try await store.requestAuthorization(toShare: [], read: [.stepCount])
+        #expect(try await store.samples(of: .stepCount).count == 1)  // the XML's record was committed first
+    }
+
+    @Test func anExportWithoutAnECGFolderImportsWithoutOne() async throws {
+        let root = try Self.folder([:])
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.removeItem(at: root.appendingPathComponent("apple_health_export/electrocardiograms"))
+        let report = try await HealthExportImport(path: root.path).run(into: InMemoryHealthStore(configuration: app))
+        #expect(report.imported["stepCount"] == 1)
+        #expect(report.imported["electrocardiogram"] == nil)
+    }
+
     @Test func aDamagedZipEntrySkipsItsECGAndKeepsTheRest() async throws {
         let directory = try ExportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

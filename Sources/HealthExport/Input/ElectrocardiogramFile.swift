@@ -20,14 +20,14 @@ struct ElectrocardiogramFile {
             for candidate in ["", "apple_health_export"] {
                 let root = candidate.isEmpty ? path : (path as NSString).appendingPathComponent(candidate)
                 if FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent("export.xml")) {
-                    return files(besideExportIn: root, shownUnder: candidate)
+                    return try files(besideExportIn: root, shownUnder: candidate)
                 }
             }
             return []
         }
         let file = try ReadOnlyFile(path: path)
         guard try ZipArchive.looksLikeZip(file) else {
-            return files(besideExportIn: (path as NSString).deletingLastPathComponent, shownUnder: "")
+            return try files(besideExportIn: (path as NSString).deletingLastPathComponent, shownUnder: "")
         }
         let archive = try ZipArchive(file: file)
         return archive.entries.filter(isElectrocardiogram).sorted { $0.name < $1.name }.map { entry in
@@ -44,10 +44,23 @@ struct ElectrocardiogramFile {
             && entry.name.lowercased().hasSuffix(".csv")
     }
 
-    /// The `.csv` files in `root/electrocardiograms`, named as `prefix/electrocardiograms/file`.
-    private static func files(besideExportIn root: String, shownUnder prefix: String) -> [ElectrocardiogramFile] {
+    /// The `.csv` files in `root/electrocardiograms`, named as `prefix/electrocardiograms/file`: none when there
+    /// is no such folder (an export without recordings).
+    ///
+    /// - Throws: ``HealthExportError/io(path:operation:errno:)`` when the folder is there but cannot be listed
+    ///   (not a folder, no permission): its recordings are not skipped unseen.
+    private static func files(
+        besideExportIn root: String, shownUnder prefix: String
+    ) throws(HealthExportError) -> [ElectrocardiogramFile] {
         let folder = (root as NSString).appendingPathComponent("electrocardiograms")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            let code = ((error as? CocoaError)?.underlying as? POSIXError)?.code.rawValue ?? EIO
+            if code == ENOENT { return [] }
+            throw .io(path: folder, operation: "list", errno: code)
+        }
         return names.filter { $0.lowercased().hasSuffix(".csv") }.sorted().map { name in
             let path = (folder as NSString).appendingPathComponent(name)
             let shown = (prefix.isEmpty ? "" : prefix + "/") + "electrocardiograms/" + name
