@@ -31,12 +31,15 @@ extension HealthKitStore: HealthQueryRunner {
         return type
     }
 
-    /// HealthFlow samples of HealthKit objects, remembering each HealthKit UUID's HealthFlow UUID.
+    /// HealthFlow samples of HealthKit objects, remembering each HealthKit UUID's HealthFlow UUID; what cannot
+    /// be carried over is recorded in ``conversionSkips``.
     func converted(_ objects: [HKSample]?) -> [HealthSample]? {
         guard let objects else { return nil }
-        let samples = objects.compactMap { try? BridgeSamples.healthFlow($0) }
+        var skips: [HealthKitConversionSkip] = []
+        let samples = objects.compactMap { BridgeSamples.healthFlow($0, skips: &skips) }
         state.withLock { state in
             for object in objects { state.uuids[object.uuid] = BridgeSamples.uuid(of: object) }
+            state.record(skips)
         }
         return samples
     }
@@ -143,10 +146,13 @@ extension HealthKitStore: HealthQueryRunner {
         }
         if let filter { samples = samples.filter(filter.evaluate) }
         let (tombstones, anchor) = state.withLock { state in
+            var skips: [HealthKitConversionSkip] = []
             let tombstones = (deleted ?? []).map { object in
                 HealthDeletedObject(
-                    uuid: state.uuids[object.uuid] ?? object.uuid, metadata: BridgeMetadata.healthFlow(object.metadata))
+                    uuid: state.uuids[object.uuid] ?? object.uuid,
+                    metadata: BridgeMetadata.healthFlow(object.metadata, of: object.uuid, skips: &skips))
             }
+            state.record(skips)
             return (tombstones, state.anchors.healthFlow(next))
         }
         return .success(HealthAnchoredChanges(samples: samples, deletedObjects: tombstones, newAnchor: anchor))

@@ -79,9 +79,11 @@ extension HealthKitStore {
 
     /// HealthFlow's delete rules (``HealthSaveRules``) over the HealthKit objects found, then those objects.
     private func checkedForDeleting(_ wanted: [UUID], found: [UUID: HKSample]) throws(HealthStoreError) -> [HKObject] {
+        var skips: [HealthKitConversionSkip] = []
         let stored = found.compactMapValues { object in
-            (try? BridgeSamples.healthFlow(object)).map { StoredHealthSample(sample: $0, correlation: nil) }
+            BridgeSamples.healthFlow(object, skips: &skips).map { StoredHealthSample(sample: $0, correlation: nil) }
         }
+        state.withLock { $0.record(skips) }
         _ = try HealthSaveRules.checkDelete(
             wanted, appBundleIdentifier: source.bundleIdentifier, sharing: authorizationStatus(for:),
             lookup: { stored[$0] })

@@ -62,6 +62,11 @@ public final class HealthKitStore: HealthStore {
     /// ```
     public var source: HealthSource { BridgeTypes.source(HKSource.default()) }
 
+    /// What HealthKit holds that the answers so far could not carry into HealthFlow's model — objects left out,
+    /// and metadata entries, correlation members or saved units an object was delivered without — each once, in
+    /// the order met. The list grows with what the app reads.
+    public var conversionSkips: [HealthKitConversionSkip] { state.withLock { $0.skips } }
+
     // MARK: Authorization
 
     /// Validates with HealthFlow's rules (no read-only or correlation types, usage descriptions present), then
@@ -221,6 +226,13 @@ public final class HealthKitStore: HealthStore {
 struct BridgeState {
     var anchors = BridgeAnchors()
     var uuids: [UUID: UUID] = [:]
+    /// Every skip once, in the order first met.
+    private(set) var skips: [HealthKitConversionSkip] = []
+    private var skipSet: Set<HealthKitConversionSkip> = []
+
+    mutating func record(_ new: [HealthKitConversionSkip]) {
+        for skip in new where skipSet.insert(skip).inserted { skips.append(skip) }
+    }
 }
 
 extension HealthAppConfiguration {

@@ -32,6 +32,42 @@ import Testing
         #expect(BridgeErrors.healthFlow(HealthStoreError.userCanceled, type: nil) == .userCanceled)
     }
 
+    @Test func whatHealthFlowCannotHoldFromAnotherAppIsListedAndTheRestDelivered() async throws {
+        let fixture = BridgeFixture()
+        try await fixture.store.requestAuthorization(toShare: [.heartRate], read: [.heartRate])
+        let bpm = HKUnit.count().unitDivided(by: .minute())
+        let written = HKQuantitySample(
+            type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: bpm, doubleValue: 61), start: noon, end: noon,
+            metadata: [
+                "HealthFlowUnit": "kg",  // the bridge's own key, written by someone else with a unit of mass
+                "Cuff": HKQuantity(unit: .millimeterOfMercury(), doubleValue: 120),
+                "Torque": HKQuantity(unit: HKUnit.gram().unitMultiplied(by: .meter()), doubleValue: 3),
+            ])
+        let (saved, _) = await healthKitCompletion { fixture.healthStore.save(written, withCompletion: $0) }
+        #expect(saved)
+
+        let delivered = try await fixture.store.samples(of: .heartRate)
+
+        guard case .quantity(let sample)? = delivered.first, delivered.count == 1 else {
+            Issue.record("expected one heart rate, got \(delivered.count)")
+            return
+        }
+        let perMinute = HealthUnit.count().unitDivided(by: .minute())
+        #expect(sample.quantity.unit == HealthObjectType.heartRate.canonicalUnit)
+        #expect(try sample.quantity.doubleValue(for: perMinute) == 61)
+        guard case .quantity(let cuff)? = sample.metadata["Cuff"] else {
+            Issue.record("the pressure in the metadata was not delivered")
+            return
+        }
+        #expect(abs(try cuff.doubleValue(for: .millimeterOfMercury()) - 120) < 1e-9)
+        #expect(sample.metadata["Torque"] == nil)
+        let skips = fixture.store.conversionSkips
+        #expect(Set(skips.map(\.reason)) == [.unusableSavedUnit("kg"), .unreadableMetadata(key: "Torque")])
+        #expect(Set(skips.map(\.healthKitUUID)).count == 1)
+        _ = try await fixture.store.samples(of: .heartRate)
+        #expect(fixture.store.conversionSkips == skips)  // each listed once, however often it is read
+    }
+
     @Test func samplesRoundTripWithoutLossAndHealthKitHoldsItsOwnUUID() async throws {
         let fixture = BridgeFixture()
         try await fixture.store.requestAuthorization(

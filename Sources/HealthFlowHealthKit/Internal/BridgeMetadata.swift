@@ -35,19 +35,33 @@ enum BridgeMetadata {
         }
     }
 
-    /// HealthKit's quantity in a unit it accepts, tried in HealthFlow's common units.
+    /// One unit of each dimension a metadata quantity is read in (HealthKit has no getter for a quantity's unit).
+    private static let metadataUnits: [HealthUnit] = [
+        .count(), .meter(), .gram(), .second(), .kilocalorie(), .degreeCelsius(), .liter(), .pascal(), .hertz(),
+        .volt(), .siemen(), .internationalUnit(), .decibelAWeightedSoundPressureLevel(),
+        .count().unitDivided(by: .second()), .meter().unitDivided(by: .second()), .gram().unitDivided(by: .liter()),
+    ]
+
+    /// HealthKit's quantity in the first of ``metadataUnits`` it is compatible with; `nil` for another dimension.
     private static func metadataQuantity(_ quantity: HKQuantity) -> HealthQuantity? {
-        for unit in [HealthUnit.count(), .meter(), .gram(), .second(), .kilocalorie(), .degreeCelsius(), .liter()]
-        where quantity.is(compatibleWith: BridgeTypes.unit(unit)) {
+        for unit in metadataUnits where quantity.is(compatibleWith: BridgeTypes.unit(unit)) {
             return HealthQuantity(unit: unit, doubleValue: quantity.doubleValue(for: BridgeTypes.unit(unit)))
         }
         return nil
     }
 
-    static func healthFlow(_ metadata: [String: Any]?) -> [MetadataKey: MetadataValue] {
+    /// HealthFlow's metadata of a HealthKit object; a value HealthFlow cannot hold is left out and listed in
+    /// `skips` under the object's HealthKit UUID.
+    static func healthFlow(
+        _ metadata: [String: Any]?, of object: UUID, skips: inout [HealthKitConversionSkip]
+    ) -> [MetadataKey: MetadataValue] {
         var result: [MetadataKey: MetadataValue] = [:]
         for (key, value) in metadata ?? [:] where key != uuidKey && key != unitKey {
-            if let converted = Self.value(value) { result[MetadataKey(rawValue: key)] = converted }
+            if let converted = Self.value(value) {
+                result[MetadataKey(rawValue: key)] = converted
+            } else {
+                skips.append(HealthKitConversionSkip(healthKitUUID: object, reason: .unreadableMetadata(key: key)))
+            }
         }
         return result
     }

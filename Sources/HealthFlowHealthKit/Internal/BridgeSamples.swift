@@ -50,15 +50,33 @@ enum BridgeSamples {
         (object.metadata?[BridgeMetadata.uuidKey] as? String).flatMap(UUID.init(uuidString:)) ?? object.uuid
     }
 
-    /// The HealthFlow sample of a HealthKit object, or `nil` for a kind HealthFlow does not model.
-    static func healthFlow(_ object: HKSample) throws(ValidationError) -> HealthSample? {
-        guard let type = BridgeTypes.healthFlow(object.sampleType) else { return nil }
+    /// The HealthFlow sample of a HealthKit object, or `nil` — for a kind HealthFlow does not model or an object
+    /// that breaks a HealthFlow rule — with the reason in `skips`; what the sample is delivered without (a
+    /// metadata value, a correlation member, a saved unit that does not fit) is listed there too.
+    static func healthFlow(_ object: HKSample, skips: inout [HealthKitConversionSkip]) -> HealthSample? {
+        do {
+            return try convert(object, skips: &skips)
+        } catch {
+            skips.append(HealthKitConversionSkip(healthKitUUID: object.uuid, reason: .invalidSample(error)))
+            return nil
+        }
+    }
+
+    private static func convert(
+        _ object: HKSample, skips: inout [HealthKitConversionSkip]
+    ) throws(ValidationError) -> HealthSample? {
+        guard let type = BridgeTypes.healthFlow(object.sampleType) else {
+            skips.append(
+                HealthKitConversionSkip(
+                    healthKitUUID: object.uuid, reason: .unmodelledKind(object.sampleType.identifier)))
+            return nil
+        }
         let uuid = uuid(of: object)
         let source = BridgeTypes.source(object.sourceRevision.source)
-        let metadata = BridgeMetadata.healthFlow(object.metadata)
+        let metadata = BridgeMetadata.healthFlow(object.metadata, of: object.uuid, skips: &skips)
         switch object {
         case let sample as HKQuantitySample:
-            return .quantity(try healthFlow(sample, type: type))
+            return .quantity(try healthFlow(sample, type: type, metadata: metadata, skips: &skips))
         case let sample as HKCategorySample:
             return .category(
                 try HealthCategorySample(
@@ -67,8 +85,14 @@ enum BridgeSamples {
         case let correlation as HKCorrelation:
             var members = Set<HealthQuantitySample>()
             for case let member as HKQuantitySample in correlation.objects {
-                guard let memberType = BridgeTypes.healthFlow(member.sampleType) else { continue }
-                members.insert(try healthFlow(member, type: memberType))
+                guard let memberType = BridgeTypes.healthFlow(member.sampleType) else {
+                    skips.append(
+                        HealthKitConversionSkip(
+                            healthKitUUID: correlation.uuid, reason: .unmodelledMember(member.sampleType.identifier)))
+                    continue
+                }
+                let memberMetadata = BridgeMetadata.healthFlow(member.metadata, of: member.uuid, skips: &skips)
+                members.insert(try healthFlow(member, type: memberType, metadata: memberMetadata, skips: &skips))
             }
             return .correlation(
                 try HealthCorrelation(
@@ -92,20 +116,34 @@ enum BridgeSamples {
                     numberOfVoltageMeasurements: ecg.numberOfVoltageMeasurements, source: source, metadata: metadata,
                     uuid: uuid))
         default:
+            skips.append(
+                HealthKitConversionSkip(
+                    healthKitUUID: object.uuid, reason: .unmodelledKind(String(describing: Swift.type(of: object)))))
             return nil
         }
     }
 
-    private static func healthFlow(_ sample: HKQuantitySample, type: HealthObjectType) throws(ValidationError)
-        -> HealthQuantitySample
-    {
-        // The unit the app gave (saved beside the value), else the type's canonical unit.
-        let given = (sample.metadata?[BridgeMetadata.unitKey] as? String).flatMap { try? HealthUnit(from: $0) }
-        let unit = given ?? type.canonicalUnit ?? .count()
+    /// A quantity sample in the unit the app gave (saved beside the value) when that unit fits the quantity and
+    /// the type, else in the type's canonical unit (the misfit listed in `skips`).
+    private static func healthFlow(
+        _ sample: HKQuantitySample, type: HealthObjectType, metadata: [MetadataKey: MetadataValue],
+        skips: inout [HealthKitConversionSkip]
+    ) throws(ValidationError) -> HealthQuantitySample {
+        let canonical = type.canonicalUnit ?? .count()
+        var unit = canonical
+        if let saved = sample.metadata?[BridgeMetadata.unitKey] as? String {
+            if let given = try? HealthUnit(from: saved), given.isCompatible(with: canonical),
+                sample.quantity.is(compatibleWith: BridgeTypes.unit(given))
+            {
+                unit = given
+            } else {
+                skips.append(HealthKitConversionSkip(healthKitUUID: sample.uuid, reason: .unusableSavedUnit(saved)))
+            }
+        }
         let value = sample.quantity.doubleValue(for: BridgeTypes.unit(unit))
         return try HealthQuantitySample(
             type: type, quantity: HealthQuantity(unit: unit, doubleValue: value), start: sample.startDate,
-            end: sample.endDate, source: BridgeTypes.source(sample.sourceRevision.source),
-            metadata: BridgeMetadata.healthFlow(sample.metadata), uuid: uuid(of: sample))
+            end: sample.endDate, source: BridgeTypes.source(sample.sourceRevision.source), metadata: metadata,
+            uuid: uuid(of: sample))
     }
 }
