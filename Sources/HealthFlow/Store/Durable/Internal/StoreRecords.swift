@@ -109,29 +109,29 @@ enum MutationCodec {
         guard parts.count > 1 else { return first }
         switch first {
         case .insert:
-            var samples: [HealthSample] = []
-            for part in parts {
-                guard case .insert(let more) = part else { return nil }
-                samples.append(contentsOf: more)
-            }
-            return .insert(samples)
+            let samples = concatenated(parts) { if case .insert(let samples) = $0 { samples } else { nil } }
+            return samples.map(StoreMutation.insert)
         case .delete:
-            var uuids: [UUID] = []
-            for part in parts {
-                guard case .delete(let more) = part else { return nil }
-                uuids.append(contentsOf: more)
-            }
-            return .delete(uuids)
+            let uuids = concatenated(parts) { if case .delete(let uuids) = $0 { uuids } else { nil } }
+            return uuids.map(StoreMutation.delete)
         case .insertRecordings:
-            var recordings: [ElectrocardiogramRecording] = []
-            for part in parts {
-                guard case .insertRecordings(let more) = part else { return nil }
-                recordings.append(contentsOf: more)
-            }
-            return .insertRecordings(recordings)
+            let recordings = concatenated(parts) { if case .insertRecordings(let more) = $0 { more } else { nil } }
+            return recordings.map(StoreMutation.insertRecordings)
         case .authorization:
             return nil
         }
+    }
+
+    /// The elements `elements` finds in every part, in order; `nil` when a part is of another kind.
+    private static func concatenated<Element>(
+        _ parts: [StoreMutation], _ elements: (StoreMutation) -> [Element]?
+    ) -> [Element]? {
+        var all: [Element] = []
+        for part in parts {
+            guard let more = elements(part) else { return nil }
+            all.append(contentsOf: more)
+        }
+        return all
     }
 
     static func encode(_ mutation: StoreMutation) -> (kind: RecordKind, payload: [UInt8]) {
