@@ -9,10 +9,6 @@ import HealthFlow
 
 /// How often HealthKit may wake the app for new data of a type (HealthKit enforces a minimum per type: step
 /// count is at most hourly).
-///
-/// ```swift
-/// store.enableBackgroundDelivery(for: .stepCount, frequency: .hourly) { success, error in }
-/// ```
 public enum BackgroundDeliveryFrequency: Int, CaseIterable, Hashable, Sendable {
     /// As soon as data arrives (where the type allows it).
     case immediate = 1
@@ -32,13 +28,6 @@ extension HealthKitStore {
     /// data — HealthKit retries with back-off, and eventually stops waking the app, when it is not called. The
     /// bridge passes HealthFlow's completion handler through to HealthKit's, so calling it is enough.
     ///
-    /// ```swift
-    /// store.enableBackgroundDelivery(for: .stepCount, frequency: .hourly) { success, error in }
-    /// let observer = HealthObserverQuery(sampleType: .stepCount) { _, completionHandler, _ in
-    ///     fetchNewSteps { completionHandler() }
-    /// }
-    /// store.execute(observer)
-    /// ```
     /// - Parameters:
     ///   - type: A sample type the app may read.
     ///   - frequency: The most often HealthKit should wake the app.
@@ -59,9 +48,6 @@ extension HealthKitStore {
 
     /// Stops background delivery for `type`.
     ///
-    /// ```swift
-    /// store.disableBackgroundDelivery(for: .stepCount) { success, error in }
-    /// ```
     /// - Parameters:
     ///   - type: The sample type.
     ///   - completion: Called with `true` when HealthKit accepted the request, or a `HealthStoreError`.
@@ -78,9 +64,6 @@ extension HealthKitStore {
 
     /// Stops background delivery for every type.
     ///
-    /// ```swift
-    /// store.disableAllBackgroundDelivery { success, error in }
-    /// ```
     /// - Parameter completion: Called with `true` when HealthKit accepted the request, or a `HealthStoreError`.
     public func disableAllBackgroundDelivery(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         healthStore.disableAllBackgroundDelivery { success, error in

@@ -12,10 +12,6 @@ extension HealthKitStore {
     /// Validates every sample with HealthFlow's rules (units, dates, required metadata, shareable and
     /// authorized types, the app as source, UUIDs new to the database — looked up in HealthKit by the UUID the
     /// bridge saves with each object) and only then saves them to HealthKit, all or none.
-    ///
-    /// ```swift
-    /// store.save([.quantity(a), .quantity(b)]) { success, error in }
-    /// ```
     public func save(
         _ samples: [HealthSample], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
@@ -54,10 +50,6 @@ extension HealthKitStore {
 
     /// Finds the HealthKit objects of these samples (by the UUID saved with them), checks that this app saved
     /// them and may share their types, then deletes them, all or none.
-    ///
-    /// ```swift
-    /// store.delete(samples) { success, error in }
-    /// ```
     public func delete(
         _ samples: [HealthSample], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {

@@ -15,51 +15,26 @@ import HealthFlow
 /// typed errors instead), converts samples both ways without loss, and maps HealthKit's error codes to
 /// `HealthStoreError`. On Linux it runs over `HealthKitShim`.
 ///
-/// ```swift
-/// let store = HealthKitStore(configuration: .fromMainBundle())
-/// let height = try await store.availableType(.height)
-/// ```
-///
 /// - Note: Sendable: the state it keeps (running queries, anchors, UUIDs seen) is behind a lock.
 public final class HealthKitStore: HealthStore {
     /// The HealthKit store every call goes to.
-    ///
-    /// ```swift
-    /// store.healthStore.enableBackgroundDelivery(for: type, frequency: .hourly) { _, _ in }
-    /// ```
     public let healthStore: HKHealthStore
 
     /// The app's identity and usage descriptions (HealthFlow's authorization rules need them).
-    ///
-    /// ```swift
-    /// store.configuration.bundleIdentifier
-    /// ```
     public let configuration: HealthAppConfiguration
 
     let state = LockedState(BridgeState())
 
     /// A store over `healthStore` for the app described by `configuration`.
-    ///
-    /// ```swift
-    /// let store = HealthKitStore(healthStore: HKHealthStore(), configuration: .fromMainBundle())
-    /// ```
     public init(healthStore: HKHealthStore = HKHealthStore(), configuration: HealthAppConfiguration) {
         self.healthStore = healthStore
         self.configuration = configuration
     }
 
     /// Whether HealthKit is available on this device.
-    ///
-    /// ```swift
-    /// guard store.isHealthDataAvailable else { return }
-    /// ```
     public var isHealthDataAvailable: Bool { HKHealthStore.isHealthDataAvailable() }
 
     /// The source HealthKit stamps on what this app saves.
-    ///
-    /// ```swift
-    /// try HealthQuantitySample(type: .height, quantity: q, date: now, source: store.source)
-    /// ```
     public var source: HealthSource { BridgeTypes.source(HKSource.default()) }
 
     /// What HealthKit holds that the answers so far could not carry into HealthFlow's model — objects left out,
@@ -71,10 +46,6 @@ public final class HealthKitStore: HealthStore {
 
     /// Validates with HealthFlow's rules (no read-only or correlation types, usage descriptions present), then
     /// asks HealthKit.
-    ///
-    /// ```swift
-    /// store.requestAuthorization(toShare: [.height], read: [.height]) { success, error in }
-    /// ```
     public func requestAuthorization(
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
@@ -89,10 +60,6 @@ public final class HealthKitStore: HealthStore {
     }
 
     /// HealthKit's sharing status for `type`.
-    ///
-    /// ```swift
-    /// store.authorizationStatus(for: .height) == .sharingAuthorized
-    /// ```
     public func authorizationStatus(for type: HealthObjectType) -> AuthorizationStatus {
         guard let healthKitType = BridgeTypes.healthKit(type) else { return .notDetermined }
         return AuthorizationStatus(rawValue: healthStore.authorizationStatus(for: healthKitType).rawValue)
@@ -100,10 +67,6 @@ public final class HealthKitStore: HealthStore {
     }
 
     /// Validates like `requestAuthorization`, then asks HealthKit whether the sheet would show.
-    ///
-    /// ```swift
-    /// store.getRequestStatusForAuthorization(toShare: [.height], read: []) { status, error in }
-    /// ```
     public func getRequestStatusForAuthorization(
         toShare typesToShare: Set<HealthObjectType>, read typesToRead: Set<HealthObjectType>,
         completion: @escaping @Sendable (AuthorizationRequestStatus, (any Error)?) -> Void
@@ -163,56 +126,44 @@ public final class HealthKitStore: HealthStore {
 
     /// The person's date of birth.
     ///
-    /// ```swift
-    /// let birthday = try store.dateOfBirthComponents()
-    /// ```
+    /// - Throws: ``HealthStoreError/healthDataUnavailable``, or HealthKit's error as a `HealthStoreError`.
     public func dateOfBirthComponents() throws(HealthStoreError) -> DateComponents {
         try characteristic(.dateOfBirth) { try healthStore.dateOfBirthComponents() }
     }
 
-    /// The person's biological sex.
+    /// The person's biological sex; a value HealthFlow does not know reads as `.notSet`.
     ///
-    /// ```swift
-    /// try store.biologicalSex()
-    /// ```
+    /// - Throws: ``HealthStoreError/healthDataUnavailable``, or HealthKit's error as a `HealthStoreError`.
     public func biologicalSex() throws(HealthStoreError) -> BiologicalSex {
         try characteristic(.biologicalSex, unknown: .notSet) { try healthStore.biologicalSex().biologicalSex.rawValue }
     }
 
-    /// The person's blood type.
+    /// The person's blood type; a value HealthFlow does not know reads as `.notSet`.
     ///
-    /// ```swift
-    /// try store.bloodType()
-    /// ```
+    /// - Throws: ``HealthStoreError/healthDataUnavailable``, or HealthKit's error as a `HealthStoreError`.
     public func bloodType() throws(HealthStoreError) -> BloodType {
         try characteristic(.bloodType, unknown: .notSet) { try healthStore.bloodType().bloodType.rawValue }
     }
 
-    /// The person's Fitzpatrick skin type.
+    /// The person's Fitzpatrick skin type; a value HealthFlow does not know reads as `.notSet`.
     ///
-    /// ```swift
-    /// try store.fitzpatrickSkinType()
-    /// ```
+    /// - Throws: ``HealthStoreError/healthDataUnavailable``, or HealthKit's error as a `HealthStoreError`.
     public func fitzpatrickSkinType() throws(HealthStoreError) -> FitzpatrickSkinType {
         try characteristic(.fitzpatrickSkinType, unknown: .notSet) {
             try healthStore.fitzpatrickSkinType().skinType.rawValue
         }
     }
 
-    /// Whether the person uses a wheelchair.
+    /// Whether the person uses a wheelchair; a value HealthFlow does not know reads as `.notSet`.
     ///
-    /// ```swift
-    /// try store.wheelchairUse()
-    /// ```
+    /// - Throws: ``HealthStoreError/healthDataUnavailable``, or HealthKit's error as a `HealthStoreError`.
     public func wheelchairUse() throws(HealthStoreError) -> WheelchairUse {
         try characteristic(.wheelchairUse, unknown: .notSet) { try healthStore.wheelchairUse().wheelchairUse.rawValue }
     }
 
-    /// How the person's move ring is measured.
+    /// How the person's move ring is measured; a value HealthFlow does not know reads as `.activeEnergy`.
     ///
-    /// ```swift
-    /// try store.activityMoveMode()
-    /// ```
+    /// - Throws: ``HealthStoreError/healthDataUnavailable``, or HealthKit's error as a `HealthStoreError`.
     public func activityMoveMode() throws(HealthStoreError) -> ActivityMoveMode {
         try characteristic(.activityMoveMode, unknown: .activeEnergy) {
             try healthStore.activityMoveMode().activityMoveMode.rawValue
@@ -237,10 +188,6 @@ struct BridgeState {
 
 extension HealthAppConfiguration {
     /// The running app's identity and the two usage descriptions from its Info.plist.
-    ///
-    /// ```swift
-    /// let store = HealthKitStore(configuration: .fromMainBundle())
-    /// ```
     public static func fromMainBundle() -> HealthAppConfiguration {
         let bundle = Bundle.main
         return HealthAppConfiguration(

@@ -5,10 +5,6 @@
 /// single captured object as its context, so neither closure allocates. The job reads the source's (settled,
 /// immutable) result instead of carrying it.
 ///
-/// ```swift
-/// let doubled = Promise(value: 21).map { $0 * 2 }   // a ChainedPromise<Int, Int>, seen as a Promise<Int>
-/// ```
-///
 /// `source` and `body` are set before this object is published (by `subscribe`, through the source's state word
 /// or lock) and cleared by `runStep`, which runs once: the source settles once, so `sourceSettled` is called once
 /// and submits one job. So a finished link keeps neither its closure nor its source.

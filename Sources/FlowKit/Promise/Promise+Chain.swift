@@ -98,11 +98,7 @@ extension Promise {
 /// Which errors `catch`, `recover` and `mapError` handle.
 ///
 /// By default they see every error except cancellation, so cancelling a chain does not show an error alert or
-/// resume work through a `recover`; `ensure` and `tap` always run.
-///
-/// ```swift
-/// promise.catch(policy: .allErrors) { error in log(error) }   // also sees CancellationError
-/// ```
+/// resume work through a `recover`; `ensure` and `tap` always run. <doc:ChainingAndErrors> shows both policies.
 public enum CatchPolicy: Sendable {
     /// Every error, `CancellationError` included.
     case allErrors

@@ -18,40 +18,18 @@ import Foundation
 /// - Without one: one summary per day from the first to the last day holding such a sample, in the current
 ///   calendar; none when there is no such sample.
 ///
-/// ```swift
-/// let week = try ActivitySummaryPredicate(start: monday, end: sunday)   // DateComponents with a calendar
-/// let query = HealthActivitySummaryQuery(predicate: week) { _, summaries, error in
-///     guard let summaries else { return report(error) }
-///     for day in summaries { drawRings(day) }
-/// }
-/// store.execute(query)
-/// ```
-///
 /// A query object runs once; executing it again delivers ``HealthStoreError/queryAlreadyExecuted(query:)``.
 public final class HealthActivitySummaryQuery: HealthQuery, @unchecked Sendable {
     // @unchecked: restated from HealthQuery; this subclass adds only `let`s of Sendable types.
 
     /// The results handler's type: the query, the summaries (or `nil`), and the error (or `nil`).
-    ///
-    /// ```swift
-    /// let handler: HealthActivitySummaryQuery.ResultsHandler = { _, summaries, error in … }
-    /// ```
     public typealias ResultsHandler = @Sendable (HealthActivitySummaryQuery, [ActivitySummary]?, (any Error)?) -> Void
 
     /// The days to read, or `nil` for every day with activity data.
-    ///
-    /// ```swift
-    /// query.activitySummaryPredicate?.start.day   // 1
-    /// ```
     public let activitySummaryPredicate: ActivitySummaryPredicate?
     private let resultsHandler: ResultsHandler
 
     /// Makes an activity summary query; run it with ``HealthStore/execute(_:)``.
-    ///
-    /// ```swift
-    /// let today = try ActivitySummaryPredicate(day: calendar.dateComponents([.calendar, .year, .month, .day], from: .now))
-    /// let query = HealthActivitySummaryQuery(predicate: today) { _, summaries, _ in show(summaries?.first) }
-    /// ```
     ///
     /// - Parameters:
     ///   - predicate: The days, or `nil` for every day with activity data.

@@ -8,54 +8,25 @@
 /// With an `updateHandler` the query keeps running after the first results: each later save or delete that
 /// it matches is reported (without limit, from the last anchor it reported) until the query is stopped.
 ///
-/// ```swift
-/// let query = HealthAnchoredObjectQuery(
-///     type: .stepCount, anchor: savedAnchor, limit: 500,
-///     updateHandler: { _, added, deleted, anchor, _ in mirror(added, deleted, anchor) }
-/// ) { _, added, deleted, anchor, error in
-///     guard let anchor else { return report(error) }
-///     mirror(added, deleted, anchor)
-/// }
-/// store.execute(query)
-/// // later
-/// store.stop(query)
-/// ```
-///
 /// Deletions are reported when the deleted sample matched the predicate and the app could read it (or saved
 /// it); samples of types the app may not read are left out, except its own.
 public final class HealthAnchoredObjectQuery: HealthQuery, @unchecked Sendable {
     // @unchecked: restated from HealthQuery; this subclass adds only `let`s of Sendable types (and `LockedState`s).
     /// The handlers' type: the query, added samples, tombstones, the new anchor, and the error (the three
     /// values are `nil` exactly when the error is not).
-    ///
-    /// ```swift
-    /// let handler: HealthAnchoredObjectQuery.Handler = { _, added, deleted, anchor, error in … }
-    /// ```
     public typealias Handler =
         @Sendable (
             HealthAnchoredObjectQuery, [HealthSample]?, [HealthDeletedObject]?, HealthQueryAnchor?, (any Error)?
         ) -> Void
 
     /// Where to start; `nil` for the beginning.
-    ///
-    /// ```swift
-    /// query.anchor   // anchor(42)
-    /// ```
     public let anchor: HealthQueryAnchor?
     /// The most changes (samples plus deletions) the first results may hold; ``HealthQuery/noLimit`` for all.
-    ///
-    /// ```swift
-    /// query.limit   // 500
-    /// ```
     public let limit: Int
     private let resultsHandler: Handler
     private let updateHandler: Handler?
 
     /// Makes an anchored object query; run it with ``HealthStore/execute(_:)``.
-    ///
-    /// ```swift
-    /// let query = HealthAnchoredObjectQuery(type: .bodyMass, anchor: nil) { _, added, deleted, anchor, _ in … }
-    /// ```
     ///
     /// - Parameters:
     ///   - type: A sample type.

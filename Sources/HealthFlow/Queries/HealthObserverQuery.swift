@@ -12,26 +12,22 @@ import Synchronization
 /// deliveries whose completion handler has not been called, so a test can assert that an app always calls it.
 ///
 /// ```swift
-/// let query = HealthObserverQuery(sampleType: .stepCount) { query, completion, error in
-///     refreshSteps().ensure { completion() }
+/// let query = HealthObserverQuery(sampleType: .stepCount) { _, completion, _ in
+///     refreshSteps()
+///     completion()
 /// }
 /// store.execute(query)
+/// try await store.save(walk)
+/// #expect(query.deliveredUpdates == 2)  // on start, and after the save
+/// #expect(query.unacknowledgedUpdates == 0)  // the app called every completion handler
 /// ```
 ///
 /// In async code, ``HealthStore/observe(_:matching:)`` gives the same notifications as an `AsyncStream`.
 public final class HealthObserverQuery: HealthQuery, @unchecked Sendable {
     // @unchecked: restated from HealthQuery; this subclass adds only `let`s of Sendable types (and `LockedState`s).
     /// The completion handler the app must call once it has handled an update.
-    ///
-    /// ```swift
-    /// let done: HealthObserverQuery.CompletionHandler = { }
-    /// ```
     public typealias CompletionHandler = @Sendable () -> Void
     /// The update handler's type: the query, the completion handler to call, and the error (or `nil`).
-    ///
-    /// ```swift
-    /// let handler: HealthObserverQuery.UpdateHandler = { _, completion, _ in completion() }
-    /// ```
     public typealias UpdateHandler = @Sendable (HealthObserverQuery, @escaping CompletionHandler, (any Error)?) -> Void
 
     private let updateHandler: UpdateHandler
@@ -45,12 +41,6 @@ public final class HealthObserverQuery: HealthQuery, @unchecked Sendable {
 
     /// Makes an observer query; run it with ``HealthStore/execute(_:)`` and end it with ``HealthStore/stop(_:)``.
     ///
-    /// ```swift
-    /// let query = HealthObserverQuery(sampleType: .heartRate, predicate: .sources(["com.apple.health.watch"])) {
-    ///     _, completion, _ in reload(); completion()
-    /// }
-    /// ```
-    ///
     /// - Parameters:
     ///   - sampleType: A sample type.
     ///   - predicate: Which changes to report; `nil` for all of the type.
@@ -62,19 +52,11 @@ public final class HealthObserverQuery: HealthQuery, @unchecked Sendable {
     }
 
     /// How many updates the handler has received.
-    ///
-    /// ```swift
-    /// query.deliveredUpdates   // 3 after the start and two saves
-    /// ```
     public var deliveredUpdates: Int {
         counts.withLock { $0.delivered }
     }
 
     /// How many delivered updates still wait for their completion handler (HealthKit would retry these).
-    ///
-    /// ```swift
-    /// #expect(query.unacknowledgedUpdates == 0)   // the app called every completion handler
-    /// ```
     public var unacknowledgedUpdates: Int {
         counts.withLock { $0.delivered - $0.acknowledged }
     }

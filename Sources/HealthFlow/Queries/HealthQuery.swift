@@ -9,12 +9,6 @@ import FlowKit
 /// to its handler instead of running. ``HealthStore/stop(_:)`` ends a long-running query; a stopped query
 /// calls none of its handlers afterwards (not even one already scheduled).
 ///
-/// ```swift
-/// let query = HealthSampleQuery(sampleType: .stepCount) { _, samples, error in … }
-/// store.execute(query)
-/// store.execute(query)   // the handler receives HealthStoreError.queryAlreadyExecuted
-/// ```
-///
 /// - Note: Queries are `Sendable`: their configuration is immutable and their run state sits behind a lock,
 ///   so a query may be made on one thread, executed on another and stopped from a third.
 public class HealthQuery: CustomStringConvertible, @unchecked Sendable {
@@ -22,23 +16,11 @@ public class HealthQuery: CustomStringConvertible, @unchecked Sendable {
     // hold only `let`s of Sendable types, and their mutable state lives in `LockedState`s.
 
     /// `limit` meaning "no limit" (`HKObjectQueryNoLimit`).
-    ///
-    /// ```swift
-    /// HealthSampleQuery(sampleType: .height, limit: HealthQuery.noLimit) { _, _, _ in }
-    /// ```
     public static let noLimit = 0
 
     /// The type the query reads.
-    ///
-    /// ```swift
-    /// query.objectType   // stepCount
-    /// ```
     public let objectType: HealthObjectType
     /// The samples it matches, or `nil` for all of the type.
-    ///
-    /// ```swift
-    /// query.predicate   // .date(start: …, end: …, options: [])
-    /// ```
     public let predicate: SamplePredicate?
 
     private enum Phase: Sendable {
@@ -59,21 +41,11 @@ public class HealthQuery: CustomStringConvertible, @unchecked Sendable {
     }
 
     /// Whether a store has executed the query (it may have finished or been stopped since).
-    ///
-    /// ```swift
-    /// store.execute(query)
-    /// query.isExecuted   // true
-    /// ```
     public var isExecuted: Bool {
         state.withLock { $0.phase != .created }
     }
 
     /// Whether the query was stopped before it finished.
-    ///
-    /// ```swift
-    /// store.stop(query)
-    /// query.isStopped   // true
-    /// ```
     public var isStopped: Bool {
         state.withLock { $0.phase == .stopped }
     }

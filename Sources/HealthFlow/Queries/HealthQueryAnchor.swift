@@ -11,9 +11,11 @@ import Foundation
 /// anchor encodes as `{"sequence": 42, "opaque": "<base64>"}`; every other anchor as the bare number `42`.
 ///
 /// ```swift
-/// let data = try JSONEncoder().encode(anchor)
-/// let restored = try JSONDecoder().decode(HealthQueryAnchor.self, from: data)
-/// let query = HealthAnchoredObjectQuery(type: .stepCount, anchor: restored) { _, added, deleted, next, _ in … }
+/// let first = try await store.changes(of: .stepCount, since: nil, limit: 2)
+/// let saved = try JSONEncoder().encode(first.newAnchor)  // a bare number
+/// // after a relaunch
+/// let anchor = try JSONDecoder().decode(HealthQueryAnchor.self, from: saved)
+/// let rest = try await store.changes(of: .stepCount, since: anchor)  // nothing repeated, nothing skipped
 /// ```
 public struct HealthQueryAnchor: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     package let sequence: UInt64
@@ -31,10 +33,6 @@ public struct HealthQueryAnchor: Hashable, Comparable, Sendable, Codable, Custom
 
     /// Whether `lhs` comes before `rhs` (it reports fewer changes).
     ///
-    /// ```swift
-    /// firstAnchor < secondAnchor   // true after a change
-    /// ```
-    ///
     /// - Parameters:
     ///   - lhs: One anchor.
     ///   - rhs: Another anchor from the same store.
@@ -44,10 +42,6 @@ public struct HealthQueryAnchor: Hashable, Comparable, Sendable, Codable, Custom
     }
 
     /// Decodes an anchor from a single number, or from a `sequence` and base64 `opaque` pair.
-    ///
-    /// ```swift
-    /// let anchor = try JSONDecoder().decode(HealthQueryAnchor.self, from: Data("42".utf8))
-    /// ```
     ///
     /// - Throws: `DecodingError` unless the value is a non-negative integer, or an object with a non-negative
     ///   integer `sequence` and a base64 string `opaque`.
@@ -67,10 +61,6 @@ public struct HealthQueryAnchor: Hashable, Comparable, Sendable, Codable, Custom
     /// Encodes the anchor as a single number, or as a `sequence` and base64 `opaque` pair when a bridge store
     /// keeps its own anchor in it.
     ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(anchor)   // 42
-    /// ```
-    ///
     /// - Throws: Whatever the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         guard let opaque else {
@@ -83,47 +73,20 @@ public struct HealthQueryAnchor: Hashable, Comparable, Sendable, Codable, Custom
     }
 
     /// `anchor(42)`.
-    ///
-    /// ```swift
-    /// "\(anchor)"   // "anchor(42)"
-    /// ```
     public var description: String { "anchor(\(sequence))" }
 }
 
 /// What an anchored query reports: samples added and objects deleted since an anchor, and the anchor to
 /// resume from. The promise and async twins of ``HealthStore`` return it.
-///
-/// ```swift
-/// let changes = try await store.changes(of: .stepCount, since: savedAnchor)
-/// mirror.insert(changes.samples)
-/// mirror.remove(changes.deletedObjects.map(\.uuid))
-/// savedAnchor = changes.newAnchor
-/// ```
 public struct HealthAnchoredChanges: Hashable, Sendable {
     /// Samples added since the anchor, in the order the store recorded them.
-    ///
-    /// ```swift
-    /// changes.samples.count
-    /// ```
     public let samples: [HealthSample]
     /// Tombstones of objects deleted since the anchor, in the order the store recorded them.
-    ///
-    /// ```swift
-    /// changes.deletedObjects.map(\.uuid)
-    /// ```
     public let deletedObjects: [HealthDeletedObject]
     /// The anchor to pass next time.
-    ///
-    /// ```swift
-    /// savedAnchor = changes.newAnchor
-    /// ```
     public let newAnchor: HealthQueryAnchor
 
     /// Makes a result.
-    ///
-    /// ```swift
-    /// let none = HealthAnchoredChanges(samples: [], deletedObjects: [], newAnchor: anchor)
-    /// ```
     ///
     /// - Parameters:
     ///   - samples: Samples added.

@@ -21,20 +21,18 @@ import Foundation
 ///   Intervals outside the range are reported empty by ``StatisticsCollection/enumerateStatistics(from:to:_:)``.
 ///
 /// ```swift
-/// var calendar = Calendar(identifier: .gregorian)
-/// calendar.timeZone = .current
 /// let week = SamplePredicate.samples(withStart: monday, end: nextMonday)
 /// let query = HealthStatisticsCollectionQuery(
 ///     quantityType: .stepCount, quantitySamplePredicate: week, options: .cumulativeSum,
-///     anchorDate: monday, intervalComponents: DateComponents(day: 1), calendar: calendar,
+///     anchorDate: monday, intervalComponents: DateComponents(day: 1),
 ///     statisticsUpdateHandler: { _, collection, _ in redraw(collection) }
 /// ) { _, collection, error in
 ///     guard let collection else { return report(error) }
 ///     try? collection.enumerateStatistics(from: monday, to: sunday) { day, _ in plot(day.sumQuantity()) }
 /// }
-/// store.execute(query)
-/// // later
-/// store.stop(query)
+/// store.execute(query)  // plots seven days, empty ones included
+/// try await store.save(tuesdayWalk)  // redraws with Tuesday's steps
+/// store.stop(query)  // no more redraws
 /// ```
 ///
 /// A query object runs once; executing it again delivers ``HealthStoreError/queryAlreadyExecuted(query:)``.
@@ -45,47 +43,20 @@ public final class HealthStatisticsCollectionQuery: HealthQuery, @unchecked Send
     // @unchecked: restated from HealthQuery; this subclass adds `let`s of Sendable types and one `LockedState`.
 
     /// The handlers' type: the query, the collection (or `nil`), and the error (or `nil`).
-    ///
-    /// ```swift
-    /// let handler: HealthStatisticsCollectionQuery.Handler = { _, collection, error in … }
-    /// ```
     public typealias Handler = @Sendable (HealthStatisticsCollectionQuery, StatisticsCollection?, (any Error)?) -> Void
 
     /// What to compute.
-    ///
-    /// ```swift
-    /// query.options   // [cumulativeSum]
-    /// ```
     public let options: StatisticsOptions
     /// The start of one interval.
-    ///
-    /// ```swift
-    /// query.anchorDate
-    /// ```
     public let anchorDate: Date
     /// The length of each interval in calendar components.
-    ///
-    /// ```swift
-    /// query.intervalComponents   // day: 1
-    /// ```
     public let intervalComponents: DateComponents
     /// The calendar (and time zone) the intervals are counted in.
-    ///
-    /// ```swift
-    /// query.calendar.timeZone
-    /// ```
     public let calendar: Calendar
     private let initialResultsHandler: Handler
     private let statisticsUpdateHandler: Handler?
 
     /// Makes a statistics collection query; run it with ``HealthStore/execute(_:)``.
-    ///
-    /// ```swift
-    /// let query = HealthStatisticsCollectionQuery(
-    ///     quantityType: .heartRate, options: [.discreteAverage, .discreteMax],
-    ///     anchorDate: midnight, intervalComponents: DateComponents(hour: 1)
-    /// ) { _, collection, _ in show(collection?.statistics()) }
-    /// ```
     ///
     /// - Parameters:
     ///   - quantityType: A quantity type; other types are refused when the query runs.

@@ -19,12 +19,12 @@
 ///   as HealthKit reports `errorNoData`; the promise and `async` twins return `nil` instead.
 ///
 /// ```swift
-/// let today = SamplePredicate.samples(withStart: midnight, end: now)
+/// let oneToTwo = SamplePredicate.samples(withStart: one, end: two)
 /// let query = HealthStatisticsQuery(
-///     quantityType: .stepCount, quantitySamplePredicate: today, options: [.cumulativeSum, .separateBySource]
+///     quantityType: .stepCount, quantitySamplePredicate: oneToTwo, options: .cumulativeSum
 /// ) { _, statistics, error in
-///     guard let statistics else { return showNoSteps(error) }
-///     show(statistics.sumQuantity(), statistics.sumQuantity(for: watch))
+///     guard let statistics else { return report(error) }
+///     show(statistics.sumQuantity())  // 60: the 100 steps from 13:57 to 14:02 spent 3 of 5 minutes here
 /// }
 /// store.execute(query)
 /// ```
@@ -34,28 +34,13 @@ public final class HealthStatisticsQuery: HealthQuery, @unchecked Sendable {
     // @unchecked: restated from HealthQuery; this subclass adds only `let`s of Sendable types.
 
     /// The completion handler's type: the query, the statistics (or `nil`), and the error (or `nil`).
-    ///
-    /// ```swift
-    /// let handler: HealthStatisticsQuery.CompletionHandler = { _, statistics, error in … }
-    /// ```
     public typealias CompletionHandler = @Sendable (HealthStatisticsQuery, HealthStatistics?, (any Error)?) -> Void
 
     /// What to compute.
-    ///
-    /// ```swift
-    /// query.options   // [cumulativeSum, separateBySource]
-    /// ```
     public let options: StatisticsOptions
     private let completionHandler: CompletionHandler
 
     /// Makes a statistics query; run it with ``HealthStore/execute(_:)``.
-    ///
-    /// ```swift
-    /// let query = HealthStatisticsQuery(
-    ///     quantityType: .heartRate, quantitySamplePredicate: .samples(withStart: hourAgo, end: now),
-    ///     options: [.discreteAverage, .discreteMin, .discreteMax]
-    /// ) { _, statistics, _ in show(statistics?.averageQuantity()) }
-    /// ```
     ///
     /// - Parameters:
     ///   - quantityType: A quantity type; other types are refused when the query runs.

@@ -7,7 +7,7 @@ import Foundation
 /// let lastWeek = SamplePredicate.samples(withStart: weekAgo, end: now)
 /// let mine = SamplePredicate.sources(["com.example.steps"])
 /// let predicate = lastWeek && mine && .metadata(.wasUserEntered, equals: true)
-/// store.execute(HealthSampleQuery(sampleType: .stepCount, predicate: predicate) { _, samples, _ in … })
+/// let typedIn = try await store.samples(of: .stepCount, matching: predicate)
 /// ```
 ///
 /// Stores use the date range (anywhere in a chain of `&&`) and a UUID set to narrow the search through their
@@ -31,23 +31,11 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     case not(SamplePredicate)
 
     /// How a sample's dates are compared with a date range (HealthKit's `HKQueryOptions`).
-    ///
-    /// ```swift
-    /// let startedToday = SamplePredicate.samples(withStart: midnight, end: now, options: .strictStartDate)
-    /// ```
     public struct DateOptions: OptionSet, Hashable, Sendable {
         /// The raw bits.
-        ///
-        /// ```swift
-        /// SamplePredicate.DateOptions.strictStartDate.rawValue   // 1
-        /// ```
         public let rawValue: Int
 
         /// Makes options from raw bits.
-        ///
-        /// ```swift
-        /// let both = SamplePredicate.DateOptions(rawValue: 3)   // [.strictStartDate, .strictEndDate]
-        /// ```
         ///
         /// - Parameter rawValue: The bits.
         public init(rawValue: Int) {
@@ -55,16 +43,8 @@ public indirect enum SamplePredicate: Hashable, Sendable {
         }
 
         /// The sample must start at or after the range's start (instead of merely ending at or after it).
-        ///
-        /// ```swift
-        /// SamplePredicate.samples(withStart: start, end: end, options: .strictStartDate)
-        /// ```
         public static let strictStartDate = DateOptions(rawValue: 1 << 0)
         /// The sample must end at or before the range's end (in addition to starting before it).
-        ///
-        /// ```swift
-        /// SamplePredicate.samples(withStart: start, end: end, options: .strictEndDate)
-        /// ```
         public static let strictEndDate = DateOptions(rawValue: 1 << 1)
     }
 
@@ -76,10 +56,6 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     /// `sample.endDate <= end` (HealthKit does not document the exact comparison; we include samples ending
     /// exactly at `end`, so an hour's sample matches a query for that hour). A `nil` bound is unbounded.
     ///
-    /// ```swift
-    /// let today = SamplePredicate.samples(withStart: midnight, end: midnight.addingTimeInterval(86_400))
-    /// ```
-    ///
     /// - Parameters:
     ///   - start: The range's start, or `nil`.
     ///   - end: The range's end (exclusive for start dates), or `nil`.
@@ -90,10 +66,6 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     }
 
     /// Whether `sample` matches.
-    ///
-    /// ```swift
-    /// SamplePredicate.sources(["com.apple.health.watch"]).evaluate(.quantity(heartRate))
-    /// ```
     ///
     /// - Parameter sample: The sample to test.
     /// - Returns: `true` when it matches.
@@ -126,10 +98,6 @@ public indirect enum SamplePredicate: Hashable, Sendable {
 
     /// Both predicates.
     ///
-    /// ```swift
-    /// let predicate = SamplePredicate.samples(withStart: start, end: end) && .sources(["com.example.app"])
-    /// ```
-    ///
     /// - Parameters:
     ///   - lhs: One predicate.
     ///   - rhs: The other.
@@ -140,10 +108,6 @@ public indirect enum SamplePredicate: Hashable, Sendable {
 
     /// Either predicate.
     ///
-    /// ```swift
-    /// let predicate = SamplePredicate.sources(["com.a"]) || .sources(["com.b"])
-    /// ```
-    ///
     /// - Parameters:
     ///   - lhs: One predicate.
     ///   - rhs: The other.
@@ -153,10 +117,6 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     }
 
     /// The opposite predicate.
-    ///
-    /// ```swift
-    /// let notEnteredByHand = !SamplePredicate.metadata(.wasUserEntered, equals: true)
-    /// ```
     ///
     /// - Parameter predicate: The predicate to negate.
     /// - Returns: `.not(predicate)`.

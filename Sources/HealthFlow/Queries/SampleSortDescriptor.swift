@@ -2,17 +2,8 @@
 ///
 /// Several descriptors sort lexicographically. Ties left by every descriptor fall back to ascending start
 /// date, then to the order the samples entered the store, so results are always deterministic.
-///
-/// ```swift
-/// let newestFirst = [SampleSortDescriptor.startDate(ascending: false)]
-/// let query = HealthSampleQuery(sampleType: .heartRate, limit: 10, sortDescriptors: newestFirst) { _, samples, _ in … }
-/// ```
 public struct SampleSortDescriptor: Hashable, Sendable {
     /// Which date to sort by.
-    ///
-    /// ```swift
-    /// SampleSortDescriptor.Key.endDate
-    /// ```
     public enum Key: String, CaseIterable, Hashable, Sendable, Codable {
         /// `HKSampleSortIdentifierStartDate`.
         case startDate
@@ -21,23 +12,11 @@ public struct SampleSortDescriptor: Hashable, Sendable {
     }
 
     /// The date to sort by.
-    ///
-    /// ```swift
-    /// SampleSortDescriptor.endDate().key   // .endDate
-    /// ```
     public let key: Key
     /// Oldest first when `true`, newest first when `false`.
-    ///
-    /// ```swift
-    /// SampleSortDescriptor.startDate(ascending: false).ascending   // false
-    /// ```
     public let ascending: Bool
 
     /// Makes a descriptor.
-    ///
-    /// ```swift
-    /// let descriptor = SampleSortDescriptor(key: .endDate, ascending: false)
-    /// ```
     ///
     /// - Parameters:
     ///   - key: The date to sort by.
@@ -49,10 +28,6 @@ public struct SampleSortDescriptor: Hashable, Sendable {
 
     /// Sorts by start date.
     ///
-    /// ```swift
-    /// let oldestFirst = SampleSortDescriptor.startDate()
-    /// ```
-    ///
     /// - Parameter ascending: Oldest first when `true`.
     /// - Returns: The descriptor.
     public static func startDate(ascending: Bool = true) -> SampleSortDescriptor {
@@ -60,10 +35,6 @@ public struct SampleSortDescriptor: Hashable, Sendable {
     }
 
     /// Sorts by end date.
-    ///
-    /// ```swift
-    /// let latestEndingFirst = SampleSortDescriptor.endDate(ascending: false)
-    /// ```
     ///
     /// - Parameter ascending: Oldest first when `true`.
     /// - Returns: The descriptor.

@@ -1,11 +1,6 @@
 import Foundation
 
 /// The receiver's `GET /stats`: totals over the batches it stored.
-///
-/// ```swift
-/// let stats = try await receiver.stats()
-/// #expect(stats.maxCountPerSample == 1)   // no sample counted twice
-/// ```
 public struct ReceiverStats: Decodable, Hashable, Sendable {
     /// Batches stored (each idempotency key once).
     public var batches: Int
@@ -26,11 +21,6 @@ public struct ReceiverStats: Decodable, Hashable, Sendable {
 }
 
 /// What the receiver answered for one stored batch (`201`, or `200` with `duplicate` for a repeated key).
-///
-/// ```swift
-/// let receipt = try await receiver.receipt(for: batchID)
-/// receipt.samples["heartRate"]   // 48
-/// ```
 public struct ReceiverReceipt: Decodable, Hashable, Sendable {
     /// The batch ID from the document.
     public var batchID: String

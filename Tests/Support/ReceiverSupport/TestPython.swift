@@ -7,10 +7,6 @@ import Foundation
 /// `Tests/Receiver/prepare_venv.py` does the work under a file lock, so concurrent test processes never build it
 /// twice, and rebuilds it when the requirements file's SHA-256 no longer matches its stamp. Nothing outside that
 /// folder is touched. The result is computed once per process.
-///
-/// ```swift
-/// let python = try TestPython.interpreter()   // …/.build/test-python/bin/python3
-/// ```
 public enum TestPython {
     /// The package's root folder, found from this source file's place in the checkout.
     public static let packageRoot = URL(fileURLWithPath: #filePath)

@@ -17,14 +17,6 @@ import ProductSupport
 /// `start()` reads the port from the receiver's first stdout line (no sleeps); `stop()` SIGKILLs it. The receiver
 /// also exits by itself when its stdin closes (this process died) or after `lifetime` seconds.
 ///
-/// ```swift
-/// try await withTestReceiver { receiver in
-///     let transport = HTTPTransport(url: receiver.uploadURL)
-///     // … sync …
-///     let stats = try await receiver.stats()
-///     #expect(stats.maxCountPerSample == 1)
-/// }
-/// ```
 /// - Note: `Sendable`: every stored property is immutable; `Process` and `FileHandle` are thread-safe here
 ///   (only `kill`, `waitUntilExit` and `close` are called after start).
 public final class TestReceiver: Sendable {
@@ -148,10 +140,6 @@ public enum TestReceiverError: Error, CustomStringConvertible {
 }
 
 /// Runs `body` with a fresh receiver, SIGKILLing it afterwards on every path.
-///
-/// ```swift
-/// let stats = try await withTestReceiver { receiver in try await receiver.stats() }
-/// ```
 public func withTestReceiver<T>(_ body: (TestReceiver) async throws -> T) async throws -> T {
     try await TestPython.ready()
     let receiver = try await onOwnThread { try TestReceiver.start() }
