@@ -22,11 +22,7 @@ struct FencedExamples {
     /// Folders and files whose documentation has not been converted yet: their blocks are neither required to be
     /// compiled nor to name a language. Remove an entry once its files hold only compiled examples; a test fails
     /// while an entry has nothing left to convert, so the list only shrinks.
-    ///
-    /// The `Sources/` entries are being rewritten on other branches; `Tests/Support/` is becoming one shared
-    /// test-support module.
     static let notYetConverted: [String] = [
-        "Sources/HealthFlow/Store/",
         "Sources/HealthFlow/Queries/",
         "Sources/HealthFlowHealthKit/",
         "Sources/FlowKit/Promise/ChainedPromise.swift",
