@@ -33,7 +33,8 @@ import Foundation
 /// ## Indexes
 /// Samples are kept per type in arrays sorted by start date (appends are O(1) when data arrives in time
 /// order; otherwise a binary search finds the slot), with a UUID index and append-only change logs for
-/// anchors. A date-range query costs O(log n + k): see ``HealthStore/execute(_:)``.
+/// anchors. A date-range sample query costs O(log n + m), m the samples of the type in the range widened by
+/// the type's longest sample duration (``LocalHealthStore``'s `run(_:in:)` for sample queries).
 ///
 /// The store never logs; error messages name types and UUIDs, never health values.
 ///

@@ -67,7 +67,8 @@ public enum FileStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The directory belongs to another app: its files were written for `stored`, the store was opened as
     /// `configured`.
     case differentApp(stored: String, configured: String)
-    /// One change (a batch save, say) encodes to more bytes than a journal record holds.
+    /// One journal record would pass `limit` bytes (1 GiB). A change is split into records of about 1 MiB,
+    /// each holding at least one sample, so only a single sample that large is refused.
     case recordTooLarge(bytes: Int, limit: Int)
     /// The store was closed; open it again to make changes.
     case closed
