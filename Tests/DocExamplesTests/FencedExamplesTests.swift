@@ -40,23 +40,6 @@ import Testing
             """)
     }
 
-    @Test func everyFolderNotYetConvertedStillHoldsUncompiledExamples() throws {
-        let compiled = try FencedExamples.compiledCode()
-        let sources = try FencedExamples.documentedFolders.flatMap { try FencedExamples.files(under: $0) }
-        for entry in FencedExamples.notYetConverted {
-            let paths = sources.filter { $0 == entry || (entry.hasSuffix("/") && $0.hasPrefix(entry)) }
-            let uncompiled = try paths.flatMap { try FencedExamples.blocks(inFile: $0) }.filter { block in
-                block.language.isEmpty || (block.language == "swift" && !compiled.contains(block.lines))
-            }
-            #expect(
-                !uncompiled.isEmpty,
-                """
-                \(entry) holds no uncompiled example any more: remove it from FencedExamples.notYetConverted \
-                (Tests/DocExamplesTests/Support/FencedExamples.swift), so that its documentation stays checked.
-                """)
-        }
-    }
-
     @Test func findsTheSwiftBlocksOfADocComment() {
         let source = """
             /// Adds one.

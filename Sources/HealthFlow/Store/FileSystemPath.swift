@@ -16,12 +16,16 @@ import Foundation
 ///
 /// ``description`` decodes the bytes for display (an invalid sequence shows as U+FFFD): use it in messages,
 /// never to find the file again.
+///
+/// ```swift
+/// let path = try FileSystemPath(bytes: Array("/tmp/caf".utf8) + [0xE9])  // "café" in Latin-1
+/// #expect(!path.isValidUTF8)
+/// #expect(path.url == nil)  // a URL would name another file
+/// #expect(path.description == "/tmp/caf\u{FFFD}")  // for display only
+/// #expect(path.appending("data").bytes == Array("/tmp/caf".utf8) + [0xE9] + Array("/data".utf8))
+/// ```
 public struct FileSystemPath: Hashable, Sendable, CustomStringConvertible {
     /// The path's bytes, without a terminating NUL (and never containing one).
-    ///
-    /// ```swift
-    /// FileSystemPath("/tmp/a").bytes   // [0x2F, 0x74, 0x6D, 0x70, 0x2F, 0x61]
-    /// ```
     public var bytes: [UInt8] { terminated.dropLast().map { UInt8(truncatingIfNeeded: $0) } }
 
     /// The bytes and a NUL: ready for a system call, so ``withCString(_:)`` neither allocates nor frees (which
@@ -36,9 +40,6 @@ public struct FileSystemPath: Hashable, Sendable, CustomStringConvertible {
     /// The path `string` spells, as its UTF-8 bytes. A C call handed the string would stop at a NUL, and so
     /// does this: the bytes before the first NUL are the path.
     ///
-    /// ```swift
-    /// FileSystemPath("/var/lib/steps").description   // "/var/lib/steps"
-    /// ```
     /// - Parameter string: The path.
     public init(_ string: String) {
         self.init(unchecked: Array(string.utf8.prefix { $0 != 0 }))
@@ -46,9 +47,6 @@ public struct FileSystemPath: Hashable, Sendable, CustomStringConvertible {
 
     /// The path of a file URL: its file-system representation, as a system call would be given it.
     ///
-    /// ```swift
-    /// FileSystemPath(URL(fileURLWithPath: "/tmp/outbox")).description   // "/tmp/outbox"
-    /// ```
     /// - Parameter url: A file URL. A URL cannot hold bytes that are not UTF-8 (Foundation has already replaced
     ///   them by U+FFFD), so a path that is not UTF-8 must come through ``init(bytes:)`` instead.
     public init(_ url: URL) {
@@ -60,10 +58,6 @@ public struct FileSystemPath: Hashable, Sendable, CustomStringConvertible {
 
     /// The path made of `bytes`, exactly.
     ///
-    /// ```swift
-    /// let path = try FileSystemPath(bytes: Array("/tmp/caf".utf8) + [0xE9])   // Latin-1 "café"
-    /// path.isValidUTF8   // false
-    /// ```
     /// - Parameter bytes: The path, without a terminating NUL.
     /// - Throws: ``FileSystemPathError/containsNUL(offset:)`` when a byte is 0: no system call can be given
     ///   such a path.
@@ -76,9 +70,6 @@ public struct FileSystemPath: Hashable, Sendable, CustomStringConvertible {
     /// The path a NUL-terminated C string holds, byte for byte: an `argv` entry, a `getenv` value, a
     /// `readdir` name.
     ///
-    /// ```swift
-    /// let data = getenv("HEALTHFLOW_DATA").map { FileSystemPath(platformString: $0) }
-    /// ```
     /// - Parameter platformString: A NUL-terminated string; only the bytes before its NUL are read.
     public init(platformString: UnsafePointer<CChar>) {
         let bytes = UnsafeBufferPointer(start: platformString, count: strlen(platformString))
@@ -86,25 +77,13 @@ public struct FileSystemPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the path starts at the root (`/`).
-    ///
-    /// ```swift
-    /// FileSystemPath("data").isAbsolute   // false
-    /// ```
     public var isAbsolute: Bool { terminated.first == CChar(truncatingIfNeeded: Self.slash) }
 
     /// Whether the bytes are valid UTF-8, so a `String` or a `URL` can hold the path unchanged.
-    ///
-    /// ```swift
-    /// try FileSystemPath(bytes: [0x2F, 0xFF]).isValidUTF8   // false
-    /// ```
     public var isValidUTF8: Bool { String(validating: bytes, as: UTF8.self) != nil }
 
     /// A file URL for the path, or `nil` when its bytes are not UTF-8 (a URL would rewrite them, and name
     /// another file).
-    ///
-    /// ```swift
-    /// FileSystemPath("/tmp/outbox").url?.lastPathComponent   // "outbox"
-    /// ```
     public var url: URL? {
         guard let string = String(validating: bytes, as: UTF8.self) else { return nil }
         return URL(fileURLWithPath: string)
@@ -116,18 +95,11 @@ public struct FileSystemPath: Hashable, Sendable, CustomStringConvertible {
 
     /// The path for people to read: the bytes decoded as UTF-8, an invalid sequence shown as U+FFFD. Display
     /// only: two different paths may read the same.
-    ///
-    /// ```swift
-    /// try FileSystemPath(bytes: [0x2F, 0x61, 0xFF]).description   // "/a\u{FFFD}"
-    /// ```
     public var description: String { String(decoding: bytes, as: UTF8.self) }
 
     /// The path with `component` joined on by one slash (none is added after a trailing slash, or to an empty
     /// path). `component` may itself hold several components (`"sync/tmp"`).
     ///
-    /// ```swift
-    /// FileSystemPath("/var/lib").appending("healthflow").description   // "/var/lib/healthflow"
-    /// ```
     /// - Parameter component: The name to add, as its UTF-8 bytes (up to a NUL, as in ``init(_:)-(String)``).
     /// - Returns: The longer path; its first bytes are this path's, unchanged.
     public func appending(_ component: String) -> FileSystemPath {
@@ -137,9 +109,6 @@ public struct FileSystemPath: Hashable, Sendable, CustomStringConvertible {
     /// The path with `component`'s bytes joined on by one slash, as ``appending(_:)-(String)`` does: the way to
     /// add a name that is not UTF-8 (one read with `readdir`, say).
     ///
-    /// ```swift
-    /// let entry = folder.appending(try FileSystemPath(bytes: nameBytes))
-    /// ```
     /// - Parameter component: The name (or relative path) to add.
     /// - Returns: The longer path.
     public func appending(_ component: FileSystemPath) -> FileSystemPath {
@@ -149,10 +118,6 @@ public struct FileSystemPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The last component, trailing slashes ignored: `b` for `/a/b/`; empty for `/` and for an empty path.
-    ///
-    /// ```swift
-    /// FileSystemPath("/var/lib/sync-state.json").lastComponent.description   // "sync-state.json"
-    /// ```
     public var lastComponent: FileSystemPath {
         let trimmed = withoutTrailingSlashes
         let start = trimmed.lastIndex(of: Self.slash).map { $0 + 1 } ?? trimmed.startIndex
@@ -161,10 +126,6 @@ public struct FileSystemPath: Hashable, Sendable, CustomStringConvertible {
 
     /// The folder holding the last component, as `dirname` gives it: `/a` for `/a/b/`, `/` for `/a` and `/`,
     /// `.` for a name without a slash.
-    ///
-    /// ```swift
-    /// FileSystemPath("/var/lib/sync-state.json").parent.description   // "/var/lib"
-    /// ```
     public var parent: FileSystemPath {
         let trimmed = withoutTrailingSlashes
         guard let last = trimmed.lastIndex(of: Self.slash) else {
@@ -182,9 +143,6 @@ public struct FileSystemPath: Hashable, Sendable, CustomStringConvertible {
     /// symbolic links are not followed — `URL.standardizedFileURL`'s rule. A relative path stays relative (a
     /// leading `..` it cannot take back is kept).
     ///
-    /// ```swift
-    /// FileSystemPath("/tmp/./a/../outbox/").lexicallyNormalized().description   // "/tmp/outbox"
-    /// ```
     /// - Returns: The normalized path (`/` for the root, `.` for an empty relative result).
     public func lexicallyNormalized() -> FileSystemPath {
         var kept: [ArraySlice<UInt8>] = []
@@ -207,9 +165,6 @@ public struct FileSystemPath: Hashable, Sendable, CustomStringConvertible {
     /// Calls `body` with the path as a NUL-terminated C string, valid only during the call: what a system
     /// call takes.
     ///
-    /// ```swift
-    /// let descriptor = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
-    /// ```
     /// - Parameter body: Receives the C string.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
@@ -229,19 +184,11 @@ public struct FileSystemPath: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why bytes do not make a ``FileSystemPath``.
-///
-/// ```swift
-/// do { _ = try FileSystemPath(bytes: [0x61, 0x00]) } catch { print(error) }   // "the path has a NUL byte at offset 1"
-/// ```
 public enum FileSystemPathError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The byte at `offset` is 0: a C string ends there, so no system call could be given the whole path.
     case containsNUL(offset: Int)
 
     /// A readable message naming the offending byte.
-    ///
-    /// ```swift
-    /// FileSystemPathError.containsNUL(offset: 3).description   // "the path has a NUL byte at offset 3"
-    /// ```
     public var description: String {
         switch self {
         case .containsNUL(let offset): "the path has a NUL byte at offset \(offset)"

@@ -14,34 +14,24 @@ import Foundation
 ///
 /// ```swift
 /// if let history = store as? any HealthChangeHistory, let saved = state.checkpoint,
-///    let mismatch = history.mismatch(with: saved) {
+///     let mismatch = history.mismatch(with: saved)
+/// {
 ///     print("sending everything again: \(mismatch)")
 /// }
 /// ```
 public protocol HealthChangeHistory: HealthStore {
     /// The store's identity, drawn when the store was created; a recreated store has a new one.
-    ///
-    /// ```swift
-    /// store.storeID   // E621E1F8-C36C-495A-93FC-0C247A3E6E5F
-    /// ```
     var storeID: UUID { get }
 
     /// Where the history stands now: the identity, the last change's sequence number and a fingerprint of
-    /// every change up to it.
+    /// every change up to it. Take it before reading the changes it covers, and keep it once they are delivered.
     ///
-    /// ```swift
-    /// let mark = store.historyCheckpoint()   // taken before reading changes, saved once they are delivered
-    /// ```
-    /// - Returns: The checkpoint.
     /// - Complexity: O(1): the store keeps the fingerprint as changes apply.
     func historyCheckpoint() -> HealthHistoryCheckpoint
 
     /// Why `checkpoint` is not a point of this store's history, or `nil` when it is (same store, not beyond the
     /// last change, and the changes up to it are the ones that were fingerprinted).
     ///
-    /// ```swift
-    /// store.mismatch(with: saved)   // .differentStore(…) after the data folder was recreated
-    /// ```
     /// - Parameter checkpoint: A checkpoint taken earlier, possibly from another store.
     /// - Returns: The mismatch, or `nil`.
     /// - Complexity: O(types × log n + changes after the checkpoint).
@@ -49,10 +39,6 @@ public protocol HealthChangeHistory: HealthStore {
 
     /// The sequence number of the last change (0 for a store never changed); an anchor beyond it does not
     /// belong to this store's history.
-    ///
-    /// ```swift
-    /// store.lastChangeSequence   // 131_047
-    /// ```
     var lastChangeSequence: UInt64 { get }
 }
 
@@ -63,40 +49,15 @@ public protocol HealthChangeHistory: HealthStore {
 /// same in every process and on every platform; changes after the checkpoint never alter it (the logs it reads
 /// are append-only), while a history rewritten below it — a store restored from an older copy that then took
 /// new samples — almost surely does.
-///
-/// ```swift
-/// let data = try JSONEncoder().encode(store.historyCheckpoint())
-/// // {"fingerprint":"9f3a…","sequence":131047,"storeID":"E621E1F8-…"}
-/// ```
 public struct HealthHistoryCheckpoint: Hashable, Sendable, Codable {
     /// The store's identity (``HealthChangeHistory/storeID``).
-    ///
-    /// ```swift
-    /// checkpoint.storeID == store.storeID   // true for the store that made it
-    /// ```
     public let storeID: UUID
     /// The last change the checkpoint covers.
-    ///
-    /// ```swift
-    /// checkpoint.sequence   // 131_047
-    /// ```
     public let sequence: UInt64
     /// The fingerprint of the changes up to ``sequence``.
-    ///
-    /// ```swift
-    /// checkpoint.fingerprint   // 0x9f3a_61c2_0d4e_8b17
-    /// ```
     public let fingerprint: UInt64
 
     /// Makes a checkpoint (stores make these; tests forge them).
-    ///
-    /// ```swift
-    /// let forged = HealthHistoryCheckpoint(storeID: UUID(), sequence: 10, fingerprint: 0)
-    /// ```
-    /// - Parameters:
-    ///   - storeID: The store.
-    ///   - sequence: The last change covered.
-    ///   - fingerprint: The fingerprint of the changes up to `sequence`.
     public init(storeID: UUID, sequence: UInt64, fingerprint: UInt64) {
         self.storeID = storeID
         self.sequence = sequence
@@ -109,10 +70,6 @@ public struct HealthHistoryCheckpoint: Hashable, Sendable, Codable {
 
     /// Decodes `{"storeID":"…","sequence":42,"fingerprint":"00000000000000ff"}` (the fingerprint as 16 hex
     /// digits: JSON numbers lose precision past 2^53).
-    ///
-    /// ```swift
-    /// let checkpoint = try JSONDecoder().decode(HealthHistoryCheckpoint.self, from: data)
-    /// ```
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         storeID = try container.decode(UUID.self, forKey: .storeID)
@@ -126,10 +83,6 @@ public struct HealthHistoryCheckpoint: Hashable, Sendable, Codable {
     }
 
     /// Encodes the form ``init(from:)`` reads.
-    ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(checkpoint)
-    /// ```
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(storeID, forKey: .storeID)
@@ -140,11 +93,6 @@ public struct HealthHistoryCheckpoint: Hashable, Sendable, Codable {
 }
 
 /// Why a ``HealthHistoryCheckpoint`` is not a point of a store's history.
-///
-/// ```swift
-/// HealthHistoryMismatch.beyondEnd(recorded: 87_063, end: 0).description
-/// // "it records change 87063, but this store's last change is 0"
-/// ```
 public enum HealthHistoryMismatch: Hashable, Sendable, CustomStringConvertible {
     /// The checkpoint was taken from another store (or one since recreated).
     case differentStore(recorded: UUID, current: UUID)
@@ -156,11 +104,6 @@ public enum HealthHistoryMismatch: Hashable, Sendable, CustomStringConvertible {
     case rewritten(sequence: UInt64)
 
     /// One line, without health values.
-    ///
-    /// ```swift
-    /// HealthHistoryMismatch.rewritten(sequence: 120).description
-    /// // "this store's changes up to 120 are not the ones recorded"
-    /// ```
     public var description: String {
         switch self {
         case .differentStore(let recorded, let current):

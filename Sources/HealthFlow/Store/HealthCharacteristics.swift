@@ -1,10 +1,6 @@
 import Foundation
 
 /// Biological sex, as the person entered it in Health (`HKBiologicalSex`).
-///
-/// ```swift
-/// try store.biologicalSex()   // .female
-/// ```
 public enum BiologicalSex: Int, CaseIterable, Hashable, Sendable, Codable {
     /// Not set, or not readable by the app (the two look the same).
     case notSet = 0
@@ -17,10 +13,6 @@ public enum BiologicalSex: Int, CaseIterable, Hashable, Sendable, Codable {
 }
 
 /// Blood type (`HKBloodType`).
-///
-/// ```swift
-/// try store.bloodType()   // .oPositive
-/// ```
 public enum BloodType: Int, CaseIterable, Hashable, Sendable, Codable {
     /// Not set, or not readable by the app.
     case notSet = 0
@@ -43,10 +35,6 @@ public enum BloodType: Int, CaseIterable, Hashable, Sendable, Codable {
 }
 
 /// Fitzpatrick skin type, used for UV exposure (`HKFitzpatrickSkinType`).
-///
-/// ```swift
-/// try store.fitzpatrickSkinType()   // .typeIII
-/// ```
 public enum FitzpatrickSkinType: Int, CaseIterable, Hashable, Sendable, Codable {
     /// Not set, or not readable by the app.
     case notSet = 0
@@ -65,10 +53,6 @@ public enum FitzpatrickSkinType: Int, CaseIterable, Hashable, Sendable, Codable 
 }
 
 /// Whether the person uses a wheelchair (`HKWheelchairUse`).
-///
-/// ```swift
-/// try store.wheelchairUse()   // .no
-/// ```
 public enum WheelchairUse: Int, CaseIterable, Hashable, Sendable, Codable {
     /// Not set, or not readable by the app.
     case notSet = 0
@@ -79,10 +63,6 @@ public enum WheelchairUse: Int, CaseIterable, Hashable, Sendable, Codable {
 }
 
 /// What the move ring counts (`HKActivityMoveMode`).
-///
-/// ```swift
-/// try store.activityMoveMode()   // .activeEnergy
-/// ```
 public enum ActivityMoveMode: Int, CaseIterable, Hashable, Sendable, Codable {
     /// Active energy burned, in kilocalories (the default).
     case activeEnergy = 1
@@ -91,64 +71,21 @@ public enum ActivityMoveMode: Int, CaseIterable, Hashable, Sendable, Codable {
 }
 
 /// The person's read-only characteristics, as entered in Health; an in-memory store is given them.
-///
-/// ```swift
-/// var me = HealthCharacteristics()
-/// me.dateOfBirth = DateComponents(year: 1990, month: 4, day: 12)
-/// me.biologicalSex = .female
-/// let store = InMemoryHealthStore(configuration: app, policy: .grantAll, characteristics: me)
-/// ```
 public struct HealthCharacteristics: Hashable, Sendable, Codable {
     /// Date of birth as calendar components (year, month, day); `nil` when not set.
-    ///
-    /// ```swift
-    /// me.dateOfBirth = DateComponents(year: 1990, month: 4, day: 12)
-    /// ```
     public var dateOfBirth: DateComponents?
     /// Biological sex.
-    ///
-    /// ```swift
-    /// me.biologicalSex = .male
-    /// ```
     public var biologicalSex: BiologicalSex
     /// Blood type.
-    ///
-    /// ```swift
-    /// me.bloodType = .abNegative
-    /// ```
     public var bloodType: BloodType
     /// Fitzpatrick skin type.
-    ///
-    /// ```swift
-    /// me.fitzpatrickSkinType = .typeII
-    /// ```
     public var fitzpatrickSkinType: FitzpatrickSkinType
     /// Wheelchair use.
-    ///
-    /// ```swift
-    /// me.wheelchairUse = .yes
-    /// ```
     public var wheelchairUse: WheelchairUse
     /// What the move ring counts.
-    ///
-    /// ```swift
-    /// me.activityMoveMode = .appleMoveTime
-    /// ```
     public var activityMoveMode: ActivityMoveMode
 
     /// Makes characteristics; every one defaults to "not set" (move mode to active energy).
-    ///
-    /// ```swift
-    /// let me = HealthCharacteristics(biologicalSex: .female, bloodType: .oPositive)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - dateOfBirth: Date of birth components, or `nil`.
-    ///   - biologicalSex: Biological sex.
-    ///   - bloodType: Blood type.
-    ///   - fitzpatrickSkinType: Skin type.
-    ///   - wheelchairUse: Wheelchair use.
-    ///   - activityMoveMode: What the move ring counts.
     public init(
         dateOfBirth: DateComponents? = nil, biologicalSex: BiologicalSex = .notSet, bloodType: BloodType = .notSet,
         fitzpatrickSkinType: FitzpatrickSkinType = .notSet, wheelchairUse: WheelchairUse = .notSet,

@@ -4,12 +4,11 @@ import Foundation
 /// callback API, so code ported from HealthKit reads the same:
 ///
 /// ```swift
-/// let store: any HealthStore = InMemoryHealthStore(configuration: app, policy: .grantAll)
-/// store.requestAuthorization(toShare: [.stepCount], read: [.stepCount, .height]) { success, error in
-///     guard success else { return report(error) }
+/// store.requestAuthorization(toShare: [.stepCount], read: [.stepCount]) { success, error in
+///     guard success else { return fail(error) }
 ///     store.save(.quantity(steps)) { saved, error in
-///         let query = HealthSampleQuery(sampleType: .stepCount) { _, samples, error in show(samples) }
-///         store.execute(query)
+///         guard saved else { return fail(error) }
+///         store.execute(HealthSampleQuery(sampleType: .stepCount) { _, samples, _ in show(samples ?? []) })
 ///     }
 /// }
 /// ```
@@ -31,10 +30,6 @@ import Foundation
 public protocol HealthStore: Sendable {
     /// Whether health data is available at all (HealthKit's `HKHealthStore.isHealthDataAvailable()`).
     /// When it is not, every operation fails with ``HealthStoreError/healthDataUnavailable``.
-    ///
-    /// ```swift
-    /// guard store.isHealthDataAvailable else { return showUnsupported() }
-    /// ```
     var isHealthDataAvailable: Bool { get }
 
     /// Asks the person for permission to share (write) and read types, showing the sheet only for types not
@@ -47,10 +42,6 @@ public protocol HealthStore: Sendable {
     /// configuration lacks the usage description a set needs. Asking for one of systolic or diastolic blood
     /// pressure asks for both.
     ///
-    /// ```swift
-    /// store.requestAuthorization(toShare: [.bodyMass], read: [.height, .bodyMass]) { success, error in … }
-    /// ```
-    ///
     /// - Parameters:
     ///   - typesToShare: Sample types to write.
     ///   - typesToRead: Types to read (sample types and characteristics).
@@ -62,22 +53,12 @@ public protocol HealthStore: Sendable {
 
     /// The sharing status of `type` — sharing only; read permission is never revealed.
     ///
-    /// ```swift
-    /// if store.authorizationStatus(for: .bodyMass) == .sharingAuthorized { saveWeight() }
-    /// ```
-    ///
     /// - Parameter type: Any type.
     /// - Returns: The status; `.notDetermined` for types never requested (and for types that cannot be
     ///   shared).
     func authorizationStatus(for type: HealthObjectType) -> AuthorizationStatus
 
     /// Whether requesting these types would show the permission sheet.
-    ///
-    /// ```swift
-    /// store.getRequestStatusForAuthorization(toShare: [.bodyMass], read: []) { status, _ in
-    ///     if status == .shouldRequest { explainWhyFirst() }
-    /// }
-    /// ```
     ///
     /// - Parameters:
     ///   - typesToShare: Sample types to write.
@@ -90,20 +71,12 @@ public protocol HealthStore: Sendable {
 
     /// Saves one sample (a correlation saves its members too).
     ///
-    /// ```swift
-    /// store.save(.quantity(weight)) { success, error in … }
-    /// ```
-    ///
     /// - Parameters:
     ///   - sample: The sample; its source must be the app's.
     ///   - completion: `(true, nil)` when saved; `(false, error)` otherwise.
     func save(_ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
 
     /// Saves samples all-or-nothing: if any is refused, none is saved.
-    ///
-    /// ```swift
-    /// store.save(meals.map(HealthSample.correlation)) { success, error in … }
-    /// ```
     ///
     /// - Parameters:
     ///   - samples: The samples; an empty array succeeds without changing anything.
@@ -113,20 +86,12 @@ public protocol HealthStore: Sendable {
     /// Deletes one sample the app saved, leaving a tombstone for anchored queries. Deleting a correlation
     /// deletes its members.
     ///
-    /// ```swift
-    /// store.delete(.quantity(mistake)) { success, error in … }
-    /// ```
-    ///
     /// - Parameters:
     ///   - sample: The sample (matched by UUID).
     ///   - completion: `(true, nil)` when deleted; `(false, error)` otherwise.
     func delete(_ sample: HealthSample, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
 
     /// Deletes samples all-or-nothing.
-    ///
-    /// ```swift
-    /// store.delete(duplicates) { success, error in … }
-    /// ```
     ///
     /// - Parameters:
     ///   - samples: The samples (matched by UUID); an empty array succeeds without changing anything.
@@ -135,40 +100,19 @@ public protocol HealthStore: Sendable {
 
     /// Runs a query; its handlers receive the results on the store's callback executor. A query object runs
     /// once: executing it again delivers ``HealthStoreError/queryAlreadyExecuted(query:)`` to its handler.
-    ///
-    /// ```swift
-    /// store.execute(HealthSampleQuery(sampleType: .height) { _, samples, _ in … })
-    /// ```
-    ///
-    /// - Parameter query: The query.
     func execute(_ query: HealthQuery)
 
     /// Stops a query: a long-running query reports nothing more, and a query whose results are not yet
     /// delivered never calls its handler. Stopping a query that is not running does nothing.
-    ///
-    /// ```swift
-    /// store.stop(observer)
-    /// ```
-    ///
-    /// - Parameter query: The query.
     func stop(_ query: HealthQuery)
 
-    /// The person's date of birth as calendar components.
+    /// The person's date of birth as calendar components (year, month, day).
     ///
-    /// ```swift
-    /// let birthday = try store.dateOfBirthComponents()   // year, month, day
-    /// ```
-    ///
-    /// - Returns: The components.
     /// - Throws: ``HealthStoreError/authorizationNotDetermined(_:)`` when reading it was never requested;
     ///   ``HealthStoreError/noData(_:)`` when it is not set or the app may not read it (indistinguishable).
     func dateOfBirthComponents() throws(HealthStoreError) -> DateComponents
 
     /// The person's biological sex.
-    ///
-    /// ```swift
-    /// let sex = try store.biologicalSex()   // .female
-    /// ```
     ///
     /// - Returns: The value; `.notSet` when not set or not readable (indistinguishable).
     /// - Throws: ``HealthStoreError/authorizationNotDetermined(_:)`` when reading it was never requested.
@@ -176,19 +120,11 @@ public protocol HealthStore: Sendable {
 
     /// The person's blood type.
     ///
-    /// ```swift
-    /// let blood = try store.bloodType()   // .oPositive
-    /// ```
-    ///
     /// - Returns: The value; `.notSet` when not set or not readable.
     /// - Throws: ``HealthStoreError/authorizationNotDetermined(_:)`` when reading it was never requested.
     func bloodType() throws(HealthStoreError) -> BloodType
 
     /// The person's Fitzpatrick skin type.
-    ///
-    /// ```swift
-    /// let skin = try store.fitzpatrickSkinType()   // .typeIII
-    /// ```
     ///
     /// - Returns: The value; `.notSet` when not set or not readable.
     /// - Throws: ``HealthStoreError/authorizationNotDetermined(_:)`` when reading it was never requested.
@@ -196,19 +132,11 @@ public protocol HealthStore: Sendable {
 
     /// Whether the person uses a wheelchair.
     ///
-    /// ```swift
-    /// let wheelchair = try store.wheelchairUse()   // .no
-    /// ```
-    ///
     /// - Returns: The value; `.notSet` when not set or not readable.
     /// - Throws: ``HealthStoreError/authorizationNotDetermined(_:)`` when reading it was never requested.
     func wheelchairUse() throws(HealthStoreError) -> WheelchairUse
 
     /// What the person's move ring counts.
-    ///
-    /// ```swift
-    /// let mode = try store.activityMoveMode()   // .activeEnergy
-    /// ```
     ///
     /// - Returns: The value; `.activeEnergy` (the default) when not readable.
     /// - Throws: ``HealthStoreError/authorizationNotDetermined(_:)`` when reading it was never requested.

@@ -9,7 +9,7 @@ import Foundation
 /// working:
 ///
 /// ```swift
-/// store.save(.quantity(steps)) { success, error in
+/// store.save(.quantity(sample)) { success, error in
 ///     switch error as? HealthStoreError {
 ///     case .authorizationNotDetermined(let type)?: askForPermission(type)
 ///     case .authorizationDenied?: showSettingsHint()
@@ -23,11 +23,6 @@ import Foundation
 /// `"not authorized to share stepCount: the person denied it"`.
 public enum HealthStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// HealthKit's error codes (`HKError.Code`), with their raw values.
-    ///
-    /// ```swift
-    /// HealthStoreError.userCanceled.code            // .userCanceled
-    /// HealthStoreError.Code.authorizationDenied.rawValue   // 4
-    /// ```
     public enum Code: Int, CaseIterable, Hashable, Sendable, Codable {
         /// An error with no better code (`errorCodeNoError`/unknown, 0).
         case unknown = 0
@@ -54,10 +49,6 @@ public enum HealthStoreError: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     /// Which `Info.plist` usage description an authorization request needs.
-    ///
-    /// ```swift
-    /// HealthStoreError.UsageDescription.update.rawValue   // "NSHealthUpdateUsageDescription"
-    /// ```
     public enum UsageDescription: String, CaseIterable, Hashable, Sendable, Codable {
         /// `NSHealthShareUsageDescription`: why the app reads health data; needed to request read access.
         case share = "NSHealthShareUsageDescription"
@@ -134,10 +125,6 @@ public enum HealthStoreError: Error, Hashable, Sendable, CustomStringConvertible
     case unreadableAnchor(HealthQueryAnchor)
 
     /// The HealthKit code this error maps to.
-    ///
-    /// ```swift
-    /// HealthStoreError.duplicateUUID(uuid).code   // .invalidArgument
-    /// ```
     public var code: Code {
         switch self {
         case .unknown: .unknown
@@ -160,11 +147,6 @@ public enum HealthStoreError: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     /// A readable message naming the type, object or argument at fault (never a health value).
-    ///
-    /// ```swift
-    /// HealthStoreError.typeNotShareable(.appleExerciseTime).description
-    /// // "appleExerciseTime is read-only: apps may not request to share it"
-    /// ```
     public var description: String {
         switch self {
         case .unknown(let reason):
@@ -235,10 +217,5 @@ public enum HealthStoreError: Error, Hashable, Sendable, CustomStringConvertible
 
 extension HealthStoreError: LocalizedError {
     /// The same text as ``description``, so `localizedDescription` reads well on every platform.
-    ///
-    /// ```swift
-    /// (HealthStoreError.userCanceled as Error).localizedDescription
-    /// // "the person dismissed the authorization sheet"
-    /// ```
     public var errorDescription: String? { description }
 }

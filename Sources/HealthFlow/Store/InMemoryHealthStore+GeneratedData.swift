@@ -4,15 +4,9 @@ extension InMemoryHealthStore {
     /// pressure … — as the generator's devices (its phone and watch sources) recorded them: through
     /// ``ingest(_:)-([HealthSample])``, so no authorization or source rules apply and the app may read the
     /// data (if allowed) but not delete it. Activity summaries are not copied: the store derives them from
-    /// these samples, so make it with the generator's goals to serve the same summaries.
+    /// these samples, so make the store with the generator's goals (`activitySummaryGoals:
+    /// data.configuration.goals`) to serve the same summaries.
     ///
-    /// ```swift
-    /// let data = try HealthDataGenerator(configuration: GeneratorConfiguration(days: 365, seed: 1)).generate()
-    /// let store = InMemoryHealthStore(configuration: app, activitySummaryGoals: data.configuration.goals)
-    /// try store.ingest(data)
-    /// ```
-    ///
-    /// - Parameter data: The generated data.
     /// - Throws: As ``ingest(_:)-([HealthSample])``: ``HealthStoreError/healthDataUnavailable``, or
     ///   ``HealthStoreError/duplicateUUID(_:)`` when the same set (or one with the same seed) was ingested
     ///   before; nothing is added then.

@@ -5,19 +5,8 @@ import Foundation
 /// The embedded ``HealthStore``: HealthKit's rules over data kept in memory — for the command-line demo,
 /// for tests, and for platforms without HealthKit.
 ///
-/// It is configured with who the app is, who answers the permission sheet, the person's characteristics,
-/// and where callbacks run:
-///
-/// ```swift
-/// let app = HealthAppConfiguration(
-///     bundleIdentifier: "com.example.steps", name: "Steps",
-///     healthShareUsageDescription: "Shows your steps.", healthUpdateUsageDescription: "Logs your walks.")
-/// let store = InMemoryHealthStore(configuration: app, policy: .deny(read: [.heartRate]))
-///
-/// try await store.requestAuthorization(toShare: [.stepCount], read: [.stepCount, .heartRate])
-/// try await store.save(.quantity(walk))   // walk.source == app.source
-/// let today = try await store.samples(of: .stepCount, matching: .samples(withStart: midnight, end: nil))
-/// ```
+/// It is configured with who the app is, who answers the permission sheet (an ``AuthorizationPolicy``), the
+/// person's characteristics, and where callbacks run; the module overview (<doc:HealthFlow>) shows one in use.
 ///
 /// Data from other apps and devices (an Apple Watch, say) enters through ``ingest(_:)``, which skips the
 /// app's authorization and source rules; the app can then read it (if allowed) but not delete it.
@@ -44,7 +33,8 @@ import Foundation
 /// ## Indexes
 /// Samples are kept per type in arrays sorted by start date (appends are O(1) when data arrives in time
 /// order; otherwise a binary search finds the slot), with a UUID index and append-only change logs for
-/// anchors. A date-range query costs O(log n + k): see ``HealthStore/execute(_:)``.
+/// anchors. A date-range sample query costs O(log n + m), m the samples of the type in the range widened by
+/// the type's longest sample duration (``LocalHealthStore``'s `run(_:in:)` for sample queries).
 ///
 /// The store never logs; error messages name types and UUIDs, never health values.
 ///
@@ -53,15 +43,6 @@ import Foundation
 public final class InMemoryHealthStore: LocalHealthStore, @unchecked Sendable {
     let engine: StoreEngine<MemoryPersistence>
 
-    /// Makes an empty store.
-    ///
-    /// ```swift
-    /// let store = InMemoryHealthStore(
-    ///     configuration: app, policy: .grantAll,
-    ///     characteristics: HealthCharacteristics(biologicalSex: .female),
-    ///     callbackExecutor: .queue(.main))
-    /// ```
-    ///
     /// - Parameters:
     ///   - configuration: The app: bundle identifier, name, usage descriptions.
     ///   - policy: Who answers the permission sheet; everything allowed by default.
@@ -87,12 +68,6 @@ public final class InMemoryHealthStore: LocalHealthStore, @unchecked Sendable {
     /// Adds samples as another app or device would (a watch, a scale): no authorization or source checks,
     /// but the sample rules and UUID uniqueness hold, all-or-nothing. Anchored and observer queries report
     /// them like any change. The app may read them if the person allowed it, but never delete them.
-    ///
-    /// ```swift
-    /// let watch = HealthSource(bundleIdentifier: "com.apple.health.watch", name: "Apple Watch")
-    /// try store.ingest([.quantity(try HealthQuantitySample(
-    ///     type: .heartRate, quantity: bpm72, date: .now, source: watch))])
-    /// ```
     ///
     /// - Parameter samples: Samples with any source.
     /// - Throws: ``HealthStoreError/healthDataUnavailable``, ``HealthStoreError/invalidSample(_:)`` or

@@ -19,11 +19,6 @@ struct FencedExamples {
         var description: String { "\(path):\(line)" }
     }
 
-    /// Folders and files whose documentation has not been converted yet: their blocks are neither required to be
-    /// compiled nor to name a language. Remove an entry once its files hold only compiled examples; a test fails
-    /// while an entry has nothing left to convert, so the list only shrinks.
-    static let notYetConverted: [String] = ["Sources/HealthFlow/Store/"]
-
     /// The folders whose documentation is checked.
     static let documentedFolders = ["Sources", "Examples", "Tests", "Benchmarks/Sources", "Benchmarks/Benchmarks"]
 
@@ -35,11 +30,11 @@ struct FencedExamples {
     /// The folder whose Swift files hold the compiled examples.
     static let examplesFolder = "Tests/DocExamplesTests"
 
-    /// Every fenced block of the documentation in ``documentedFolders``, outside ``notYetConverted`` and
+    /// Every fenced block of the documentation in ``documentedFolders``, outside
     /// ``examplesFolder``.
     static func documentationBlocks() throws -> [Block] {
         try documentedFolders.flatMap { try files(under: $0) }
-            .filter { !isNotYetConverted($0) && !$0.hasPrefix(examplesFolder + "/") }
+            .filter { !$0.hasPrefix(examplesFolder + "/") }
             .flatMap { try blocks(inFile: $0) }
     }
 
@@ -100,10 +95,6 @@ struct FencedExamples {
 
     static func trimmingTrailingSpaces(_ line: String) -> String {
         String(line.reversed().drop { $0 == " " }.reversed())
-    }
-
-    static func isNotYetConverted(_ path: String) -> Bool {
-        notYetConverted.contains { path == $0 || ($0.hasSuffix("/") && path.hasPrefix($0)) }
     }
 
     /// The paths (relative to the package root) of the files under `folder`, sorted.

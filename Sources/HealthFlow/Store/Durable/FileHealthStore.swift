@@ -7,22 +7,21 @@ import Foundation
 /// acknowledged write.
 ///
 /// ```swift
-/// let directory = URL(fileURLWithPath: "/var/lib/steps/health")
-/// let store = try FileHealthStore(directory: directory, configuration: app, policy: .grantAll)
+/// let store = try FileHealthStore(directory: directory, configuration: app)
 /// try await store.requestAuthorization(toShare: [.stepCount], read: [.stepCount])
-/// try await store.save(.quantity(walk))        // returns once the record is on disk
+/// try await store.save(.quantity(walk))  // returns once the record is on disk
 /// store.close()
 ///
 /// let reopened = try FileHealthStore(directory: directory, configuration: app)
-/// let walks = try await reopened.samples(of: .stepCount)   // the walk, same anchor numbers
-/// if let torn = reopened.recovery.tornTail { note("dropped an unfinished write at \(torn.offset)") }
+/// let walks = try await reopened.samples(of: .stepCount)  // the walk, with the same anchors
 /// ```
 ///
 /// ## Guarantees
 /// - **Acknowledged means durable.** A completion reports success (and `ingest` returns) only after the
 ///   change's journal record is written and `fsync`ed. A batch is one change (records of at most about 1 MiB,
-///   written together): after a crash it is there whole or not at all. A change that failed with an I/O error is not applied in this process; after a
-///   crash it may or may not reappear (its record may have reached the disk before the failure was seen).
+///   written together): after a crash it is there whole or not at all. A change that failed with an I/O error
+///   is not applied in this process; after a crash it may or may not reappear (its record may have reached
+///   the disk before the failure was seen).
 /// - **Same state after reopening.** The journal records every change (saves, ingests, deletions and
 ///   authorization answers) and replaying them goes through the same code that applied them, so samples,
 ///   tombstones, anchors, authorization and query results are identical. Running queries, observers and
@@ -66,42 +65,20 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
     /// ``init(directoryPath:configuration:policy:characteristics:callbackExecutor:isHealthDataAvailable:options:)``,
     /// ``directoryPath`` as a URL — which, for a path that is not UTF-8, shows U+FFFD in place of the bytes a URL
     /// cannot hold (use ``directoryPath`` to name the folder again).
-    ///
-    /// ```swift
-    /// store.directory.lastPathComponent   // "health"
-    /// ```
     public let directory: URL
     /// The store's directory, as the bytes every file call is given: a path opened with
     /// ``init(directoryPath:configuration:policy:characteristics:callbackExecutor:isHealthDataAvailable:options:)``
     /// unchanged, or a URL's standardized file-system representation.
-    ///
-    /// ```swift
-    /// let again = try FileHealthStore(directoryPath: store.directoryPath, configuration: app)
-    /// ```
     public let directoryPath: FileSystemPath
     /// What opening found: the snapshot loaded, the records replayed, a torn last record dropped.
-    ///
-    /// ```swift
-    /// store.recovery.replayedRecords   // 42
-    /// ```
     public let recovery: FileStoreRecovery
     /// The options the store was opened with.
-    ///
-    /// ```swift
-    /// store.options.journalSizeLimit   // 67108864
-    /// ```
     public let options: FileStoreOptions
 
     let engine: StoreEngine<JournalPersistence>
 
     /// Opens the store in `directory` (creating it, mode 0700, if needed — its parent must exist), loading
     /// the latest snapshot and replaying the journal.
-    ///
-    /// ```swift
-    /// let store = try FileHealthStore(
-    ///     directory: URL(fileURLWithPath: "/var/lib/steps/health"), configuration: app,
-    ///     policy: .grantAll, callbackExecutor: .queue(.main))
-    /// ```
     ///
     /// - Parameters:
     ///   - directory: A file URL; one store per directory, one app per store.
@@ -132,11 +109,6 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
     /// if needed — its parent must exist): the way to open a store in a folder whose name is not UTF-8, which a
     /// URL cannot name. Everything else is as
     /// ``init(directory:configuration:policy:characteristics:callbackExecutor:isHealthDataAvailable:options:)``.
-    ///
-    /// ```swift
-    /// let path = try FileSystemPath(bytes: Array("/srv/health/caf".utf8) + [0xE9])   // a Latin-1 name
-    /// let store = try FileHealthStore(directoryPath: path, configuration: app)
-    /// ```
     ///
     /// - Parameters:
     ///   - directoryPath: The directory; a relative path is taken from the current directory at each file call.
@@ -210,14 +182,9 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
     }
 
     /// What opening `directory` with ``FileStoreRecoveryMode/repair`` would keep and lose, without writing,
-    /// cutting, moving or removing anything — what to show someone before they choose to repair.
+    /// cutting, moving or removing anything — what to show someone before they choose to repair
+    /// (``FileStoreRecoveryMode`` shows the flow).
     ///
-    /// ```swift
-    /// } catch .corruptFile {
-    ///     let assessment = try FileHealthStore.assessDamage(directory: url, configuration: app)
-    ///     ask("Repair? \(assessment.samplesLost) samples would be lost, \(assessment.keptObjects) kept.")
-    /// }
-    /// ```
     /// - Parameters:
     ///   - directory: The store's directory (it must exist).
     ///   - configuration: The app the store belongs to.
@@ -232,9 +199,6 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
     /// What opening the directory at `directoryPath` with ``FileStoreRecoveryMode/repair`` would keep and lose,
     /// as ``assessDamage(directory:configuration:)``, for a directory named by its bytes (one a URL cannot name).
     ///
-    /// ```swift
-    /// let assessment = try FileHealthStore.assessDamage(directoryPath: store.directoryPath, configuration: app)
-    /// ```
     /// - Parameters:
     ///   - directoryPath: The store's directory (it must exist).
     ///   - configuration: The app the store belongs to.
@@ -252,11 +216,8 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
     // MARK: Snapshots and closing
 
     /// Takes a snapshot now and starts a new journal generation, then removes the files it covers. Other
-    /// threads keep reading and writing while the snapshot is written.
-    ///
-    /// ```swift
-    /// try store.snapshot()   // reopening now reads one snapshot and an empty journal
-    /// ```
+    /// threads keep reading and writing while the snapshot is written. Reopening then reads that snapshot and the
+    /// changes made after it.
     ///
     /// - Throws: ``FileStoreError``; the store is unchanged and still complete on disk (its journals stay).
     /// - Complexity: O(n) in the stored samples and tombstones.
@@ -267,11 +228,6 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
     /// Closes the journal and releases the directory's lock, so another store may open it. Later saves,
     /// deletions and authorization requests fail with ``FileStoreError/closed``; queries still answer from
     /// memory. Closing twice does nothing; deinitialization closes.
-    ///
-    /// ```swift
-    /// store.close()
-    /// let again = try FileHealthStore(directory: store.directory, configuration: app)
-    /// ```
     public func close() {
         engine.persistence.close()
     }
@@ -280,10 +236,6 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
 
     /// Adds samples from another app or device, as ``InMemoryHealthStore/ingest(_:)``; returns once they are
     /// on disk.
-    ///
-    /// ```swift
-    /// try store.ingest([.quantity(heartRateFromWatch)])
-    /// ```
     ///
     /// - Parameter samples: Samples with any source.
     /// - Throws: A ``HealthStoreError`` when a rule refuses them, a ``FileStoreError`` when they could not be

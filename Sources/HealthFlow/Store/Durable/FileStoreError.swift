@@ -14,25 +14,8 @@ import Foundation
 /// and flushed reports one to its completion handler instead of success, and nothing changes. Every case
 /// maps to HealthKit's `databaseInaccessible` code through ``code``. Descriptions name files, offsets and
 /// system errors, never health values.
-///
-/// ```swift
-/// do {
-///     let store = try FileHealthStore(directory: url, configuration: app)
-///     use(store)
-/// } catch .alreadyOpen {
-///     showAlreadyRunning()
-/// } catch .corruptFile(let name, let offset, let problem) {
-///     restoreFromBackup(reason: "\(name) is damaged at byte \(offset): \(problem)")
-/// } catch {
-///     report(error.description)
-/// }
-/// ```
 public enum FileStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong with a damaged store file.
-    ///
-    /// ```swift
-    /// FileStoreError.Damage.payloadChecksumMismatch.description   // "the record's checksum does not match"
-    /// ```
     public enum Damage: Hashable, Sendable, CustomStringConvertible {
         /// The file does not start with the store's magic bytes.
         case notAStoreFile
@@ -54,10 +37,6 @@ public enum FileStoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case inconsistent(String)
 
         /// A short explanation.
-        ///
-        /// ```swift
-        /// FileStoreError.Damage.truncated.description   // "the file ends inside a record"
-        /// ```
         public var description: String {
             switch self {
             case .notAStoreFile: "the file is not a HealthFlow store file"
@@ -88,7 +67,8 @@ public enum FileStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The directory belongs to another app: its files were written for `stored`, the store was opened as
     /// `configured`.
     case differentApp(stored: String, configured: String)
-    /// One change (a batch save, say) encodes to more bytes than a journal record holds.
+    /// One journal record would pass `limit` bytes (1 GiB). A change is split into records of about 1 MiB,
+    /// each holding at least one sample, so only a single sample that large is refused.
     case recordTooLarge(bytes: Int, limit: Int)
     /// The store was closed; open it again to make changes.
     case closed
@@ -97,18 +77,9 @@ public enum FileStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     indirect case unusable(after: FileStoreError)
 
     /// HealthKit's code for storage failures: always `databaseInaccessible`.
-    ///
-    /// ```swift
-    /// FileStoreError.closed.code   // .databaseInaccessible
-    /// ```
     public var code: HealthStoreError.Code { .databaseInaccessible }
 
     /// A readable message naming the file or call at fault.
-    ///
-    /// ```swift
-    /// FileStoreError.missingJournal(generation: 3).description
-    /// // "journal generation 3 is missing from the store directory"
-    /// ```
     public var description: String {
         switch self {
         case .alreadyOpen(let path):
@@ -141,9 +112,5 @@ public enum FileStoreError: Error, Hashable, Sendable, CustomStringConvertible {
 
 extension FileStoreError: LocalizedError {
     /// The same text as ``description``.
-    ///
-    /// ```swift
-    /// (FileStoreError.closed as Error).localizedDescription   // "the health store is closed"
-    /// ```
     public var errorDescription: String? { description }
 }

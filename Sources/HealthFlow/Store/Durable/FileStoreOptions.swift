@@ -1,32 +1,14 @@
 /// Tuning for a ``FileHealthStore``.
-///
-/// ```swift
-/// var options = FileStoreOptions()
-/// options.journalSizeLimit = 8 << 20   // snapshot after every 8 MiB of changes
-/// let store = try FileHealthStore(directory: url, configuration: app, options: options)
-/// ```
 public struct FileStoreOptions: Hashable, Sendable {
     /// How many bytes the journal may grow before the store takes a snapshot and starts a new journal
     /// (64 MiB by default). Smaller means faster reopening and more frequent snapshots; the snapshot is
     /// taken on the thread whose change crossed the limit, after that change's completion was handed to the
     /// callback executor.
-    ///
-    /// ```swift
-    /// FileStoreOptions(journalSizeLimit: 1 << 20).journalSizeLimit   // 1048576
-    /// ```
     public var journalSizeLimit: Int
     /// What opening does about damage (``FileStoreRecoveryMode/tolerateTornTail`` by default).
-    ///
-    /// ```swift
-    /// FileStoreOptions(recovery: .repair).recovery   // .repair
-    /// ```
     public var recovery: FileStoreRecoveryMode
 
     /// Options with the defaults, or the given journal size limit and recovery mode.
-    ///
-    /// ```swift
-    /// let options = FileStoreOptions(journalSizeLimit: 16 << 20)
-    /// ```
     ///
     /// - Parameters:
     ///   - journalSizeLimit: Bytes of journal before an automatic snapshot; at least 1.
@@ -39,13 +21,20 @@ public struct FileStoreOptions: Hashable, Sendable {
 
 /// What opening a ``FileHealthStore`` does about damage, after RocksDB's WAL recovery modes.
 ///
+/// Opening in the default mode stops at damage and changes nothing;
+/// ``FileHealthStore/assessDamage(directory:configuration:)`` tells what a repair would keep and lose, so the
+/// person can choose before anything is moved:
+///
 /// ```swift
+/// let store: FileHealthStore
 /// do {
-///     store = try FileHealthStore(directory: url, configuration: app)
-/// } catch .corruptFile(let name, let offset, _) {
-///     // Ask the person, then keep what is readable:
-///     store = try FileHealthStore(directory: url, configuration: app, options: FileStoreOptions(recovery: .repair))
-///     show(store.recovery.repairs)   // exactly what was skipped
+///     store = try FileHealthStore(directory: directory, configuration: app)
+/// } catch FileStoreError.corruptFile {
+///     let assessment = try FileHealthStore.assessDamage(directory: directory, configuration: app)
+///     print("a repair keeps \(assessment.keptObjects), loses at least \(assessment.samplesLost) samples")
+///     store = try FileHealthStore(
+///         directory: directory, configuration: app, options: FileStoreOptions(recovery: .repair))
+///     for repair in store.recovery.repairs { print(repair) }  // exactly what was skipped
 /// }
 /// ```
 public enum FileStoreRecoveryMode: Hashable, Sendable {

@@ -7,56 +7,25 @@
 /// error (``FileStoreError/corruptFile(name:offset:problem:)``), never silently skipped.
 ///
 /// ```swift
-/// let store = try FileHealthStore(directory: url, configuration: app)
+/// let store = try FileHealthStore(directory: directory, configuration: app)
 /// if let torn = store.recovery.tornTail {
-///     note("dropped \(torn.length) bytes of an unfinished write at \(torn.file):\(torn.offset)")
+///     print("dropped \(torn.length) bytes of an unfinished write at \(torn.file):\(torn.offset)")
 /// }
 /// ```
 public struct FileStoreRecovery: Hashable, Sendable {
     /// An incomplete or damaged last record, dropped when the store opened.
-    ///
-    /// ```swift
-    /// store.recovery.tornTail?.problem   // .truncated
-    /// ```
     public struct TornTail: Hashable, Sendable {
         /// The journal's file name, e.g. `journal-0000000000000003.hfj`.
-        ///
-        /// ```swift
-        /// torn.file   // "journal-0000000000000000.hfj"
-        /// ```
         public let file: String
         /// Where the dropped bytes began (the journal now ends here).
-        ///
-        /// ```swift
-        /// torn.offset   // 4096
-        /// ```
         public let offset: Int
         /// How many bytes were dropped.
-        ///
-        /// ```swift
-        /// torn.length   // 37
-        /// ```
         public let length: Int
         /// What was wrong with them: ``FileStoreError/Damage/truncated`` for a write cut short, a checksum
         /// mismatch for a last record whose bytes did not all reach the disk (or zeros the file system left).
-        ///
-        /// ```swift
-        /// torn.problem   // .payloadChecksumMismatch
-        /// ```
         public let problem: FileStoreError.Damage
 
         /// Makes a report (stores make these; tests compare against them).
-        ///
-        /// ```swift
-        /// let torn = FileStoreRecovery.TornTail(file: "journal-0000000000000000.hfj", offset: 8, length: 3,
-        ///                                       problem: .truncated)
-        /// ```
-        ///
-        /// - Parameters:
-        ///   - file: The journal's file name.
-        ///   - offset: Where the dropped bytes began.
-        ///   - length: How many bytes were dropped.
-        ///   - problem: What was wrong with them.
         public init(file: String, offset: Int, length: Int, problem: FileStoreError.Damage) {
             self.file = file
             self.offset = offset
@@ -66,66 +35,24 @@ public struct FileStoreRecovery: Hashable, Sendable {
     }
 
     /// The generation of the snapshot loaded, or `nil` when the store started from its journals alone.
-    ///
-    /// ```swift
-    /// store.recovery.snapshotGeneration   // 2
-    /// ```
     public let snapshotGeneration: UInt64?
     /// The journal generations replayed, in order.
-    ///
-    /// ```swift
-    /// store.recovery.journalGenerations   // [2, 3]
-    /// ```
     public let journalGenerations: [UInt64]
     /// How many journal records (saves, deletions, authorization answers) were replayed on top of the
     /// snapshot.
-    ///
-    /// ```swift
-    /// store.recovery.replayedRecords   // 120
-    /// ```
     public let replayedRecords: Int
     /// The dropped last record, if the previous run stopped while writing one.
-    ///
-    /// ```swift
-    /// if store.recovery.tornTail != nil { … }
-    /// ```
     public let tornTail: TornTail?
     /// Files removed as leftovers: temporary files of an unfinished snapshot or rotation, and snapshots and
     /// journals that a newer snapshot covers.
-    ///
-    /// ```swift
-    /// store.recovery.removedFiles   // [".healthflow-snapshot-0000000000000003.hfs.tmp"]
-    /// ```
     public let removedFiles: [String]
     /// What a repairing open (``FileStoreRecoveryMode/repair``) skipped, in the order found; empty otherwise.
-    ///
-    /// ```swift
-    /// for repair in store.recovery.repairs { warn(repair.description) }
-    /// ```
     public let repairs: [FileStoreRepair]
     /// Where a repairing open moved the damaged files, relative to the store directory (e.g.
     /// `damaged/journal-0000000000000002.hfj.20261125T130411Z`).
-    ///
-    /// ```swift
-    /// store.recovery.movedAside   // ["damaged/journal-0000000000000002.hfj.20261125T130411Z"]
-    /// ```
     public let movedAside: [String]
 
     /// Makes a report (stores make these; tests compare against them).
-    ///
-    /// ```swift
-    /// let clean = FileStoreRecovery(
-    ///     snapshotGeneration: nil, journalGenerations: [0], replayedRecords: 0, tornTail: nil, removedFiles: [])
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - snapshotGeneration: The snapshot loaded.
-    ///   - journalGenerations: The journals replayed.
-    ///   - replayedRecords: How many records were replayed.
-    ///   - tornTail: The dropped last record.
-    ///   - removedFiles: Leftover files removed.
-    ///   - repairs: What a repairing open skipped.
-    ///   - movedAside: Where damaged files were moved.
     public init(
         snapshotGeneration: UInt64?, journalGenerations: [UInt64], replayedRecords: Int, tornTail: TornTail?,
         removedFiles: [String], repairs: [FileStoreRepair] = [], movedAside: [String] = []

@@ -12,9 +12,6 @@ import Foundation
 /// The store removes only files whose names it generated: a leftover `.healthflow-…tmp` whose middle is one of
 /// its own journal or snapshot names, and journals or snapshots a loaded snapshot covers. Anything else in the
 /// folder (another program's `*.tmp`, a directory) is never touched.
-///
-/// ```text
-/// ```
 enum StoreLayout {
     static let lockName = "LOCK"
     static let journalMagic: [UInt8] = Array("HFJRNL01".utf8)
