@@ -69,6 +69,7 @@ struct FileHealthStoreRepairTests {
                 #expect(repair.file == StoreLayout.journalName(0))
                 #expect(repair.offset == record.offset)
                 #expect(repair.skippedBytes == record.next - record.offset)
+                #expect(repair.changesLost == 1, "the damaged record's change is counted lost")
                 #expect(repaired.recovery.movedAside.count == 1)
                 #expect(Self.damagedFiles(in: directory).count == 1)
                 let moved = directory.appendingPathComponent(repaired.recovery.movedAside[0]).path
@@ -123,6 +124,7 @@ struct FileHealthStoreRepairTests {
                 StateDump(repaired.image) == Self.dump(replaying: records.map(\.mutation), storeID: repaired.storeID))
             #expect(repaired.recovery.repairs.map(\.offset) == [cut])
             #expect(repaired.recovery.repairs.map(\.skippedBytes) == [garbage.count])
+            #expect(repaired.recovery.repairs.map(\.changesLost) == [0], "garbage held no change")
             repaired.close()
         }
     }

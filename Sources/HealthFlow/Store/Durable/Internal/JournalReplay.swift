@@ -85,7 +85,10 @@ struct JournalReplay {
             case .corrupt(let at, let problem):
                 guard repairing else { throw .corruptFile(name: name, offset: at, problem: problem) }
                 let next = scanner.nextRecord(after: at) ?? bytes.count
-                try damage(at: at, length: next - at, problem, changes: pending == nil ? 0 : 1, into: &outcome)
+                // A change is known lost when damage cuts the one being read, or lies inside a record whose header
+                // is intact (past the file's header record): that record began a change.
+                let lost = pending != nil || (sawHeader && Self.liesInsideARecord(problem))
+                try damage(at: at, length: next - at, problem, changes: lost ? 1 : 0, into: &outcome)
                 if let cut = pending { keepParts(of: cut, into: &state, outcome: &outcome) }
                 pending = nil
                 sawHeader = true
@@ -206,6 +209,15 @@ struct JournalReplay {
             FileStoreRepair(
                 file: name, offset: offset, skippedBytes: length, problem: problem, changesLost: changes,
                 samplesLost: samples))
+    }
+
+    /// Whether `problem` was found inside a record whose header checksum matched — a record was written there —
+    /// rather than in bytes that may never have been one (a damaged header, garbage).
+    private static func liesInsideARecord(_ problem: FileStoreError.Damage) -> Bool {
+        switch problem {
+        case .payloadChecksumMismatch, .unsupportedVersion, .undecodable: true
+        default: false
+        }
     }
 
     /// Samples inserted or deleted by a change.
