@@ -96,7 +96,8 @@ public enum FileStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the store directory belongs to \(stored), not \(configured)"
         case .recordTooLarge(let bytes, let limit):
             return
-                "a change of \(bytes) bytes exceeds the journal's record limit of \(limit) bytes; save smaller batches"
+                "one sample of \(bytes) bytes exceeds the journal's record limit of \(limit) bytes (a change is split "
+                + "into records, a sample is not)"
         case .closed:
             return "the health store is closed"
         case .unusable(let cause):
