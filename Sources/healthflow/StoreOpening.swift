@@ -36,15 +36,17 @@ enum StoreOpening {
         default: return []
         }
         var lines = ["nothing was changed"]
-        if let assessment = try? FileHealthStore.assessDamage(
-            directoryPath: directory, configuration: ExampleContext.app)
-        {
+        do throws(FileStoreError) {
+            let assessment = try FileHealthStore.assessDamage(
+                directoryPath: directory, configuration: ExampleContext.app)
             let places =
                 assessment.repairs.count == 1 ? "1 damaged place" : "\(assessment.repairs.count) damaged places"
             lines.append(
                 "a repair would keep \(assessment.keptObjects) samples and lose at least \(assessment.samplesLost) "
                     + "(\(places)):")
             lines += assessment.repairs.map { "  \($0)" }
+        } catch {
+            lines.append("what a repair would keep could not be assessed: \(error)")
         }
         lines.append(
             "run again with --repair to keep what is readable and move the damaged files into the store's damaged/ "

@@ -138,13 +138,24 @@ struct SyncCommand: Command {
         return try await run.value
     }
 
-    /// An opaque, random device ID kept in `sync-device-id` in the data folder (made on first use).
+    /// An opaque, random device ID kept in `sync-device-id` in the data folder, made when there is no such file.
+    /// A file that cannot be read or holds no UUID stops the sync and is kept: a new ID would make the receiver
+    /// see a new device.
     static func deviceID(in folder: FileSystemPath) throws -> String {
         let file = folder.appending("sync-device-id")
-        if let stored = try? file.readContents(),
-            let id = UUID(
-                uuidString: String(decoding: stored, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        {
+        let stored: [UInt8]?
+        do throws(PathCallFailure) {
+            stored = try file.readContents()
+        } catch  where error.code == ENOENT {
+            stored = nil
+        } catch {
+            throw CommandFailure("cannot read the device ID file \(file): \(error)")
+        }
+        if let stored {
+            let text = String(decoding: stored, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let id = UUID(uuidString: text) else {
+                throw CommandFailure("the device ID file \(file) holds no UUID; fix or remove it to make a new ID")
+            }
             return id.uuidString
         }
         let id = UUID().uuidString
