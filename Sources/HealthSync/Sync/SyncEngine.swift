@@ -10,9 +10,10 @@ import HealthFlow
 /// 1. If the state records a ``SyncState/pending`` batch (an earlier run prepared it and did not see it
 ///    acknowledged), its durable body is re-sent **byte for byte** under the **same** ID, the idempotency key.
 ///    After any 2xx — ``UploadReceipt/Disposition/stored`` or ``UploadReceipt/Disposition/duplicate`` — its end
-///    anchors are committed (step 5). A missing body file, or one whose length or CRC-32 differs from the record,
-///    throws ``SyncEngineError/pendingBatchMissing(path:)`` / ``SyncEngineError/pendingBatchCorrupt(path:reason:)``:
-///    the batch is never silently skipped.
+///    anchors are committed (step 5). A body whose length or CRC-32 differs from the record, or a body file the
+///    state file records that is missing, throws ``SyncEngineError/pendingBatchCorrupt(path:reason:)`` /
+///    ``SyncEngineError/pendingBatchMissing(path:)``; a damaged pending batch file (step 4) is a
+///    ``SyncStateError/corrupt(path:reason:)`` when the state is loaded: the batch is never silently skipped.
 /// 2. The changes since each type's anchor are gathered for all types concurrently (`when(fulfilled:)`), at most
 ///    `batchSize` samples plus deletions per batch (types in configuration order fill the batch).
 /// 3. The batch is written with ``SyncBatchWriter``, gzipped (``GzipCompressor``) and framed as one multipart part
