@@ -122,6 +122,34 @@ import Testing
         #expect(try bench.outbox.storedBatchIDs().count == 2)
     }
 
+    /// A power loss before a pending batch file's folder `fsync` can undo its rename; the previous batch's file,
+    /// deleted only after that `fsync`, is then still there and is the state: the acknowledged previous batch is
+    /// sent again under its ID (a duplicate), and nothing is counted twice.
+    @Test func aPendingBatchFileWhoseRenameIsUndoneLeavesThePreviousBatchPending() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        let hearts = try SyncEngineBench.heartRates(5)
+        try bench.store.ingest(hearts)
+        let copying = CopyingTransport(inner: bench.outbox, folder: bench.folder.url)
+        await #expect(throws: AcceptingThenFailingTransport.Refused.self) {
+            try await bench.engine(transport: AcceptingThenFailingTransport(inner: copying, accepted: 1), batchSize: 3)
+                .sync()
+        }
+        let (firstName, firstFile) = try #require(copying.copies.first)
+        let second = try #require(try bench.anchors.load().pending)
+        try FileManager.default.removeItem(at: bench.folder.url.appendingPathComponent(second.bodyFileName))
+        try firstFile.write(to: bench.folder.url.appendingPathComponent(firstName))
+        let state = try bench.anchors.load()
+        let first = try #require(state.pending)
+        #expect(first.bodyFileName == firstName && state.anchors.isEmpty)
+
+        let report = try await bench.engine(batchSize: 3).sync()
+        #expect(report.batchIDs.first == first.batchID)
+        #expect(report.duplicates == 1)
+        let delivered = try bench.deliveredUUIDs().samples
+        #expect(delivered.count == 5 && Set(delivered) == Set(hearts.map(\.uuid)))
+    }
+
     /// ``AnchorStore/save(_:)`` replaces what pending batch files beside the state file record.
     @Test func aSavedStateIsWhatLoadGivesEvenBesidePendingBatchFiles() async throws {
         let bench = try await SyncEngineBench.make()
