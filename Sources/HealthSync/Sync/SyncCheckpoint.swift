@@ -18,8 +18,8 @@ public enum SyncCheckpoint: Hashable, Sendable, CustomStringConvertible {
     case persisted(UUID)
     /// The receiver answered 2xx; the anchors are not yet committed.
     case acknowledged(UUID)
-    /// The anchors are committed in the run's state: saved and the body file removed at once after the run's
-    /// last batch, else with the next batch's pending record.
+    /// The anchors are committed in the run's state: saved (the state file) and the pending batch file removed at
+    /// once after the run's last batch, else with the next batch's pending batch file.
     case committed(UUID)
     /// The state file holding this acknowledged batch's commit is `fsync`ed under its temp name (the end of a
     /// run); the batch is still pending on disk.

@@ -198,9 +198,10 @@ struct SyncRun {
     ///
     /// A short batch (the last of the run) is saved at once (the state file) and its pending batch file deleted.
     /// After a full batch the commit stays in ``state`` (``unsavedCommit``) and becomes durable with the next
-    /// batch's pending batch file, which records it; the acknowledged batch's file is kept until then. A crash in between finds the acknowledged
-    /// batch still pending with its body intact and re-sends it under its own ID, which the receiver answers as
-    /// a duplicate: nothing is lost, and the only repeat is one the receiver de-duplicates by idempotency key.
+    /// batch's pending batch file, which records it; the acknowledged batch's file is kept until then. A crash in
+    /// between finds the acknowledged batch still pending with its body intact and re-sends it under its own ID,
+    /// which the receiver answers as a duplicate: nothing is lost, and the only repeat is one the receiver
+    /// de-duplicates by idempotency key.
     /// - Returns: Whether more changes may be waiting.
     mutating func commit(_ batch: Durable, receipt: UploadReceipt) throws -> Outcome {
         let record = batch.record

@@ -6,9 +6,10 @@ import Testing
 @testable import HealthSync
 
 /// A real crash: the `SyncProbe` child runs a sync over a `FileHealthStore` to the real receiver and is SIGKILLed
-/// at one step of a batch or of the run's end; samples are saved while it is down; a restart without the fault must then
-/// deliver every sample in the store, none counted twice, and leave nothing pending. Bounded: three probe runs
-/// per kill point, each with a watchdog.
+/// at one step of a batch or of the run's end; samples are saved while it is down; a restart without the fault
+/// must then deliver every sample in the store, none counted twice (but the pending batch the receiver already
+/// had, answered as a duplicate), and leave nothing pending. Bounded: three probe runs per kill point, each with a
+/// watchdog.
 @Suite(.serialized) struct SyncCrashTests {
     static let app = HealthAppConfiguration(
         bundleIdentifier: "dev.healthflow.sync-probe", name: "Sync probe", healthShareUsageDescription: "reads",

@@ -164,7 +164,8 @@ enum PendingBatchFile {
     /// Checks that the file at `path` holds `record`'s body: a regular file that is either exactly the body (as
     /// older versions wrote it) or a pending batch file recording this batch with this body length; and, when the
     /// record has one, that the body's bytes have its CRC-32.
-    /// - Throws: ``SyncEngineError/pendingBatchMissing(path:)`` or ``SyncEngineError/pendingBatchCorrupt(path:reason:)``.
+    /// - Throws: ``SyncEngineError/pendingBatchMissing(path:)`` or
+    ///   ``SyncEngineError/pendingBatchCorrupt(path:reason:)``.
     static func checkBody(at path: FileSystemPath, record: PendingBatch) throws(SyncEngineError) {
         var info = stat()
         guard path.withCString({ lstat($0, &info) }) == 0 else {
