@@ -26,13 +26,17 @@ private func posixRead(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<UInt8
 /// Not `Sendable`: like every stream, it is read by one thread at a time.
 final class FileInputStream: UnbufferedInputStream {
     let path: FileSystemPath
+    /// How many bytes are read at most: the stream ends there, however long the file is (`nil`: the whole file).
+    let limit: Int64?
     /// The call that failed, if one did.
     private(set) var failure: PathCallFailure?
     private var descriptor: Int32 = -1
     private var status = Stream.Status.notOpen
+    private var offset: Int64 = 0
 
-    init(path: FileSystemPath) {
+    init(path: FileSystemPath, limit: Int64? = nil) {
         self.path = path
+        self.limit = limit
         super.init()
     }
 
@@ -64,14 +68,20 @@ final class FileInputStream: UnbufferedInputStream {
 
     override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
         guard status == .open else { return status == .atEnd ? 0 : -1 }
+        let room = limit.map { Int(clamping: max(0, $0 - offset)) } ?? len
+        guard room > 0 else {
+            status = .atEnd
+            return 0
+        }
         while true {
-            let count = posixRead(descriptor, buffer, len)
+            let count = posixRead(descriptor, buffer, min(len, room))
             if count < 0 {
                 if errno == EINTR { continue }
                 fail("read", errno)
                 return -1
             }
             if count == 0 { status = .atEnd }
+            offset += Int64(count)
             return count
         }
     }

@@ -8,28 +8,47 @@ import Foundation
 public enum SyncCheckpoint: Hashable, Sendable, CustomStringConvertible {
     /// The batch's changes were gathered; nothing is written yet.
     case gathered(UUID)
+    /// The batch's pending batch file (its body and the state recording it) is `fsync`ed under its temp name; it
+    /// is not yet renamed into place, so the batch is not pending.
+    case written(UUID)
+    /// The pending batch file is renamed into place; its folder is not yet `fsync`ed, so a power loss may still
+    /// undo the rename.
+    case renamed(UUID)
     /// The batch's body and the pending record are durable; the upload has not started.
     case persisted(UUID)
     /// The receiver answered 2xx; the anchors are not yet committed.
     case acknowledged(UUID)
-    /// The anchors are committed in the run's state: saved and the body file removed at once after the run's
-    /// last batch, else with the next batch's pending record.
+    /// The anchors are committed in the run's state: saved (the state file) and the pending batch file removed at
+    /// once after the run's last batch, else with the next batch's pending batch file.
     case committed(UUID)
+    /// The state file holding this acknowledged batch's commit is `fsync`ed under its temp name (the end of a
+    /// run); the batch is still pending on disk.
+    case stateWritten(UUID)
+    /// That state file is renamed into place; its folder is not yet `fsync`ed and the batch's pending file is
+    /// still there.
+    case stateRenamed(UUID)
 
-    /// The point's name: `gathered`, `persisted`, `acknowledged` or `committed`.
+    /// The point's name: `gathered`, `written`, `renamed`, `persisted`, `acknowledged`, `committed`,
+    /// `state-written` or `state-renamed`.
     public var name: String {
         switch self {
         case .gathered: "gathered"
+        case .written: "written"
+        case .renamed: "renamed"
         case .persisted: "persisted"
         case .acknowledged: "acknowledged"
         case .committed: "committed"
+        case .stateWritten: "state-written"
+        case .stateRenamed: "state-renamed"
         }
     }
 
     /// The batch ID the point is about.
     public var batchID: UUID {
         switch self {
-        case .gathered(let id), .persisted(let id), .acknowledged(let id), .committed(let id): id
+        case .gathered(let id), .written(let id), .renamed(let id), .persisted(let id), .acknowledged(let id),
+            .committed(let id), .stateWritten(let id), .stateRenamed(let id):
+            id
         }
     }
 

@@ -8,39 +8,45 @@ import HealthFlow
 /// One run (``sync()-(_)``, or its async twin) loads the ``SyncState`` and loops until nothing is left:
 ///
 /// 1. If the state records a ``SyncState/pending`` batch (an earlier run prepared it and did not see it
-///    acknowledged), its durable body file is re-sent **byte for byte** under the **same** ID, the idempotency
-///    key. After any 2xx — ``UploadReceipt/Disposition/stored`` or ``UploadReceipt/Disposition/duplicate`` — its
-///    end anchors are committed and the pending batch cleared in one atomic ``AnchorStore/save(_:)``, then the
-///    body file is deleted. A missing body file, or one whose length or CRC-32 differs from the record, throws
-///    ``SyncEngineError/pendingBatchMissing(path:)`` / ``SyncEngineError/pendingBatchCorrupt(path:reason:)``:
-///    the batch is never silently skipped.
+///    acknowledged), its durable body is re-sent **byte for byte** under the **same** ID, the idempotency key.
+///    After any 2xx — ``UploadReceipt/Disposition/stored`` or ``UploadReceipt/Disposition/duplicate`` — its end
+///    anchors are committed (step 5). A body whose length or CRC-32 differs from the record, or a body file the
+///    state file records that is missing, throws ``SyncEngineError/pendingBatchCorrupt(path:reason:)`` /
+///    ``SyncEngineError/pendingBatchMissing(path:)``; a damaged pending batch file (step 4) is a
+///    ``SyncStateError/corrupt(path:reason:)`` when the state is loaded: the batch is never silently skipped.
 /// 2. The changes since each type's anchor are gathered for all types concurrently (`when(fulfilled:)`), at most
 ///    `batchSize` samples plus deletions per batch (types in configuration order fill the batch).
 /// 3. The batch is written with ``SyncBatchWriter``, gzipped (``GzipCompressor``) and framed as one multipart part
 ///    (`application/gzip`, filename `batch-<ID>.json.gz`): in memory while small, else in a temp file created
 ///    0600 in the private (0700) temp folder, removed on every path.
-/// 4. **Before** the upload, the whole body is written durably to
-///    `<stateFolder>/<state file name>.pending-<ID>.multipart` (0600, `fsync`ed, renamed into place; a state file
-///    name that is not UTF-8 appears in its display form, as the state records the body's name as text) and the
-///    batch — ID, file, length, CRC-32, content type and the anchors it advances to — is saved as the pending
-///    batch.
-/// 5. After the upload succeeded, step 1's commit runs — saved at once after the run's last batch, else in the
-///    same save as the next batch's pending record, and the body file deleted after that save (a crash in between
-///    re-sends the acknowledged batch under its ID, a duplicate the receiver answers as such). A failed upload
-///    leaves the anchors as they were and the batch pending, to be re-sent as it is by the next run.
+/// 4. **Before** the upload, the batch becomes pending in one durable file,
+///    `<stateFolder>/<state file name>.pending-<sequence>-<ID>.multipart` (0600; a state file name that is not
+///    UTF-8 appears in its display form, as the state records the file's name as text): the whole body, then the
+///    state that records it as pending — ID, length, CRC-32, content type, the anchors it advances to, and the
+///    anchors committed so far — with its own CRC-32. It is written to a temp name, `fsync`ed, renamed into place
+///    and its folder `fsync`ed; then the previous batch's file is deleted. ``AnchorStore/load()`` reads the newest
+///    such file as the state.
+/// 5. After the upload succeeded, the batch's end anchors are committed in memory. They become durable in the
+///    next batch's pending file (step 4), or, after the run's last batch, in the state file (``AnchorStore``'s
+///    atomic save), after which the last pending file is deleted. A crash in between finds the acknowledged batch
+///    still pending with its body intact and re-sends it under its ID, a duplicate the receiver answers as such.
+///    A failed upload leaves the anchors as they were and the batch pending, to be re-sent as it is by the next
+///    run.
 ///
-/// Per full batch that is three `fsync`s: the body file, the state file and their folder (one for both when the
-/// state file is in the state folder, as by default; four otherwise), besides what the transport does.
+/// Per batch that is two `fsync`s — the pending file and its folder — besides what the transport does, and two
+/// more per run for the state file. When the state folder is not the state file's folder, each batch also saves
+/// the state file (four per batch), since ``AnchorStore/load()`` looks for pending files beside the state file.
 ///
 /// Before trusting the anchors, a run checks them against the store (``SyncRestart``): when the state was made
 /// for another store, a store since recreated or restored from an older copy, or an anchor lies past the
 /// store's last change, the anchors are dropped and everything is sent again (the receiver de-duplicates), and
 /// ``SyncReport/restart`` says why. Each saved batch records the store's ``SyncState/checkpoint``.
 ///
-/// A crash at any point loses nothing and duplicates nothing: changes saved after the crash go out in a later
-/// batch. (A state file from an older version that recorded only `pendingBatchID` is recovered the old way: the
-/// batch is rebuilt from the anchors under that ID; if the receiver reports it a duplicate, the changes are sent
-/// again under a new ID, so nothing is lost.)
+/// A crash or power loss at any point loses nothing; the only repeat is the pending batch sent again under its
+/// own ID, which the receiver de-duplicates. Changes saved after the crash go out in a later batch. (A state file
+/// from an older version that recorded only `pendingBatchID` is recovered the old way: the batch is rebuilt from
+/// the anchors under that ID; if the receiver reports it a duplicate, the changes are sent again under a new ID,
+/// so nothing is lost. One that recorded a pending body file is resumed from that file.)
 ///
 /// Folders and files are named by their bytes (``tempFolderPath``, ``stateFolderPath``, ``AnchorStore/path``):
 /// state kept in a folder whose name is not UTF-8 stays there.
@@ -208,10 +214,6 @@ public struct SyncEngine: Sendable {
         }
         return run.report
     }
-
-    /// The start of every pending body file's name: the state file's name (its display form when not UTF-8, as
-    /// the state records the body's name as text) and `.pending-`.
-    var pendingFilePrefix: String { anchorStore.path.lastComponent.description + ".pending-" }
 
     /// The pending body file's path; the recorded name must be a bare file name inside the state folder.
     func pendingFilePath(_ name: String) throws(SyncEngineError) -> FileSystemPath {

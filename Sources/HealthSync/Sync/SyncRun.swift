@@ -45,31 +45,40 @@ struct SyncRun {
         case finished
     }
 
+    /// The body file of an acknowledged batch whose commit is not yet durable.
+    struct CommittedBody: Equatable {
+        let path: FileSystemPath
+        let batchID: UUID
+    }
+
     let engine: SyncEngine
     let reporter: SyncReporter?
     private(set) var state: SyncState
+    /// The sequence ``state`` was last kept under (``StoredSyncState``): the next pending batch file gets one more.
+    private(set) var sequence: UInt64
     private(set) var report = SyncReport()
     /// The body file of the last acknowledged batch while its commit is in ``state`` only: the commit becomes
-    /// durable with the next save (the next batch's pending record, or ``saveCommitted()``), and the file is
+    /// durable with the next save (the next batch's pending batch file, or ``saveCommitted()``), and the file is
     /// removed after that save.
-    private(set) var unsavedCommit: FileSystemPath?
+    private(set) var unsavedCommit: CommittedBody?
 
-    /// Starts a run: the private temp folder and the state folder made, the state loaded, and body files of
-    /// batches that never became pending (a crash before the state was saved) or whose commit finished (a crash
-    /// before the file was deleted) removed.
+    /// Starts a run: the private temp folder and the state folder made, the state loaded, and pending files of
+    /// batches that never became pending (a crash before the record was durable), whose commit finished (a crash
+    /// before the file was deleted) or that a newer pending batch file replaced removed.
     /// - Throws: ``SyncEngineError/tempFolder(path:reason:)``, ``SyncEngineError/stateFolder(path:reason:)`` or
     ///   the state file's ``SyncStateError``.
     init(engine: SyncEngine, reporter: SyncReporter? = nil) throws {
         try SyncBatchBody.ensurePrivateFolder(engine.tempFolderPath)
         try engine.ensureStateFolder()
-        let state = try engine.anchorStore.load()
-        let prefix = engine.pendingFilePrefix
+        let stored = try engine.anchorStore.loadStored()
+        let prefix = engine.anchorStore.pendingFilePrefix
         SyncBatchBody.removeFiles(
             in: engine.stateFolderPath, prefixes: [Array(prefix.utf8), Array(("." + prefix).utf8)],
-            keeping: state.pending.map { Array($0.bodyFileName.utf8) })
+            keeping: stored.state.pending.map { Array($0.bodyFileName.utf8) })
         self.engine = engine
         self.reporter = reporter
-        self.state = state
+        self.state = stored.state
+        self.sequence = stored.sequence
     }
 
     /// Re-sends the state's pending batch, if any, from its durable body file under its own ID, and commits it.
@@ -80,7 +89,7 @@ struct SyncRun {
         guard let pending = state.pending else { return }
         try Task.checkCancellation()
         let path = try engine.pendingFilePath(pending.bodyFileName)
-        try SyncBatchBody.checkPendingFile(at: path, length: pending.bodyLength, crc32: pending.bodyCRC32)
+        try PendingBatchFile.checkBody(at: path, record: pending)
         let changes = pending.samples.values.reduce(0, +) + pending.deletions.values.reduce(0, +)
         let batch = Durable(
             record: pending, path: path, changeCount: changes, resendsLegacyBatch: false, prepared: nil)
@@ -94,7 +103,7 @@ struct SyncRun {
         guard let restart = SyncRestart.check(state, against: engine.store) else { return }
         state.anchors = [:]
         state.checkpoint = nil
-        try engine.anchorStore.save(state)
+        try saveCommitted()
         report.restart = restart
     }
 
@@ -120,8 +129,10 @@ struct SyncRun {
     }
 
     /// Writes the batch's body (``SyncBatchBody/prepare(header:sections:tempFolder:inMemoryLimit:)``), then makes
-    /// it durable in the state folder and saves it as the pending batch, with the gathering's checkpoint: from
-    /// here on a crash re-sends these very bytes.
+    /// it durable as the pending batch: one ``PendingBatchFile`` holding the body and the state that records it
+    /// (the last commit and the gathering's checkpoint included), two `fsync`s. When the state folder is not the
+    /// state file's, the state file records it too (``AnchorStore/load()`` reads only the state file's folder).
+    /// From here on a crash re-sends these very bytes.
     /// - Returns: The pending batch; its temp body stays until ``send(_:)`` is over (removed here on a throw).
     mutating func serialize(_ batch: Gathered) throws -> Durable {
         let header = SyncBatchHeader(batchID: batch.batchID, deviceID: engine.deviceID, createdAt: engine.now())
@@ -129,18 +140,30 @@ struct SyncRun {
             header: header, sections: batch.sections, tempFolder: engine.tempFolderPath,
             inMemoryLimit: engine.inMemoryLimit)
         do {
+            let id = batch.batchID
+            let sequence = self.sequence + 1
             var record = Self.pendingBatch(
-                batchID: batch.batchID, fileName: engine.pendingFilePrefix + batch.batchID.uuidString + ".multipart",
+                batchID: id,
+                fileName: PendingBatchFile.name(
+                    prefix: engine.anchorStore.pendingFilePrefix, sequence: sequence, batchID: id),
                 request: prepared.request, sections: batch.sections)
             let path = try engine.pendingFilePath(record.bodyFileName)
-            record.bodyCRC32 = try SyncBatchBody.persist(
-                prepared.request, to: path, syncFolder: path.parent != engine.anchorStore.path.parent)
-            state.pending = record
-            state.pendingBatchID = batch.batchID
-            state.checkpoint = batch.checkpoint ?? state.checkpoint
-            try engine.anchorStore.save(state)
+            var next = state
+            next.pending = record
+            next.pendingBatchID = id
+            next.checkpoint = batch.checkpoint ?? state.checkpoint
+            let hook = engine.checkpointHook
+            record.bodyCRC32 = try PendingBatchFile.write(
+                prepared.request, recording: StoredSyncState(state: next, sequence: sequence), to: path
+            ) { step in hook?(step == .fileSynced ? .written(id) : .renamed(id)) }
+            next.pending = record
+            if path.parent != engine.anchorStore.path.parent {
+                try engine.anchorStore.save(StoredSyncState(state: next, sequence: sequence))
+            }
+            state = next
+            self.sequence = sequence
             try removeCommittedBody()
-            engine.checkpointHook?(.persisted(batch.batchID))
+            hook?(.persisted(id))
             return Durable(
                 record: record, path: path, changeCount: batch.changeCount,
                 resendsLegacyBatch: batch.resendsLegacyBatch, prepared: prepared)
@@ -157,7 +180,8 @@ struct SyncRun {
         defer { batch.prepared?.remove() }
         let request = UploadRequest(
             batchID: batch.record.batchID, contentType: batch.record.contentType,
-            contentLength: batch.record.bodyLength, fileExtension: "multipart", body: .file(atPath: batch.path))
+            contentLength: batch.record.bodyLength, fileExtension: "multipart",
+            body: PendingBatchFile.body(at: batch.path, length: batch.record.bodyLength))
         let receipt: UploadReceipt
         if let reporter {
             receipt = try await engine.transport.upload(request, reporter: reporter.batchStarted(batch.record)).value
@@ -172,11 +196,12 @@ struct SyncRun {
     /// receiver calls a duplicate kept the older version's copy, whose content is unknown: its anchors are not
     /// advanced, so its changes go again.
     ///
-    /// A short batch (the last of the run) is saved at once and its body file deleted. After a full batch the
-    /// commit stays in ``state`` (``unsavedCommit``) and becomes durable with the next batch's pending record,
-    /// one save instead of two; the body file is kept until then. A crash in between finds the acknowledged
-    /// batch still pending with its body intact and re-sends it under its own ID, which the receiver answers as
-    /// a duplicate: nothing is lost, and the only repeat is one the receiver de-duplicates by idempotency key.
+    /// A short batch (the last of the run) is saved at once (the state file) and its pending batch file deleted.
+    /// After a full batch the commit stays in ``state`` (``unsavedCommit``) and becomes durable with the next
+    /// batch's pending batch file, which records it; the acknowledged batch's file is kept until then. A crash in
+    /// between finds the acknowledged batch still pending with its body intact and re-sends it under its own ID,
+    /// which the receiver answers as a duplicate: nothing is lost, and the only repeat is one the receiver
+    /// de-duplicates by idempotency key.
     /// - Returns: Whether more changes may be waiting.
     mutating func commit(_ batch: Durable, receipt: UploadReceipt) throws -> Outcome {
         let record = batch.record
@@ -190,7 +215,7 @@ struct SyncRun {
         let outcome: Outcome = sendAgain || batch.changeCount >= engine.batchSize ? .gatherAgain : .finished
         // Every batch is saved as pending before it is sent, so no earlier commit can still be unsaved here.
         if unsavedCommit != nil { try saveCommitted() }
-        unsavedCommit = batch.path
+        unsavedCommit = CommittedBody(path: batch.path, batchID: record.batchID)
         if outcome == .finished { try saveCommitted() }
         report.batches += 1
         report.batchIDs.append(record.batchID)
@@ -205,16 +230,20 @@ struct SyncRun {
         return outcome
     }
 
-    /// Saves ``state`` durably and deletes the body file of the batch whose commit it holds (if any): the end
-    /// of a run, or of a failed one, after a full batch was acknowledged.
+    /// Saves ``state`` as the state file, durably, under the sequence of the newest pending batch file (which it
+    /// replaces), and deletes the body file of the batch whose commit it holds (if any): the end of a run, of a
+    /// failed one after a batch was acknowledged, or a restart.
     mutating func saveCommitted() throws {
-        try engine.anchorStore.save(state)
+        let (hook, id) = (engine.checkpointHook, unsavedCommit?.batchID)
+        try engine.anchorStore.save(StoredSyncState(state: state, sequence: sequence)) { step in
+            if let id { hook?(step == .fileSynced ? .stateWritten(id) : .stateRenamed(id)) }
+        }
         try removeCommittedBody()
     }
 
     /// Deletes the body file of the last committed batch, once ``state`` holding its commit is durable.
     private mutating func removeCommittedBody() throws {
-        guard let path = unsavedCommit else { return }
+        guard let path = unsavedCommit?.path else { return }
         try SyncBatchBody.removePendingFile(at: path)
         unsavedCommit = nil
     }

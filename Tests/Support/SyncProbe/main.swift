@@ -1,13 +1,17 @@
 // A test helper, not a product: one `SyncEngine` run over a `FileHealthStore`, uploading to a real HTTP receiver,
 // that can stop dead at a chosen step so the crash tests can SIGKILL it exactly there.
 //
-//     SyncProbe DATA_DIR URL [--batch-size N] [--stop-at gathered|persisted|mid-body|acknowledged|committed]
+//     SyncProbe DATA_DIR URL [--batch-size N] [--stop-at STEP[:K]]
+//
+// STEP is a SyncCheckpoint name (gathered, written, renamed, persisted, acknowledged, committed, state-written,
+// state-renamed) or mid-body; K (default 1) picks its K-th occurrence in the run.
 //
 // The store lives in DATA_DIR/store, the sync state in DATA_DIR/sync-state.json, temp bodies in DATA_DIR/sync-tmp.
 // Bodies are always streamed (chunked, no Content-Length), as large batches are in production. With --stop-at the
-// probe prints `checkpoint NAME BATCH-ID` when it reaches that step of the first batch and then blocks forever;
-// `mid-body` stops inside the upload after half of the body was handed to the HTTP stack. Without it the run
-// ends with one line, `report batches=B samples=S duplicates=D`, and exit status 0.
+// probe prints `passed NAME BATCH-ID` for each checkpoint before the chosen one, then `checkpoint NAME BATCH-ID`
+// when it reaches it, and blocks forever; `mid-body` stops inside the first upload after half of the body was
+// handed to the HTTP stack. Without it the run ends with one line, `report batches=B samples=S duplicates=D`, and
+// exit status 0.
 
 import FlowKit
 import Foundation
@@ -27,11 +31,16 @@ guard arguments.count >= 2, let url = URL(string: arguments[1]) else {
 let directory = URL(fileURLWithPath: arguments[0], isDirectory: true)
 var batchSize = 40
 var stopAt: String?
+var occurrence = 1
 var rest = arguments.dropFirst(2)
 while let option = rest.popFirst() {
     switch (option, rest.popFirst()) {
     case ("--batch-size", let value?): batchSize = Int(value) ?? 0
-    case ("--stop-at", let value?) where SyncProbe.steps.contains(value): stopAt = value
+    case ("--stop-at", let value?):
+        let parts = value.split(separator: ":", maxSplits: 1).map(String.init)
+        guard let step = parts.first, SyncProbe.steps.contains(step) else { SyncProbe.fail("unknown step", status: 2) }
+        stopAt = step
+        occurrence = parts.count == 2 ? Int(parts[1]) ?? 0 : 1
     default: SyncProbe.fail("unknown option \(option)", status: 2)
     }
 }
@@ -48,9 +57,15 @@ do {
         anchorStore: AnchorStore(fileURL: directory.appendingPathComponent("sync-state.json")),
         transport: transport, deviceID: "sync-probe", batchSize: batchSize,
         tempFolder: directory.appendingPathComponent("sync-tmp", isDirectory: true))
-    if let stopAt, stopAt != "mid-body" {
+    if let stopAt {
+        let (passed, occurrence) = (StepCounter(), occurrence)
         engine = engine.reportingCheckpoints { point in
-            if point.name == stopAt { SyncProbe.halt("checkpoint \(point)") }
+            let count = passed.count.withLock { count in
+                if point.name == stopAt { count += 1 }
+                return count
+            }
+            if point.name == stopAt && count == occurrence { SyncProbe.halt("checkpoint \(point)") }
+            FileHandle.standardOutput.write(Data("passed \(point)\n".utf8))
         }
     }
     let report: SyncReport = try await engine.sync()
@@ -60,7 +75,10 @@ do {
 }
 
 enum SyncProbe {
-    static let steps: Set<String> = ["gathered", "persisted", "mid-body", "acknowledged", "committed"]
+    static let steps: Set<String> = [
+        "gathered", "written", "renamed", "persisted", "mid-body", "acknowledged", "committed", "state-written",
+        "state-renamed",
+    ]
     static let types: [HealthObjectType] = [.heartRate, .stepCount]
     static let app = HealthAppConfiguration(
         bundleIdentifier: "dev.healthflow.sync-probe", name: "Sync probe", healthShareUsageDescription: "reads",
@@ -76,6 +94,11 @@ enum SyncProbe {
         FileHandle.standardError.write(Data("SyncProbe: \(message)\n".utf8))
         exit(status)
     }
+}
+
+/// How many times the run passed the step it stops at.
+final class StepCounter: Sendable {
+    let count = LockedState(0)
 }
 
 /// Uploads through `inner`, but the body stream stops dead halfway: `checkpoint mid-body ID` is printed and the

@@ -24,6 +24,19 @@ enum AtomicFile {
         case alreadyExisted
     }
 
+    /// A point of a write that a crash test stops at.
+    enum Step {
+        /// The bytes are `fsync`ed under the temp name; the destination is untouched.
+        case fileSynced
+        /// The destination names the new bytes; the folder is not yet `fsync`ed, so after a power loss it may
+        /// still name the old ones.
+        case renamed
+    }
+
+    /// Told the path of every `fsync` made in the task that binds it (the file's temp path, or the folder): the
+    /// seam tests count `fsync`s through. `nil` outside tests.
+    @TaskLocal static var fsyncObserver: (@Sendable (FileSystemPath) -> Void)?
+
     /// `.<name>.tmp-`: how every temp name of `destination` starts.
     static func tempPrefix(for destination: FileSystemPath) -> [UInt8] {
         Array(".".utf8) + destination.lastComponent.bytes + Array(".tmp-".utf8)
@@ -34,10 +47,11 @@ enum AtomicFile {
     /// - Parameters:
     ///   - replaceExisting: `true` renames over an existing file; `false` keeps an existing file and reports it.
     ///   - syncFolder: `false` leaves the folder's `fsync` (which makes the new name durable) to the caller.
+    ///   - onStep: Told each ``Step`` as it is passed.
     ///   - produce: Calls the given closure with each run of bytes; an error it throws removes the temp file.
     static func write(
         to destination: FileSystemPath, replaceExisting: Bool, syncFolder: Bool = true,
-        _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+        onStep: ((Step) -> Void)? = nil, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws -> Outcome {
         let folder = destination.parent
         let tempPath = folder.appending(
@@ -53,10 +67,9 @@ enum AtomicFile {
                 throw PathCallFailure(operation: "fchmod", path: tempPath, code: errno)
             }
             try produce { chunk in try tempPath.writeAll(chunk, to: descriptor) }
-            guard fsync(descriptor) == 0 else {
-                throw PathCallFailure(operation: "fsync", path: tempPath, code: errno)
-            }
+            try syncDescriptor(descriptor, path: tempPath)
         }
+        onStep?(.fileSynced)
         let outcome: Outcome
         if replaceExisting {
             guard tempPath.withCString({ from in destination.withCString { rename(from, $0) } }) == 0 else {
@@ -72,6 +85,7 @@ enum AtomicFile {
             throw PathCallFailure(operation: "link", path: destination, code: errno)
         }
         // `link` leaves the temp name behind (the defer removes it); `rename` consumed it.
+        onStep?(.renamed)
         if syncFolder { try Self.syncFolder(folder) }
         return outcome
     }
@@ -89,6 +103,12 @@ enum AtomicFile {
         let descriptor = folder.withCString { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw PathCallFailure(operation: "open", path: folder, code: errno) }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw PathCallFailure(operation: "fsync", path: folder, code: errno) }
+        try syncDescriptor(descriptor, path: folder)
+    }
+
+    /// `fsync(2)` of the open `descriptor` for `path`, told to ``fsyncObserver``.
+    private static func syncDescriptor(_ descriptor: Int32, path: FileSystemPath) throws(PathCallFailure) {
+        guard fsync(descriptor) == 0 else { throw PathCallFailure(operation: "fsync", path: path, code: errno) }
+        fsyncObserver?(path)
     }
 }

@@ -30,9 +30,9 @@ struct PendingBodyChecksum {
         value = UInt32(truncatingIfNeeded: crc)
     }
 
-    /// The CRC-32 of the whole file at `path`, read in 64 KiB runs.
-    static func ofFile(at path: FileSystemPath) throws(SyncEngineError) -> UInt32 {
-        let file = FileInputStream(path: path)
+    /// The CRC-32 of the first `length` bytes of the file at `path`, read in 64 KiB runs.
+    static func ofFile(at path: FileSystemPath, length: Int64) throws(SyncEngineError) -> UInt32 {
+        let file = FileInputStream(path: path, limit: length)
         var checksum = PendingBodyChecksum()
         do {
             try UploadBody.forEachChunk(of: file, chunkSize: 64 * 1024) { checksum.update($0) }

@@ -72,63 +72,6 @@ enum SyncBatchBody {
         }
     }
 
-    /// Writes the whole body of `request` durably to `destination`: a 0600 temp file beside it, the bytes,
-    /// `fsync`, rename into place, and an `fsync` of the folder when `syncFolder` is set. Without it the new name
-    /// is durable only once the folder is synced by the caller — the state save that records the body as
-    /// pending, when the state file is in the same folder, syncs it before anything refers to the file.
-    /// - Returns: The CRC-32 of the bytes written, kept in the pending record and checked before a re-send.
-    static func persist(_ request: UploadRequest, to destination: FileSystemPath, syncFolder: Bool) throws -> UInt32 {
-        var checksum = PendingBodyChecksum()
-        do {
-            _ = try AtomicFile.write(to: destination, replaceExisting: true, syncFolder: syncFolder) { sink in
-                var written: Int64 = 0
-                try request.body.forEachChunk { chunk in
-                    written += Int64(chunk.count)
-                    checksum.update(chunk)
-                    try sink(chunk)
-                }
-                guard written == request.contentLength else {
-                    throw SyncEngineError.pendingBatchCorrupt(
-                        path: destination.description,
-                        reason: "wrote \(written) bytes, expected \(request.contentLength)")
-                }
-            }
-        } catch let failure as PathCallFailure {
-            throw SyncEngineError.pendingFile(operation: failure.operation, path: failure.path, code: failure.code)
-        }
-        return checksum.value
-    }
-
-    /// Checks that the pending body file at `path` is a regular file of exactly `length` bytes and, when the
-    /// record has one (files written before checksums existed do not), that its bytes have the CRC-32 `crc32`.
-    static func checkPendingFile(
-        at path: FileSystemPath, length: Int64, crc32 expected: UInt32?
-    ) throws(SyncEngineError) {
-        try checkPendingFile(at: path, length: length)
-        guard let expected else { return }
-        let actual = try PendingBodyChecksum.ofFile(at: path)
-        guard actual == expected else {
-            throw .pendingBatchCorrupt(
-                path: path.description,
-                reason: "CRC-32 \(PendingBodyChecksum.hex(actual)), expected \(PendingBodyChecksum.hex(expected))")
-        }
-    }
-
-    /// Checks that the pending body file at `path` is a regular file of exactly `length` bytes.
-    private static func checkPendingFile(at path: FileSystemPath, length: Int64) throws(SyncEngineError) {
-        var info = stat()
-        guard path.withCString({ lstat($0, &info) }) == 0 else {
-            if errno == ENOENT { throw .pendingBatchMissing(path: path.description) }
-            throw .pendingBatchCorrupt(path: path.description, reason: "cannot be inspected (errno \(errno))")
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw .pendingBatchCorrupt(path: path.description, reason: "not a file")
-        }
-        guard Int64(info.st_size) == length else {
-            throw .pendingBatchCorrupt(path: path.description, reason: "\(info.st_size) bytes, expected \(length)")
-        }
-    }
-
     /// Removes the file at `path`; a missing file is fine.
     static func removePendingFile(at path: FileSystemPath) throws(SyncEngineError) {
         if path.withCString({ unlink($0) }) != 0 && errno != ENOENT {
