@@ -153,6 +153,7 @@ extension DocExamples {
             try await store.save(walk)
             #expect(query.deliveredUpdates == 2)  // on start, and after the save
             #expect(query.unacknowledgedUpdates == 0)  // the app called every completion handler
+            store.stop(query)  // it observes until stopped, and holds its handler until then
             #expect(refreshes.recorded.count == 2)
         }
     }

@@ -20,6 +20,7 @@ import Synchronization
 /// try await store.save(walk)
 /// #expect(query.deliveredUpdates == 2)  // on start, and after the save
 /// #expect(query.unacknowledgedUpdates == 0)  // the app called every completion handler
+/// store.stop(query)  // it observes until stopped, and holds its handler until then
 /// ```
 ///
 /// In async code, ``HealthStore/observe(_:matching:)`` gives the same notifications as an `AsyncStream`.
