@@ -70,7 +70,7 @@ public struct AnchorStore: Sendable {
     /// - Throws: ``SyncStateError/io(operation:path:code:)`` when a system call fails; the old file stays intact.
     public func save(_ state: SyncState) throws(SyncStateError) {
         // The state file must rank above every pending batch file beside it, or load() would prefer the file.
-        let pending = PendingBatchFile.newestFile(in: path.parent, prefix: pendingFilePrefixBytes)?.1 ?? 0
+        let pending = try PendingBatchFile.newestFile(in: path.parent, prefix: pendingFilePrefixBytes)?.1 ?? 0
         let file = (try? loadFile().sequence) ?? 0
         try save(StoredSyncState(state: state, sequence: max(pending, file)))
     }

@@ -163,6 +163,21 @@ import Testing
         #expect(try bench.anchors.load() == SyncState())
     }
 
+    @Test func aStateFolderThatCannotBeListedIsAnErrorNotAnOlderState() throws {
+        let folder = FileSystemPath("/state")
+        let denied: (FileSystemPath) throws(PathCallFailure) -> [FileSystemPath] = { path throws(PathCallFailure) in
+            throw PathCallFailure(operation: "opendir", path: path, code: EACCES)
+        }
+        let prefix = Array("s.json.pending-".utf8)
+
+        #expect(throws: SyncStateError.io(operation: "opendir", path: "/state", code: EACCES)) {
+            try PendingBatchFile.newest(in: folder, prefix: prefix, above: 0, listing: denied)
+        }
+        #expect(throws: SyncStateError.io(operation: "opendir", path: "/state", code: EACCES)) {
+            try PendingBatchFile.newestFile(in: folder, prefix: prefix, listing: denied)
+        }
+    }
+
     @Test func aPendingBatchFileNameCarriesItsSequenceAndOlderBodyNamesCarryNone() throws {
         let id = SyncFixtures.batchID
         let name = PendingBatchFile.name(prefix: "s.json.pending-", sequence: 0x2a, batchID: id)

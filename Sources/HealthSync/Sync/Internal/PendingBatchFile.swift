@@ -138,11 +138,14 @@ enum PendingBatchFile {
     /// The state recorded by the pending batch file in `folder` with the highest sequence above `sequence`, or
     /// `nil` when there is none.
     /// - Throws: ``SyncStateError/corrupt(path:reason:)`` when that file is damaged: it is the newest state, and
-    ///   an older one would send again what it acknowledged.
+    ///   an older one would send again what it acknowledged; ``SyncStateError/io(operation:path:code:)`` when
+    ///   the folder cannot be listed, for the same reason (`listing` lists it; tests make it fail).
     static func newest(
-        in folder: FileSystemPath, prefix: [UInt8], above sequence: UInt64
+        in folder: FileSystemPath, prefix: [UInt8], above sequence: UInt64,
+        listing: (FileSystemPath) throws(PathCallFailure) -> [FileSystemPath] = { try $0.entryNames() }
     ) throws(SyncStateError) -> StoredSyncState? {
-        guard let (name, newest) = newestFile(in: folder, prefix: prefix), newest > sequence else { return nil }
+        guard let (name, newest) = try newestFile(in: folder, prefix: prefix, listing: listing), newest > sequence
+        else { return nil }
         let path = folder.appending(name)
         do throws(Unreadable) {
             return try read(at: path, sequence: newest)
@@ -152,9 +155,22 @@ enum PendingBatchFile {
     }
 
     /// The name and sequence of the pending batch file in `folder` with the highest sequence, if any.
-    static func newestFile(in folder: FileSystemPath, prefix: [UInt8]) -> (FileSystemPath, UInt64)? {
+    /// - Throws: ``SyncStateError/io(operation:path:code:)`` when the folder is there but cannot be listed: no
+    ///   file is then known to be the newest.
+    static func newestFile(
+        in folder: FileSystemPath, prefix: [UInt8],
+        listing: (FileSystemPath) throws(PathCallFailure) -> [FileSystemPath] = { try $0.entryNames() }
+    ) throws(SyncStateError) -> (FileSystemPath, UInt64)? {
+        let names: [FileSystemPath]
+        do throws(PathCallFailure) {
+            names = try listing(folder)
+        } catch  where error.code == ENOENT {
+            names = []  // no folder, no pending batch file
+        } catch {
+            throw .io(operation: error.operation, path: error.path, code: error.code)
+        }
         var newest: (FileSystemPath, UInt64)?
-        for name in (try? folder.entryNames()) ?? [] {
+        for name in names {
             guard let sequence = sequence(inName: name.bytes, prefix: prefix) else { continue }
             if sequence >= newest?.1 ?? 0 { newest = (name, sequence) }
         }
