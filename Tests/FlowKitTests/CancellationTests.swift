@@ -44,6 +44,26 @@ import Testing
         #expect(stopped.current == 1 && root.isRejected)
     }
 
+    @Test func aCancelledPromisesContinuationsRunAfterTheCancelHandlersOfTheWorkItCameFrom() {
+        let events = Recorder<String>()
+        let (root, resolver) = Promise<Int>.pending()
+        resolver.onCancel { events.append("root stopped") }
+        let derived = root.map(on: .immediate) { $0 + 1 }
+        derived.catch(on: .immediate, policy: .allErrors) { _ in events.append("derived rejected") }
+        derived.cancel()
+        #expect(events.events == ["root stopped", "derived rejected"])
+    }
+
+    @Test func aWhenFailingFastStopsItsOtherInputsBeforeItsContinuationsRun() {
+        let events = Recorder<String>()
+        let (slow, slowResolver) = Promise<Int>.pending()
+        slowResolver.onCancel { events.append("slow input stopped") }
+        let (failing, failingResolver) = Promise<Int>.pending()
+        when(fulfilled: [slow, failing]).catch(on: .immediate) { _ in events.append("when rejected") }
+        failingResolver.reject(TestError.boom)
+        #expect(events.events == ["slow input stopped", "when rejected"])
+    }
+
     @Test func cancellingAfterSettlementDoesNothing() throws {
         let stopped = Counter()
         let (promise, resolver) = Promise<Int>.pending()

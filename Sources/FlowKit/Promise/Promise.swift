@@ -250,12 +250,13 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
             return true
         }
         let taken = drain(published)
-        taken.invoke(with: result)
         if releasingUpstream {
+            // Before the continuations: whoever sees this result also sees the released work told to stop.
             taken.upstream.forEach { node in
                 if node.withdrawDependent() { Promise.cancelCascade(from: node) }
             }
         }
+        taken.invoke(with: result)
         return true
     }
 
@@ -346,14 +347,22 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Cancels `first` and walks upstream with a work list (not recursion), so chains of any length unwind.
+    ///
+    /// Every cancel handler of the cascade runs before any continuation hears of the cancellation: code that
+    /// observes a cancelled promise (a graph settling, an `await` resuming) can rely on the work it was
+    /// derived from having been told to stop.
     @usableFromInline
     static func cancelCascade(from first: any PromiseNode) {
         var work: [any PromiseNode] = [first]
+        var deliveries: [() -> Void] = []
         while let node = work.popLast() {
-            node.cancelLocally().forEach { upstream in
+            let cancelled = node.cancelLocally()
+            cancelled.upstream.forEach { upstream in
                 if upstream.withdrawDependent() { work.append(upstream) }
             }
+            if let deliver = cancelled.deliver { deliveries.append(deliver) }
         }
+        for deliver in deliveries { deliver() }
     }
 }
 
@@ -367,13 +376,12 @@ extension Promise: PromiseNode {
     }
 
     @inlinable
-    func cancelLocally() -> UpstreamList {
+    func cancelLocally() -> CancelledNode {
         let cancelled = Result<Value, any Error>.failure(CancellationError())
-        guard let published = publish(cancelled) else { return UpstreamList() }
+        guard let published = publish(cancelled) else { return CancelledNode() }
         let taken = drain(published)
         for handler in taken.cancelHandlers { handler() }
-        taken.invoke(with: cancelled)
-        return taken.upstream
+        return CancelledNode(upstream: taken.upstream) { taken.invoke(with: cancelled) }
     }
 }
 

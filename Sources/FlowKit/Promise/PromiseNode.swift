@@ -3,8 +3,24 @@
 protocol PromiseNode: AnyObject, Sendable {
     /// Records that one dependent no longer needs this promise; `true` when none does and it should be cancelled.
     func withdrawDependent() -> Bool
-    /// Rejects with `CancellationError` if pending and runs the cancellation handlers; returns its upstream.
-    func cancelLocally() -> UpstreamList
+    /// Rejects with `CancellationError` if pending and runs the cancellation handlers. Returns its upstream and
+    /// the delivery of the rejection to its continuations, which the cascade runs only once every cancel handler
+    /// upstream has run.
+    func cancelLocally() -> CancelledNode
+}
+
+/// What cancelling one promise left for the cascade to finish: the promises it depended on, and the rejection
+/// still to be handed to its continuations (`nil` when it was already settled).
+@usableFromInline
+struct CancelledNode {
+    @usableFromInline let upstream: UpstreamList
+    @usableFromInline let deliver: (() -> Void)?
+
+    @inlinable
+    init(upstream: UpstreamList = UpstreamList(), deliver: (() -> Void)? = nil) {
+        self.upstream = upstream
+        self.deliver = deliver
+    }
 }
 
 /// A list that holds one element without an array: a pending promise's continuations and its upstream,
