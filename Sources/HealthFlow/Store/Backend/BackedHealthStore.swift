@@ -63,17 +63,15 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
         characteristics: HealthCharacteristics = HealthCharacteristics(), callbackExecutor: FlowExecutor? = nil,
         isHealthDataAvailable: Bool = true, activitySummaryGoals: ActivitySummaryGoals = .standard
     ) {
+        outbox = CallbackOutbox(
+            executor: callbackExecutor, store: "BackedHealthStore", app: configuration.bundleIdentifier)
+        self.callbackExecutor = outbox.executor
         self.configuration = configuration
         self.policy = policy
         self.characteristics = characteristics
-        let executor =
-            callbackExecutor
-            ?? .queue(DispatchQueue(label: "HealthFlow.BackedHealthStore.callbacks(\(configuration.bundleIdentifier))"))
-        self.callbackExecutor = executor
         self.isHealthDataAvailable = isHealthDataAvailable
         self.activitySummaryGoals = activitySummaryGoals
         self.state = LockedState(Locked(backend: backend))
-        self.outbox = CallbackOutbox(executor: executor)
     }
 
     private var app: String { configuration.bundleIdentifier }

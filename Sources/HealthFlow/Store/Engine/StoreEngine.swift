@@ -43,18 +43,15 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
         callbackExecutor: FlowExecutor?, isHealthDataAvailable: Bool, activitySummaryGoals: ActivitySummaryGoals,
         state: sending StoreState, persistence: Persistence, queueName: String
     ) {
+        outbox = CallbackOutbox(executor: callbackExecutor, store: queueName, app: configuration.bundleIdentifier)
+        self.callbackExecutor = outbox.executor
         self.configuration = configuration
         self.policy = policy
         self.characteristics = characteristics
-        let executor =
-            callbackExecutor
-            ?? .queue(DispatchQueue(label: "HealthFlow.\(queueName).callbacks(\(configuration.bundleIdentifier))"))
-        self.callbackExecutor = executor
         self.isHealthDataAvailable = isHealthDataAvailable
         self.activitySummaryGoals = activitySummaryGoals
         self.persistence = persistence
         self.state = LockedState(state)
-        self.outbox = CallbackOutbox(executor: executor)
     }
 
     // MARK: Delivering callbacks

@@ -1,4 +1,5 @@
 import FlowKit
+import Foundation
 
 /// Hands callbacks to the store's executor in the order the store produced them, never while a store lock
 /// is held.
@@ -18,8 +19,14 @@ final class CallbackOutbox: Sendable {
     private let state = LockedState(State())
     let executor: FlowExecutor
 
-    init(executor: FlowExecutor) {
-        self.executor = executor
+    /// An outbox over `executor`, or, when it is `nil`, over a serial queue of the store's own, so that one
+    /// store's callbacks never wait behind another's.
+    ///
+    /// - Parameters:
+    ///   - store: The kind of store, for the queue's label (`HealthFlow.<store>.callbacks(<app>)`).
+    ///   - app: The bundle identifier of the app the store serves.
+    init(executor: FlowExecutor?, store: String, app: String) {
+        self.executor = executor ?? .queue(DispatchQueue(label: "HealthFlow.\(store).callbacks(\(app))"))
     }
 
     /// Queues a job; cheap, so it may be called while holding another lock.
