@@ -219,8 +219,8 @@ struct StoreState {
         }
         sequence += 1
         let entry = IndexedSample(
-            sample: sample, start: keys.start, end: keys.end, sequence: sequence, isOwned: keys.isOwned)
-        indexes[slot].insert(entry, uuid: keys.uuid)
+            sample: consume sample, start: keys.start, end: keys.end, sequence: sequence, isOwned: keys.isOwned)
+        indexes[slot].insert(consume entry, uuid: keys.uuid)
         historySum &+= HistoryMix.addition(sequence: sequence, uuid: keys.uuid)
         locations[keys.uuid] = Location(
             slot: slot, start: keys.start, sequence: sequence, correlation: keys.correlation)

@@ -103,9 +103,9 @@ struct TypeIndex {
         if lastStart > start {
             // The new sequence is the largest, so it goes after every entry with the same start.
             let slot = entries.partitioningIndex { $0.start > start }
-            entries.insert(entry, at: slot)
+            entries.insert(consume entry, at: slot)
         } else {
-            entries.append(entry)
+            entries.append(consume entry)
         }
     }
 
