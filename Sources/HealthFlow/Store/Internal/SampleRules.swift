@@ -93,7 +93,7 @@ struct UnitFits {
     }
 }
 
-/// The fields the save path reads of a sample, read in one switch: each of ``HealthSample``'s accessors copies
+/// The fields a snapshot reader checks of a sample, read in one switch: each of ``HealthSample``'s accessors copies
 /// the whole sample (its type's, unit's, source's and metadata's references) to read one field.
 struct SampleKeys {
     let uuid: UUID

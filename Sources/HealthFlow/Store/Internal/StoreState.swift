@@ -119,7 +119,7 @@ struct StoreState {
             lookup: stored)
     }
 
-    /// Applies a mutation whose rules were checked (``checkSave(_:)``, ``deletionTargets(_:)``) or which
+    /// Applies a mutation whose rules were checked (``checkSave(_:keys:)``, ``deletionTargets(_:)``) or which
     /// a durable store read back from its journal (after ``replayProblem(_:)``), and returns the update
     /// callbacks it calls for. This is the one place data changes, so replaying the same mutations in the
     /// same order rebuilds the same state, sequence numbers and anchors included. `keys`, for an insert, are
