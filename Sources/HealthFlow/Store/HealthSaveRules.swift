@@ -13,15 +13,29 @@ public enum HealthSaveRules {
     /// - Throws: ``HealthStoreError/invalidSample(_:)`` for the first invalid sample.
     /// - Complexity: O(n); a unit's dimension is computed once per distinct type and unit in the batch.
     public static func validate(_ samples: [HealthSample]) throws(HealthStoreError) {
+        _ = try validate(samples, keyingFor: "")
+    }
+
+    /// ``validate(_:)``, reading each sample once: returns the batch's keys, with `isOwned` telling whether
+    /// an object's source is `owner`.
+    static func validate(_ samples: [HealthSample], keyingFor owner: String) throws(HealthStoreError) -> BatchKeys {
         var unitFits = UnitFits()
+        var keys = BatchKeys(owner: owner, capacity: samples.count)
         // Indices rather than `for sample in samples`: iterating copies each (large) sample.
         for index in samples.indices {
             do {
-                try SampleRules.revalidate(samples[index], unitFits: &unitFits)
+                if case .quantity(let sample) = samples[index] {
+                    try SampleRules.revalidate(sample, unitFits: &unitFits)
+                    keys.append(sample, at: index)
+                } else {
+                    try SampleRules.revalidate(samples[index], unitFits: &unitFits)
+                    keys.append(samples[index], at: index)
+                }
             } catch {
                 throw .invalidSample(error)
             }
         }
+        return keys
     }
 
     /// Checks that the app may save `samples` (already validated) as one batch.
@@ -38,35 +52,53 @@ public enum HealthSaveRules {
         _ samples: [HealthSample], appBundleIdentifier: String,
         sharing: (HealthObjectType) -> AuthorizationStatus, isStored: ((UUID) -> Bool)?
     ) throws(HealthStoreError) {
-        var seen = Set<UUID>(minimumCapacity: samples.count)
         let isStored = isStored ?? { _ in false }
+        try checkSave(
+            samples, keys: BatchKeys(samples, owner: appBundleIdentifier), appBundleIdentifier: appBundleIdentifier,
+            sharing: sharing, isStored: { isStored($0.uuid) })
+    }
+
+    /// ``checkSave(_:appBundleIdentifier:sharing:isStored:)`` over the batch's keys, read for the app
+    /// (``validate(_:keyingFor:)``).
+    static func checkSave(
+        _ samples: [HealthSample], keys: BatchKeys, appBundleIdentifier: String,
+        sharing: (HealthObjectType) -> AuthorizationStatus, isStored: (UUIDKey) -> Bool
+    ) throws(HealthStoreError) {
+        let objects = keys.objects
+        var seen = UUIDTable<Void>(minimumCapacity: objects.count)
         // The last type found shareable and authorized: a run of samples of one type asks once.
-        var authorized: String?
-        for index in samples.indices {
-            guard case .correlation = samples[index] else {
-                let keys = SampleKeys(samples[index])
-                if keys.typeIdentifier != authorized {
-                    try checkSharing(of: samples[index].type, sharing: sharing)
-                    authorized = keys.typeIdentifier
+        var authorized: HealthObjectType?
+        var position = 0
+        while position < objects.count {
+            guard objects[position].type.kind == .correlation else {
+                if objects[position].type != authorized {
+                    try checkSharing(of: objects[position].type, sharing: sharing)
+                    authorized = objects[position].type
                 }
-                try checkSource(keys, appBundleIdentifier: appBundleIdentifier)
-                try checkUnique(keys.uuid, seen: &seen, isStored: isStored)
+                try checkSource(position, of: samples, keys, appBundleIdentifier: appBundleIdentifier)
+                try checkUnique(objects[position].uuid, seen: &seen, isStored: isStored)
+                position += 1
                 continue
             }
-            let correlation = samples[index]
-            try checkSharing(of: correlation, sharing: sharing)
-            try SampleRules.forEachFlattened(correlation) { object, _ throws(HealthStoreError) in
-                try checkSource(SampleKeys(object), appBundleIdentifier: appBundleIdentifier)
+            // A correlation and its members: sharing for the members' types, then every source, then every UUID.
+            try checkSharing(of: samples[objects[position].sample], sharing: sharing)
+            var end = position + 1
+            while end < objects.count, objects[end].correlation != nil { end += 1 }
+            for object in position..<end {
+                try checkSource(object, of: samples, keys, appBundleIdentifier: appBundleIdentifier)
             }
-            try SampleRules.forEachFlattened(correlation) { object, _ throws(HealthStoreError) in
-                try checkUnique(object.uuid, seen: &seen, isStored: isStored)
-            }
+            for object in position..<end { try checkUnique(objects[object].uuid, seen: &seen, isStored: isStored) }
+            position = end
         }
     }
 
-    private static func checkSource(_ object: SampleKeys, appBundleIdentifier: String) throws(HealthStoreError) {
-        guard object.bundleIdentifier == appBundleIdentifier else {
-            throw .sourceMismatch(object.uuid, expected: appBundleIdentifier, actual: object.bundleIdentifier)
+    private static func checkSource(
+        _ position: Int, of samples: [HealthSample], _ keys: BatchKeys, appBundleIdentifier: String
+    ) throws(HealthStoreError) {
+        guard keys.objects[position].isOwned else {
+            let object = keys.object(at: position, in: samples)
+            throw .sourceMismatch(
+                object.uuid, expected: appBundleIdentifier, actual: object.source.bundleIdentifier)
         }
     }
 
@@ -74,12 +106,13 @@ public enum HealthSaveRules {
     /// the batch or already stored.
     /// - Throws: ``HealthStoreError/duplicateUUID(_:)``.
     public static func checkIngest(_ samples: [HealthSample], isStored: (UUID) -> Bool) throws(HealthStoreError) {
-        var seen = Set<UUID>(minimumCapacity: samples.count)
-        for sample in samples {
-            try SampleRules.forEachFlattened(sample) { object, _ throws(HealthStoreError) in
-                try checkUnique(object.uuid, seen: &seen, isStored: isStored)
-            }
-        }
+        try checkIngest(BatchKeys(samples, owner: ""), isStored: { isStored($0.uuid) })
+    }
+
+    /// ``checkIngest(_:isStored:)`` over the batch's keys.
+    static func checkIngest(_ keys: BatchKeys, isStored: (UUIDKey) -> Bool) throws(HealthStoreError) {
+        var seen = UUIDTable<Void>(minimumCapacity: keys.objects.count)
+        for object in keys.objects { try checkUnique(object.uuid, seen: &seen, isStored: isStored) }
     }
 
     /// Checks that the app may delete the samples with these UUIDs, and returns the stored samples it deletes.
@@ -140,9 +173,9 @@ public enum HealthSaveRules {
     }
 
     private static func checkUnique(
-        _ uuid: UUID, seen: inout Set<UUID>, isStored: (UUID) -> Bool
+        _ uuid: UUIDKey, seen: inout UUIDTable<Void>, isStored: (UUIDKey) -> Bool
     ) throws(HealthStoreError) {
-        guard !isStored(uuid), seen.insert(uuid).inserted else { throw .duplicateUUID(uuid) }
+        guard !isStored(uuid), seen.insertNew(uuid, ()) else { throw .duplicateUUID(uuid.uuid) }
     }
 }
 

@@ -259,9 +259,12 @@ struct StateDump: Equatable, CustomStringConvertible {
                     Tombstone(sequence: $0.sequence, object: $0.object, sample: $0.sample)
                 }, longestDuration: section.index.longestDuration)
         }
-        locations = image.locations.mapValues {
-            Location(slot: $0.slot, sequence: $0.sequence, correlation: $0.correlation)
+        var locations: [UUID: Location] = [:]
+        image.locations.forEach { uuid, location in
+            locations[uuid.uuid] = Location(
+                slot: location.slot, sequence: location.sequence, correlation: location.correlation)
         }
+        self.locations = locations
         sequence = image.sequence
         share = Dictionary(uniqueKeysWithValues: image.authorization.share.map { ($0.key.identifier, $0.value) })
         read = Dictionary(uniqueKeysWithValues: image.authorization.read.map { ($0.key.identifier, $0.value) })

@@ -47,6 +47,8 @@ enum SampleValidation {
         _ metadata: [MetadataKey: MetadataValue], of type: HealthObjectType
     ) throws(ValidationError) {
         let required = type.requiredMetadataKeys
+        // Empty metadata (most samples) breaks no rule unless the type requires keys.
+        if metadata.isEmpty, required.isEmpty { return }
         if !required.allSatisfy({ metadata[$0] != nil }) {
             for key in required.sorted(by: { $0.rawValue < $1.rawValue }) where metadata[key] == nil {
                 throw .missingMetadata(type, key: key)

@@ -78,22 +78,23 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
     /// Records `mutation` with the persistence, then applies it; nothing changes when recording fails. Call
     /// with the lock held, after the mutation passed the rules.
     private func commit(
-        _ mutation: StoreMutation, to state: inout StoreState
+        _ mutation: StoreMutation, keys: BatchKeys? = nil, to state: inout StoreState
     ) throws(Persistence.Failure) -> [CallbackOutbox.Job] {
         try persistence.record(mutation)
-        return state.apply(mutation)
+        return state.apply(mutation, keys: keys)
     }
 
     /// Makes the change `mutation` derives from the state (or throws the rule that refuses it), commits it and
     /// queues `completion` ahead of the update callbacks it calls for; then lets the persistence follow up.
+    /// `keys`, for an insert, are its samples' keys read for the app.
     private func change(
-        completion: @escaping @Sendable (Bool, (any Error)?) -> Void,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void, keys: BatchKeys? = nil,
         _ mutation: (StoreState) throws(HealthStoreError) -> StoreMutation
     ) {
         withState { state, enqueue in
             do {
                 let checked = try mutation(state)
-                let notifications = try commit(checked, to: &state)
+                let notifications = try commit(checked, keys: keys, to: &state)
                 enqueue { completion(true, nil) }
                 notifications.forEach(enqueue)
             } catch {
@@ -142,13 +143,14 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
     /// - Complexity: O(s log n) for s samples arriving in time order; more when they start before samples
     ///   already stored (each such insert shifts the array).
     func save(_ samples: [HealthSample], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let keys: BatchKeys
         do {
-            try checkAvailableAndValid(samples)
+            keys = try checkAvailableAndValid(samples)
         } catch {
             return deliver { completion(false, error) }
         }
-        change(completion: completion) { state throws(HealthStoreError) in
-            try state.checkSave(samples)
+        change(completion: completion, keys: keys) { state throws(HealthStoreError) in
+            try state.checkSave(samples, keys: keys)
             return .insert(samples)
         }
     }
@@ -179,19 +181,20 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
 
     /// Checks `samples` and commits `mutation`, which inserts them.
     private func ingest(_ samples: [HealthSample], as mutation: StoreMutation) throws(IngestFailure) {
+        let keys: BatchKeys
         do {
-            try checkAvailableAndValid(samples)
+            keys = try checkAvailableAndValid(samples)
         } catch {
             throw .refused(error)
         }
         let failure = state.withLock { state -> IngestFailure? in
             do throws(HealthStoreError) {
-                try HealthSaveRules.checkIngest(samples, isStored: state.isStored)
+                try HealthSaveRules.checkIngest(keys, isStored: state.isStored)
             } catch {
                 return .refused(error)
             }
             do throws(Persistence.Failure) {
-                try commit(mutation, to: &state).forEach(outbox.enqueue)
+                try commit(mutation, keys: keys, to: &state).forEach(outbox.enqueue)
                 return nil
             } catch {
                 return .storage(error)
@@ -202,9 +205,10 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
         if let failure { throw failure }
     }
 
-    private func checkAvailableAndValid(_ samples: [HealthSample]) throws(HealthStoreError) {
+    /// Checks the store is available and `samples` valid; returns their keys, read for the app.
+    private func checkAvailableAndValid(_ samples: [HealthSample]) throws(HealthStoreError) -> BatchKeys {
         guard isHealthDataAvailable else { throw .healthDataUnavailable }
-        try HealthSaveRules.validate(samples)
+        return try HealthSaveRules.validate(samples, keyingFor: configuration.bundleIdentifier)
     }
 
     // MARK: Queries

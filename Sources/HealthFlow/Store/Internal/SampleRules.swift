@@ -9,17 +9,13 @@ enum SampleRules {
     static func revalidate(_ sample: HealthSample, unitFits: inout UnitFits) throws(ValidationError) {
         switch sample {
         case .quantity(let sample):
-            let fit = unitFits.fit(of: sample.type, in: sample.quantity.unit)
-            try HealthQuantitySample.validate(
-                type: sample.type, quantity: sample.quantity, start: sample.startDate, end: sample.endDate,
-                metadata: sample.metadata, fit)
-            if fit == nil { unitFits.remember(sample.type, in: sample.quantity.unit) }
+            try revalidate(sample, unitFits: &unitFits)
         case .category(let sample):
             _ = try HealthCategorySample(
                 type: sample.type, value: sample.value, start: sample.startDate, end: sample.endDate,
                 source: sample.source, metadata: sample.metadata, uuid: sample.uuid)
         case .correlation(let sample):
-            for member in sample.objects { try revalidate(.quantity(member), unitFits: &unitFits) }
+            for member in sample.objects { try revalidate(member, unitFits: &unitFits) }
             _ = try HealthCorrelation(
                 type: sample.type, start: sample.startDate, end: sample.endDate, objects: sample.objects,
                 source: sample.source, metadata: sample.metadata, uuid: sample.uuid)
@@ -31,6 +27,15 @@ enum SampleRules {
                 numberOfVoltageMeasurements: sample.numberOfVoltageMeasurements, source: sample.source,
                 metadata: sample.metadata, uuid: sample.uuid)
         }
+    }
+
+    /// ``revalidate(_:unitFits:)`` for a quantity sample.
+    static func revalidate(_ sample: HealthQuantitySample, unitFits: inout UnitFits) throws(ValidationError) {
+        let fit = unitFits.fit(of: sample.type, in: sample.quantity.unit)
+        try HealthQuantitySample.validate(
+            type: sample.type, quantity: sample.quantity, start: sample.startDate, end: sample.endDate,
+            metadata: sample.metadata, fit)
+        if fit == nil { unitFits.remember(sample.type, in: sample.quantity.unit) }
     }
 
     /// The sample followed by its members (a correlation's members are stored and indexed as samples of
@@ -88,7 +93,7 @@ struct UnitFits {
     }
 }
 
-/// The fields the save path reads of a sample, read in one switch: each of ``HealthSample``'s accessors copies
+/// The fields a snapshot reader checks of a sample, read in one switch: each of ``HealthSample``'s accessors copies
 /// the whole sample (its type's, unit's, source's and metadata's references) to read one field.
 struct SampleKeys {
     let uuid: UUID

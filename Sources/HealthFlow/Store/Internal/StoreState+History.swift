@@ -41,22 +41,24 @@ extension StoreState {
 /// A fixed 64-bit mix of a change (the same in every process: no seeded hashing).
 enum HistoryMix {
     static func addition(sequence: UInt64, uuid: UUID) -> UInt64 {
-        mix(sequence: sequence, uuid: uuid)
+        addition(sequence: sequence, uuid: UUIDKey(uuid))
     }
 
     static func deletion(sequence: UInt64, uuid: UUID) -> UInt64 {
+        deletion(sequence: sequence, uuid: UUIDKey(uuid))
+    }
+
+    static func addition(sequence: UInt64, uuid: UUIDKey) -> UInt64 {
+        mix(sequence: sequence, uuid: uuid)
+    }
+
+    static func deletion(sequence: UInt64, uuid: UUIDKey) -> UInt64 {
         mix(sequence: sequence, uuid: uuid) ^ 0xD1E7_ED00_0000_0000
     }
 
-    private static func mix(sequence: UInt64, uuid: UUID) -> UInt64 {
-        let bytes = uuid.uuid
-        let high = withUnsafeBytes(of: (bytes.0, bytes.1, bytes.2, bytes.3, bytes.4, bytes.5, bytes.6, bytes.7)) {
-            $0.loadUnaligned(as: UInt64.self)
-        }
-        let low = withUnsafeBytes(of: (bytes.8, bytes.9, bytes.10, bytes.11, bytes.12, bytes.13, bytes.14, bytes.15)) {
-            $0.loadUnaligned(as: UInt64.self)
-        }
-        return splitMix(splitMix(sequence ^ high) ^ low)
+    /// The UUID's first 8 bytes and last 8 bytes, each loaded as a native-endian word.
+    private static func mix(sequence: UInt64, uuid: UUIDKey) -> UInt64 {
+        splitMix(splitMix(sequence ^ uuid.high) ^ uuid.low)
     }
 
     /// SplitMix64's finalizer.

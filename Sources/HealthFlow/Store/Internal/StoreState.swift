@@ -38,7 +38,7 @@ struct StoreState {
     var authorization = AuthorizationTable()
     var indexes: [TypeIndex] = []
     private(set) var slots: [HealthObjectType: Int] = [:]
-    private(set) var locations: [UUID: Location] = [:]
+    private(set) var locations = UUIDTable<Location>()
     /// The voltage measurements of live ECGs ingested as recordings, by the ECG's UUID.
     private(set) var voltages: [UUID: [ElectrocardiogramVoltageMeasurement]] = [:]
     /// The number of the last change recorded; every insertion and deletion takes the next one.
@@ -58,7 +58,7 @@ struct StoreState {
     /// every location points at a live entry of its slot, and `sequence` is at least every logged sequence.
     init(
         appBundleIdentifier: String, storeID: UUID, authorization: AuthorizationTable, indexes: [TypeIndex],
-        slots: [HealthObjectType: Int], locations: [UUID: Location], sequence: UInt64,
+        slots: [HealthObjectType: Int], locations: UUIDTable<Location>, sequence: UInt64,
         voltages: [UUID: [ElectrocardiogramVoltageMeasurement]] = [:]
     ) {
         self.appBundleIdentifier = appBundleIdentifier
@@ -94,20 +94,22 @@ struct StoreState {
     // MARK: Saving and deleting
 
     /// Whether an object with `uuid` is stored (live).
-    func isStored(_ uuid: UUID) -> Bool {
+    func isStored(_ uuid: UUIDKey) -> Bool {
         locations[uuid] != nil
     }
 
     /// The live object with `uuid`, with the correlation holding it.
     func stored(_ uuid: UUID) -> StoredHealthSample? {
-        guard let location = locations[uuid], let entry = entry(at: location) else { return nil }
+        guard let location = locations[UUIDKey(uuid)], let entry = entry(at: location) else { return nil }
         return StoredHealthSample(sample: entry.sample, correlation: location.correlation)
     }
 
-    /// The refusal saving `samples` as the app meets, if any (``HealthSaveRules``).
-    func checkSave(_ samples: [HealthSample]) throws(HealthStoreError) {
+    /// The refusal saving `samples` as the app meets, if any (``HealthSaveRules``); `keys` are the batch's,
+    /// read for the app (``HealthSaveRules/validate(_:keyingFor:)``).
+    func checkSave(_ samples: [HealthSample], keys: BatchKeys) throws(HealthStoreError) {
         try HealthSaveRules.checkSave(
-            samples, appBundleIdentifier: appBundleIdentifier, sharing: authorization.status(for:), isStored: isStored)
+            samples, keys: keys, appBundleIdentifier: appBundleIdentifier, sharing: authorization.status(for:),
+            isStored: isStored)
     }
 
     /// The stored samples that deleting `samples` as the app removes, or the refusal (``HealthSaveRules``).
@@ -117,31 +119,18 @@ struct StoreState {
             lookup: stored)
     }
 
-    /// Applies a mutation whose rules were checked (``checkSave(_:)``, ``deletionTargets(_:)``) or which
+    /// Applies a mutation whose rules were checked (``checkSave(_:keys:)``, ``deletionTargets(_:)``) or which
     /// a durable store read back from its journal (after ``replayProblem(_:)``), and returns the update
     /// callbacks it calls for. This is the one place data changes, so replaying the same mutations in the
-    /// same order rebuilds the same state, sequence numbers and anchors included.
-    mutating func apply(_ mutation: StoreMutation) -> [Job] {
+    /// same order rebuilds the same state, sequence numbers and anchors included. `keys`, for an insert, are
+    /// its samples' keys read for the app (read here when not given).
+    mutating func apply(_ mutation: StoreMutation, keys: BatchKeys? = nil) -> [Job] {
         switch mutation {
         case .insert(let samples):
-            // Only running queries need the changed objects; a run of samples of one type finds its slot once.
-            let notifies = !watches.isEmpty
-            var changed: [HealthSample] = []
-            if notifies { changed.reserveCapacity(samples.count) }
-            var slotType: String?
-            var slot = 0
-            for index in samples.indices {
-                SampleRules.forEachFlattened(samples[index]) { object, correlation in
-                    let keys = SampleKeys(object)
-                    if keys.typeIdentifier != slotType {
-                        slot = self.slot(for: object.type)
-                        slotType = keys.typeIdentifier
-                    }
-                    insert(object, keys, into: slot, correlation: correlation)
-                    if notifies { changed.append(object) }
-                }
+            guard let keys, keys.owner == appBundleIdentifier else {
+                return insert(samples, keys: BatchKeys(samples, owner: appBundleIdentifier))
             }
-            return notifications(for: changed)
+            return insert(samples, keys: keys)
         case .insertRecordings(let recordings):
             let jobs = apply(.insert(recordings.samples))
             for recording in recordings {
@@ -151,7 +140,9 @@ struct StoreState {
         case .delete(let uuids):
             var changed: [HealthSample] = []
             for uuid in uuids {
-                guard let location = locations[uuid], let target = entry(at: location)?.sample else { continue }
+                guard let location = locations[UUIDKey(uuid)], let target = entry(at: location)?.sample else {
+                    continue
+                }
                 for object in SampleRules.flattened(target) where remove(object) {
                     changed.append(object)
                 }
@@ -171,16 +162,16 @@ struct StoreState {
         switch mutation {
         case .insert(let samples):
             do {
-                try HealthSaveRules.checkIngest(samples, isStored: isStored)
+                try HealthSaveRules.checkIngest(BatchKeys(samples, owner: appBundleIdentifier), isStored: isStored)
             } catch {
                 return "an insert repeats a UUID"
             }
         case .insertRecordings(let recordings):
             return replayProblem(.insert(recordings.samples))
         case .delete(let uuids):
-            var seen = Set<UUID>()
-            for uuid in uuids {
-                guard let location = locations[uuid], seen.insert(uuid).inserted else {
+            var seen = UUIDTable<Void>(minimumCapacity: uuids.count)
+            for uuid in uuids.lazy.map(UUIDKey.init) {
+                guard let location = locations[uuid], seen.insertNew(uuid, ()) else {
                     return "a delete names an object that is not stored"
                 }
                 if location.correlation != nil { return "a delete names a correlation member" }
@@ -191,21 +182,55 @@ struct StoreState {
         return nil
     }
 
-    /// Adds `sample` (whose fields are `keys`) to the index of its type, `slot`.
-    private mutating func insert(_ sample: HealthSample, _ keys: SampleKeys, into slot: Int, correlation: UUID?) {
+    /// Inserts the batch `samples`, whose keys are `keys`, and returns the update callbacks it calls for.
+    private mutating func insert(_ samples: [HealthSample], keys: BatchKeys) -> [Job] {
+        // Only running queries need the changed objects; a run of samples of one type finds its slot once.
+        let notifies = !watches.isEmpty
+        var changed: [HealthSample] = []
+        if notifies { changed.reserveCapacity(keys.objects.count) }
+        var slotType: HealthObjectType?
+        var slot = 0
+        var position = 0
+        for index in samples.indices {
+            if keys.objects[position].type.kind != .correlation {
+                // The sample itself: the one copy the entry keeps.
+                insert(samples[index], keys.objects[position], slotType: &slotType, slot: &slot)
+                if notifies { changed.append(samples[index]) }
+                position += 1
+                continue
+            }
+            SampleRules.forEachFlattened(samples[index]) { object, _ in
+                insert(object, keys.objects[position], slotType: &slotType, slot: &slot)
+                if notifies { changed.append(object) }
+                position += 1
+            }
+        }
+        return notifications(for: changed)
+    }
+
+    /// Adds `sample` (whose fields are `keys`) to the index of its type, `slot` when that is `slotType`'s.
+    private mutating func insert(
+        _ sample: consuming HealthSample, _ keys: BatchKeys.Object, slotType: inout HealthObjectType?,
+        slot: inout Int
+    ) {
+        if keys.type != slotType {
+            slot = self.slot(for: keys.type)
+            slotType = keys.type
+        }
         sequence += 1
         let entry = IndexedSample(
-            sample: sample, start: keys.start, end: keys.end, sequence: sequence,
-            isOwned: keys.bundleIdentifier == appBundleIdentifier)
-        indexes[slot].insert(entry, uuid: keys.uuid)
+            sample: consume sample, start: keys.start, end: keys.end, sequence: sequence, isOwned: keys.isOwned)
+        indexes[slot].insert(consume entry, uuid: keys.uuid)
         historySum &+= HistoryMix.addition(sequence: sequence, uuid: keys.uuid)
-        locations[keys.uuid] = Location(slot: slot, start: keys.start, sequence: sequence, correlation: correlation)
+        locations[keys.uuid] = Location(
+            slot: slot, start: keys.start, sequence: sequence, correlation: keys.correlation)
     }
 
     private mutating func remove(_ sample: HealthSample) -> Bool {
-        guard let location = locations.removeValue(forKey: sample.uuid) else { return false }
+        let uuid = UUIDKey(sample.uuid)
+        guard let location = locations.removeValue(forKey: uuid) else { return false }
         sequence += 1
-        historySum &+= HistoryMix.deletion(sequence: sequence, uuid: sample.uuid)
+        historySum &+= HistoryMix.deletion(sequence: sequence, uuid: uuid)
         let tombstone = StoredTombstone(
             sequence: sequence, object: HealthDeletedObject(deleting: sample), sample: sample)
         return indexes[location.slot].remove(
@@ -249,7 +274,7 @@ struct StoreState {
         var collected: [IndexedSample] = []
         if let uuids = plan.uuids {
             let candidates = uuids.compactMap { uuid -> IndexedSample? in
-                guard let location = locations[uuid], location.slot == slot else { return nil }
+                guard let location = locations[UUIDKey(uuid)], location.slot == slot else { return nil }
                 return entry(at: location)
             }
             lastExaminedCount = candidates.count
@@ -325,7 +350,7 @@ struct StoreState {
         let readable = type.kind == .correlation ? nil : authorization.mayRead(type)
         if let uuids = plan.uuids {
             let candidates = uuids.compactMap { uuid -> IndexedSample? in
-                guard let location = locations[uuid], location.slot == slot else { return nil }
+                guard let location = locations[UUIDKey(uuid)], location.slot == slot else { return nil }
                 return entry(at: location)
             }
             reserve(candidates.count)

@@ -47,7 +47,7 @@ struct TypeIndex {
     /// The longest `end - start` of any sample ever stored here (never shrinks): a sample ending at or after
     /// `t` starts at or after `t - longestDuration`.
     private(set) var longestDuration: Double = 0
-    private(set) var additions: [(sequence: UInt64, uuid: UUID)] = []
+    private(set) var additions: [(sequence: UInt64, uuid: UUIDKey)] = []
     private(set) var tombstones: [StoredTombstone] = []
     /// The type's samples as statistics columns: `nil` until a statistics query first reads them, then kept in
     /// step with every insertion and removal.
@@ -62,7 +62,7 @@ struct TypeIndex {
     /// computed as they arrived.
     /// - Complexity: O(n) when the entries come sorted, O(n log n) otherwise.
     init(
-        restoringEntries entries: [IndexedSample], additions: [(sequence: UInt64, uuid: UUID)],
+        restoringEntries entries: [IndexedSample], additions: [(sequence: UInt64, uuid: UUIDKey)],
         tombstones: [StoredTombstone]
     ) {
         var entries = entries
@@ -93,16 +93,19 @@ struct TypeIndex {
     /// Inserts a live sample; `uuid` is its sample's.
     /// - Complexity: Amortized O(1) when `start` is not earlier than the last entry's; O(log n + n) otherwise
     ///   (the binary search plus the array shift).
-    mutating func insert(_ entry: IndexedSample, uuid: UUID) {
-        longestDuration = max(longestDuration, entry.end - entry.start)
+    mutating func insert(_ entry: consuming IndexedSample, uuid: UUIDKey) {
+        let start = entry.start
+        longestDuration = max(longestDuration, entry.end - start)
         additions.append((entry.sequence, uuid))
         statisticsColumns?.insert(entry)
-        if let last = entries.last, last.start > entry.start {
+        // The last start read in place: `entries.last` would copy the whole entry.
+        let lastStart = entries.withUnsafeBufferPointer { $0.isEmpty ? -Double.infinity : $0[$0.count - 1].start }
+        if lastStart > start {
             // The new sequence is the largest, so it goes after every entry with the same start.
-            let slot = entries.partitioningIndex { $0.start > entry.start }
-            entries.insert(entry, at: slot)
+            let slot = entries.partitioningIndex { $0.start > start }
+            entries.insert(consume entry, at: slot)
         } else {
-            entries.append(entry)
+            entries.append(consume entry)
         }
     }
 

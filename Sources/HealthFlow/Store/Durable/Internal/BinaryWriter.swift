@@ -26,10 +26,11 @@ struct BinaryWriter {
     }
 
     mutating func uint64(_ value: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     mutating func varint(_ value: UInt64) {
+        if value < 0x80 { return bytes.append(UInt8(truncatingIfNeeded: value)) }
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -72,7 +73,9 @@ struct BinaryWriter {
 
     /// Writes `value` (see the type's description) and returns its table entry.
     private mutating func tableEntry(_ value: String) -> UInt64 {
-        if let known = recent.first(where: { $0.text == value }) {
+        // Lengths first: comparing different strings of one length reads them, of different lengths need not.
+        let length = value.utf8.count
+        if let known = recent.first(where: { $0.text.utf8.count == length && $0.text == value }) {
             varint(known.entry << 1 | 1)
             return known.entry
         }

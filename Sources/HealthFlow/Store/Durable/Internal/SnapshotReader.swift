@@ -132,7 +132,7 @@ private struct SnapshotAssembly {
         let expectedAdditions: Int
         let expectedTombstones: Int
         var entries: [IndexedSample] = []
-        var additions: [(sequence: UInt64, uuid: UUID)] = []
+        var additions: [(sequence: UInt64, uuid: UUIDKey)] = []
         var tombstones: [StoredTombstone] = []
 
         /// Flags a section with fewer (or more) entries than its record announced, counting the entries lost.
@@ -151,7 +151,7 @@ private struct SnapshotAssembly {
     private var authorization: AuthorizationTable?
     private var sections: [Section] = []
     private var slots: [HealthObjectType: Int] = [:]
-    private var locations: [UUID: StoreState.Location] = [:]
+    private var locations = UUIDTable<StoreState.Location>()
     private var voltages: [UUID: [ElectrocardiogramVoltageMeasurement]] = [:]
     private var members: [(member: UUID, correlation: UUID)] = []
     private var endSequence: UInt64?
@@ -231,7 +231,7 @@ private struct SnapshotAssembly {
             }
             endSequence = sequence
         case .voltages(let uuid, let measurements):
-            guard let location = locations[uuid],
+            guard let location = locations[UUIDKey(uuid)],
                 case .electrocardiogram(let electrocardiogram)? = sections[location.slot].entries.first(where: {
                     $0.sample.uuid == uuid
                 })?.sample
@@ -308,7 +308,7 @@ private struct SnapshotAssembly {
         let slot = sections.count - 1
         switch addition {
         case .removed(let sequence, let uuid):
-            sections[slot].additions.append((sequence, uuid))
+            sections[slot].additions.append((sequence, UUIDKey(uuid)))
         case .live(let sequence, let sample, let correlation):
             let keys = SampleKeys(sample)
             guard keys.typeIdentifier == sections[slot].type.identifier else {
@@ -319,12 +319,13 @@ private struct SnapshotAssembly {
                 isOwned: keys.bundleIdentifier == appBundleIdentifier)
             let location = StoreState.Location(
                 slot: slot, start: entry.start, sequence: sequence, correlation: correlation)
-            guard locations.updateValue(location, forKey: keys.uuid) == nil else {
+            let uuid = UUIDKey(keys.uuid)
+            guard locations.updateValue(location, forKey: uuid) == nil else {
                 throw SnapshotDamage(
                     offset: offset, problem: .inconsistent("UUID \(keys.uuid.uuidString) is stored twice"))
             }
             if let correlation { members.append((keys.uuid, correlation)) }
-            sections[slot].additions.append((sequence, keys.uuid))
+            sections[slot].additions.append((sequence, uuid))
             sections[slot].entries.append(entry)
         }
         lastSequence = max(lastSequence, addition.sequence)
@@ -355,14 +356,14 @@ private struct SnapshotAssembly {
         if endSequence == nil || authorization == nil || header == nil {
             try log.flag(SnapshotDamage(offset: offset, problem: .truncated))
         }
-        for (member, correlation) in members where locations[correlation] == nil {
+        for (member, correlation) in members where locations[UUIDKey(correlation)] == nil {
             try log.flag(
                 SnapshotDamage(
                     offset: offset,
                     problem: .inconsistent(
                         "member \(member.uuidString) names a correlation that is not stored; kept on its own")))
-            if let location = locations[member] {
-                locations[member] = StoreState.Location(
+            if let location = locations[UUIDKey(member)] {
+                locations[UUIDKey(member)] = StoreState.Location(
                     slot: location.slot, start: location.start, sequence: location.sequence, correlation: nil)
             }
         }

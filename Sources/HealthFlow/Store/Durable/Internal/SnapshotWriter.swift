@@ -65,7 +65,7 @@ struct SnapshotWriter {
                         SampleCodec.encode(entry.sample, into: &writer)
                     } else {
                         writer.byte(0)
-                        writer.uuid(addition.uuid)
+                        writer.uuid(addition.uuid.uuid)
                     }
                     if writer.bytes.count >= Self.recordSize {
                         try output.record(.additions, writer.bytes)

@@ -15,7 +15,7 @@ struct StoreImage: Sendable {
     let authorization: AuthorizationTable
     let sequence: UInt64
     let sections: [Section]
-    let locations: [UUID: StoreState.Location]
+    let locations: UUIDTable<StoreState.Location>
     let voltages: [UUID: [ElectrocardiogramVoltageMeasurement]]
 
     init(_ state: StoreState) {
@@ -34,7 +34,7 @@ struct StoreImage: Sendable {
 
     /// The live entry a type's addition log names, with the correlation holding it, or `nil` when that
     /// addition was deleted since.
-    func liveEntry(slot: Int, sequence: UInt64, uuid: UUID) -> (entry: IndexedSample, correlation: UUID?)? {
+    func liveEntry(slot: Int, sequence: UInt64, uuid: UUIDKey) -> (entry: IndexedSample, correlation: UUID?)? {
         guard let location = locations[uuid], location.slot == slot, location.sequence == sequence else { return nil }
         let index = sections[slot].index
         guard let position = index.position(start: location.start, sequence: sequence) else { return nil }

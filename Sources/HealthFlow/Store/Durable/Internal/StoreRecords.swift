@@ -78,8 +78,9 @@ enum MutationCodec {
                 records.append((.insert, record.bytes + body.bytes))
                 count = 0
             }
-            for sample in samples {
-                SampleCodec.encode(sample, into: &body)
+            // Indices rather than `for sample in samples`: iterating copies each (large) sample.
+            for index in samples.indices {
+                SampleCodec.encode(samples[index], into: &body)
                 count += 1
                 if body.bytes.count >= recordSize {
                     close()
