@@ -87,6 +87,9 @@ public struct SyncEngine: Sendable {
     let now: @Sendable () -> Date
     /// Told when a run passes each ``SyncCheckpoint`` (crash tests only; see ``reportingCheckpoints(_:)``).
     var checkpointHook: (@Sendable (SyncCheckpoint) -> Void)?
+    /// Told the ID of each batch built ahead, while the batch before it is in flight, from the task that built it
+    /// (tests only: they fail or cancel the batch in flight once the next one is prepared).
+    var lookaheadHook: (@Sendable (UUID) -> Void)?
 
     /// Creates an engine.
     ///
@@ -195,16 +198,15 @@ public struct SyncEngine: Sendable {
     }
 
     /// The steps of one run (``SyncRun``): resume a pending batch, check the anchors, then gather → serialize →
-    /// send → commit until a batch comes out short.
+    /// send → commit until a batch comes out short, the next batch gathered and built while one is in flight
+    /// (``SyncRun/sendAll(in:)``).
     private func run(reporter: SyncReporter? = nil) async throws -> SyncReport {
         var run = try SyncRun(engine: self, reporter: reporter)
         do {
             try await run.resumePending()
             try run.restartIfUntrusted()
-            while let gathered = try await run.gather() {
-                let batch = try run.serialize(gathered)
-                let receipt = try await run.send(batch)
-                guard try run.commit(batch, receipt: receipt) == .gatherAgain else { break }
+            try await withThrowingTaskGroup(of: SyncRun.Ahead.self) { group in
+                try await run.sendAll(in: &group)
             }
         } catch {
             // Keep the last acknowledged batch's commit; were this save to fail too, the next run re-sends that
