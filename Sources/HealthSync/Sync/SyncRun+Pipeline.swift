@@ -67,9 +67,20 @@ extension SyncRun {
             let gathered = try await Self.collect(
                 for: engine, since: SyncState(anchors: since), batchID: batchID, resendsLegacyBatch: false)
             guard gathered.changeCount > 0 else { return Ahead(since: since, gathered: gathered, body: nil) }
-            let body = try Self.build(gathered, for: engine)
+            let body = try await Self.buildAside(gathered, for: engine)
             engine.lookaheadHook?(batchID)
             return Ahead(since: since, gathered: gathered, body: body)
+        }
+    }
+
+    /// ``build(_:for:)`` on a Dispatch worker thread rather than the Swift concurrency pool: the pool may have a
+    /// single thread free (two on two cores, one of them taken by whoever waits on the run), and the batch in flight
+    /// needs it for its steps while the batch ahead is built.
+    static func buildAside(_ batch: Gathered, for engine: SyncEngine) async throws -> PreparedSyncBatch {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try build(batch, for: engine) })
+            }
         }
     }
 

@@ -74,6 +74,31 @@ struct SyncPipelineTests {
         #expect(again.batches == 0)
     }
 
+    /// Only a full batch has a batch built after it; a batch built ahead from anchors the state does not hold (here
+    /// the batch before it was never committed) is discarded, its temp body removed, and the next batch is gathered
+    /// afresh from the state's anchors.
+    @Test func aBatchBuiltAheadFromOtherAnchorsIsDiscardedAndTheNextBatchGatheredAfresh() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(5))
+        var run = try SyncRun(engine: bench.engine(batchSize: 3))
+        let first = try #require(try await run.gather())
+        let work = try #require(run.lookahead(after: first))
+        let ahead = try await work()
+        #expect(ahead.gathered.sections.map(\.count) == [2, 0])
+        #expect(try bench.tempFiles().count == 1)
+        let afterShort = run.lookahead(after: ahead.gathered)
+        #expect(afterShort == nil, "a short batch ends the run")
+
+        let (next, body) = try #require(try await run.adopt(ahead))
+        defer { body.remove() }
+        #expect(next.batchID != ahead.gathered.batchID && next.batchID != first.batchID)
+        #expect(next.sections.map(\.count) == [3])
+        #expect(try bench.tempFiles().count == 1)
+        #expect(try bench.tempFiles().allSatisfy { $0.contains(next.batchID.uuidString) })
+        #expect(try bench.anchors.load() == SyncState(), "nothing was written to the state")
+    }
+
     /// Batch 2 fails once batch 3 is built ahead: batch 3 is thrown away (never `gathered`, no pending file, its
     /// temp body removed), batch 2 stays pending with batch 1's commit, and the next run sends batch 2 first,
     /// under its own ID, then the rest: every change once.
