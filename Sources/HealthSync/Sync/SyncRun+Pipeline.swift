@@ -31,7 +31,7 @@ extension SyncRun {
             while let (gathered, body) = next {
                 let ahead = lookahead(after: gathered)
                 if let ahead { group.addTask(operation: ahead) }
-                let batch = try persist(gathered, body: body)
+                let batch = try await persist(gathered, body: body)
                 let receipt = try await send(batch)
                 guard try commit(batch, receipt: receipt) == .gatherAgain else { break }
                 if ahead != nil, let prepared = try await group.next() {
@@ -67,20 +67,9 @@ extension SyncRun {
             let gathered = try await Self.collect(
                 for: engine, since: SyncState(anchors: since), batchID: batchID, resendsLegacyBatch: false)
             guard gathered.changeCount > 0 else { return Ahead(since: since, gathered: gathered, body: nil) }
-            let body = try await Self.buildAside(gathered, for: engine)
+            let body = try await Self.aside { try SyncRun.build(gathered, for: engine) }
             engine.lookaheadHook?(batchID)
             return Ahead(since: since, gathered: gathered, body: body)
-        }
-    }
-
-    /// ``build(_:for:)`` on a Dispatch worker thread rather than the Swift concurrency pool: the pool may have a
-    /// single thread free (two on two cores, one of them taken by whoever waits on the run), and the batch in flight
-    /// needs it for its steps while the batch ahead is built.
-    static func buildAside(_ batch: Gathered, for engine: SyncEngine) async throws -> PreparedSyncBatch {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try build(batch, for: engine) })
-            }
         }
     }
 

@@ -159,14 +159,16 @@ struct SyncRun {
     /// state file's, the state file records it too (``AnchorStore/load()`` reads only the state file's folder).
     /// From here on a crash re-sends these very bytes.
     /// - Returns: The pending batch; its temp body stays until ``send(_:)`` is over (removed here on a throw).
-    mutating func serialize(_ batch: Gathered) throws -> Durable {
-        try persist(batch, body: Self.build(batch, for: engine))
+    mutating func serialize(_ batch: Gathered) async throws -> Durable {
+        try await persist(batch, body: Self.build(batch, for: engine))
     }
 
     /// The second half of ``serialize(_:)``: makes the batch, whose body `prepared` holds
-    /// (``build(_:for:)``), durable as the pending batch.
+    /// (``build(_:for:)``), durable as the pending batch. The file calls (writes, `fsync`s, renames, the unlink of
+    /// the last committed batch's file) run on a thread of their own (``aside(_:)``) while this task waits, so the
+    /// concurrency pool's thread is free meanwhile for the batch gathered ahead.
     /// - Returns: The pending batch; `prepared` stays until ``send(_:)`` is over (removed here on a throw).
-    mutating func persist(_ batch: Gathered, body prepared: PreparedSyncBatch) throws -> Durable {
+    mutating func persist(_ batch: Gathered, body prepared: PreparedSyncBatch) async throws -> Durable {
         do {
             let id = batch.batchID
             let sequence = self.sequence + 1
@@ -180,17 +182,28 @@ struct SyncRun {
             next.pending = record
             next.pendingBatchID = id
             next.checkpoint = batch.checkpoint ?? state.checkpoint
-            let hook = engine.checkpointHook
-            record.bodyCRC32 = try PendingBatchFile.write(
-                prepared.request, recording: StoredSyncState(state: next, sequence: sequence), to: path
-            ) { step in hook?(step == .fileSynced ? .written(id) : .renamed(id)) }
-            next.pending = record
-            if path.parent != engine.anchorStore.path.parent {
-                try engine.anchorStore.save(StoredSyncState(state: next, sequence: sequence))
+            let (hook, anchorStore, request) = (engine.checkpointHook, engine.anchorStore, prepared.request)
+            let (stored, committedBody) = (StoredSyncState(state: next, sequence: sequence), unsavedCommit?.path)
+            let (checksum, removal) = try await Self.aside { () throws -> (UInt32, Result<Void, SyncEngineError>) in
+                let checksum = try PendingBatchFile.write(request, recording: stored, to: path) { step in
+                    hook?(step == .fileSynced ? .written(id) : .renamed(id))
+                }
+                if path.parent != anchorStore.path.parent {
+                    var saved = stored
+                    saved.state.pending?.bodyCRC32 = checksum
+                    try anchorStore.save(saved)
+                }
+                let removal = Result { () throws(SyncEngineError) in
+                    if let committedBody { try SyncBatchBody.removePendingFile(at: committedBody) }
+                }
+                return (checksum, removal)
             }
+            record.bodyCRC32 = checksum
+            next.pending = record
             state = next
             self.sequence = sequence
-            try removeCommittedBody()
+            try removal.get()
+            unsavedCommit = nil
             hook?(.persisted(id))
             return Durable(
                 record: record, path: path, changeCount: batch.changeCount,
@@ -198,6 +211,22 @@ struct SyncRun {
         } catch {
             prepared.remove()
             throw error
+        }
+    }
+
+    /// Runs `work` on a thread of its own, started for it, and gives its result: blocking file calls and long
+    /// computations stay off the Swift concurrency pool and the Dispatch global queues, which have as many threads
+    /// as cores, any of them possibly blocked by someone else. ``AtomicFile/fsyncObserver`` is carried over.
+    static func aside<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let observer = AtomicFile.fsyncObserver
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Result {
+                        guard let observer else { return try work() }
+                        return try AtomicFile.$fsyncObserver.withValue(observer) { try work() }
+                    })
+            }.start()
         }
     }
 
