@@ -37,6 +37,13 @@ import HealthFlow
 /// more per run for the state file. When the state folder is not the state file's folder, each batch also saves
 /// the state file (four per batch), since ``AnchorStore/load()`` looks for pending files beside the state file.
 ///
+/// While a full batch goes through steps 4 and 5, the batch after it goes through steps 2 and 3 — gathered from the
+/// anchors the batch in flight advances to and built in memory or in a temp file — so the `fsync`s and the upload
+/// overlap that work. At most one batch is built ahead, and nothing of it reaches the state folder before the batch
+/// before it is committed: when that batch fails or the run is cancelled, the batch built ahead is discarded (its
+/// temp file removed) and the next run starts again from the batch that failed. Changes saved after the batch
+/// ahead was gathered go out in a later batch or run.
+///
 /// Before trusting the anchors, a run checks them against the store (``SyncRestart``): when the state was made
 /// for another store, a store since recreated or restored from an older copy, or an anchor lies past the
 /// store's last change, the anchors are dropped and everything is sent again (the receiver de-duplicates), and
@@ -87,6 +94,9 @@ public struct SyncEngine: Sendable {
     let now: @Sendable () -> Date
     /// Told when a run passes each ``SyncCheckpoint`` (crash tests only; see ``reportingCheckpoints(_:)``).
     var checkpointHook: (@Sendable (SyncCheckpoint) -> Void)?
+    /// Told the ID of each batch built ahead, while the batch before it is in flight, from the task that built it
+    /// (tests only: they fail or cancel the batch in flight once the next one is prepared).
+    var lookaheadHook: (@Sendable (UUID) -> Void)?
 
     /// Creates an engine.
     ///
@@ -195,16 +205,15 @@ public struct SyncEngine: Sendable {
     }
 
     /// The steps of one run (``SyncRun``): resume a pending batch, check the anchors, then gather → serialize →
-    /// send → commit until a batch comes out short.
+    /// send → commit until a batch comes out short, the next batch gathered and built while one is in flight
+    /// (``SyncRun/sendAll(in:)``).
     private func run(reporter: SyncReporter? = nil) async throws -> SyncReport {
         var run = try SyncRun(engine: self, reporter: reporter)
         do {
             try await run.resumePending()
             try run.restartIfUntrusted()
-            while let gathered = try await run.gather() {
-                let batch = try run.serialize(gathered)
-                let receipt = try await run.send(batch)
-                guard try run.commit(batch, receipt: receipt) == .gatherAgain else { break }
+            try await withThrowingTaskGroup(of: SyncRun.Ahead.self) { group in
+                try await run.sendAll(in: &group)
             }
         } catch {
             // Keep the last acknowledged batch's commit; were this save to fail too, the next run re-sends that

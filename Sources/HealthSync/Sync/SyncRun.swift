@@ -14,7 +14,7 @@ import HealthFlow
 /// its ``SyncCheckpoint``; a step that throws leaves the state as durable as the last save made it.
 struct SyncRun {
     /// A batch's changes, gathered and not yet written anywhere.
-    struct Gathered {
+    struct Gathered: Sendable {
         let batchID: UUID
         /// The changes in type order; at most the engine's batch size in all.
         let sections: [SyncPlanSection]
@@ -113,19 +113,44 @@ struct SyncRun {
         try Task.checkCancellation()
         // An older state file recorded only the ID: that batch is rebuilt from the anchors under the same key.
         let legacyID = state.pending == nil ? state.pendingBatchID : nil
-        let batchID = legacyID ?? engine.makeBatchID()
-        let sections = try await Self.fill(engine.types, from: engine.store, since: state, limit: engine.batchSize)
-        let batch = Gathered(
-            batchID: batchID, sections: sections,
-            checkpoint: (engine.store as? any HealthChangeHistory)?.historyCheckpoint(),
-            resendsLegacyBatch: legacyID != nil)
+        let batch = try await Self.collect(
+            for: engine, since: state, batchID: legacyID ?? engine.makeBatchID(), resendsLegacyBatch: legacyID != nil)
         guard batch.changeCount > 0 else {
-            if legacyID != nil { state.pendingBatchID = nil }
-            if legacyID != nil || unsavedCommit != nil { try saveCommitted() }
+            try endOfChanges()
             return nil
         }
-        engine.checkpointHook?(.gathered(batchID))
+        engine.checkpointHook?(.gathered(batch.batchID))
         return batch
+    }
+
+    /// Nothing is left to send: a legacy `pendingBatchID` is cleared, and the state saved when that or the last
+    /// commit is not yet durable.
+    mutating func endOfChanges() throws {
+        let legacy = state.pending == nil && state.pendingBatchID != nil
+        if legacy { state.pendingBatchID = nil }
+        if legacy || unsavedCommit != nil { try saveCommitted() }
+    }
+
+    /// The changes of `engine`'s types since `state`'s anchors, at most a batch of them, under `batchID`, with the
+    /// store's history checkpoint taken right after; nothing is written.
+    static func collect(
+        for engine: SyncEngine, since state: SyncState, batchID: UUID, resendsLegacyBatch: Bool
+    ) async throws -> Gathered {
+        try Task.checkCancellation()
+        let sections = try await fill(engine.types, from: engine.store, since: state, limit: engine.batchSize)
+        return Gathered(
+            batchID: batchID, sections: sections,
+            checkpoint: (engine.store as? any HealthChangeHistory)?.historyCheckpoint(),
+            resendsLegacyBatch: resendsLegacyBatch)
+    }
+
+    /// Builds the batch's body (``SyncBatchBody/prepare(header:sections:tempFolder:inMemoryLimit:)``): in memory
+    /// while small, else in a temp file in the private temp folder; nothing durable is written.
+    static func build(_ batch: Gathered, for engine: SyncEngine) throws -> PreparedSyncBatch {
+        let header = SyncBatchHeader(batchID: batch.batchID, deviceID: engine.deviceID, createdAt: engine.now())
+        return try SyncBatchBody.prepare(
+            header: header, sections: batch.sections, tempFolder: engine.tempFolderPath,
+            inMemoryLimit: engine.inMemoryLimit)
     }
 
     /// Writes the batch's body (``SyncBatchBody/prepare(header:sections:tempFolder:inMemoryLimit:)``), then makes
@@ -134,11 +159,16 @@ struct SyncRun {
     /// state file's, the state file records it too (``AnchorStore/load()`` reads only the state file's folder).
     /// From here on a crash re-sends these very bytes.
     /// - Returns: The pending batch; its temp body stays until ``send(_:)`` is over (removed here on a throw).
-    mutating func serialize(_ batch: Gathered) throws -> Durable {
-        let header = SyncBatchHeader(batchID: batch.batchID, deviceID: engine.deviceID, createdAt: engine.now())
-        let prepared = try SyncBatchBody.prepare(
-            header: header, sections: batch.sections, tempFolder: engine.tempFolderPath,
-            inMemoryLimit: engine.inMemoryLimit)
+    mutating func serialize(_ batch: Gathered) async throws -> Durable {
+        try await persist(batch, body: Self.build(batch, for: engine))
+    }
+
+    /// The second half of ``serialize(_:)``: makes the batch, whose body `prepared` holds
+    /// (``build(_:for:)``), durable as the pending batch. The file calls (writes, `fsync`s, renames, the unlink of
+    /// the last committed batch's file) run on a thread of their own (``aside(_:)``) while this task waits, so the
+    /// concurrency pool's thread is free meanwhile for the batch gathered ahead.
+    /// - Returns: The pending batch; `prepared` stays until ``send(_:)`` is over (removed here on a throw).
+    mutating func persist(_ batch: Gathered, body prepared: PreparedSyncBatch) async throws -> Durable {
         do {
             let id = batch.batchID
             let sequence = self.sequence + 1
@@ -152,17 +182,28 @@ struct SyncRun {
             next.pending = record
             next.pendingBatchID = id
             next.checkpoint = batch.checkpoint ?? state.checkpoint
-            let hook = engine.checkpointHook
-            record.bodyCRC32 = try PendingBatchFile.write(
-                prepared.request, recording: StoredSyncState(state: next, sequence: sequence), to: path
-            ) { step in hook?(step == .fileSynced ? .written(id) : .renamed(id)) }
-            next.pending = record
-            if path.parent != engine.anchorStore.path.parent {
-                try engine.anchorStore.save(StoredSyncState(state: next, sequence: sequence))
+            let (hook, anchorStore, request) = (engine.checkpointHook, engine.anchorStore, prepared.request)
+            let (stored, committedBody) = (StoredSyncState(state: next, sequence: sequence), unsavedCommit?.path)
+            let (checksum, removal) = try await Self.aside { () throws -> (UInt32, Result<Void, SyncEngineError>) in
+                let checksum = try PendingBatchFile.write(request, recording: stored, to: path) { step in
+                    hook?(step == .fileSynced ? .written(id) : .renamed(id))
+                }
+                if path.parent != anchorStore.path.parent {
+                    var saved = stored
+                    saved.state.pending?.bodyCRC32 = checksum
+                    try anchorStore.save(saved)
+                }
+                let removal = Result { () throws(SyncEngineError) in
+                    if let committedBody { try SyncBatchBody.removePendingFile(at: committedBody) }
+                }
+                return (checksum, removal)
             }
+            record.bodyCRC32 = checksum
+            next.pending = record
             state = next
             self.sequence = sequence
-            try removeCommittedBody()
+            try removal.get()
+            unsavedCommit = nil
             hook?(.persisted(id))
             return Durable(
                 record: record, path: path, changeCount: batch.changeCount,
@@ -170,6 +211,22 @@ struct SyncRun {
         } catch {
             prepared.remove()
             throw error
+        }
+    }
+
+    /// Runs `work` on a thread of its own, started for it, and gives its result: blocking file calls and long
+    /// computations stay off the Swift concurrency pool and the Dispatch global queues, which have as many threads
+    /// as cores, any of them possibly blocked by someone else. ``AtomicFile/fsyncObserver`` is carried over.
+    static func aside<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let observer = AtomicFile.fsyncObserver
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Result {
+                        guard let observer else { return try work() }
+                        return try AtomicFile.$fsyncObserver.withValue(observer) { try work() }
+                    })
+            }.start()
         }
     }
 
@@ -283,13 +340,20 @@ struct SyncRun {
         var pending = PendingBatch(
             batchID: batchID, bodyFileName: fileName, bodyLength: request.contentLength,
             contentType: request.contentType, endAnchors: [:])
+        pending.endAnchors = endAnchors(of: sections)
         for section in sections {
             let identifier = section.type.identifier
-            pending.endAnchors[identifier] = section.changes.newAnchor
             let (added, deleted) = (section.changes.samples.count, section.changes.deletedObjects.count)
             if added > 0 { pending.samples[identifier, default: 0] += added }
             if deleted > 0 { pending.deletions[identifier, default: 0] += deleted }
         }
         return pending
+    }
+
+    /// The anchors, by type identifier, that a batch of `sections` advances to once acknowledged.
+    static func endAnchors(of sections: [SyncPlanSection]) -> [String: HealthQueryAnchor] {
+        var anchors: [String: HealthQueryAnchor] = [:]
+        for section in sections { anchors[section.type.identifier] = section.changes.newAnchor }
+        return anchors
     }
 }

@@ -36,11 +36,16 @@ struct SyncEngineBatchTests {
         defer { bench.remove() }
         try bench.store.ingest(try SyncEngineBench.heartRates(5))
         let watching = SyncEngineWatchingTransport(inner: bench.outbox, tempFolder: bench.tempURL)
-        _ = try await bench.engine(transport: watching, batchSize: 2, inMemoryLimit: 0).sync()
+        let report = try await bench.engine(transport: watching, batchSize: 2, inMemoryLimit: 0).sync()
 
-        #expect(watching.observed.count == 3)
-        for files in watching.observed {
-            #expect(files.count == 1)
+        // Each upload finds its own batch's temp body, and at most the next batch's, built ahead meanwhile.
+        #expect(watching.observed.count == 3 && report.batchIDs.count == 3)
+        for (index, files) in watching.observed.enumerated() {
+            let own = files.keys.filter { $0.contains(report.batchIDs[index].uuidString) }
+            let next = index + 1 < report.batchIDs.count ? report.batchIDs[index + 1].uuidString : "none"
+            #expect(own.count == 1)
+            #expect(files.keys.allSatisfy { own.contains($0) || $0.contains(next) }, "\(files)")
+            #expect(files.count <= 2)
             #expect(files.values.allSatisfy { $0 == 0o600 })
         }
         #expect(try bench.tempFiles().isEmpty)

@@ -72,7 +72,7 @@ struct SyncRunTests {
         #expect(gathered.checkpoint != nil)
         #expect(try bench.anchors.load() == SyncState())
 
-        let batch = try run.serialize(gathered)
+        let batch = try await run.serialize(gathered)
         let saved = try bench.anchors.load()
         #expect(saved.pending == batch.record)
         #expect(saved.pendingBatchID == gathered.batchID)
@@ -95,7 +95,7 @@ struct SyncRunTests {
         defer { bench.remove() }
         try bench.store.ingest(try SyncEngineBench.heartRates(count))
         var run = try SyncRun(engine: bench.engine(batchSize: 3))
-        let batch = try run.serialize(try #require(try await run.gather()))
+        let batch = try await run.serialize(try #require(try await run.gather()))
         let receipt = try await run.send(batch)
         #expect(try bench.anchors.load().pending == batch.record)
 
@@ -123,11 +123,11 @@ struct SyncRunTests {
         defer { bench.remove() }
         try bench.store.ingest(try SyncEngineBench.heartRates(5))
         var run = try SyncRun(engine: bench.engine(batchSize: 3))
-        let first = try run.serialize(try #require(try await run.gather()))
+        let first = try await run.serialize(try #require(try await run.gather()))
         #expect(try run.commit(first, receipt: try await run.send(first)) == .gatherAgain)
         #expect(run.unsavedCommit?.path == first.path)
 
-        let second = try run.serialize(try #require(try await run.gather()))
+        let second = try await run.serialize(try #require(try await run.gather()))
         let saved = try bench.anchors.load()
         #expect(saved.anchors == first.record.endAnchors)
         #expect(saved.pending == second.record)
@@ -145,7 +145,7 @@ struct SyncRunTests {
         try bench.store.ingest(try SyncEngineBench.heartRates(2))
         let rejecting = SyncEngineRejectingTransport()
         var first = try SyncRun(engine: bench.engine(transport: rejecting))
-        let batch = try first.serialize(try #require(try await first.gather()))
+        let batch = try await first.serialize(try #require(try await first.gather()))
         let body = try Data(contentsOf: URL(fileURLWithPath: batch.path.description))
             .prefix(Int(batch.record.bodyLength))
         do {

@@ -1,0 +1,235 @@
+import FlowKit
+import Foundation
+import HealthFlow
+import Testing
+
+@_spi(Testing) @testable import HealthSync
+
+/// The run's pipeline: the batch after the one in flight is gathered and built ahead, and taken up only once the
+/// batch before it is committed.
+struct SyncPipelineTests {
+    /// An engine over `bench` whose batch IDs are `SyncFixtures.uuid(firstID…)` in the order they are drawn, its
+    /// checkpoints noted in `trace` and the batches it builds ahead in `ahead`.
+    static func engine(
+        _ bench: SyncEngineBench, transport: any UploadTransport, batchSize: Int, firstID: Int = 1,
+        trace: PendingBatchFileTests.Trace, ahead: PendingBatchFileTests.Trace,
+        onAhead: @escaping @Sendable (UUID) -> Void = { _ in }
+    ) throws -> SyncEngine {
+        let drawn = LockedState(firstID)
+        var engine = try SyncEngine(
+            store: bench.store, types: SyncEngineBench.types, anchorStore: bench.anchors, transport: transport,
+            deviceID: "device-1", batchSize: batchSize, tempFolder: bench.tempURL, inMemoryLimit: 0,
+            makeBatchID: {
+                SyncFixtures.uuid(
+                    drawn.withLock { next in
+                        defer { next += 1 }
+                        return next
+                    })
+            }, now: { SyncFixtures.nine }
+        ).reportingCheckpoints { trace.note("\($0.name) \($0.batchID)") }
+        engine.lookaheadHook = { id in
+            ahead.note(id.uuidString)
+            onAhead(id)
+        }
+        return engine
+    }
+
+    /// The names of the pending batch files (and their temp files) in the bench's state folder.
+    static func pendingFiles(_ bench: SyncEngineBench) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: bench.folder.url.path).filter { $0.contains(".pending-") }
+            .sorted()
+    }
+
+    /// Nine changes in batches of 3: three batches in ID order, each holding the three changes after the batch
+    /// before it, each batch's checkpoints complete before the next batch's `gathered`; batches 2 and 3 are built
+    /// ahead, and the empty gathering after batch 3 ends the run.
+    @Test func pipelinedBatchesGoOutInOrderEachFromTheAnchorsTheOneBeforeLeft() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(9))
+        let (trace, ahead) = (PendingBatchFileTests.Trace(), PendingBatchFileTests.Trace())
+        let engine = try Self.engine(bench, transport: bench.outbox, batchSize: 3, trace: trace, ahead: ahead)
+
+        let report = try await engine.sync()
+
+        let ids = (1...3).map(SyncFixtures.uuid)
+        #expect(report.batchIDs == ids)
+        #expect(report.totalSamples == 9 && report.duplicates == 0)
+        for (index, id) in ids.enumerated() {
+            let expected = (1...3).map { SyncFixtures.uuid(index * 3 + $0) }
+            #expect(try bench.deliveredBatch(id).sampleUUIDs == expected)
+        }
+        let perBatch = ["gathered", "written", "renamed", "persisted", "acknowledged", "committed"]
+        #expect(
+            trace.all
+                == ids.flatMap { id in perBatch.map { "\($0) \(id)" } }
+                + ["state-written \(ids[2])", "state-renamed \(ids[2])"])
+        #expect(ahead.all == [ids[1].uuidString, ids[2].uuidString])
+        let saved = try bench.anchors.load()
+        #expect(saved.pending == nil && saved.anchors.keys.sorted() == ["heartRate"])
+        #expect(try Self.pendingFiles(bench).isEmpty)
+        #expect(try bench.tempFiles().isEmpty)
+
+        let again = try await engine.sync()
+        #expect(again.batches == 0)
+    }
+
+    /// Only a full batch has a batch built after it; a batch built ahead from anchors the state does not hold (here
+    /// the batch before it was never committed) is discarded, its temp body removed, and the next batch is gathered
+    /// afresh from the state's anchors.
+    @Test func aBatchBuiltAheadFromOtherAnchorsIsDiscardedAndTheNextBatchGatheredAfresh() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(5))
+        var run = try SyncRun(engine: bench.engine(batchSize: 3))
+        let first = try #require(try await run.gather())
+        let work = try #require(run.lookahead(after: first))
+        let ahead = try await work()
+        #expect(ahead.gathered.sections.map(\.count) == [2, 0])
+        #expect(try bench.tempFiles().count == 1)
+        let afterShort = run.lookahead(after: ahead.gathered)
+        #expect(afterShort == nil, "a short batch ends the run")
+
+        let (next, body) = try #require(try await run.adopt(ahead))
+        defer { body.remove() }
+        #expect(next.batchID != ahead.gathered.batchID && next.batchID != first.batchID)
+        #expect(next.sections.map(\.count) == [3])
+        #expect(try bench.tempFiles().count == 1)
+        #expect(try bench.tempFiles().allSatisfy { $0.contains(next.batchID.uuidString) })
+        #expect(try bench.anchors.load() == SyncState(), "nothing was written to the state")
+    }
+
+    /// Batch 2 fails once batch 3 is built ahead: batch 3 is thrown away (never `gathered`, no pending file, its
+    /// temp body removed), batch 2 stays pending with batch 1's commit, and the next run sends batch 2 first,
+    /// under its own ID, then the rest: every change once.
+    @Test func aFailureOfTheBatchInFlightDiscardsTheBatchPreparedAheadAndTheNextRunResendsIt() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(8))
+        let (trace, ahead) = (PendingBatchFileTests.Trace(), PendingBatchFileTests.Trace())
+        let (first, second, third) = (SyncFixtures.uuid(1), SyncFixtures.uuid(2), SyncFixtures.uuid(3))
+        let gate = FailingAfterAheadTransport(
+            inner: bench.outbox, failing: second, ahead: third, tempFolder: bench.tempURL)
+        let engine = try Self.engine(
+            bench, transport: gate, batchSize: 3, trace: trace, ahead: ahead, onAhead: gate.built)
+
+        await #expect(throws: FailingAfterAheadTransport.Failed.self) { try await engine.sync() }
+
+        #expect(ahead.all == [second.uuidString, third.uuidString])
+        #expect(gate.tempFilesAtFailure.contains { $0.contains(third.uuidString) }, "batch 3 was built ahead")
+        #expect(trace.all.filter { $0.hasPrefix("gathered") } == ["gathered \(first)", "gathered \(second)"])
+        let state = try bench.anchors.load()
+        #expect(state.pending?.batchID == second)
+        #expect(state.anchors["heartRate"] != nil, "batch 1 is committed")
+        #expect(try Self.pendingFiles(bench).count == 1)
+        #expect(try Self.pendingFiles(bench).allSatisfy { $0.contains(second.uuidString) })
+        #expect(try bench.tempFiles().isEmpty)
+        #expect(try bench.outbox.storedBatchIDs() == [first])
+
+        let resumed = try await Self.engine(
+            bench, transport: bench.outbox, batchSize: 3, firstID: 10, trace: trace, ahead: ahead
+        ).sync()
+        #expect(resumed.batchIDs == [second, SyncFixtures.uuid(10)])
+        #expect(resumed.duplicates == 0)
+        let delivered = try bench.deliveredUUIDs().samples
+        #expect(delivered.count == 8 && Set(delivered) == Set((1...8).map(SyncFixtures.uuid)))
+        #expect(try bench.tempFiles().isEmpty)
+    }
+
+    /// The run is cancelled once batch 3 is built ahead, while batch 2 is in flight: the run throws
+    /// `CancellationError`, batch 3 leaves nothing behind, and batch 2 stays pending for the next run.
+    @Test func cancellingTheRunWithABatchPreparedAheadDiscardsItAndKeepsTheBatchInFlightPending() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(8))
+        let (trace, ahead) = (PendingBatchFileTests.Trace(), PendingBatchFileTests.Trace())
+        let task = LockedState<Task<SyncReport, any Error>?>(nil)
+        let (second, third) = (SyncFixtures.uuid(2), SyncFixtures.uuid(3))
+        let gate = FailingAfterAheadTransport(
+            inner: bench.outbox, failing: second, ahead: third, tempFolder: bench.tempURL,
+            cancel: { task.withLock { $0 }?.cancel() })
+        let engine = try Self.engine(
+            bench, transport: gate, batchSize: 3, trace: trace, ahead: ahead, onAhead: gate.built)
+
+        let run = task.withLock { slot in
+            let run = Task { try await engine.sync() }
+            slot = run
+            return run
+        }
+        await #expect(throws: CancellationError.self) { try await run.value }
+
+        #expect(ahead.all.last == third.uuidString)
+        #expect(gate.tempFilesAtFailure.contains { $0.contains(third.uuidString) }, "batch 3 was built ahead")
+        #expect(!trace.all.contains("gathered \(third)"))
+        #expect(try bench.anchors.load().pending?.batchID == second)
+        #expect(try Self.pendingFiles(bench).count == 1)
+        #expect(try bench.tempFiles().isEmpty)
+        #expect(try bench.outbox.storedBatchIDs() == [SyncFixtures.uuid(1)])
+
+        let resumed = try await Self.engine(
+            bench, transport: bench.outbox, batchSize: 3, firstID: 10, trace: trace, ahead: ahead
+        ).sync()
+        #expect(resumed.batchIDs.first == second)
+        #expect(Set(try bench.deliveredUUIDs().samples).count == 8)
+    }
+}
+
+/// Forwards to another transport, but the upload of batch `failing` fails only once batch `ahead` was built ahead
+/// (``built(_:)``), whichever of the two comes first: rejected with ``Failed``, or, given `cancel`, left unanswered
+/// while `cancel` runs (the run must then end in `CancellationError`). Notes the temp files present when it fails.
+final class FailingAfterAheadTransport: UploadTransport {
+    struct Failed: Error {}
+    private struct Gate {
+        var aheadBuilt = false
+        var waiting: Resolver<UploadReceipt>?
+        var tempFiles: [String] = []
+    }
+
+    let inner: any UploadTransport
+    let failing: UUID
+    let ahead: UUID
+    let tempFolder: URL
+    let cancel: (@Sendable () -> Void)?
+    private let gate = LockedState(Gate())
+
+    init(
+        inner: any UploadTransport, failing: UUID, ahead: UUID, tempFolder: URL,
+        cancel: (@Sendable () -> Void)? = nil
+    ) {
+        self.inner = inner
+        self.failing = failing
+        self.ahead = ahead
+        self.tempFolder = tempFolder
+        self.cancel = cancel
+    }
+
+    var tempFilesAtFailure: [String] { gate.withLock { $0.tempFiles } }
+
+    func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
+        guard request.batchID == failing else { return inner.upload(request) }
+        let (promise, resolver) = Promise<UploadReceipt>.pending()
+        let ready = gate.withLock { gate in
+            if !gate.aheadBuilt { gate.waiting = resolver }
+            return gate.aheadBuilt
+        }
+        if ready { fail(resolver) }
+        return promise
+    }
+
+    /// Told the ID of each batch built ahead.
+    func built(_ id: UUID) {
+        guard id == ahead else { return }
+        let waiting = gate.withLock { gate in
+            defer { gate.waiting = nil }
+            gate.aheadBuilt = true
+            return gate.waiting
+        }
+        if let waiting { fail(waiting) }
+    }
+
+    private func fail(_ resolver: Resolver<UploadReceipt>) {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: tempFolder.path)) ?? []
+        gate.withLock { $0.tempFiles = files }
+        if let cancel { cancel() } else { resolver.reject(Failed()) }
+    }
+}
