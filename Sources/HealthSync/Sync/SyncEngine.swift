@@ -58,8 +58,14 @@ import HealthFlow
 /// Folders and files are named by their bytes (``tempFolderPath``, ``stateFolderPath``, ``AnchorStore/path``):
 /// state kept in a folder whose name is not UTF-8 stays there.
 ///
-/// - Note: The app must hold read authorization for the types (a store hides what it may not read). Runs of
-///   engines sharing one state file must not overlap: run one at a time. Nothing is logged.
+/// One run at a time per state file: a run holds `<state file name>.lock` (an exclusive `flock`, beside the state
+/// file) from start to end, and a run started meanwhile — by the same engine, another engine or another process —
+/// throws ``SyncEngineError/alreadyRunning(lock:)`` before it reads or removes anything. Two overlapping runs would
+/// otherwise send the same changes from the same anchors under different batch IDs, and one run's start would
+/// remove the other's pending batch file.
+///
+/// - Note: The app must hold read authorization for the types (a store hides what it may not read). Nothing is
+///   logged.
 public struct SyncEngine: Sendable {
     /// The default largest number of samples plus deletions in one batch: 1,000.
     public static let defaultBatchSize = 1_000
@@ -207,7 +213,13 @@ public struct SyncEngine: Sendable {
     /// The steps of one run (``SyncRun``): resume a pending batch, check the anchors, then gather → serialize →
     /// send → commit until a batch comes out short, the next batch gathered and built while one is in flight
     /// (``SyncRun/sendAll(in:)``).
+    ///
+    /// The run holds the state file's run lock (``SyncRunLock``) throughout: a second run from the same state
+    /// file fails at once with ``SyncEngineError/alreadyRunning(lock:)``, before it reads or removes anything.
     private func run(reporter: SyncReporter? = nil) async throws -> SyncReport {
+        try ensureStateFolder()
+        let lock = try await SyncRun.aside { [anchorStore] in try SyncRunLock.acquire(forStateFile: anchorStore.path) }
+        defer { withExtendedLifetime(lock) {} }
         var run = try SyncRun(engine: self, reporter: reporter)
         do {
             try await run.resumePending()

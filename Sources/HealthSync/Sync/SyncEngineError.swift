@@ -18,6 +18,9 @@ public enum SyncEngineError: Error, Hashable, Sendable, CustomStringConvertible 
     case pendingBatchCorrupt(path: String, reason: String)
     /// The pending body file could not be written or removed: the operation, the path and `errno`.
     case pendingFile(operation: String, path: String, code: Int32)
+    /// Another run (of this engine, another engine or another process) is syncing from the same state file and
+    /// holds its run lock, `lock`; this run sent nothing and changed nothing.
+    case alreadyRunning(lock: String)
 
     /// A readable message.
     public var description: String {
@@ -29,6 +32,7 @@ public enum SyncEngineError: Error, Hashable, Sendable, CustomStringConvertible 
         case .pendingBatchMissing(let path): "pending batch body \(path) is missing"
         case .pendingBatchCorrupt(let path, let reason): "pending batch body \(path) is corrupt: \(reason)"
         case .pendingFile(let operation, let path, let code): "\(operation) failed for \(path) (errno \(code))"
+        case .alreadyRunning(let lock): "another sync run from the same state is under way (it holds \(lock))"
         }
     }
 }

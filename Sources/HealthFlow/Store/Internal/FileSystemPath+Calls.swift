@@ -60,6 +60,40 @@ extension FileSystemPath {
         }
     }
 
+    /// Opens the file (created if missing; mode 0600) and takes an exclusive `flock` on it, waiting out a lock
+    /// held for a moment: a child process being started (any thread's `Process`, `posix_spawn` or `fork`) holds
+    /// a copy of every descriptor until its `exec` closes the close-on-exec ones, so a lock its owner has just
+    /// released can still look busy. A lock really held elsewhere stays busy for all of `patience`.
+    ///
+    /// - Parameters:
+    ///   - patience: How long to keep trying, in steps of 10 ms.
+    ///   - pause: Waits one step (10 ms) between tries.
+    /// - Returns: The descriptor that holds the lock (closing it releases the lock), or `nil` when another open
+    ///   file still keeps it after `patience`.
+    package func lockExclusively(patience: Duration, pause: () -> Void) throws(PathCallFailure) -> Int32? {
+        let descriptor = withCString { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        guard descriptor >= 0 else { throw PathCallFailure(operation: "open", path: self, code: errno) }
+        var waited = Duration.zero
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            if code == EWOULDBLOCK, waited < patience {
+                pause()
+                waited += .milliseconds(10)
+                continue
+            }
+            _ = posixClose(descriptor)
+            if code == EWOULDBLOCK { return nil }
+            throw PathCallFailure(operation: "flock", path: self, code: code)
+        }
+        guard fchmod(descriptor, 0o600) == 0 else {
+            let code = errno
+            _ = posixClose(descriptor)
+            throw PathCallFailure(operation: "fchmod", path: self, code: code)
+        }
+        return descriptor
+    }
+
     /// The names in the folder (without `.` and `..`), as `readdir` gives them: byte for byte.
     package func entryNames() throws(PathCallFailure) -> [FileSystemPath] {
         guard let stream = withCString({ opendir($0) }) else {

@@ -80,34 +80,16 @@ struct PosixFileSystem: StoreFileSystem {
         guard fsync(descriptor) == 0 else { throw .io("fsync", path, errno) }
     }
 
-    /// How long a held lock is waited out before the store reports `alreadyOpen` (1 s, in 10 ms steps). A lock
-    /// can be held for a moment by no store at all: a child process this one is starting (any thread's
-    /// `Process`, `posix_spawn` or `fork`) holds a copy of every descriptor until its `exec` closes the
-    /// close-on-exec ones, so a store closed and reopened meanwhile finds its own lock busy. A store really open
-    /// elsewhere stays busy and is reported.
+    /// How long a held lock is waited out before the store reports `alreadyOpen` (1 s, in 10 ms steps; see
+    /// `FileSystemPath.lockExclusively(patience:pause:)` for who holds a lock for a moment). A store really
+    /// open elsewhere stays busy and is reported.
     static let lockPatience = Duration.seconds(1)
 
     func lockFile(at path: FileSystemPath) throws(FileStoreError) -> any StoreFile {
-        let descriptor = path.withCString { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
-        guard descriptor >= 0 else { throw .io("open", path, errno) }
-        var waited = Duration.zero
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            if code == EINTR { continue }
-            if code == EWOULDBLOCK, waited < Self.lockPatience {
-                pauseBetweenLockTries()
-                waited += .milliseconds(10)
-                continue
-            }
-            _ = posixClose(descriptor)
-            if code == EWOULDBLOCK { throw .alreadyOpen(path: path.description) }
-            throw .io("flock", path, code)
+        let locked = try Self.mapFailure { () throws(PathCallFailure) in
+            try path.lockExclusively(patience: Self.lockPatience, pause: pauseBetweenLockTries)
         }
-        guard fchmod(descriptor, 0o600) == 0 else {
-            let code = errno
-            _ = posixClose(descriptor)
-            throw .io("fchmod", path, code)
-        }
+        guard let descriptor = locked else { throw .alreadyOpen(path: path.description) }
         return PosixFile(descriptor: descriptor, path: path)
     }
 
