@@ -44,7 +44,10 @@ extension Promise {
         child.addCancelHandler { timer.cancel() }
         subscribe { result in
             Trampoline.run {
-                if child.settle(result) { timer.cancel() }
+                // The timer goes first: whoever sees the result (an `await` resuming on another thread) finds no
+                // timer left. Cancelling one that already fired changes nothing; its timeout then wins the settle.
+                timer.cancel()
+                child.settle(result)
             }
         }
         return child
