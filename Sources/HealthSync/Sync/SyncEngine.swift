@@ -37,12 +37,12 @@ import HealthFlow
 /// more per run for the state file. When the state folder is not the state file's folder, each batch also saves
 /// the state file (four per batch), since ``AnchorStore/load()`` looks for pending files beside the state file.
 ///
-/// While a full batch goes through steps 4 and 5, the batch after it goes through steps 2 and 3 — gathered from the
-/// anchors the batch in flight advances to and built in memory or in a temp file — so the `fsync`s and the upload
-/// overlap that work. At most one batch is built ahead, and nothing of it reaches the state folder before the batch
-/// before it is committed: when that batch fails or the run is cancelled, the batch built ahead is discarded (its
-/// temp file removed) and the next run starts again from the batch that failed. Changes saved after the batch
-/// ahead was gathered go out in a later batch or run.
+/// While a full batch goes through steps 4 and 5, the batch after it goes through step 3 — built in memory or in a
+/// temp file, from the anchors the batch in flight advances to — and the batch after that through step 2, so the
+/// `fsync`s, the upload and the gathering overlap the building. At most one batch is built and one more gathered
+/// ahead, and nothing of either reaches the state folder before the batch before them is committed: when that
+/// batch fails or the run is cancelled, both are discarded (the temp file removed) and the next run starts again
+/// from the batch that failed. Changes saved after a batch ahead was gathered go out in a later batch or run.
 ///
 /// Before trusting the anchors, a run checks them against the store (``SyncRestart``): when the state was made
 /// for another store, a store since recreated or restored from an older copy, or an anchor lies past the

@@ -8,23 +8,24 @@ import Testing
 /// The run's pipeline: the batch after the one in flight is gathered and built ahead, and taken up only once the
 /// batch before it is committed.
 struct SyncPipelineTests {
-    /// An engine over `bench` whose batch IDs are `SyncFixtures.uuid(firstID…)` in the order they are drawn, its
-    /// checkpoints noted in `trace` and the batches it builds ahead in `ahead`.
+    /// An engine over `bench` whose batch IDs are `SyncFixtures.uuid(firstID…)` in the order they are drawn (each
+    /// told to `onDraw`), its checkpoints noted in `trace` and the batches it builds ahead in `ahead`.
     static func engine(
         _ bench: SyncEngineBench, transport: any UploadTransport, batchSize: Int, firstID: Int = 1,
         trace: PendingBatchFileTests.Trace, ahead: PendingBatchFileTests.Trace,
-        onAhead: @escaping @Sendable (UUID) -> Void = { _ in }
+        onAhead: @escaping @Sendable (UUID) -> Void = { _ in }, onDraw: @escaping @Sendable (Int) -> Void = { _ in }
     ) throws -> SyncEngine {
         let drawn = LockedState(firstID)
         var engine = try SyncEngine(
             store: bench.store, types: SyncEngineBench.types, anchorStore: bench.anchors, transport: transport,
             deviceID: "device-1", batchSize: batchSize, tempFolder: bench.tempURL, inMemoryLimit: 0,
             makeBatchID: {
-                SyncFixtures.uuid(
-                    drawn.withLock { next in
-                        defer { next += 1 }
-                        return next
-                    })
+                let number = drawn.withLock { next in
+                    defer { next += 1 }
+                    return next
+                }
+                onDraw(number)
+                return SyncFixtures.uuid(number)
             }, now: { SyncFixtures.nine }
         ).reportingCheckpoints { trace.note("\($0.name) \($0.batchID)") }
         engine.lookaheadHook = { id in
@@ -74,6 +75,37 @@ struct SyncPipelineTests {
         #expect(again.batches == 0)
     }
 
+    /// While batch 2 is built ahead, batch 3 is gathered (its ID drawn before batch 2's body is done), and the
+    /// work ahead of batch 3 takes that gathering up as it is and only builds it: twelve changes in batches of 3
+    /// draw five IDs (four batches and the empty gathering that ends the run), each batch gathered once.
+    @Test func theBatchAfterTheOneBuiltAheadIsGatheredMeanwhileAndTakenUpWithoutGatheringAgain() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(12))
+        let (trace, ahead, order) = (
+            PendingBatchFileTests.Trace(), PendingBatchFileTests.Trace(), PendingBatchFileTests.Trace()
+        )
+        let engine = try Self.engine(
+            bench, transport: bench.outbox, batchSize: 3, trace: trace, ahead: ahead,
+            onAhead: { order.note("built \($0)") }, onDraw: { order.note("drawn \(SyncFixtures.uuid($0))") })
+
+        let report = try await engine.sync()
+
+        let ids = (1...5).map(SyncFixtures.uuid)
+        #expect(report.batchIDs == Array(ids[0..<4]))
+        #expect(
+            order.all == [
+                "drawn \(ids[0])", "drawn \(ids[1])", "drawn \(ids[2])", "built \(ids[1])", "drawn \(ids[3])",
+                "built \(ids[2])", "drawn \(ids[4])", "built \(ids[3])",
+            ])
+        for (index, id) in ids[0..<4].enumerated() {
+            let expected = (1...3).map { SyncFixtures.uuid(index * 3 + $0) }
+            #expect(try bench.deliveredBatch(id).sampleUUIDs == expected)
+        }
+        #expect(try Self.pendingFiles(bench).isEmpty)
+        #expect(try bench.tempFiles().isEmpty)
+    }
+
     /// Only a full batch has a batch built after it; a batch built ahead from anchors the state does not hold (here
     /// the batch before it was never committed) is discarded, its temp body removed, and the next batch is gathered
     /// afresh from the state's anchors.
@@ -83,11 +115,11 @@ struct SyncPipelineTests {
         try bench.store.ingest(try SyncEngineBench.heartRates(5))
         var run = try SyncRun(engine: bench.engine(batchSize: 3))
         let first = try #require(try await run.gather())
-        let work = try #require(run.lookahead(after: first))
+        let work = try #require(run.lookahead(after: first, reusing: nil))
         let ahead = try await work()
         #expect(ahead.gathered.sections.map(\.count) == [2, 0])
         #expect(try bench.tempFiles().count == 1)
-        let afterShort = run.lookahead(after: ahead.gathered)
+        let afterShort = run.lookahead(after: ahead.gathered, reusing: nil)
         #expect(afterShort == nil, "a short batch ends the run")
 
         let (next, body) = try #require(try await run.adopt(ahead))
@@ -97,6 +129,31 @@ struct SyncPipelineTests {
         #expect(try bench.tempFiles().count == 1)
         #expect(try bench.tempFiles().allSatisfy { $0.contains(next.batchID.uuidString) })
         #expect(try bench.anchors.load() == SyncState(), "nothing was written to the state")
+    }
+
+    /// The work ahead takes up a batch gathered earlier only when it was gathered from the anchors the batch in
+    /// flight leaves (built under its ID, not gathered again); one gathered from other anchors is gathered afresh.
+    @Test func aBatchGatheredAheadIsTakenUpOnlyFromTheAnchorsTheBatchInFlightLeaves() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(5))
+        let run = try SyncRun(engine: bench.engine(batchSize: 3))
+        let first = try await SyncRun.collect(
+            for: run.engine, since: run.state, batchID: SyncFixtures.uuid(1), resendsLegacyBatch: false)
+        let stale = SyncRun.Gathering(since: [:], gathered: first)
+
+        let gatherAfresh = try #require(run.lookahead(after: first, reusing: stale))
+        let fresh = try await gatherAfresh()
+        defer { fresh.discard() }
+        #expect(fresh.gathered.batchID != first.batchID)
+        #expect(fresh.gathered.sections.map(\.count) == [2, 0] && fresh.body != nil)
+
+        let matching = SyncRun.Gathering(since: fresh.since, gathered: first)
+        let takeUp = try #require(run.lookahead(after: first, reusing: matching))
+        let reused = try await takeUp()
+        defer { reused.discard() }
+        #expect(reused.gathered.batchID == first.batchID, "taken up as it was gathered")
+        #expect(reused.body != nil && reused.following?.gathered.changeCount == 2)
     }
 
     /// Batch 2 fails once batch 3 is built ahead: batch 3 is thrown away (never `gathered`, no pending file, its
