@@ -24,7 +24,9 @@ import HealthFlow
 ///    UTF-8 appears in its display form, as the state records the file's name as text): the whole body, then the
 ///    state that records it as pending — ID, length, CRC-32, content type, the anchors it advances to, and the
 ///    anchors committed so far — with its own CRC-32. It is written to a temp name, `fsync`ed, renamed into place
-///    and its folder `fsync`ed; then the previous batch's file is deleted. ``AnchorStore/load()`` reads the newest
+///    and its folder `fsync`ed; then the previous batch's file is deleted. (For a batch prepared ahead, the temp
+///    name is written and `fsync`ed while the batch before it is in flight, and renamed only once that batch is
+///    committed and the state is the one the file records; a crash before leaves a temp file the next run removes.) ``AnchorStore/load()`` reads the newest
 ///    such file as the state.
 /// 5. After the upload succeeded, the batch's end anchors are committed in memory. They become durable in the
 ///    next batch's pending file (step 4), or, after the run's last batch, in the state file (``AnchorStore``'s
@@ -40,9 +42,9 @@ import HealthFlow
 /// While a full batch goes through steps 4 and 5, the batch after it goes through step 3 — built in memory or in a
 /// temp file, from the anchors the batch in flight advances to — and the batch after that through step 2, so the
 /// `fsync`s, the upload and the gathering overlap the building. At most one batch is built and one more gathered
-/// ahead, and nothing of either reaches the state folder before the batch before them is committed: when that
-/// batch fails or the run is cancelled, both are discarded (the temp file removed) and the next run starts again
-/// from the batch that failed. Changes saved after a batch ahead was gathered go out in a later batch or run.
+/// ahead, and nothing of either becomes state before the batch before them is committed: when that batch fails or
+/// the run is cancelled, both are discarded (their temp files removed) and the next run starts again from the batch
+/// that failed. Changes saved after a batch ahead was gathered go out in a later batch or run.
 ///
 /// Before trusting the anchors, a run checks them against the store (``SyncRestart``): when the state was made
 /// for another store, a store since recreated or restored from an older copy, or an anchor lies past the

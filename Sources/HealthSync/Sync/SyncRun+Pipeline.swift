@@ -3,8 +3,9 @@ import HealthFlow
 
 extension SyncRun {
     /// The batch after the one in flight, gathered and built while that one is made durable, sent and committed.
-    /// Nothing of it is durable: its body is in memory or in a temp file in the private temp folder, and it is
-    /// either taken up as the next batch (``adopt(_:)``) or discarded, its temp file removed.
+    /// Nothing of it is state: its body is in memory or in a temp file in the private temp folder, its pending
+    /// batch file at most staged under a temp name, and it is either taken up as the next batch (``adopt(_:)``)
+    /// or discarded, its temp files removed.
     struct Ahead: Sendable {
         /// The anchors it was gathered from: those the batch before it leaves once committed.
         let since: [String: HealthQueryAnchor]
@@ -15,10 +16,15 @@ extension SyncRun {
         /// when it is short, or when that gathering failed or was cancelled (the batch is then gathered when its
         /// turn comes, and any error is thrown there).
         let following: Gathering?
+        /// Its pending batch file being staged (``SyncRun/stagePending(_:body:since:plan:for:)``) on a thread of its
+        /// own, from the state the batch before it leaves once committed; `nil` when not staged. Its value is
+        /// `nil` when the staging failed (the file is then written whole when the batch is persisted).
+        let staging: Task<PendingBatchFile.Staged?, Never>?
 
-        /// Removes its temp body, if any.
-        func discard() {
+        /// Removes its temp body and its staged pending batch file, if any.
+        func discard() async {
             body?.remove()
+            await staging?.value?.file.remove()
         }
     }
 
@@ -32,19 +38,20 @@ extension SyncRun {
     /// (``persist(_:body:)``), sent and committed, the batch after it is built in `group` and the one after that
     /// gathered (``lookahead(after:reusing:)``); the batch built ahead is taken up only once the batch before it
     /// is committed (``adopt(_:)``). At most one batch is built and one more gathered ahead, and nothing of either
-    /// is written to the state folder before the batch before them is committed: a crash, a failure or a
-    /// cancellation leaves the state as the unpipelined run would.
+    /// becomes state before the batch before them is committed (the batch built ahead has at most its pending
+    /// batch file staged under a temp name, which ``AnchorStore/load()`` never reads and a run's start removes): a
+    /// crash, a failure or a cancellation leaves the state as the unpipelined run would.
     /// - Throws: The first step's error; the batch prepared ahead, if any, is then cancelled and discarded, and
     ///   the next run sends again from the batch that failed.
     mutating func sendAll(in group: inout ThrowingTaskGroup<Ahead, any Error>) async throws {
         do {
             var next = try await gatherAndBuild()
             var following: Gathering?
-            while let (gathered, body) = next {
+            while let (gathered, body, staging) = next {
                 let ahead = lookahead(after: gathered, reusing: following)
                 following = nil
                 if let ahead { group.addTask(operation: ahead) }
-                let batch = try await persist(gathered, body: body)
+                let batch = try await persist(gathered, body: body, staging: staging)
                 let receipt = try await send(batch)
                 guard try commit(batch, receipt: receipt) == .gatherAgain else { break }
                 if ahead != nil, let prepared = try await group.next() {
@@ -62,9 +69,20 @@ extension SyncRun {
     }
 
     /// The next batch gathered (``gather()``) and built (``build(_:for:)``), or `nil` when nothing is left.
-    mutating func gatherAndBuild() async throws -> (Gathered, PreparedSyncBatch)? {
+    mutating func gatherAndBuild() async throws -> Next? {
         guard let gathered = try await gather() else { return nil }
-        return (gathered, try Self.build(gathered, for: engine))
+        return (gathered, try Self.build(gathered, for: engine), nil)
+    }
+
+    /// The next batch to persist: its changes, its body and, when it was prepared ahead, its pending batch file
+    /// being staged.
+    typealias Next = (Gathered, PreparedSyncBatch, Task<PendingBatchFile.Staged?, Never>?)
+
+    /// What the pending batch file of a batch prepared ahead records besides the batch, when it is staged ahead:
+    /// the state's sequence and checkpoint once the batch before it is persisted and committed.
+    struct StagingPlan: Sendable {
+        let sequence: UInt64
+        let checkpoint: HealthHistoryCheckpoint?
     }
 
     /// The work that gathers and builds the batch after `batch`, to run while `batch` is made durable, sent and
@@ -72,7 +90,10 @@ extension SyncRun {
     /// order). `reusing`, gathered ahead from those very anchors, is taken as it is (its ID was drawn when it was
     /// gathered); one gathered from other anchors is dropped. While the body is built (on a thread of its own), the
     /// batch after it is gathered (``Ahead/following``), its ID drawn then. It writes nothing durable and tells
-    /// ``SyncEngine/lookaheadHook`` once the body is built.
+    /// ``SyncEngine/lookaheadHook`` once the body is built. When the pending batch files are kept beside the state
+    /// file, its pending batch file is then staged under a temp name on a thread of its own (``Ahead/staging``),
+    /// for the state `batch` leaves once persisted and committed: ``persist(_:body:staging:)`` only renames it
+    /// into place when that is the state it finds.
     /// - Returns: The work, or `nil` when nothing may be prepared ahead: `batch` is short (it holds everything
     ///   left, so the run ends with it), or it is a rebuilt legacy batch (answered as a duplicate, its changes go
     ///   again from the same anchors).
@@ -82,6 +103,9 @@ extension SyncRun {
         let engine = engine
         let reused = gathering.flatMap { $0.since == since ? $0.gathered : nil }
         let batchID = reused?.batchID ?? engine.makeBatchID()
+        let plan =
+            engine.stateFolderPath == engine.anchorStore.path.parent
+            ? StagingPlan(sequence: sequence + 2, checkpoint: batch.checkpoint ?? state.checkpoint) : nil
         return {
             let gathered: Gathered
             if let reused {
@@ -91,13 +115,20 @@ extension SyncRun {
                     for: engine, since: SyncState(anchors: since), batchID: batchID, resendsLegacyBatch: false)
             }
             guard gathered.changeCount > 0 else {
-                return Ahead(since: since, gathered: gathered, body: nil, following: nil)
+                return Ahead(since: since, gathered: gathered, body: nil, following: nil, staging: nil)
             }
             async let built = Self.aside { try SyncRun.build(gathered, for: engine) }
             let following = await Self.gatherFollowing(gathered, since: since, for: engine)
             let body = try await built
+            let staging = plan.map { plan in
+                Task {
+                    try? await Self.aside {
+                        try Self.stagePending(gathered, body: body, since: since, plan: plan, for: engine)
+                    }
+                }
+            }
             engine.lookaheadHook?(gathered.batchID)
-            return Ahead(since: since, gathered: gathered, body: body, following: following)
+            return Ahead(since: since, gathered: gathered, body: body, following: following, staging: staging)
         }
     }
 
@@ -114,15 +145,33 @@ extension SyncRun {
         return gathered.map { Gathering(since: after, gathered: $0) }
     }
 
+    /// Stages the pending batch file of `batch`, built as `body` from the anchors `since`, as the state `plan` says
+    /// it will then be (``PendingBatchFile/stage(_:recording:to:)``): written and `fsync`ed under a temp name.
+    static func stagePending(
+        _ batch: Gathered, body: PreparedSyncBatch, since: [String: HealthQueryAnchor], plan: StagingPlan,
+        for engine: SyncEngine
+    ) throws -> PendingBatchFile.Staged {
+        let name = PendingBatchFile.name(
+            prefix: engine.anchorStore.pendingFilePrefix, sequence: plan.sequence, batchID: batch.batchID)
+        var state = SyncState(
+            anchors: since,
+            pending: pendingBatch(
+                batchID: batch.batchID, fileName: name, request: body.request, sections: batch.sections))
+        state.checkpoint = batch.checkpoint ?? plan.checkpoint
+        return try PendingBatchFile.stage(
+            body.request, recording: StoredSyncState(state: state, sequence: plan.sequence),
+            to: engine.pendingFilePath(name))
+    }
+
     /// Takes up the batch prepared ahead once the batch before it is committed. When the state's anchors are the
     /// ones it was gathered from, it is the next batch (its ``SyncCheckpoint/gathered(_:)`` is passed now) or,
     /// empty, the end of the run (``endOfChanges()``); otherwise it is discarded and the next batch gathered
     /// afresh.
     /// - Returns: The next batch and its body, or `nil` when nothing is left.
     /// - Throws: `CancellationError` when the run is cancelled (the batch is discarded), or the state's save.
-    mutating func adopt(_ ahead: Ahead) async throws -> (Gathered, PreparedSyncBatch)? {
+    mutating func adopt(_ ahead: Ahead) async throws -> Next? {
         guard ahead.since == state.anchors, state.pending == nil, state.pendingBatchID == nil else {
-            ahead.discard()
+            await ahead.discard()
             return try await gatherAndBuild()
         }
         do {
@@ -132,9 +181,9 @@ extension SyncRun {
                 return nil
             }
             engine.checkpointHook?(.gathered(ahead.gathered.batchID))
-            return (ahead.gathered, body)
+            return (ahead.gathered, body, ahead.staging)
         } catch {
-            ahead.discard()
+            await ahead.discard()
             throw error
         }
     }
@@ -143,7 +192,7 @@ extension SyncRun {
     static func discardAhead(in group: inout ThrowingTaskGroup<Ahead, any Error>) async {
         group.cancelAll()
         while let result = await group.nextResult() {
-            if case .success(let ahead) = result { ahead.discard() }
+            if case .success(let ahead) = result { await ahead.discard() }
         }
     }
 }

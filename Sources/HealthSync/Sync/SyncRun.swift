@@ -167,8 +167,16 @@ struct SyncRun {
     /// (``build(_:for:)``), durable as the pending batch. The file calls (writes, `fsync`s, renames, the unlink of
     /// the last committed batch's file) run on a thread of their own (``aside(_:)``) while this task waits, so the
     /// concurrency pool's thread is free meanwhile for the batch gathered ahead.
-    /// - Returns: The pending batch; `prepared` stays until ``send(_:)`` is over (removed here on a throw).
-    mutating func persist(_ batch: Gathered, body prepared: PreparedSyncBatch) async throws -> Durable {
+    ///
+    /// `staging`, the batch's pending batch file staged ahead under a temp name (``Ahead/staging``), is renamed
+    /// into place when it records exactly the state this writes (same file name, sequence, record and anchors),
+    /// which leaves one `fsync` (the folder's) here; otherwise it is removed and the file written whole.
+    /// - Returns: The pending batch; `prepared` stays until ``send(_:)`` is over (removed here on a throw, with
+    ///   the staged file).
+    mutating func persist(
+        _ batch: Gathered, body prepared: PreparedSyncBatch, staging: Task<PendingBatchFile.Staged?, Never>? = nil
+    ) async throws -> Durable {
+        let staged = await staging?.value
         do {
             let id = batch.batchID
             let sequence = self.sequence + 1
@@ -184,9 +192,18 @@ struct SyncRun {
             next.checkpoint = batch.checkpoint ?? state.checkpoint
             let (hook, anchorStore, request) = (engine.checkpointHook, engine.anchorStore, prepared.request)
             let (stored, committedBody) = (StoredSyncState(state: next, sequence: sequence), unsavedCommit?.path)
+            let taken = staged.flatMap { Self.records($0, stored, at: path, beside: anchorStore) ? $0 : nil }
+            if taken == nil { staged?.file.remove() }
             let (checksum, removal) = try await Self.aside { () throws -> (UInt32, Result<Void, SyncEngineError>) in
-                let checksum = try PendingBatchFile.write(request, recording: stored, to: path) { step in
-                    hook?(step == .fileSynced ? .written(id) : .renamed(id))
+                let checksum: UInt32
+                if let taken {
+                    hook?(.written(id))
+                    try taken.commit { _ in hook?(.renamed(id)) }
+                    checksum = taken.checksum
+                } else {
+                    checksum = try PendingBatchFile.write(request, recording: stored, to: path) { step in
+                        hook?(step == .fileSynced ? .written(id) : .renamed(id))
+                    }
                 }
                 if path.parent != anchorStore.path.parent {
                     var saved = stored
@@ -210,8 +227,19 @@ struct SyncRun {
                 resendsLegacyBatch: batch.resendsLegacyBatch, prepared: prepared)
         } catch {
             prepared.remove()
+            staged?.file.remove()
             throw error
         }
+    }
+
+    /// Whether `staged` is the pending batch file `stored` makes at `path`, beside the state file of `anchorStore`.
+    static func records(
+        _ staged: PendingBatchFile.Staged, _ stored: StoredSyncState, at path: FileSystemPath,
+        beside anchorStore: AnchorStore
+    ) -> Bool {
+        var expected = stored
+        expected.state.pending?.bodyCRC32 = staged.checksum
+        return staged.file.destination == path && path.parent == anchorStore.path.parent && staged.stored == expected
     }
 
     /// Runs `work` on a thread of its own, started for it, and gives its result: blocking file calls and long

@@ -44,8 +44,9 @@ import Testing
 
     /// Before the first pending file is in place nothing is pending; from its rename on (a kill -9 keeps a
     /// rename even before the folder's `fsync`) the first batch is. `committed` is the first batch's commit in
-    /// memory only; `written:2` is the second batch's file `fsync`ed but not renamed: both find the first batch
-    /// pending and send it again as a duplicate. `renamed:2` finds the first batch's commit in the second batch's
+    /// memory only; `written:2` is the second batch's file `fsync`ed but not renamed (staged while the first batch
+    /// was in flight, as a batch prepared ahead is): both find the first batch pending and send it again as a
+    /// duplicate, and the staged temp file is removed. `renamed:2` finds the first batch's commit in the second batch's
     /// file. `state-written` and `state-renamed` are the end-of-run state file save: before its rename the last
     /// batch is still pending (a duplicate), after it everything is committed and the last pending file is stale.
     static let killPoints: [KillPoint] = [

@@ -121,9 +121,13 @@ struct SyncPipelineTests {
         #expect(try bench.tempFiles().count == 1)
         let afterShort = run.lookahead(after: ahead.gathered, reusing: nil)
         #expect(afterShort == nil, "a short batch ends the run")
+        let staged = try #require(await ahead.staging?.value, "its pending batch file is staged")
+        #expect(try Self.pendingFiles(bench) == [staged.file.tempPath.lastComponent.description])
 
-        let (next, body) = try #require(try await run.adopt(ahead))
+        let (next, body, staging) = try #require(try await run.adopt(ahead))
         defer { body.remove() }
+        #expect(staging == nil)
+        #expect(try Self.pendingFiles(bench).isEmpty, "the staged file is removed")
         #expect(next.batchID != ahead.gathered.batchID && next.batchID != first.batchID)
         #expect(next.sections.map(\.count) == [3])
         #expect(try bench.tempFiles().count == 1)
@@ -144,16 +148,62 @@ struct SyncPipelineTests {
 
         let gatherAfresh = try #require(run.lookahead(after: first, reusing: stale))
         let fresh = try await gatherAfresh()
-        defer { fresh.discard() }
         #expect(fresh.gathered.batchID != first.batchID)
         #expect(fresh.gathered.sections.map(\.count) == [2, 0] && fresh.body != nil)
 
         let matching = SyncRun.Gathering(since: fresh.since, gathered: first)
         let takeUp = try #require(run.lookahead(after: first, reusing: matching))
         let reused = try await takeUp()
-        defer { reused.discard() }
         #expect(reused.gathered.batchID == first.batchID, "taken up as it was gathered")
         #expect(reused.body != nil && reused.following?.gathered.changeCount == 2)
+        await fresh.discard()
+        await reused.discard()
+        #expect(try Self.pendingFiles(bench).isEmpty && bench.tempFiles().isEmpty, "discarding leaves nothing")
+    }
+
+    /// A batch prepared ahead has its pending batch file staged (written and `fsync`ed under a temp name) while the
+    /// batch before it is in flight; persisting it renames that file into place: one `fsync` (the folder's) where
+    /// a file written whole costs two. A staged file that records another state (here a sequence one too far: it
+    /// was planned after the batch before it was persisted) is removed, and the file written whole.
+    @Test func aPendingFileStagedAheadIsRenamedIntoPlaceOnlyWhenItRecordsTheStateFound() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(9))
+        var run = try SyncRun(engine: bench.engine(batchSize: 3))
+        let first = try #require(try await run.gather())
+        let secondWork = try #require(run.lookahead(after: first, reusing: nil))
+        let secondAhead = try await secondWork()
+        let staged = try #require(await secondAhead.staging?.value)
+        let batch = try await run.persist(first, body: SyncRun.build(first, for: run.engine))
+        _ = try run.commit(batch, receipt: try await run.send(batch))
+        let (second, body, staging) = try #require(try await run.adopt(secondAhead))
+
+        let fsyncs = PendingBatchFileTests.Trace()
+        let durable = try await AtomicFile.$fsyncObserver.withValue({ fsyncs.note("\($0.lastComponent)") }) {
+            try await run.persist(second, body: body, staging: staging)
+        }
+
+        let folder = bench.folder.url.lastPathComponent
+        #expect(fsyncs.all == [folder])
+        #expect(durable.path == staged.file.destination)
+        #expect(!FileManager.default.fileExists(atPath: staged.file.tempPath.description))
+        let state = try bench.anchors.load()
+        #expect(state.pending == durable.record && state.anchors == secondAhead.since)
+
+        let thirdWork = try #require(run.lookahead(after: second, reusing: nil))
+        _ = try run.commit(durable, receipt: try await run.send(durable))
+        let thirdAhead = try await thirdWork()
+        let misplanned = try #require(await thirdAhead.staging?.value)
+        let (third, thirdBody, thirdStaging) = try #require(try await run.adopt(thirdAhead))
+        fsyncs.note("third")
+        let written = try await AtomicFile.$fsyncObserver.withValue({ fsyncs.note("\($0.lastComponent)") }) {
+            try await run.persist(third, body: thirdBody, staging: thirdStaging)
+        }
+
+        let whole = Array(fsyncs.all.drop { $0 != "third" }.dropFirst())
+        #expect(whole.count == 2 && whole.last == folder && whole.first != "\(misplanned.file.tempPath.lastComponent)")
+        #expect(!FileManager.default.fileExists(atPath: misplanned.file.tempPath.description))
+        #expect(try bench.anchors.load().pending == written.record)
     }
 
     /// Batch 2 fails once batch 3 is built ahead: batch 3 is thrown away (never `gathered`, no pending file, its

@@ -42,7 +42,8 @@ enum AtomicFile {
         Array(".".utf8) + destination.lastComponent.bytes + Array(".tmp-".utf8)
     }
 
-    /// Writes the bytes `produce` hands to its writer into `destination`, atomically.
+    /// Writes the bytes `produce` hands to its writer into `destination`, atomically: ``stage(to:_:)``, then
+    /// ``Staged/commit(replaceExisting:syncFolder:onStep:)``.
     ///
     /// - Parameters:
     ///   - replaceExisting: `true` renames over an existing file; `false` keeps an existing file and reports it.
@@ -53,13 +54,66 @@ enum AtomicFile {
         to destination: FileSystemPath, replaceExisting: Bool, syncFolder: Bool = true,
         onStep: ((Step) -> Void)? = nil, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws -> Outcome {
-        let folder = destination.parent
-        let tempPath = folder.appending(
+        let staged = try stage(to: destination, produce)
+        onStep?(.fileSynced)
+        return try staged.commit(replaceExisting: replaceExisting, syncFolder: syncFolder, onStep: onStep)
+    }
+
+    /// A file whose bytes are `fsync`ed under its temp name beside its destination, not yet in place: never state
+    /// until ``commit(replaceExisting:syncFolder:onStep:)``, and a temp file that ``removeLeftovers(for:)`` (or
+    /// the owner's own sweep of the names it generates) deletes after a crash.
+    struct Staged: Sendable {
+        let tempPath: FileSystemPath
+        let destination: FileSystemPath
+
+        /// Puts the file in place: `rename` (replace) or `link` (no-replace), then, with `syncFolder`, an `fsync`
+        /// of the folder. The temp name is gone afterwards, whatever happened.
+        /// - Parameter onStep: Told ``Step/renamed`` once the destination names the new bytes.
+        func commit(replaceExisting: Bool, syncFolder: Bool = true, onStep: ((Step) -> Void)? = nil) throws
+            -> Outcome
+        {
+            let outcome: Outcome
+            if replaceExisting {
+                guard tempPath.withCString({ from in destination.withCString { rename(from, $0) } }) == 0 else {
+                    let code = errno
+                    remove()
+                    throw PathCallFailure(operation: "rename", path: destination, code: code)
+                }
+                outcome = .written
+            } else {
+                // `link` leaves the temp name behind: removed whatever the outcome.
+                defer { remove() }
+                if tempPath.withCString({ from in destination.withCString { link(from, $0) } }) == 0 {
+                    outcome = .written
+                } else if errno == EEXIST {
+                    outcome = .alreadyExisted
+                } else {
+                    throw PathCallFailure(operation: "link", path: destination, code: errno)
+                }
+            }
+            onStep?(.renamed)
+            if syncFolder { try AtomicFile.syncFolder(destination.parent) }
+            return outcome
+        }
+
+        /// Deletes the temp file (a staged file that is not to be put in place).
+        func remove() {
+            _ = tempPath.withCString { unlink($0) }
+        }
+    }
+
+    /// Writes the bytes `produce` hands to its writer to a temp file (mode 0600, `O_EXCL`) beside `destination`
+    /// and `fsync`s it; `destination` is untouched.
+    /// - Parameter produce: Calls the given closure with each run of bytes; an error it throws removes the temp
+    ///   file.
+    static func stage(
+        to destination: FileSystemPath, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws -> Staged {
+        let tempPath = destination.parent.appending(
             FileSystemPath(unchecked: tempPrefix(for: destination) + Array(UUID().uuidString.utf8)))
+        let staged = Staged(tempPath: tempPath, destination: destination)
         let descriptor = tempPath.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
         guard descriptor >= 0 else { throw PathCallFailure(operation: "open", path: tempPath, code: errno) }
-        var committed = false
-        defer { if !committed { _ = tempPath.withCString { unlink($0) } } }
         do {
             defer { close(descriptor) }
             // The mode given to open is filtered by the umask; make 0600 exact.
@@ -68,26 +122,11 @@ enum AtomicFile {
             }
             try produce { chunk in try tempPath.writeAll(chunk, to: descriptor) }
             try syncDescriptor(descriptor, path: tempPath)
+        } catch {
+            staged.remove()
+            throw error
         }
-        onStep?(.fileSynced)
-        let outcome: Outcome
-        if replaceExisting {
-            guard tempPath.withCString({ from in destination.withCString { rename(from, $0) } }) == 0 else {
-                throw PathCallFailure(operation: "rename", path: destination, code: errno)
-            }
-            committed = true
-            outcome = .written
-        } else if tempPath.withCString({ from in destination.withCString { link(from, $0) } }) == 0 {
-            outcome = .written
-        } else if errno == EEXIST {
-            outcome = .alreadyExisted
-        } else {
-            throw PathCallFailure(operation: "link", path: destination, code: errno)
-        }
-        // `link` leaves the temp name behind (the defer removes it); `rename` consumed it.
-        onStep?(.renamed)
-        if syncFolder { try Self.syncFolder(folder) }
-        return outcome
+        return staged
     }
 
     /// Deletes temp files a crash left beside `destination`.

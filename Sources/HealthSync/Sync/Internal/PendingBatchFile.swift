@@ -60,7 +60,7 @@ enum PendingBatchFile {
     }
 
     /// Writes `request`'s body, then `stored` with the body's CRC-32 set in its pending record, to `destination`,
-    /// durably: ``AtomicFile/write(to:replaceExisting:syncFolder:onStep:_:)``.
+    /// durably: ``stage(_:recording:to:)``, then its rename into place and the folder's `fsync`.
     /// - Returns: The body's CRC-32, as the record written holds it.
     /// - Throws: ``SyncEngineError/pendingFile(operation:path:code:)`` when a call fails, or
     ///   ``SyncEngineError/pendingBatchCorrupt(path:reason:)`` when the body is not `contentLength` bytes long.
@@ -68,9 +68,47 @@ enum PendingBatchFile {
         _ request: UploadRequest, recording stored: StoredSyncState, to destination: FileSystemPath,
         onStep: ((AtomicFile.Step) -> Void)? = nil
     ) throws -> UInt32 {
+        let staged = try stage(request, recording: stored, to: destination)
+        onStep?(.fileSynced)
+        try staged.commit(onStep: onStep)
+        return staged.checksum
+    }
+
+    /// A pending batch file written and `fsync`ed under its temp name (``AtomicFile/Staged``), not in place: no
+    /// state until ``commit(onStep:)``.
+    struct Staged: Sendable {
+        let file: AtomicFile.Staged
+        /// The state its trailer holds: the one it was staged with, the body's CRC-32 set in its pending record.
+        let stored: StoredSyncState
+        /// The body's CRC-32.
+        let checksum: UInt32
+
+        /// Renames it into place (replacing) and `fsync`s its folder: from then on the batch is pending.
+        /// - Throws: ``SyncEngineError/pendingFile(operation:path:code:)``; the temp file is then removed.
+        func commit(onStep: ((AtomicFile.Step) -> Void)? = nil) throws(SyncEngineError) {
+            do {
+                _ = try file.commit(replaceExisting: true, onStep: onStep)
+            } catch let failure as PathCallFailure {
+                throw .pendingFile(operation: failure.operation, path: failure.path, code: failure.code)
+            } catch {
+                throw .pendingFile(operation: "rename", path: file.destination.description, code: 0)
+            }
+        }
+    }
+
+    /// Writes `request`'s body, then `stored` with the body's CRC-32 set in its pending record, under a temp name
+    /// beside `destination` (`.<name>.tmp-<UUID>`, ``AtomicFile/stage(to:_:)``), and `fsync`s it; `destination`
+    /// is untouched.
+    /// - Throws: ``SyncEngineError/pendingFile(operation:path:code:)`` when a call fails, or
+    ///   ``SyncEngineError/pendingBatchCorrupt(path:reason:)`` when the body is not `contentLength` bytes long;
+    ///   nothing is left behind.
+    static func stage(
+        _ request: UploadRequest, recording stored: StoredSyncState, to destination: FileSystemPath
+    ) throws -> Staged {
         var checksum = PendingBodyChecksum()
+        var record = stored
         do {
-            _ = try AtomicFile.write(to: destination, replaceExisting: true, onStep: onStep) { sink in
+            let file = try AtomicFile.stage(to: destination) { sink in
                 var length: Int64 = 0
                 try request.body.forEachChunk { chunk in
                     length += Int64(chunk.count)
@@ -82,16 +120,15 @@ enum PendingBatchFile {
                         path: destination.description,
                         reason: "wrote \(length) bytes, expected \(request.contentLength)")
                 }
-                var record = stored
                 record.state.pending?.bodyCRC32 = checksum.value
                 let trailer = try record.encoded()
                 try trailer.withUnsafeBytes { try sink($0) }
                 try footer(for: trailer).withUnsafeBytes { try sink($0) }
             }
+            return Staged(file: file, stored: record, checksum: checksum.value)
         } catch let failure as PathCallFailure {
             throw SyncEngineError.pendingFile(operation: failure.operation, path: failure.path, code: failure.code)
         }
-        return checksum.value
     }
 
     /// The state a pending batch file records, checked against its name: the footer, the trailer's CRC-32, the
