@@ -206,6 +206,35 @@ struct SyncPipelineTests {
         #expect(try bench.anchors.load().pending == written.record)
     }
 
+    /// A pending batch file staged ahead and left behind (a crash before its rename) is never state: the next run's
+    /// start removes it, leaves the files whose names the engine does not generate, and sends every change once.
+    @Test func aStagedPendingFileLeftByACrashIsRemovedAtTheNextStartAndOtherFilesStay() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(6))
+        let engine = try bench.engine(batchSize: 3)
+        var run = try SyncRun(engine: engine)
+        let first = try #require(try await run.gather())
+        let work = try #require(run.lookahead(after: first, reusing: nil))
+        let ahead = try await work()
+        let staged = try #require(await ahead.staging?.value)
+        ahead.body?.remove()
+        let others = ["notes.txt", ".sync-state.json.notes", "sync-state.json.pendingX"]
+        for name in others {
+            try Data("kept".utf8).write(to: bench.folder.url.appendingPathComponent(name))
+        }
+        #expect(try Self.pendingFiles(bench) == [staged.file.tempPath.lastComponent.description])
+
+        _ = try SyncRun(engine: engine)
+
+        #expect(try Self.pendingFiles(bench).isEmpty)
+        #expect(Set(others).isSubset(of: try bench.folder.names()))
+        #expect(try bench.anchors.load() == SyncState())
+        let report = try await engine.sync()
+        #expect(report.totalSamples == 6 && report.duplicates == 0)
+        #expect(Set(try bench.deliveredUUIDs().samples) == Set((1...6).map(SyncFixtures.uuid)))
+    }
+
     /// Batch 2 fails once batch 3 is built ahead: batch 3 is thrown away (never `gathered`, no pending file, its
     /// temp body removed), batch 2 stays pending with batch 1's commit, and the next run sends batch 2 first,
     /// under its own ID, then the rest: every change once.
