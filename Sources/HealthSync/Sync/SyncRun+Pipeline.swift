@@ -79,7 +79,9 @@ extension SyncRun {
     typealias Next = (Gathered, PreparedSyncBatch, Task<PendingBatchFile.Staged?, Never>?)
 
     /// What the pending batch file of a batch prepared ahead records besides the batch, when it is staged ahead:
-    /// the state's sequence and checkpoint once the batch before it is persisted and committed.
+    /// the state's sequence and checkpoint once the batch before it is persisted and committed. Planned before
+    /// that batch is persisted (as ``sendAll(in:)`` does), so the sequence is two past the state's; a plan made at
+    /// any other time stages a file that ``persist(_:body:staging:)`` removes instead of taking.
     struct StagingPlan: Sendable {
         let sequence: UInt64
         let checkpoint: HealthHistoryCheckpoint?
