@@ -103,6 +103,55 @@ enum MutationCodec {
         }
     }
 
+    /// The records of `mutation`, framed (``RecordFrame``), as the journal appends them: the bytes
+    /// ``encodeRecords(_:recordSize:)`` gives, each framed with ``RecordFrame/append(kind:payload:continues:to:)``,
+    /// all but the last flagged as continued. An insert is encoded straight into the framed buffer (its count
+    /// written first, and corrected when a record closes before the batch's end), so its bytes are written once.
+    /// - Throws: ``FileStoreError/recordTooLarge(bytes:limit:)`` for a record past ``RecordFrame/maximumPayload``.
+    static func framedRecords(
+        _ mutation: StoreMutation, recordSize: Int = RecordFrame.journalRecordSize
+    ) throws(FileStoreError) -> [UInt8] {
+        guard case .insert(let samples) = mutation else {
+            let parts = encodeRecords(mutation, recordSize: recordSize)
+            var writer = BinaryWriter(capacity: parts.reduce(0) { $0 + RecordFrame.headerSize + $1.payload.count })
+            for (position, part) in parts.enumerated() {
+                try checkSize(part.payload.count)
+                let start = writer.beginRecord()
+                writer.append(part.payload)
+                writer.endRecord(start, kind: part.kind, continues: position < parts.count - 1)
+            }
+            return writer.takeBytes()
+        }
+        var writer = BinaryWriter(capacity: min(recordSize, 64 * samples.count) + 4096)
+        var index = samples.startIndex
+        repeat {
+            let start = writer.beginRecord()
+            let countOffset = writer.count
+            let expected = UInt64(samples.count - index)
+            writer.varint(expected)
+            let bodyStart = writer.count
+            let first = index
+            // Indices rather than `for sample in samples`: iterating copies each (large) sample.
+            while index < samples.count {
+                SampleCodec.encode(samples[index], into: &writer)
+                index += 1
+                if writer.count - bodyStart >= recordSize { break }
+            }
+            if UInt64(index - first) != expected {
+                writer.replaceVarint(at: countOffset, expected, with: UInt64(index - first))
+            }
+            try checkSize(writer.payloadCount(ofRecordAt: start))
+            writer.endRecord(start, kind: .insert, continues: index < samples.count)
+        } while index < samples.count
+        return writer.takeBytes()
+    }
+
+    private static func checkSize(_ payloadCount: Int) throws(FileStoreError) {
+        guard payloadCount <= RecordFrame.maximumPayload else {
+            throw .recordTooLarge(bytes: payloadCount, limit: RecordFrame.maximumPayload)
+        }
+    }
+
     /// Merges the decoded records of one change (see ``encodeRecords(_:recordSize:)``); `nil` when they are not
     /// parts of one insert or one delete.
     static func merge(_ parts: [StoreMutation]) -> StoreMutation? {
