@@ -73,7 +73,7 @@ enum MutationCodec {
             var body = BinaryWriter(capacity: min(recordSize, 128 * samples.count) + 4096)
             var count = 0
             func close() {
-                var record = BinaryWriter(capacity: body.bytes.count + 10)
+                var record = BinaryWriter(capacity: body.count + 10)
                 record.count(count)
                 records.append((.insert, record.bytes + body.bytes))
                 count = 0
@@ -82,7 +82,7 @@ enum MutationCodec {
             for index in samples.indices {
                 SampleCodec.encode(samples[index], into: &body)
                 count += 1
-                if body.bytes.count >= recordSize {
+                if body.count >= recordSize {
                     close()
                     body = BinaryWriter(capacity: recordSize + 4096)
                 }
