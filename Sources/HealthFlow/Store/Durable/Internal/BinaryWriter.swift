@@ -32,7 +32,7 @@ struct BinaryWriter {
         storage = [UInt8](repeating: 0, count: max(capacity, 16))
     }
 
-    /// The bytes written.
+    /// A copy of the bytes written: O(`count`), so ask `count` for their size.
     var bytes: [UInt8] { Array(storage[..<count]) }
 
     /// The bytes written, handed over without a copy; the writer is left empty.
