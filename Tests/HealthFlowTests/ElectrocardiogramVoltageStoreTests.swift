@@ -150,7 +150,8 @@ struct ElectrocardiogramVoltageStoreTests {
             let stray = try Self.recording(count: 4)
             let state = StoreState(
                 appBundleIdentifier: StoreFixture.app.bundleIdentifier, storeID: UUID(),
-                authorization: AuthorizationTable(), indexes: [], slots: [:], locations: UUIDTable(), sequence: 0,
+                authorization: AuthorizationTable(), indexes: [], slots: [:], locations: UUIDTable(),
+                correlations: UUIDTable(), sequence: 0,
                 voltages: [stray.electrocardiogram.uuid: stray.voltageMeasurements])
             try SnapshotWriter(fileSystem: fileSystem, directory: path).write(StoreImage(state), generation: 1)
             let reader = SnapshotReader(

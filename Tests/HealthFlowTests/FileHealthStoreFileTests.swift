@@ -175,6 +175,46 @@ struct FileHealthStoreFileTests {
         }
     }
 
+    @Test func journalRecordsFramedInPlaceEqualTheEncodedRecordsFramed() throws {
+        func framedOneByOne(_ mutation: StoreMutation, recordSize: Int) -> [UInt8] {
+            let parts = MutationCodec.encodeRecords(mutation, recordSize: recordSize)
+            var bytes: [UInt8] = []
+            for (position, part) in parts.enumerated() {
+                RecordFrame.append(
+                    kind: part.kind, payload: part.payload, continues: position < parts.count - 1, to: &bytes)
+            }
+            return bytes
+        }
+        var mixed: [HealthSample] = []
+        for operation in try DurableFixture.workload(seed: 13) {
+            if case .save(let batch) = operation { mixed += batch }
+            if case .ingest(let batch) = operation { mixed += batch }
+        }
+        // 300 samples: a record closed early holds fewer than 128, so its count's varint shrinks from 2 bytes to 1.
+        let source = HealthSource(bundleIdentifier: "org.healthflow.frames", name: "frames")
+        let rates = try (0..<300).map { index in
+            HealthSample.quantity(
+                try HealthQuantitySample(
+                    type: .heartRate,
+                    quantity: HealthQuantity(
+                        unit: .count().unitDivided(by: .minute()), doubleValue: 60 + Double(index)),
+                    date: Date(timeIntervalSinceReferenceDate: 60 * Double(index)),
+                    source: index % 7 == 0 ? Fixture.watch : source))
+        }
+        let mutations: [StoreMutation] = [
+            .insert([]), .insert(mixed), .insert(rates), .delete(mixed.map(\.uuid)),
+            .authorization(
+                share: [.heartRate], read: [.stepCount],
+                request: AuthorizationRequest(share: [.heartRate], read: [.stepCount])),
+        ]
+        for mutation in mutations {
+            for recordSize in [1, 200, 5_000, RecordFrame.journalRecordSize] {
+                let framed = try MutationCodec.framedRecords(mutation, recordSize: recordSize)
+                #expect(framed == framedOneByOne(mutation, recordSize: recordSize), "record size \(recordSize)")
+            }
+        }
+    }
+
     @Test func decodingStillAppliesTheSampleRules() throws {
         func quantitySample(_ type: String, _ value: Double, _ unit: String, into writer: inout BinaryWriter) {
             writer.byte(1)

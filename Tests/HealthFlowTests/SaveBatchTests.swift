@@ -26,6 +26,22 @@ struct SaveBatchTests {
         }
     }
 
+    @Test func aKnownUnitFitIsFoundForACopyAndForAnEqualUnitMadeApartButNotForAnotherTypeOrUnit() throws {
+        let perMinute = try HealthUnit(from: "count/min")
+        let copy = perMinute
+        let parsedApart = try HealthUnit(from: "count/min")
+        #expect(copy.isIdentical(to: perMinute))
+        #expect(!parsedApart.isIdentical(to: perMinute) && parsedApart == perMinute)
+        var fits = UnitFits()
+        fits.remember(.heartRate, in: perMinute)
+        fits.remember(.bodyTemperature, in: try HealthUnit(from: "degC"))
+        #expect(fits.fit(of: .heartRate, in: copy) == false)
+        #expect(fits.fit(of: .heartRate, in: parsedApart) == false)
+        #expect(fits.fit(of: .bodyTemperature, in: try HealthUnit(from: "degC")) == true)
+        #expect(fits.fit(of: .respiratoryRate, in: perMinute) == nil)
+        #expect(fits.fit(of: .heartRate, in: try HealthUnit(from: "count/s")) == nil)
+    }
+
     private static func store() async throws -> InMemoryHealthStore {
         let types: Set<HealthObjectType> = [.heartRate, .stepCount, .bodyMass, .bodyTemperature, .insulinDelivery]
         return try await StoreFixture.authorizedStore(share: types, read: types)

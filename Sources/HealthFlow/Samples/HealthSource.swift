@@ -30,6 +30,9 @@ public struct HealthSource: Hashable, Sendable, Codable, CustomStringConvertible
             || (lhs.storage.bundleIdentifier == rhs.storage.bundleIdentifier && lhs.storage.name == rhs.storage.name)
     }
 
+    /// Whether `other` is this very value (the same shared strings), not just an equal one: O(1).
+    func isIdentical(to other: HealthSource) -> Bool { storage === other.storage }
+
     /// Hashes the bundle identifier and the name.
     ///
     /// - Parameter hasher: The hasher to feed.

@@ -45,6 +45,10 @@ public struct HealthObjectType: Hashable, Sendable {
 
     /// The short identifier, as used throughout this library: `"stepCount"`, `"sleepAnalysis"`.
     public var identifier: String { storage.identifier }
+
+    /// Whether `other` is this very value (the same shared description), not just an equal one: O(1), and
+    /// never reads the strings.
+    func isIdentical(to other: HealthObjectType) -> Bool { storage === other.storage }
     /// HealthKit's identifier, as found in `export.xml`: `"HKQuantityTypeIdentifierStepCount"`.
     public var healthKitIdentifier: String { storage.healthKitIdentifier }
     /// What the type describes.

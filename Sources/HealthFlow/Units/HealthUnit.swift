@@ -22,6 +22,17 @@ public struct HealthUnit: Hashable, Sendable {
     /// Normalised factors: each atom with its non-zero exponent.
     let factors: [UnitAtom: Int]
 
+    /// Whether `other` shares this unit's factor map (a copy of this unit, so equal); O(1), and `false` says
+    /// nothing about equality.
+    func isIdentical(to other: HealthUnit) -> Bool {
+        // A native dictionary is one reference: equal bits are the same storage.
+        withUnsafeBytes(of: factors) { mine in
+            withUnsafeBytes(of: other.factors) { theirs in
+                mine.count == MemoryLayout<UInt>.size && mine.load(as: UInt.self) == theirs.load(as: UInt.self)
+            }
+        }
+    }
+
     init(factors: [UnitAtom: Int]) {
         self.factors = factors.filter { $0.value != 0 }
     }

@@ -262,7 +262,7 @@ struct StateDump: Equatable, CustomStringConvertible {
         var locations: [UUID: Location] = [:]
         image.locations.forEach { uuid, location in
             locations[uuid.uuid] = Location(
-                slot: location.slot, sequence: location.sequence, correlation: location.correlation)
+                slot: location.slot, sequence: location.sequence, correlation: image.correlations[uuid])
         }
         self.locations = locations
         sequence = image.sequence

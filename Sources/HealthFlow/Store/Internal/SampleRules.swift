@@ -79,17 +79,26 @@ enum SampleRules {
 /// repeated dimension check. Remembers at most ``capacity`` pairs, compared by value (a batch names few).
 struct UnitFits {
     static let capacity = 8
-    private var known: [(type: String, unit: HealthUnit, allowsNegative: Bool)] = []
+    private var known: [(type: HealthObjectType, unit: HealthUnit, allowsNegative: Bool)] = []
 
     /// Whether `type` allows negative values, when `unit` is known to fit it; `nil` when not known.
     func fit(of type: HealthObjectType, in unit: HealthUnit) -> Bool? {
-        known.first { $0.type == type.identifier && $0.unit == unit }?.allowsNegative
+        // By index: `first(where:)` copies each pair (its type and unit retained and released). Identity first:
+        // a batch's samples usually share one type and one unit.
+        for index in known.indices
+        where known[index].type.isIdentical(to: type) && known[index].unit.isIdentical(to: unit) {
+            return known[index].allowsNegative
+        }
+        for index in known.indices where known[index].type == type && known[index].unit == unit {
+            return known[index].allowsNegative
+        }
+        return nil
     }
 
     /// Remembers that `unit` fits `type` (call after a full check passed).
     mutating func remember(_ type: HealthObjectType, in unit: HealthUnit) {
         guard known.count < Self.capacity else { return }
-        known.append((type.identifier, unit, type.allowsNegativeValues))
+        known.append((type, unit, type.allowsNegativeValues))
     }
 }
 

@@ -8,12 +8,20 @@ import Foundation
 struct StoreState {
     typealias Job = CallbackOutbox.Job
 
-    /// Where a live object is: its type's slot, its sort keys, and the correlation holding it (for members).
+    /// Where a live object is: its type's slot and its sort keys — 20 bytes, so a bucket of the UUID table is 40
+    /// (the correlation holding a member is kept apart, in `correlations`).
     struct Location {
-        let slot: Int
         let start: Double
         let sequence: UInt64
-        let correlation: UUID?
+        private let slotNumber: UInt32
+
+        var slot: Int { Int(slotNumber) }
+
+        init(slot: Int, start: Double, sequence: UInt64) {
+            self.start = start
+            self.sequence = sequence
+            slotNumber = UInt32(slot)
+        }
     }
 
     /// A running query that follows changes: what it watches, and how it hears of them.
@@ -39,6 +47,8 @@ struct StoreState {
     var indexes: [TypeIndex] = []
     private(set) var slots: [HealthObjectType: Int] = [:]
     private(set) var locations = UUIDTable<Location>()
+    /// The correlation holding each live correlation member, by the member's UUID.
+    private(set) var correlations = UUIDTable<UUID>()
     /// The voltage measurements of live ECGs ingested as recordings, by the ECG's UUID.
     private(set) var voltages: [UUID: [ElectrocardiogramVoltageMeasurement]] = [:]
     /// The number of the last change recorded; every insertion and deletion takes the next one.
@@ -58,8 +68,8 @@ struct StoreState {
     /// every location points at a live entry of its slot, and `sequence` is at least every logged sequence.
     init(
         appBundleIdentifier: String, storeID: UUID, authorization: AuthorizationTable, indexes: [TypeIndex],
-        slots: [HealthObjectType: Int], locations: UUIDTable<Location>, sequence: UInt64,
-        voltages: [UUID: [ElectrocardiogramVoltageMeasurement]] = [:]
+        slots: [HealthObjectType: Int], locations: UUIDTable<Location>, correlations: UUIDTable<UUID>,
+        sequence: UInt64, voltages: [UUID: [ElectrocardiogramVoltageMeasurement]] = [:]
     ) {
         self.appBundleIdentifier = appBundleIdentifier
         self.storeID = storeID
@@ -67,6 +77,7 @@ struct StoreState {
         self.indexes = indexes
         self.slots = slots
         self.locations = locations
+        self.correlations = correlations
         self.sequence = sequence
         self.voltages = voltages
         self.historySum = Self.sum(of: indexes, after: 0)
@@ -100,8 +111,9 @@ struct StoreState {
 
     /// The live object with `uuid`, with the correlation holding it.
     func stored(_ uuid: UUID) -> StoredHealthSample? {
-        guard let location = locations[UUIDKey(uuid)], let entry = entry(at: location) else { return nil }
-        return StoredHealthSample(sample: entry.sample, correlation: location.correlation)
+        let key = UUIDKey(uuid)
+        guard let location = locations[key], let entry = entry(at: location) else { return nil }
+        return StoredHealthSample(sample: entry.sample, correlation: correlations[key])
     }
 
     /// The refusal saving `samples` as the app meets, if any (``HealthSaveRules``); `keys` are the batch's,
@@ -171,10 +183,10 @@ struct StoreState {
         case .delete(let uuids):
             var seen = UUIDTable<Void>(minimumCapacity: uuids.count)
             for uuid in uuids.lazy.map(UUIDKey.init) {
-                guard let location = locations[uuid], seen.insertNew(uuid, ()) else {
+                guard locations.contains(uuid), seen.insertNew(uuid, ()) else {
                     return "a delete names an object that is not stored"
                 }
-                if location.correlation != nil { return "a delete names a correlation member" }
+                if correlations.contains(uuid) { return "a delete names a correlation member" }
             }
         case .authorization:
             break
@@ -222,13 +234,14 @@ struct StoreState {
             sample: consume sample, start: keys.start, end: keys.end, sequence: sequence, isOwned: keys.isOwned)
         indexes[slot].insert(consume entry, uuid: keys.uuid)
         historySum &+= HistoryMix.addition(sequence: sequence, uuid: keys.uuid)
-        locations[keys.uuid] = Location(
-            slot: slot, start: keys.start, sequence: sequence, correlation: keys.correlation)
+        locations[keys.uuid] = Location(slot: slot, start: keys.start, sequence: sequence)
+        if let correlation = keys.correlation { correlations[keys.uuid] = correlation }
     }
 
     private mutating func remove(_ sample: HealthSample) -> Bool {
         let uuid = UUIDKey(sample.uuid)
         guard let location = locations.removeValue(forKey: uuid) else { return false }
+        if correlations.count > 0 { correlations.removeValue(forKey: uuid) }
         sequence += 1
         historySum &+= HistoryMix.deletion(sequence: sequence, uuid: uuid)
         let tombstone = StoredTombstone(

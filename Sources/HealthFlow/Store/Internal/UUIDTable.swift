@@ -64,25 +64,32 @@ struct UUIDTable<Value> {
     /// Stores `value` under `key`; returns the value it replaced, if any.
     @discardableResult
     mutating func updateValue(_ value: Value, forKey key: UUIDKey) -> Value? {
-        var (bucket, found) = find(key)
+        let (bucket, found) = find(key)
         if found {
             defer { buckets[bucket]?.value = value }
             return buckets[bucket]?.value
         }
+        add(key, value, at: bucket)
+        return nil
+    }
+
+    /// Adds `key` with `value` unless the table holds it; returns whether it was added. One probe either way.
+    mutating func insertNew(_ key: UUIDKey, _ value: Value) -> Bool {
+        let (bucket, found) = find(key)
+        guard !found else { return false }
+        add(key, value, at: bucket)
+        return true
+    }
+
+    /// Adds `key`, which the table does not hold, at `bucket` (where `find` stopped), growing first if needed.
+    private mutating func add(_ key: UUIDKey, _ value: Value, at bucket: Int) {
+        var bucket = bucket
         if (count + 1) > buckets.count / 4 * 3 {
             grow(to: buckets.count * 2)
             bucket = find(key).bucket
         }
         buckets[bucket] = Bucket(key: key, value: value)
         count += 1
-        return nil
-    }
-
-    /// Adds `key` with `value` unless the table holds it; returns whether it was added.
-    mutating func insertNew(_ key: UUIDKey, _ value: Value) -> Bool {
-        guard !contains(key) else { return false }
-        updateValue(value, forKey: key)
-        return true
     }
 
     /// Removes `key`; returns its value, if it was there.

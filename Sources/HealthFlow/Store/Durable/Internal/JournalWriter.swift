@@ -47,24 +47,11 @@ final class JournalWriter: Sendable {
     }
 
     /// Makes `mutation` durable: written and flushed, or thrown.
-    /// A change too large for one record is written as several (see ``MutationCodec/encodeRecords(_:recordSize:)``)
+    /// A change too large for one record is written as several (see ``MutationCodec/framedRecords(_:recordSize:)``)
     /// in one write and one flush: after a crash the change is there whole or, its last record missing, dropped
     /// as a torn tail.
     func append(_ mutation: StoreMutation) throws(FileStoreError) {
-        let parts = MutationCodec.encodeRecords(mutation)
-        var size = 0
-        for part in parts {
-            guard part.payload.count <= RecordFrame.maximumPayload else {
-                throw .recordTooLarge(bytes: part.payload.count, limit: RecordFrame.maximumPayload)
-            }
-            size += RecordFrame.headerSize + part.payload.count
-        }
-        var record: [UInt8] = []
-        record.reserveCapacity(size)
-        for (position, part) in parts.enumerated() {
-            RecordFrame.append(
-                kind: part.kind, payload: part.payload, continues: position < parts.count - 1, to: &record)
-        }
+        let record = try MutationCodec.framedRecords(mutation)
         try state.withLock { state throws(FileStoreError) in
             let file = try Self.usableFile(state)
             do throws(FileStoreError) {

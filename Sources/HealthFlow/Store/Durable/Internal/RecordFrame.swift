@@ -54,18 +54,34 @@ enum RecordFrame {
     /// Appends a framed record to `buffer`.
     static func append(kind: RecordKind, payload: [UInt8], continues: Bool = false, to buffer: inout [UInt8]) {
         let start = buffer.count
-        appendUInt32(UInt32(truncatingIfNeeded: payload.count), to: &buffer)
-        buffer.append(version)
-        buffer.append(kind.rawValue)
-        buffer.append(continues ? moreFollows : 0)
-        buffer.append(0)
-        appendUInt32(CRC32.checksum(payload), to: &buffer)
-        appendUInt32(CRC32.checksum(buffer, in: start..<start + 12), to: &buffer)
+        buffer.append(contentsOf: repeatElement(0, count: headerSize))
+        buffer.withUnsafeMutableBufferPointer { buffer in
+            payload.withUnsafeBufferPointer { payload in
+                writeHeader(
+                    kind: kind, payloadCount: payload.count, payloadChecksum: CRC32.checksum(payload),
+                    continues: continues, to: UnsafeMutableBufferPointer(rebasing: buffer[start..<start + headerSize]))
+            }
+        }
         buffer.append(contentsOf: payload)
     }
 
-    private static func appendUInt32(_ value: UInt32, to buffer: inout [UInt8]) {
-        for shift in stride(from: 0, to: 32, by: 8) { buffer.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    /// Writes the header of a record whose payload has `payloadCount` bytes and the CRC-32 `payloadChecksum`
+    /// into `header` (``headerSize`` bytes).
+    static func writeHeader(
+        kind: RecordKind, payloadCount: Int, payloadChecksum: UInt32, continues: Bool,
+        to header: UnsafeMutableBufferPointer<UInt8>
+    ) {
+        store(UInt32(truncatingIfNeeded: payloadCount), at: 0, in: header)
+        header[4] = version
+        header[5] = kind.rawValue
+        header[6] = continues ? moreFollows : 0
+        header[7] = 0
+        store(payloadChecksum, at: 8, in: header)
+        store(CRC32.checksum(UnsafeBufferPointer(rebasing: header[0..<12])), at: 12, in: header)
+    }
+
+    private static func store(_ value: UInt32, at offset: Int, in header: UnsafeMutableBufferPointer<UInt8>) {
+        for byte in 0..<4 { header[offset + byte] = UInt8(truncatingIfNeeded: value >> UInt32(8 * byte)) }
     }
 
     static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32 {

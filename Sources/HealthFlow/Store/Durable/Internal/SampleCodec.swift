@@ -44,7 +44,7 @@ enum SampleCodec {
             writer.uuid(sample.uuid)
             writer.double(sample.startDate.timeIntervalSinceReferenceDate)
             writer.double(sample.endDate.timeIntervalSinceReferenceDate)
-            encodeSource(sample.source, into: &writer)
+            writer.source(sample.source)
             encodeMetadata(sample.metadata, into: &writer)
             writer.signed(sample.classification.rawValue)
             writer.signed(sample.symptomsStatus.rawValue)
@@ -66,16 +66,11 @@ enum SampleCodec {
         _ metadata: [MetadataKey: MetadataValue], into writer: inout BinaryWriter
     ) {
         writer.uuid(uuid)
-        writer.string(type.identifier)
+        writer.type(type)
         writer.double(start.timeIntervalSinceReferenceDate)
         writer.double(end.timeIntervalSinceReferenceDate)
-        encodeSource(source, into: &writer)
+        writer.source(source)
         encodeMetadata(metadata, into: &writer)
-    }
-
-    private static func encodeSource(_ source: HealthSource, into writer: inout BinaryWriter) {
-        writer.string(source.bundleIdentifier)
-        writer.string(source.name)
     }
 
     private static func encodeQuantity(_ quantity: HealthQuantity, into writer: inout BinaryWriter) {

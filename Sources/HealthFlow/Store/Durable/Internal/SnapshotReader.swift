@@ -152,6 +152,7 @@ private struct SnapshotAssembly {
     private var sections: [Section] = []
     private var slots: [HealthObjectType: Int] = [:]
     private var locations = UUIDTable<StoreState.Location>()
+    private var correlations = UUIDTable<UUID>()
     private var voltages: [UUID: [ElectrocardiogramVoltageMeasurement]] = [:]
     private var members: [(member: UUID, correlation: UUID)] = []
     private var endSequence: UInt64?
@@ -317,14 +318,16 @@ private struct SnapshotAssembly {
             let entry = IndexedSample(
                 sample: sample, start: keys.start, end: keys.end, sequence: sequence,
                 isOwned: keys.bundleIdentifier == appBundleIdentifier)
-            let location = StoreState.Location(
-                slot: slot, start: entry.start, sequence: sequence, correlation: correlation)
+            let location = StoreState.Location(slot: slot, start: entry.start, sequence: sequence)
             let uuid = UUIDKey(keys.uuid)
             guard locations.updateValue(location, forKey: uuid) == nil else {
                 throw SnapshotDamage(
                     offset: offset, problem: .inconsistent("UUID \(keys.uuid.uuidString) is stored twice"))
             }
-            if let correlation { members.append((keys.uuid, correlation)) }
+            if let correlation {
+                members.append((keys.uuid, correlation))
+                correlations[uuid] = correlation
+            }
             sections[slot].additions.append((sequence, uuid))
             sections[slot].entries.append(entry)
         }
@@ -362,10 +365,7 @@ private struct SnapshotAssembly {
                     offset: offset,
                     problem: .inconsistent(
                         "member \(member.uuidString) names a correlation that is not stored; kept on its own")))
-            if let location = locations[UUIDKey(member)] {
-                locations[UUIDKey(member)] = StoreState.Location(
-                    slot: location.slot, start: location.start, sequence: location.sequence, correlation: nil)
-            }
+            correlations.removeValue(forKey: UUIDKey(member))
         }
         try sections.last?.checkComplete(at: offset, log: &log)
         if let start = header?.startSequence, start != sequence {
@@ -384,6 +384,6 @@ private struct SnapshotAssembly {
         return StoreState(
             appBundleIdentifier: appBundleIdentifier, storeID: header?.storeID ?? legacyStoreID,
             authorization: authorization ?? AuthorizationTable(), indexes: indexes, slots: slots,
-            locations: locations, sequence: sequence, voltages: voltages)
+            locations: locations, correlations: correlations, sequence: sequence, voltages: voltages)
     }
 }

@@ -67,26 +67,26 @@ struct SnapshotWriter {
                         writer.byte(0)
                         writer.uuid(addition.uuid.uuid)
                     }
-                    if writer.bytes.count >= Self.recordSize {
+                    if writer.count >= Self.recordSize {
                         try output.record(.additions, writer.bytes)
                         writer = BinaryWriter(capacity: Self.recordSize + (1 << 12))
                         previous = 0
                     }
                 }
-                if !writer.bytes.isEmpty { try output.record(.additions, writer.bytes) }
+                if writer.count > 0 { try output.record(.additions, writer.bytes) }
                 writer = BinaryWriter(capacity: Self.recordSize + (1 << 12))
                 previous = 0
                 for tombstone in section.index.tombstones {
                     writer.varint(tombstone.sequence &- previous)
                     previous = tombstone.sequence
                     SampleCodec.encode(tombstone.sample, into: &writer)
-                    if writer.bytes.count >= Self.recordSize {
+                    if writer.count >= Self.recordSize {
                         try output.record(.tombstones, writer.bytes)
                         writer = BinaryWriter(capacity: Self.recordSize + (1 << 12))
                         previous = 0
                     }
                 }
-                if !writer.bytes.isEmpty { try output.record(.tombstones, writer.bytes) }
+                if writer.count > 0 { try output.record(.tombstones, writer.bytes) }
             }
             for (uuid, measurements) in image.voltages.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
                 var writer = BinaryWriter(capacity: 32 + 16 * measurements.count)

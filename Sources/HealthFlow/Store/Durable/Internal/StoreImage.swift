@@ -16,6 +16,7 @@ struct StoreImage: Sendable {
     let sequence: UInt64
     let sections: [Section]
     let locations: UUIDTable<StoreState.Location>
+    let correlations: UUIDTable<UUID>
     let voltages: [UUID: [ElectrocardiogramVoltageMeasurement]]
 
     init(_ state: StoreState) {
@@ -29,6 +30,7 @@ struct StoreImage: Sendable {
             type.map { Section(type: $0, index: index) }
         }
         locations = state.locations
+        correlations = state.correlations
         voltages = state.voltages
     }
 
@@ -38,7 +40,7 @@ struct StoreImage: Sendable {
         guard let location = locations[uuid], location.slot == slot, location.sequence == sequence else { return nil }
         let index = sections[slot].index
         guard let position = index.position(start: location.start, sequence: sequence) else { return nil }
-        return (index.entries[position], location.correlation)
+        return (index.entries[position], correlations[uuid])
     }
 }
 

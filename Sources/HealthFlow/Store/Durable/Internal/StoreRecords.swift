@@ -73,7 +73,7 @@ enum MutationCodec {
             var body = BinaryWriter(capacity: min(recordSize, 128 * samples.count) + 4096)
             var count = 0
             func close() {
-                var record = BinaryWriter(capacity: body.bytes.count + 10)
+                var record = BinaryWriter(capacity: body.count + 10)
                 record.count(count)
                 records.append((.insert, record.bytes + body.bytes))
                 count = 0
@@ -82,7 +82,7 @@ enum MutationCodec {
             for index in samples.indices {
                 SampleCodec.encode(samples[index], into: &body)
                 count += 1
-                if body.bytes.count >= recordSize {
+                if body.count >= recordSize {
                     close()
                     body = BinaryWriter(capacity: recordSize + 4096)
                 }
@@ -100,6 +100,55 @@ enum MutationCodec {
         case .insertRecordings(let recordings):
             guard recordings.count > 1 else { return [encode(mutation)] }
             return recordings.map { encode(.insertRecordings([$0])) }
+        }
+    }
+
+    /// The records of `mutation`, framed (``RecordFrame``), as the journal appends them: the bytes
+    /// ``encodeRecords(_:recordSize:)`` gives, each framed with ``RecordFrame/append(kind:payload:continues:to:)``,
+    /// all but the last flagged as continued. An insert is encoded straight into the framed buffer (its count
+    /// written first, and corrected when a record closes before the batch's end), so its bytes are written once.
+    /// - Throws: ``FileStoreError/recordTooLarge(bytes:limit:)`` for a record past ``RecordFrame/maximumPayload``.
+    static func framedRecords(
+        _ mutation: StoreMutation, recordSize: Int = RecordFrame.journalRecordSize
+    ) throws(FileStoreError) -> [UInt8] {
+        guard case .insert(let samples) = mutation else {
+            let parts = encodeRecords(mutation, recordSize: recordSize)
+            var writer = BinaryWriter(capacity: parts.reduce(0) { $0 + RecordFrame.headerSize + $1.payload.count })
+            for (position, part) in parts.enumerated() {
+                try checkSize(part.payload.count)
+                let start = writer.beginRecord()
+                writer.append(part.payload)
+                writer.endRecord(start, kind: part.kind, continues: position < parts.count - 1)
+            }
+            return writer.takeBytes()
+        }
+        var writer = BinaryWriter(capacity: min(recordSize, 64 * samples.count) + 4096)
+        var index = samples.startIndex
+        repeat {
+            let start = writer.beginRecord()
+            let countOffset = writer.count
+            let expected = UInt64(samples.count - index)
+            writer.varint(expected)
+            let bodyStart = writer.count
+            let first = index
+            // Indices rather than `for sample in samples`: iterating copies each (large) sample.
+            while index < samples.count {
+                SampleCodec.encode(samples[index], into: &writer)
+                index += 1
+                if writer.count - bodyStart >= recordSize { break }
+            }
+            if UInt64(index - first) != expected {
+                writer.replaceVarint(at: countOffset, expected, with: UInt64(index - first))
+            }
+            try checkSize(writer.payloadCount(ofRecordAt: start))
+            writer.endRecord(start, kind: .insert, continues: index < samples.count)
+        } while index < samples.count
+        return writer.takeBytes()
+    }
+
+    private static func checkSize(_ payloadCount: Int) throws(FileStoreError) {
+        guard payloadCount <= RecordFrame.maximumPayload else {
+            throw .recordTooLarge(bytes: payloadCount, limit: RecordFrame.maximumPayload)
         }
     }
 
