@@ -269,10 +269,8 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
             // Without `slow` there is no side state: only the fast slot and the upstream given at creation can be
             // held, and no other thread touches them any more.
             dropCreationUpstream()
-            if PromiseWord.holdsFast(published), let first {
-                self.first = nil
-                first(result)
-            }
+            // Moved out, not copied: calling it costs no retain of its context.
+            if PromiseWord.holdsFast(published), let first = first.take() { first(result) }
             return true
         }
         let taken = drain(published)
