@@ -56,9 +56,17 @@ final class ChainedPromise<In: Sendable, Out: Sendable>: Promise<Out>, @unchecke
     /// Runs the step with the source's result and settles with its outcome; skipped if cancelled meanwhile.
     @inlinable
     func runStep(skippingIfCancelled: Bool) {
-        let body = self.body
-        self.body = nil
-        guard let body, let result = source?.result else { return }
+        // Moved out bitwise, and the source read without retaining it (it stays held until `stepDone`): a
+        // copy would cost a retain and a release each.
+        let body = withUnsafeMutablePointer(to: &self.body) { field in
+            let taken = field.move()
+            field.initialize(to: nil)
+            return taken
+        }
+        let unretained = withUnsafeMutablePointer(to: &source) {
+            UnsafeRawPointer($0).load(as: Unmanaged<Promise<In>>?.self)
+        }
+        guard let body, let result = unretained?._withUnsafeGuaranteedRef({ $0.result }) else { return }
         let before = sourceUse.bitwiseOr(SourceUse.stepDone, ordering: .acquiringAndReleasing).oldValue
         if SourceUse.stepLetsGo(before) { source = nil }
         if skippingIfCancelled && !isPending { return }
