@@ -128,6 +128,47 @@ import Testing
     }
 }
 
+extension PromiseStateWordTests {
+    /// A link's source is read by its step and, when the link is cancelled at the same time, by the cancellation
+    /// cascade; whichever lets go last releases it (a release too many would crash, one too few would leak).
+    @Test func aTapLinkCancelledWhileItsSourceSettlesRunsOnceWithTheSourcesResultAndLetsGoOfTheSource() {
+        let sources: [WeakPromise] = {
+            let pairs = (0..<raceCount).map { _ in Promise<Int>.pending() }
+            let runs = HitCounts(raceCount)
+            let seen = LockedState([Int?](repeating: nil, count: raceCount))
+            let links = pairs.indices.map { index in
+                pairs[index].promise.tap(on: .immediate) { result in
+                    runs.hit(index)
+                    seen.withLock { $0[index] = (try? result.get()) ?? -1 }
+                }
+            }
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                for index in 0..<pairs.count {
+                    if thread == 0 { pairs[index].resolver.fulfill(index) } else { links[index].cancel() }
+                }
+            }
+            #expect(runs.all { $0 == 1 })
+            let outcomes = seen.withLock { $0 }
+            let agree = pairs.indices.allSatisfy { index in
+                outcomes[index] == pairs[index].promise.result.map { (try? $0.get()) ?? -1 }
+            }
+            #expect(agree)
+            #expect(links.allSatisfy { !$0.isPending })
+            return pairs.map { WeakPromise($0.promise) }
+        }()
+        #expect(sources.allSatisfy { $0.promise == nil })
+    }
+}
+
+/// A weak reference to a promise, to check that nothing keeps it once a test let go of it.
+private struct WeakPromise {
+    weak var promise: Promise<Int>?
+
+    init(_ promise: Promise<Int>) {
+        self.promise = promise
+    }
+}
+
 /// How many times each index was hit, checked once the race is over.
 private final class HitCounts: Sendable {
     private let counts: LockedState<[Int]>

@@ -9,7 +9,7 @@ extension Promise {
     public var value: Value {
         get async throws {
             if let result { return try result.get() }
-            let observer = Promise<Value>(upstream: self)
+            let observer = DerivedPromise<Value>(upstream: self)
             subscribe { outcome in observer.settle(outcome) }
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
@@ -40,7 +40,7 @@ extension Promise {
         priority: TaskPriority? = nil,
         _ operation: @escaping @Sendable () async throws -> Value
     ) {
-        self.init(upstream: nil)
+        self.init()
         let task = Task(priority: priority) { [self] in
             do {
                 settle(.success(try await operation()))

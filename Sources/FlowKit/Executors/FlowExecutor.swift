@@ -10,12 +10,26 @@ import Foundation
 /// Continuations attached to one promise are submitted in the order they were attached, so on a serial
 /// executor they also run in that order.
 public struct FlowExecutor: Sendable {
+    /// One word: every payload is a single reference (a custom submit function is boxed), so an executor
+    /// copies with one retain and a chain link that keeps one stays small.
     @usableFromInline
     enum Kind: Sendable {
         case immediate
         case dispatch(DispatchQueue)
         case operation(OperationQueue)
-        case custom(@Sendable (@escaping @Sendable () -> Void) -> Void)
+        case custom(CustomSubmit)
+    }
+
+    /// A custom executor's submit function, boxed so that ``Kind`` stays one word.
+    @usableFromInline
+    final class CustomSubmit: Sendable {
+        @usableFromInline
+        let submit: @Sendable (@escaping @Sendable () -> Void) -> Void
+
+        @usableFromInline
+        init(_ submit: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+            self.submit = submit
+        }
     }
 
     @usableFromInline
@@ -63,7 +77,7 @@ public struct FlowExecutor: Sendable {
     /// - Parameter submit: Called once per continuation with the job to run.
     /// - Returns: An executor that hands jobs to `submit`.
     public static func custom(_ submit: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) -> FlowExecutor {
-        FlowExecutor(kind: .custom(submit))
+        FlowExecutor(kind: .custom(CustomSubmit(submit)))
     }
 
     /// Submits `job` to this executor.
@@ -78,8 +92,8 @@ public struct FlowExecutor: Sendable {
             queue.async(execute: job)
         case .operation(let queue):
             queue.addOperation(job)
-        case .custom(let submit):
-            submit(job)
+        case .custom(let custom):
+            custom.submit(job)
         }
     }
 }

@@ -37,7 +37,7 @@ enum NodeBody: Sendable {
                 done(.failure(error))
                 return {}
             }
-            let observer = Promise<Output>(upstream: promise)
+            let observer = DerivedPromise<Output>(upstream: promise)
             promise.subscribe { observer.settle($0) }
             observer.subscribe(dependent: false) { result in
                 box.store(result)

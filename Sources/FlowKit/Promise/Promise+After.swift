@@ -37,7 +37,7 @@ extension Promise {
     ///   - scheduler: The clock; ``FlowDefaults/scheduler`` when `nil`.
     /// - Returns: A promise settled like this one, or rejected on time-out.
     public func timeout(_ duration: Duration, on scheduler: (any FlowScheduler)? = nil) -> Promise<Value> {
-        let child = Promise<Value>(upstream: self)
+        let child = DerivedPromise<Value>(upstream: self)
         let timer = (scheduler ?? FlowDefaults.scheduler).schedule(after: duration) {
             child.settle(.failure(PromiseError.timedOut(after: duration)), releasingUpstream: true)
         }

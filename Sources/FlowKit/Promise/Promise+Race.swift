@@ -74,7 +74,7 @@ private func firstOf<Value: Sendable>(
 ) -> Promise<Value> {
     let inputs = Array(promises)
     guard !inputs.isEmpty else { return Promise(error: PromiseError.emptyInput(operation: operation)) }
-    let result = Promise<Value>(upstream: nil)
+    let result = Promise<Value>()
     result.dependOn(inputs)
     subscribe(result, inputs)
     return result

@@ -28,7 +28,7 @@ public func when<Value: Sendable>(fulfilled promises: some Sequence<Promise<Valu
     }
     if pending.isEmpty { return Promise(value: values.compactMap { $0 }) }
 
-    let result = Promise<[Value]>(upstream: nil)
+    let result = Promise<[Value]>()
     result.dependOn(pending.map { inputs[$0] })
     let gather = LockedState((values: values, remaining: pending.count))
     for index in pending {
@@ -72,7 +72,7 @@ public func when<Value: Sendable>(
     }
     if pending.isEmpty { return Promise(value: results.compactMap { $0 }) }
 
-    let result = Promise<[Result<Value, any Error>]>(upstream: nil)
+    let result = Promise<[Result<Value, any Error>]>()
     result.dependOn(pending.map { inputs[$0] })
     let gather = LockedState((results: results, remaining: pending.count))
     for index in pending {

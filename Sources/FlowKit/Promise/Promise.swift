@@ -26,8 +26,9 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     // Safe: every mutable stored property is owned as the ``PromiseWord`` protocol says. `slot` is written once,
     // by the settler that won the word's `settling` bit, before it publishes `settled` (release); it is read
     // only after `settled` was seen (acquire). `first` is written by the subscriber that claimed the word's
-    // fast slot and read by whichever of that subscriber and the settler the word hands it to. `state` is read
-    // and written under `lock`, or by the settler alone when the word says no other thread ever touched it.
+    // fast slot and read by whichever of that subscriber and the settler the word hands it to. `side` is
+    // atomic; the state it holds is read and written under its lock, or by the settler alone once
+    // the word says settled.
     // The class is not `final` only so that FlowKit's chaining operators can make the derived promise its own
     // continuation (`ChainedPromise`, one allocation per link); it is not `open`, so no other module subclasses
     // it, and every member declared here is `final`.
@@ -36,7 +37,7 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     @usableFromInline
     typealias Callback = @Sendable (Result<Value, any Error>) -> Void
 
-    /// What only a promise that needed more than one dependent continuation keeps up to date under the lock.
+    /// What only a promise that needed more than its fast slot keeps up to date under the lock.
     @usableFromInline
     struct State {
         @usableFromInline var callbacks = CallbackList<Value>()
@@ -46,9 +47,22 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
         @usableFromInline var cancelHandlers: [@Sendable () -> Void] = []
 
         @inlinable
-        init(upstream: (any PromiseNode)? = nil) {
-            if let upstream { self.upstream.storage = .one(upstream) }
-        }
+        init() {}
+    }
+
+    /// The lock and the state it guards, allocated by the first operation that marks the word
+    /// ``PromiseWord/slow`` and published through the promise's ``SideReference`` (the first one stored wins).
+    ///
+    /// Kept out of the promise so that the common promise (one continuation, settled once) stays small enough
+    /// for the allocator's cheapest size classes (glibc's fast bins: at most 120 bytes, checked by a test).
+    @usableFromInline
+    final class Side: PromiseSide, @unchecked Sendable {
+        // Safe: `state` is read and written only under `lock` (or by the settler alone once the promise's word
+        // says settled, when no other thread can reach it any more).
+        @usableFromInline var state = State()
+
+        @inlinable
+        override init() {}
     }
 
     /// What settling takes out of the promise, to be used (and released) once no lock is held.
@@ -85,11 +99,14 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     nonisolated(unsafe) final var first: Callback?
 
     @usableFromInline
-    final let lock = StateLock()
+    final let side = SideReference()
 
-    @usableFromInline
-    @exclusivity(unchecked)
-    nonisolated(unsafe) final var state: State
+    /// The side state, made now if no one made it yet.
+    @inlinable
+    final var sideState: Side {
+        // Every side stored in this promise is a `Side` of its `Value`.
+        unsafeDowncast(side.load() ?? side.storeIfNil(Side()), to: Side.self)
+    }
 
     /// Runs `body` under the lock with the state of a promise still pending; `nil` (without running `body`)
     /// once it settled. Marks the word ``PromiseWord/slow`` first, so the settler takes the lock too.
@@ -97,11 +114,21 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     final func withPendingState<Result: Sendable>(_ body: (inout State) -> Result) -> Result? {
         let before = word.bitwiseOr(PromiseWord.slow, ordering: .acquiringAndReleasing).oldValue
         if before & PromiseWord.settled != 0 { return nil }
-        return lock.withLock {
+        let side = sideState
+        return side.lock.withLock {
             if word.load(ordering: .acquiring) & PromiseWord.settled != 0 { return nil }
-            return body(&state)
+            return body(&side.state)
         }
     }
+
+    /// Takes the upstream promise this one was created with, if its kind keeps one (``DerivedPromise``,
+    /// ``ChainedPromise``). Called once, by the settler, when it drains the promise.
+    @inlinable
+    func takeCreationUpstream() -> (any PromiseNode)? { nil }
+
+    /// Lets go of the creation upstream when the promise settles on the fast path (nothing to cascade to).
+    @inlinable
+    func dropCreationUpstream() {}
 
     /// How many dependents the fast slot holds (0 or 1); they count with `state.dependents`.
     @inlinable
@@ -109,10 +136,9 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
         PromiseWord.fastDependents(word.load(ordering: .relaxed))
     }
 
-    /// A pending promise that will be cancelled when `upstream` should be.
+    /// A pending promise.
     @inlinable
-    init(upstream: (any PromiseNode)?) {
-        state = State(upstream: upstream)
+    init() {
         word = Atomic(0)
     }
 
@@ -121,13 +147,13 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     /// - Parameter result: The value or error it holds.
     @inlinable
     public init(result: Result<Value, any Error>) {
-        state = State()
         word = Atomic(PromiseWord.settling | PromiseWord.settled)
         slot.store(result)
     }
 
     deinit {
         slot.destroy(Value.self)
+        side.destroy()
     }
 
     /// A promise already fulfilled with `value`.
@@ -158,7 +184,7 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
             _ reject: @escaping @Sendable (any Error) -> Void
         ) throws -> Void
     ) {
-        self.init(upstream: nil)
+        self.init()
         do {
             try body({ [self] in settle(.success($0)) }, { [self] in settle(.failure($0)) })
         } catch {
@@ -173,7 +199,7 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     /// - Parameter body: Receives the resolver; if it throws, the promise is rejected with that error.
     @inlinable
     public convenience init(_ body: (_ resolver: Resolver<Value>) throws -> Void) {
-        self.init(upstream: nil)
+        self.init()
         do {
             try body(Resolver(self))
         } catch {
@@ -186,7 +212,7 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     /// - Returns: The promise and its resolver.
     @inlinable
     public static func pending() -> (promise: Promise<Value>, resolver: Resolver<Value>) {
-        let promise = Promise<Value>(upstream: nil)
+        let promise = Promise<Value>()
         return (promise, Resolver(promise))
     }
 
@@ -240,13 +266,11 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     final func settle(_ result: Result<Value, any Error>, releasingUpstream: Bool = false) -> Bool {
         guard let published = publish(result) else { return false }
         if published & PromiseWord.slow == 0 && !releasingUpstream {
-            // Without `slow` the list and the cancel handlers are empty: only the fast slot and the upstream
-            // given at creation can be held, and no other thread touches them any more.
-            state.upstream = UpstreamList()
-            if published & PromiseWord.fastMask == PromiseWord.attached, let first {
-                self.first = nil
-                first(result)
-            }
+            // Without `slow` there is no side state: only the fast slot and the upstream given at creation can be
+            // held, and no other thread touches them any more.
+            dropCreationUpstream()
+            // Moved out, not copied: calling it costs no retain of its context.
+            if PromiseWord.holdsFast(published), let first = first.take() { first(result) }
             return true
         }
         let taken = drain(published)
@@ -271,41 +295,47 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Moves out what a settled promise no longer keeps (without copying, so without retaining anything);
-    /// `published` is what ``publish(_:)`` returned. Takes the lock only if the word was marked `slow`.
+    /// `published` is what ``publish(_:)`` returned. Takes the lock only if the word was marked `slow` (without
+    /// it, there is no side state: every operation that makes one marks the word first).
     @inlinable
     final func drain(_ published: UInt) -> Settlement {
         // Without `slow`, no other thread touched the state and none will: the word says settled.
-        var taken = published & PromiseWord.slow != 0 ? lock.withLock { drainState() } : drainState()
-        if published & PromiseWord.fastMask == PromiseWord.attached {
+        var taken = Settlement()
+        if published & PromiseWord.slow != 0 {
+            // Whoever set `slow` may not have stored the side yet: then this makes it, and the lock orders the two.
+            let side = sideState
+            taken = side.lock.withLock { Promise.drain(side) }
+        }
+        if let upstream = takeCreationUpstream() { taken.upstream.append(upstream) }
+        if PromiseWord.holdsFast(published) {
             taken.first = first  // moved by hand: `swap` would reabstract the closure through two thunks
             first = nil
         }
         return taken
     }
 
-    /// Moves the callbacks, upstream and cancel handlers out of the state.
+    /// Moves the callbacks, upstream and cancel handlers out of `side`'s state.
     @inlinable
-    final func drainState() -> Settlement {
+    static func drain(_ side: Side) -> Settlement {
         var taken = Settlement()
-        swap(&state.callbacks, &taken.callbacks)
-        swap(&state.upstream, &taken.upstream)
-        swap(&state.cancelHandlers, &taken.cancelHandlers)
+        swap(&side.state.callbacks, &taken.callbacks)
+        swap(&side.state.upstream, &taken.upstream)
+        swap(&side.state.cancelHandlers, &taken.cancelHandlers)
         return taken
     }
 
     /// Attaches `callback`; it is invoked once with the result (at once if already settled).
     ///
-    /// The first dependent continuation of a promise no other operation touched takes the fast slot: one
-    /// compare-and-swap and one add on the word, no lock. Every other one goes to the list under the lock.
+    /// The first continuation of a promise no other operation touched takes the fast slot: one compare-and-swap
+    /// and one add on the word, no lock. Every other one goes to the list under the lock.
     ///
     /// - Parameter dependent: whether the caller is a derived promise that counts towards cancellation.
     @inlinable
     final func subscribe(dependent: Bool = true, _ callback: @escaping Callback) {
-        if dependent
-            && word.compareExchange(expected: 0, desired: PromiseWord.claiming, ordering: .acquiring).exchanged
-        {
+        if word.compareExchange(expected: 0, desired: PromiseWord.claiming, ordering: .acquiring).exchanged {
             first = callback
-            let before = word.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
+            let mark = dependent ? PromiseWord.attached : PromiseWord.attachedIndependent
+            let before = word.wrappingAdd(mark - PromiseWord.claiming, ordering: .acquiringAndReleasing).oldValue
             // Settled while claiming: the settler left the slot to this call.
             if before & PromiseWord.settled != 0, let callback = first {
                 first = nil

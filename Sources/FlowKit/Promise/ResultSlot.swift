@@ -15,7 +15,9 @@
 struct ResultSlot {
     @usableFromInline
     enum Phase: UInt8 {
-        case pending, fulfilled, fulfilledBoxed, rejected
+        /// `fulfilledTrivial`: inline, and needs no destruction (an `Int`, a `Double`), decided where `Value` is
+        /// known, so that the unspecialised deinit need not ask `Value`'s metadata.
+        case pending, fulfilled, fulfilledTrivial, fulfilledBoxed, rejected
     }
 
     /// Three words of raw storage (a struct, not a tuple: unspecialised code would look up a tuple's metadata).
@@ -58,7 +60,7 @@ struct ResultSlot {
         switch result {
         case .success(let value) where ResultSlot.keepsInline(Value.self):
             _ = withAddress { $0.initializeMemory(as: Value.self, to: value) }
-            phase = .fulfilled
+            phase = _isPOD(Value.self) ? .fulfilledTrivial : .fulfilled
         case .success(let value):
             _ = withAddress { $0.initializeMemory(as: ValueBox<Value>.self, to: ValueBox(value)) }
             phase = .fulfilledBoxed
@@ -79,7 +81,7 @@ struct ResultSlot {
     func load<Value>(_: Value.Type) -> Result<Value, any Error>? {
         switch phase {
         case .pending: nil
-        case .fulfilled: .success(withImage { $0.assumingMemoryBound(to: Value.self).pointee })
+        case .fulfilled, .fulfilledTrivial: .success(withImage { $0.assumingMemoryBound(to: Value.self).pointee })
         case .fulfilledBoxed: .success(withImage { $0.assumingMemoryBound(to: ValueBox<Value>.self).pointee.value })
         case .rejected: .failure(withImage { $0.assumingMemoryBound(to: (any Error).self).pointee })
         }
@@ -98,12 +100,12 @@ struct ResultSlot {
     mutating func destroy<Value>(_: Value.Type) {
         let phase = self.phase
         self.phase = .pending
-        // A trivial value (an `Int`, a `Double`) needs no destruction: the common case costs one check.
-        guard phase != .pending, phase != .fulfilled || !_isPOD(Value.self) else { return }
+        // A trivial value needs no destruction: the common case costs one check.
+        guard phase != .pending, phase != .fulfilledTrivial else { return }
         withUnsafeMutablePointer(to: &words) { words in
             let address = UnsafeMutableRawPointer(words)
             switch phase {
-            case .pending: break
+            case .pending, .fulfilledTrivial: break
             case .fulfilled: address.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
             case .fulfilledBoxed:
                 Unmanaged<ValueBox<Value>>.fromOpaque(address.load(as: UnsafeRawPointer.self)).release()
