@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(
             name: "HealthFlowTests",
             dependencies: ["HealthFlow", "FlowKit", "FlowKitTesting", "RawPathSupport", "StoreConformance"],
-            swiftSettings: strict),
+            exclude: ["Fixtures"], swiftSettings: strict),
         // The store conformance session, over HealthFlow's public API alone: every store's tests run it.
         .target(
             name: "StoreConformance", dependencies: ["HealthFlow", "FlowKit"], path: "Tests/Support/StoreConformance",

@@ -59,7 +59,7 @@ struct HealthSampleTests {
         }
         #expect(
             context.debugDescription
-                == "a sample has exactly one of the keys quantity, category, correlation, electrocardiogram")
+                == "a sample has exactly one of the keys quantity, category, correlation, electrocardiogram, workout")
     }
 
     @Test func decodingRunsValidation() throws {

@@ -1,13 +1,13 @@
 import Foundation
 
-/// Any sample a store holds: a quantity sample, a category sample, a correlation or an ECG — the
+/// Any sample a store holds: a quantity sample, a category sample, a correlation, an ECG or a workout — the
 /// counterpart of `HKSample` with its subclasses as cases.
 ///
 /// Every case has a UUID, a type, start and end dates, a source and metadata, readable without
 /// switching.
 ///
 /// A sample encodes as a single-key object naming its kind: `{"quantity": {…}}`, `{"category": {…}}`,
-/// `{"correlation": {…}}`, `{"electrocardiogram": {…}}`.
+/// `{"correlation": {…}}`, `{"electrocardiogram": {…}}`, `{"workout": {…}}`.
 public enum HealthSample: Hashable, Sendable {
     /// A quantity sample.
     case quantity(HealthQuantitySample)
@@ -17,6 +17,8 @@ public enum HealthSample: Hashable, Sendable {
     case correlation(HealthCorrelation)
     /// An ECG summary.
     case electrocardiogram(HealthElectrocardiogram)
+    /// A workout.
+    case workout(HealthWorkout)
 
     /// The sample's identity.
     public var uuid: UUID {
@@ -25,6 +27,7 @@ public enum HealthSample: Hashable, Sendable {
         case .category(let sample): sample.uuid
         case .correlation(let sample): sample.uuid
         case .electrocardiogram(let sample): sample.uuid
+        case .workout(let sample): sample.uuid
         }
     }
 
@@ -35,6 +38,7 @@ public enum HealthSample: Hashable, Sendable {
         case .category(let sample): sample.type
         case .correlation(let sample): sample.type
         case .electrocardiogram(let sample): sample.type
+        case .workout(let sample): sample.type
         }
     }
 
@@ -45,6 +49,7 @@ public enum HealthSample: Hashable, Sendable {
         case .category(let sample): sample.startDate
         case .correlation(let sample): sample.startDate
         case .electrocardiogram(let sample): sample.startDate
+        case .workout(let sample): sample.startDate
         }
     }
 
@@ -55,6 +60,7 @@ public enum HealthSample: Hashable, Sendable {
         case .category(let sample): sample.endDate
         case .correlation(let sample): sample.endDate
         case .electrocardiogram(let sample): sample.endDate
+        case .workout(let sample): sample.endDate
         }
     }
 
@@ -65,6 +71,7 @@ public enum HealthSample: Hashable, Sendable {
         case .category(let sample): sample.source
         case .correlation(let sample): sample.source
         case .electrocardiogram(let sample): sample.source
+        case .workout(let sample): sample.source
         }
     }
 
@@ -75,13 +82,14 @@ public enum HealthSample: Hashable, Sendable {
         case .category(let sample): sample.metadata
         case .correlation(let sample): sample.metadata
         case .electrocardiogram(let sample): sample.metadata
+        case .workout(let sample): sample.metadata
         }
     }
 }
 
 extension HealthSample: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case quantity, category, correlation, electrocardiogram
+        case quantity, category, correlation, electrocardiogram, workout
     }
 
     /// Decodes a single-key object naming the kind, validating the sample.
@@ -95,6 +103,7 @@ extension HealthSample: Codable {
         case .correlation: self = .correlation(try container.decode(HealthCorrelation.self, forKey: key))
         case .electrocardiogram:
             self = .electrocardiogram(try container.decode(HealthElectrocardiogram.self, forKey: key))
+        case .workout: self = .workout(try container.decode(HealthWorkout.self, forKey: key))
         }
     }
 
@@ -108,6 +117,7 @@ extension HealthSample: Codable {
         case .category(let sample): try container.encode(sample, forKey: .category)
         case .correlation(let sample): try container.encode(sample, forKey: .correlation)
         case .electrocardiogram(let sample): try container.encode(sample, forKey: .electrocardiogram)
+        case .workout(let sample): try container.encode(sample, forKey: .workout)
         }
     }
 }

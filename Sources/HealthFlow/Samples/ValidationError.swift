@@ -41,6 +41,11 @@ public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible 
     /// An ECG voltage measurement's time is not finite, negative, later than the sample's duration, or
     /// earlier than the measurement before it.
     case voltageMeasurementTimeOutOfRange(index: Int, timeSinceSampleStart: Double)
+    /// A workout event, activity or statistics entry (named by `field`, e.g. `activities[0].events[2]`) ends
+    /// before it starts, or lies outside the interval of the workout or activity holding it.
+    case workoutIntervalOutOfRange(field: String, start: Date, end: Date)
+    /// A workout (or one of its activities) has two statistics entries for one quantity type.
+    case duplicateWorkoutStatistics(field: String, type: HealthObjectType)
 
     /// A readable message naming the type, the field and the value.
     public var description: String {
@@ -81,6 +86,10 @@ public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible 
             return "electrocardiogram numberOfVoltageMeasurements is \(expected); got \(actual) voltage measurements"
         case .voltageMeasurementTimeOutOfRange(let index, let time):
             return "electrocardiogram voltageMeasurements[\(index)] timeSinceSampleStart \(time) is out of range"
+        case .workoutIntervalOutOfRange(let field, let start, let end):
+            return "workout \(field) \(start) to \(end) must not end before it starts nor lie outside its workout"
+        case .duplicateWorkoutStatistics(let field, let type):
+            return "workout \(field) has more than one entry for \(type)"
         }
     }
 }

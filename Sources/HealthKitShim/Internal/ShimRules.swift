@@ -66,6 +66,15 @@ enum ShimSaving {
                     source: source, metadata: correlation.metadata, uuid: correlation.uuid))
         case .electrocardiogram:
             return sample
+        case .workout(let workout):
+            return .workout(
+                try HealthWorkout(
+                    activityType: workout.activityType, start: workout.startDate, end: workout.endDate,
+                    duration: workout.duration, totalEnergyBurned: workout.totalEnergyBurned,
+                    totalDistance: workout.totalDistance, totalSwimmingStrokeCount: workout.totalSwimmingStrokeCount,
+                    totalFlightsClimbed: workout.totalFlightsClimbed, events: workout.events,
+                    activities: workout.activities, statistics: workout.statistics, source: source,
+                    metadata: workout.metadata, uuid: workout.uuid))
         }
     }
 

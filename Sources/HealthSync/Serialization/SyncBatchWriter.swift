@@ -57,6 +57,21 @@ import HealthFlow
 ///                      "samplingFrequency": { "value": 512, "unit": "Hz" },
 ///                      "numberOfVoltageMeasurements": 15360, "metadata": {} } ],
 ///       "deleted": []
+///     },
+///     {
+///       "type": "workout",
+///       "samples": [ { "uuid": "…", "type": "workout", "kind": "workout", "start": "…", "end": "…",
+///                      "source": { … }, "activityType": "running", "duration": 1800,
+///                      "totalEnergyBurned": { "value": 250, "unit": "kcal" }, "totalDistance": null,
+///                      "totalSwimmingStrokeCount": null, "totalFlightsClimbed": null,
+///                      "events": [ { "type": "pause", "start": "…", "end": "…", "metadata": {} } ],
+///                      "activities": [ { "uuid": "…", "activityType": "running", "start": "…", "end": "…",
+///                                        "events": [], "statistics": [], "metadata": {} } ],
+///                      "statistics": [ { "type": "heartRate", "start": "…", "end": "…", "sum": null,
+///                                        "average": { "value": 140, "unit": "count/min" },
+///                                        "minimum": { … }, "maximum": { … } } ],
+///                      "metadata": {} } ],
+///       "deleted": []
 ///     }
 ///   ]
 /// }
@@ -340,10 +355,97 @@ public struct SyncBatchWriter {
             try emitOptionalQuantity(ecg.samplingFrequency, field: "samples[].samplingFrequency")
             try emitter.raw(",\"numberOfVoltageMeasurements\":")
             try emitter.integer(ecg.numberOfVoltageMeasurements)
+        case .workout(let workout):
+            try emitWorkoutFields(workout)
         }
         try emitter.raw(",\"metadata\":")
         try emitMetadata(sample.metadata, field: "samples[].metadata")
         try emitter.byte(UInt8(ascii: "}"))
+    }
+
+    /// A workout's own fields, after the common ones and before its metadata.
+    private mutating func emitWorkoutFields(_ workout: HealthWorkout) throws {
+        try emitCommon(
+            uuid: workout.uuid, type: workout.type, kind: "workout", start: workout.startDate, end: workout.endDate,
+            source: workout.source)
+        try emitter.raw(",\"activityType\":")
+        try emitter.string(workout.activityType.name)
+        try emitter.raw(",\"duration\":")
+        try emitter.number(workout.duration, field: "samples[].duration")
+        let totals: [(StaticString, String, HealthQuantity?)] = [
+            (",\"totalEnergyBurned\":", "totalEnergyBurned", workout.totalEnergyBurned),
+            (",\"totalDistance\":", "totalDistance", workout.totalDistance),
+            (",\"totalSwimmingStrokeCount\":", "totalSwimmingStrokeCount", workout.totalSwimmingStrokeCount),
+            (",\"totalFlightsClimbed\":", "totalFlightsClimbed", workout.totalFlightsClimbed),
+        ]
+        for (key, name, quantity) in totals {
+            try emitter.raw(key)
+            try emitOptionalQuantity(quantity, field: "samples[].\(name)")
+        }
+        try emitter.raw(",\"events\":")
+        try emitWorkoutEvents(workout.events, field: "samples[].events")
+        try emitter.raw(",\"activities\":[")
+        for (index, activity) in workout.activities.enumerated() {
+            if index > 0 { try emitter.byte(UInt8(ascii: ",")) }
+            try emitter.raw("{\"uuid\":")
+            try emitter.uuid(activity.uuid)
+            try emitter.raw(",\"activityType\":")
+            try emitter.string(activity.activityType.name)
+            try emitter.raw(",\"start\":")
+            try emitDate(activity.startDate, field: "samples[].activities[].start")
+            try emitter.raw(",\"end\":")
+            try emitDate(activity.endDate, field: "samples[].activities[].end")
+            try emitter.raw(",\"events\":")
+            try emitWorkoutEvents(activity.events, field: "samples[].activities[].events")
+            try emitter.raw(",\"statistics\":")
+            try emitWorkoutStatistics(activity.statistics, field: "samples[].activities[].statistics")
+            try emitter.raw(",\"metadata\":")
+            try emitMetadata(activity.metadata, field: "samples[].activities[].metadata")
+            try emitter.byte(UInt8(ascii: "}"))
+        }
+        try emitter.raw("],\"statistics\":")
+        try emitWorkoutStatistics(workout.statistics, field: "samples[].statistics")
+    }
+
+    private mutating func emitWorkoutEvents(_ events: [HealthWorkout.Event], field: String) throws {
+        try emitter.byte(UInt8(ascii: "["))
+        for (index, event) in events.enumerated() {
+            if index > 0 { try emitter.byte(UInt8(ascii: ",")) }
+            try emitter.raw("{\"type\":")
+            try emitter.string(String(describing: event.type))
+            try emitter.raw(",\"start\":")
+            try emitDate(event.startDate, field: field + "[].start")
+            try emitter.raw(",\"end\":")
+            try emitDate(event.endDate, field: field + "[].end")
+            try emitter.raw(",\"metadata\":")
+            try emitMetadata(event.metadata, field: field + "[].metadata")
+            try emitter.byte(UInt8(ascii: "}"))
+        }
+        try emitter.byte(UInt8(ascii: "]"))
+    }
+
+    private mutating func emitWorkoutStatistics(_ statistics: [HealthWorkout.Statistics], field: String) throws {
+        try emitter.byte(UInt8(ascii: "["))
+        for (index, entry) in statistics.enumerated() {
+            if index > 0 { try emitter.byte(UInt8(ascii: ",")) }
+            try emitter.raw("{\"type\":")
+            try emitter.string(entry.type.identifier)
+            try emitter.raw(",\"start\":")
+            try emitDate(entry.startDate, field: field + "[].start")
+            try emitter.raw(",\"end\":")
+            try emitDate(entry.endDate, field: field + "[].end")
+            let figures = [
+                ("sum", entry.sum), ("average", entry.average), ("minimum", entry.minimum), ("maximum", entry.maximum),
+            ]
+            for (name, quantity) in figures {
+                try emitter.raw(",")
+                try emitter.string(name)
+                try emitter.raw(":")
+                try emitOptionalQuantity(quantity, field: field + "[].\(name)")
+            }
+            try emitter.byte(UInt8(ascii: "}"))
+        }
+        try emitter.byte(UInt8(ascii: "]"))
     }
 
     private mutating func emitMetadata(_ metadata: [MetadataKey: MetadataValue], field: String) throws {

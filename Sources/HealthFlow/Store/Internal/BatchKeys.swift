@@ -36,6 +36,10 @@ struct BatchKeys {
                 self.init(
                     object.uuid, object.type, object.startDate, object.endDate, object.source, owner: owner,
                     sample: sample, correlation: correlation)
+            case .workout(let object):
+                self.init(
+                    object.uuid, object.type, object.startDate, object.endDate, object.source, owner: owner,
+                    sample: sample, correlation: correlation)
             }
         }
 

@@ -26,6 +26,8 @@ enum SampleRules {
                 samplingFrequency: sample.samplingFrequency,
                 numberOfVoltageMeasurements: sample.numberOfVoltageMeasurements, source: sample.source,
                 metadata: sample.metadata, uuid: sample.uuid)
+        case .workout(let sample):
+            _ = try sample.revalidated()
         }
     }
 
@@ -121,6 +123,8 @@ struct SampleKeys {
         case .correlation(let sample):
             self.init(sample.uuid, sample.type.identifier, sample.source, sample.startDate, sample.endDate)
         case .electrocardiogram(let sample):
+            self.init(sample.uuid, sample.type.identifier, sample.source, sample.startDate, sample.endDate)
+        case .workout(let sample):
             self.init(sample.uuid, sample.type.identifier, sample.source, sample.startDate, sample.endDate)
         }
     }

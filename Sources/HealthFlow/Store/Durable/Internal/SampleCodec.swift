@@ -3,12 +3,20 @@ import Foundation
 /// The binary form of samples in journal and snapshot records (see <doc:DurableStoreFormat> for the whole format).
 ///
 /// ```text
-/// sample      = kind:u8 body                  1 quantity, 2 category, 3 correlation, 4 electrocardiogram
+/// sample      = kind:u8 body                  1 quantity, 2 category, 3 correlation, 4 electrocardiogram,
+///                                             5 workout
 /// quantity    = uuid:16 type:str start:f64 end:f64 source metadata value:f64 unit:str
 /// category    = uuid:16 type:str start:f64 end:f64 source metadata value:zigzag
 /// correlation = uuid:16 type:str start:f64 end:f64 source metadata count:varint quantity*
 /// ecg         = uuid:16 start:f64 end:f64 source metadata classification:zigzag symptoms:zigzag
 ///               present:u8 [bpm:f64 unit:str] [hz:f64 unit:str] voltageCount:varint
+/// workout     = uuid:16 start:f64 end:f64 source metadata activityType:str duration:f64
+///               present:u8 [energy:qty] [distance:qty] [strokes:qty] [flights:qty] events activity* statistics
+///               (activity* is count:varint then each activity)
+/// events      = count:varint (type:zigzag start:f64 end:f64 metadata)*
+/// activity    = uuid:16 activityType:str start:f64 end:f64 metadata events statistics
+/// statistics  = count:varint (type:str start:f64 end:f64 present:u8 [sum:qty] [avg:qty] [min:qty] [max:qty])*
+/// qty         = value:f64 unit:str                present bit i set when the i-th optional follows
 /// source      = bundleIdentifier:str name:str
 /// metadata    = count:varint (key:str value)*         keys in ascending order
 /// value       = 1 string:str | 2 number:f64 | 3 date:f64 | 4 value:f64 unit:str
@@ -52,6 +60,60 @@ enum SampleCodec {
             if let rate = sample.averageHeartRate { encodeQuantity(rate, into: &writer) }
             if let frequency = sample.samplingFrequency { encodeQuantity(frequency, into: &writer) }
             writer.count(sample.numberOfVoltageMeasurements)
+        case .workout(let sample):
+            writer.byte(5)
+            writer.uuid(sample.uuid)
+            writer.double(sample.startDate.timeIntervalSinceReferenceDate)
+            writer.double(sample.endDate.timeIntervalSinceReferenceDate)
+            writer.source(sample.source)
+            encodeMetadata(sample.metadata, into: &writer)
+            writer.string(sample.activityType.name)
+            writer.double(sample.duration)
+            encodeOptionalQuantities(
+                [
+                    sample.totalEnergyBurned, sample.totalDistance, sample.totalSwimmingStrokeCount,
+                    sample.totalFlightsClimbed,
+                ], into: &writer)
+            encodeEvents(sample.events, into: &writer)
+            writer.count(sample.activities.count)
+            for activity in sample.activities {
+                writer.uuid(activity.uuid)
+                writer.string(activity.activityType.name)
+                writer.double(activity.startDate.timeIntervalSinceReferenceDate)
+                writer.double(activity.endDate.timeIntervalSinceReferenceDate)
+                encodeMetadata(activity.metadata, into: &writer)
+                encodeEvents(activity.events, into: &writer)
+                encodeStatistics(activity.statistics, into: &writer)
+            }
+            encodeStatistics(sample.statistics, into: &writer)
+        }
+    }
+
+    /// A presence byte (bit i for the i-th quantity) followed by the quantities present.
+    private static func encodeOptionalQuantities(_ quantities: [HealthQuantity?], into writer: inout BinaryWriter) {
+        var present: UInt8 = 0
+        for (index, quantity) in quantities.enumerated() where quantity != nil { present |= 1 << index }
+        writer.byte(present)
+        for quantity in quantities { if let quantity { encodeQuantity(quantity, into: &writer) } }
+    }
+
+    private static func encodeEvents(_ events: [HealthWorkout.Event], into writer: inout BinaryWriter) {
+        writer.count(events.count)
+        for event in events {
+            writer.signed(event.type.rawValue)
+            writer.double(event.startDate.timeIntervalSinceReferenceDate)
+            writer.double(event.endDate.timeIntervalSinceReferenceDate)
+            encodeMetadata(event.metadata, into: &writer)
+        }
+    }
+
+    private static func encodeStatistics(_ statistics: [HealthWorkout.Statistics], into writer: inout BinaryWriter) {
+        writer.count(statistics.count)
+        for entry in statistics {
+            writer.type(entry.type)
+            writer.double(entry.startDate.timeIntervalSinceReferenceDate)
+            writer.double(entry.endDate.timeIntervalSinceReferenceDate)
+            encodeOptionalQuantities([entry.sum, entry.average, entry.minimum, entry.maximum], into: &writer)
         }
     }
 
@@ -185,9 +247,92 @@ struct SampleDecoder {
                         averageHeartRate: rate, samplingFrequency: frequency, numberOfVoltageMeasurements: count,
                         source: source, metadata: metadata, uuid: uuid))
             }
+        case 5:
+            return .workout(try workout(from: &reader))
         default:
             throw Failure(reason: "unknown sample kind")
         }
+    }
+
+    private mutating func workout(from reader: inout BinaryReader) throws(Failure) -> HealthWorkout {
+        let uuid = try reader.uuid()
+        let start = Date(timeIntervalSinceReferenceDate: try reader.double())
+        let end = Date(timeIntervalSinceReferenceDate: try reader.double())
+        let source = try self.source(from: &reader)
+        let metadata = try self.metadata(from: &reader)
+        let activityType = HealthWorkout.ActivityType(name: try reader.string())
+        let duration = try reader.double()
+        let totals = try optionalQuantities(4, from: &reader)
+        let events = try self.events(from: &reader)
+        let activityCount = try reader.count(minimumSize: 36)
+        var activities: [HealthWorkout.Activity] = []
+        activities.reserveCapacity(activityCount)
+        for _ in 0..<activityCount {
+            let activityUUID = try reader.uuid()
+            let activityType = HealthWorkout.ActivityType(name: try reader.string())
+            let activityStart = Date(timeIntervalSinceReferenceDate: try reader.double())
+            let activityEnd = Date(timeIntervalSinceReferenceDate: try reader.double())
+            let activityMetadata = try self.metadata(from: &reader)
+            let activityEvents = try self.events(from: &reader)
+            activities.append(
+                HealthWorkout.Activity(
+                    activityType: activityType, start: activityStart, end: activityEnd, events: activityEvents,
+                    statistics: try statistics(from: &reader), metadata: activityMetadata, uuid: activityUUID))
+        }
+        let statistics = try self.statistics(from: &reader)
+        return try validated { () throws(ValidationError) in
+            try HealthWorkout(
+                activityType: activityType, start: start, end: end, duration: duration,
+                totalEnergyBurned: totals[0], totalDistance: totals[1], totalSwimmingStrokeCount: totals[2],
+                totalFlightsClimbed: totals[3], events: events, activities: activities, statistics: statistics,
+                source: source, metadata: metadata, uuid: uuid)
+        }
+    }
+
+    /// A presence byte and the quantities it marks present, `count` slots in all.
+    private mutating func optionalQuantities(_ count: Int, from reader: inout BinaryReader) throws(Failure)
+        -> [HealthQuantity?]
+    {
+        let present = try reader.byte()
+        guard present >> count == 0 else { throw Failure(reason: "a workout has unknown fields") }
+        var quantities: [HealthQuantity?] = []
+        for index in 0..<count {
+            quantities.append(present & (1 << index) != 0 ? try quantity(from: &reader) : nil)
+        }
+        return quantities
+    }
+
+    private mutating func events(from reader: inout BinaryReader) throws(Failure) -> [HealthWorkout.Event] {
+        let count = try reader.count(minimumSize: 18)
+        var events: [HealthWorkout.Event] = []
+        events.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let type = HealthWorkout.Event.EventType(rawValue: try reader.signed()) else {
+                throw Failure(reason: "a workout event has an unknown type")
+            }
+            let start = Date(timeIntervalSinceReferenceDate: try reader.double())
+            let end = Date(timeIntervalSinceReferenceDate: try reader.double())
+            events.append(
+                HealthWorkout.Event(type: type, start: start, end: end, metadata: try metadata(from: &reader)))
+        }
+        return events
+    }
+
+    private mutating func statistics(from reader: inout BinaryReader) throws(Failure) -> [HealthWorkout.Statistics] {
+        let count = try reader.count(minimumSize: 18)
+        var statistics: [HealthWorkout.Statistics] = []
+        statistics.reserveCapacity(count)
+        for _ in 0..<count {
+            let type = try self.type(from: &reader)
+            let start = Date(timeIntervalSinceReferenceDate: try reader.double())
+            let end = Date(timeIntervalSinceReferenceDate: try reader.double())
+            let figures = try optionalQuantities(4, from: &reader)
+            statistics.append(
+                HealthWorkout.Statistics(
+                    type: type, start: start, end: end, sum: figures[0], average: figures[1], minimum: figures[2],
+                    maximum: figures[3]))
+        }
+        return statistics
     }
 
     private struct Common {
