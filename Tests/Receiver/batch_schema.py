@@ -17,6 +17,9 @@ IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
 CLASSIFICATIONS = {"notSet", "sinusRhythm", "atrialFibrillation", "inconclusiveLowHeartRate",
                    "inconclusiveHighHeartRate", "inconclusivePoorReading", "inconclusiveOther", "unrecognized"}
 SYMPTOMS = {"notSet", "none", "present"}
+EVENT_TYPES = {"pause", "resume", "lap", "marker", "motionPaused", "motionResumed", "segment", "pauseOrResumeRequest"}
+TOTALS = ("totalEnergyBurned", "totalDistance", "totalSwimmingStrokeCount", "totalFlightsClimbed")
+FIGURES = ("sum", "average", "minimum", "maximum")
 COMMON = ("uuid", "type", "kind", "start", "end", "source")
 FIELDS = {
     "quantity": COMMON + ("value", "unit", "metadata"),
@@ -24,6 +27,7 @@ FIELDS = {
     "correlation": COMMON + ("members", "metadata"),
     "electrocardiogram": COMMON + ("classification", "symptomsStatus", "averageHeartRate", "samplingFrequency",
                                    "numberOfVoltageMeasurements", "metadata"),
+    "workout": COMMON + ("activityType", "duration") + TOTALS + ("events", "activities", "statistics", "metadata"),
 }
 
 
@@ -83,6 +87,59 @@ def metadata(value, path):
             raise Invalid("at %s: unknown metadata value type %r" % (where, kind))
 
 
+def array(value, path):
+    if not isinstance(value, list):
+        raise Invalid("at %s: expected an array" % path)
+    return value
+
+
+def interval(value, path):
+    string(value["start"], path + "/start", TIMESTAMP)
+    string(value["end"], path + "/end", TIMESTAMP)
+
+
+def workout_events(value, path):
+    for index, event in enumerate(array(value, path)):
+        where = "%s/%d" % (path, index)
+        fields(event, where, ("type", "start", "end", "metadata"))
+        if event["type"] not in EVENT_TYPES:
+            raise Invalid("at %s/type: %r" % (where, event["type"]))
+        interval(event, where)
+        metadata(event["metadata"], where + "/metadata")
+
+
+def workout_statistics(value, path):
+    for index, entry in enumerate(array(value, path)):
+        where = "%s/%d" % (path, index)
+        fields(entry, where, ("type", "start", "end") + FIGURES)
+        string(entry["type"], where + "/type", IDENTIFIER)
+        interval(entry, where)
+        for name in FIGURES:
+            if entry[name] is not None:
+                unit_value(entry[name], where + "/" + name)
+
+
+def workout(value, path):
+    string(value["activityType"], path + "/activityType", IDENTIFIER)
+    number(value["duration"], path + "/duration")
+    if value["duration"] < 0:
+        raise Invalid("at %s/duration: negative" % path)
+    for name in TOTALS:
+        if value[name] is not None:
+            unit_value(value[name], path + "/" + name)
+    workout_events(value["events"], path + "/events")
+    for index, activity in enumerate(array(value["activities"], path + "/activities")):
+        where = "%s/activities/%d" % (path, index)
+        fields(activity, where, ("uuid", "activityType", "start", "end", "events", "statistics", "metadata"))
+        string(activity["uuid"], where + "/uuid", UUID)
+        string(activity["activityType"], where + "/activityType", IDENTIFIER)
+        interval(activity, where)
+        workout_events(activity["events"], where + "/events")
+        workout_statistics(activity["statistics"], where + "/statistics")
+        metadata(activity["metadata"], where + "/metadata")
+    workout_statistics(value["statistics"], path + "/statistics")
+
+
 def sample(value, path, kinds=FIELDS):
     kind = value.get("kind") if isinstance(value, dict) else None
     if kind not in kinds:
@@ -105,6 +162,8 @@ def sample(value, path, kinds=FIELDS):
             raise Invalid("at %s/members: expected an array" % path)
         for index, member in enumerate(value["members"]):
             sample(member, "%s/members/%d" % (path, index), kinds={"quantity": FIELDS["quantity"]})
+    elif kind == "workout":
+        workout(value, path)
     else:
         if value["classification"] not in CLASSIFICATIONS:
             raise Invalid("at %s/classification: %r" % (path, value["classification"]))
