@@ -33,9 +33,13 @@ enum ImportSummary {
         if report.skippedCount > 0, let path = report.skipReportPath {
             Swift.print("every skipped record or ECG file, with its line: \(path)")
         }
+        if report.workoutRouteFiles > 0 {
+            Swift.print(
+                "workout route files named, not read (their paths kept in the workouts' metadata): "
+                    + grouped(report.workoutRouteFiles))
+        }
         Swift.print(
-            "not samples, kept in the report only: \(grouped(report.workouts.count)) workouts, "
-                + "\(grouped(report.activitySummaries.count)) activity summaries"
+            "not samples, kept in the report only: \(grouped(report.activitySummaries.count)) activity summaries"
                 + (report.characteristics == nil ? "" : ", the person's characteristics"))
         table("types the health model does not hold (not stored)", report.unknownTypes)
         table("elements and attributes not mapped", report.unmappedElements)

@@ -34,7 +34,7 @@ struct ExportWriter {
     func prepare() {
         let types = Set(
             HealthObjectType.allTypes.filter { $0.kind == .quantity || $0.kind == .category }
-                + [.electrocardiogram])
+                + [.electrocardiogram, .workout])
         let done = DispatchSemaphore(value: 0)
         store.requestAuthorization(toShare: [], read: types) { _, _ in done.signal() }
         done.wait()

@@ -48,7 +48,7 @@ public struct HealthExportSkip: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// What an import did: counts per type, per skip reason, what the model could not hold, and the values that
-/// are not samples (workouts, activity summaries, characteristics).
+/// are not samples (activity summaries, characteristics).
 public struct HealthExportReport: Sendable {
     /// Samples written, per type identifier (a correlation counts once; its members are not counted again).
     public internal(set) var imported: [String: Int] = [:]
@@ -73,8 +73,9 @@ public struct HealthExportReport: Sendable {
     /// ECGs stored without their voltage measurements: the store keeps none (it is not an
     /// ``ElectrocardiogramIngesting`` store).
     public internal(set) var electrocardiogramsWithoutVoltages = 0
-    /// Workouts (the health model has no workout sample; they are returned here, one per `Workout`).
-    public internal(set) var workouts: [HealthExportWorkout] = []
+    /// Route files (`WorkoutRoute` `FileReference`s) the imported workouts name: their paths are kept in each
+    /// workout's ``MetadataKey/exportWorkoutRoutes``; the GPX files themselves are not read.
+    public internal(set) var workoutRouteFiles = 0
     /// One summary per `ActivitySummary` day.
     public internal(set) var activitySummaries: [ActivitySummary] = []
     /// The person's characteristics from `Me`, if the export has it.

@@ -125,9 +125,11 @@ struct ImportEngine {
             correlationMembers.formUnion(correlation.objects.map(\.uuid))
             try add(.correlation(correlation), writer: writer)
         case "Workout":
-            if let workout = try mapped(element, children: Self.workoutChildren, { try $0.workout(from: element) }) {
-                report.workouts.append(workout)
-            }
+            guard let mapped = try mapped(element, children: Self.workoutChildren, { try $0.workout(from: element) })
+            else { return }
+            for name in mapped.unknownStatistics { report.unknownTypes["WorkoutStatistics " + name, default: 0] += 1 }
+            report.workoutRouteFiles += mapped.routeFiles.count
+            try add(.workout(mapped.workout), writer: writer)
         case "ActivitySummary":
             let offset = exportOffset
             if let summary = try mapped(element, { try $0.activitySummary(from: element, utcOffset: offset) }) {

@@ -1,7 +1,13 @@
 import Foundation
 import HealthFlow
 
-/// Workouts, activity summaries and `Me`: the values that are not samples.
+extension MetadataKey {
+    /// The route files (`/workout-routes/route_….gpx`) an exported workout's `WorkoutRoute` elements name, one a
+    /// line, relative to the export folder.
+    public static let exportWorkoutRoutes = MetadataKey(rawValue: "HealthExportWorkoutRoutes")
+}
+
+/// Workouts, activity summaries and `Me`.
 extension ExportMapper {
     mutating func quantity(_ element: ExportElement, _ value: String, unit unitName: String) throws(RecordProblem)
         -> HealthQuantity?
@@ -11,51 +17,110 @@ extension ExportMapper {
         return HealthQuantity(unit: try unit(try Self.required(element, unitName)), doubleValue: number)
     }
 
-    mutating func events(_ element: ExportElement) throws(RecordProblem) -> [HealthExportWorkout.Event] {
+    /// `WorkoutEvent` children: an instant at `date`, or an interval when a duration is written.
+    mutating func events(_ element: ExportElement) throws(RecordProblem) -> [HealthWorkout.Event] {
         try element.children(named: "WorkoutEvent").map { child throws(RecordProblem) in
-            HealthExportWorkout.Event(
-                type: try Self.required(child, "type"), date: try Self.date(child, "date").date,
-                duration: try quantity(child, "duration", unit: "durationUnit"))
+            let typeName = try Self.required(child, "type")
+            guard let type = HealthWorkout.Event.EventType(healthKitName: typeName) else {
+                throw RecordProblem(reason: .invalidValue, detail: "workout event type \"\(typeName)\"")
+            }
+            let date = try Self.date(child, "date").date
+            let seconds = try self.seconds(child, "duration", unit: "durationUnit") ?? 0
+            return HealthWorkout.Event(
+                type: type, start: date, end: date.addingTimeInterval(seconds), metadata: metadata(child, start: nil))
         }
     }
 
-    mutating func statistics(_ element: ExportElement) throws(RecordProblem) -> [HealthExportWorkout.Statistics] {
-        try element.children(named: "WorkoutStatistics").map { child throws(RecordProblem) in
-            HealthExportWorkout.Statistics(
-                type: try Self.required(child, "type"), startDate: try Self.date(child, "startDate").date,
-                endDate: try Self.date(child, "endDate").date, sum: try quantity(child, "sum", unit: "unit"),
-                average: try quantity(child, "average", unit: "unit"),
-                minimum: try quantity(child, "minimum", unit: "unit"),
-                maximum: try quantity(child, "maximum", unit: "unit"))
+    /// A time quantity in seconds, or `nil` when the attribute is absent.
+    private mutating func seconds(_ element: ExportElement, _ value: String, unit unitName: String)
+        throws(RecordProblem) -> Double?
+    {
+        guard let quantity = try quantity(element, value, unit: unitName) else { return nil }
+        do {
+            return try quantity.doubleValue(for: .second())
+        } catch {
+            throw RecordProblem(reason: .unitNotForType, detail: "\(value) in \(quantity.unit.unitString)")
         }
     }
 
-    mutating func workout(from element: ExportElement) throws(RecordProblem) -> HealthExportWorkout {
-        let activityType = try Self.required(element, "workoutActivityType")
+    /// `WorkoutStatistics` children of a type the catalog holds; the others are returned by type name (counted
+    /// by the import, not stored).
+    mutating func statistics(_ element: ExportElement) throws(RecordProblem)
+        -> (statistics: [HealthWorkout.Statistics], unknown: [String])
+    {
+        var statistics: [HealthWorkout.Statistics] = []
+        var unknown: [String] = []
+        for child in element.children(named: "WorkoutStatistics") {
+            let typeName = try Self.required(child, "type")
+            guard let type = HealthObjectType(identifier: typeName), type.kind == .quantity else {
+                unknown.append(typeName)
+                continue
+            }
+            statistics.append(
+                HealthWorkout.Statistics(
+                    type: type, start: try Self.date(child, "startDate").date,
+                    end: try Self.date(child, "endDate").date, sum: try quantity(child, "sum", unit: "unit"),
+                    average: try quantity(child, "average", unit: "unit"),
+                    minimum: try quantity(child, "minimum", unit: "unit"),
+                    maximum: try quantity(child, "maximum", unit: "unit")))
+        }
+        return (statistics, unknown)
+    }
+
+    /// A `Workout` as a workout sample, with the statistics types the catalog lacks (by name) and the route
+    /// files its `WorkoutRoute` children name. Its identity is derived from its content like every record's;
+    /// an activity whose `uuid` is not a UUID gets one derived from the workout's identity and its position.
+    /// The route files are kept in ``MetadataKey/exportWorkoutRoutes``.
+    mutating func workout(from element: ExportElement) throws(RecordProblem)
+        -> (workout: HealthWorkout, unknownStatistics: [String], routeFiles: [String])
+    {
+        let activityName = try Self.required(element, "workoutActivityType")
+        guard let activityType = HealthWorkout.ActivityType(healthKitName: activityName) else {
+            throw RecordProblem(reason: .invalidValue, detail: "workoutActivityType \"\(activityName)\"")
+        }
         let start = try Self.date(element, "startDate")
         let end = try Self.date(element, "endDate")
         guard end.date >= start.date else {
             throw RecordProblem(reason: .endBeforeStart, detail: "ends before it starts")
         }
-        let activities = try element.children(named: "WorkoutActivity").map { child throws(RecordProblem) in
-            HealthExportWorkout.Activity(
-                uuid: child["uuid"], startDate: try Self.date(child, "startDate").date,
-                endDate: try Self.date(child, "endDate").date,
-                duration: try quantity(child, "duration", unit: "durationUnit"), events: try events(child),
-                statistics: try statistics(child), metadata: metadata(child, start: nil))
+        var identity = Self.identity(of: element, type: activityName, start: start, end: end)
+        identity.add(element["duration"] ?? "")
+        let uuid = identity.uuid
+        var unknownStatistics: [String] = []
+        var activities: [HealthWorkout.Activity] = []
+        for (index, child) in element.children(named: "WorkoutActivity").enumerated() {
+            let figures = try statistics(child)
+            unknownStatistics += figures.unknown
+            var activityIdentity = ContentIdentity()
+            activityIdentity.add(uuid)
+            activityIdentity.add(String(index))
+            activities.append(
+                HealthWorkout.Activity(
+                    activityType: activityType, start: try Self.date(child, "startDate").date,
+                    end: try Self.date(child, "endDate").date, events: try events(child),
+                    statistics: figures.statistics, metadata: metadata(child, start: nil),
+                    uuid: child["uuid"].flatMap(UUID.init(uuidString:)) ?? activityIdentity.uuid))
         }
         let routes = element.children(named: "WorkoutRoute").flatMap { $0.children(named: "FileReference") }
             .compactMap { $0["path"] }
-        var identity = Self.identity(of: element, type: activityType, start: start, end: end)
-        identity.add(element["duration"] ?? "")
-        return HealthExportWorkout(
-            uuid: identity.uuid, activityType: activityType, startDate: start.date, endDate: end.date,
-            duration: try quantity(element, "duration", unit: "durationUnit"),
-            totalDistance: try quantity(element, "totalDistance", unit: "totalDistanceUnit"),
-            totalEnergyBurned: try quantity(element, "totalEnergyBurned", unit: "totalEnergyBurnedUnit"),
-            source: pool.source(named: element["sourceName"] ?? ""), metadata: metadata(element, start: start),
-            events: try events(element), statistics: try statistics(element), activities: activities,
-            routeFiles: routes, line: element.line)
+        var metadata = metadata(element, start: start)
+        if !routes.isEmpty { metadata[.exportWorkoutRoutes] = .string(routes.joined(separator: "\n")) }
+        let figures = try statistics(element)
+        unknownStatistics += figures.unknown
+        let duration = try seconds(element, "duration", unit: "durationUnit")
+        let energy = try quantity(element, "totalEnergyBurned", unit: "totalEnergyBurnedUnit")
+        let distance = try quantity(element, "totalDistance", unit: "totalDistanceUnit")
+        let events = try events(element)
+        let source = pool.source(named: element["sourceName"] ?? "")
+        do {
+            let workout = try HealthWorkout(
+                activityType: activityType, start: start.date, end: end.date, duration: duration,
+                totalEnergyBurned: energy, totalDistance: distance, events: events, activities: activities,
+                statistics: figures.statistics, source: source, metadata: metadata, uuid: uuid)
+            return (workout, unknownStatistics, routes)
+        } catch {
+            throw Self.problem(error)
+        }
     }
 
     /// An `ActivitySummary`, its day in the Gregorian calendar at `utcOffset` (the export's own offset).
