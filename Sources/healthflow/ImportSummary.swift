@@ -34,9 +34,12 @@ enum ImportSummary {
             Swift.print("every skipped record or ECG file, with its line: \(path)")
         }
         if report.workoutRouteFiles > 0 {
+            let notKept = report.workoutRoutesNotKept
             Swift.print(
-                "workout route files named, not read (their paths kept in the workouts' metadata): "
-                    + grouped(report.workoutRouteFiles))
+                "workout routes: \(grouped(report.workoutRoutes)) stored with their workouts "
+                    + "(\(grouped(report.routeLocations)) locations) of "
+                    + "\(grouped(report.workoutRouteFiles)) route files named"
+                    + (notKept > 0 ? "; \(grouped(notKept)) read but not kept (the store keeps no routes)" : ""))
         }
         Swift.print(
             "not samples, kept in the report only: \(grouped(report.activitySummaries.count)) activity summaries"

@@ -78,6 +78,32 @@ enum ExportFixtures {
 
         """
 
+    /// The route `workout` names, as the Health app writes GPX: three points of the run, 17:00 to 17:29 UTC.
+    static let route = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="Apple Health Export" xmlns="http://www.topografix.com/GPX/1/1" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
+         <metadata>
+          <time>2024-03-01T17:31:00Z</time>
+         </metadata>
+         <trk>
+          <name>Route 2024-03-01 6:30pm</name>
+          <trkseg>
+           <trkpt lon="13.376367" lat="52.518950"><ele>38.507004</ele><time>2024-03-01T17:00:01Z</time><extensions><speed>2.614283</speed><course>-1.000000</course><hAcc>4.621223</hAcc><vAcc>3.211929</vAcc></extensions></trkpt>
+           <trkpt lon="13.377012" lat="52.519330"><ele>38.9</ele><time>2024-03-01T17:15:00.500Z</time><extensions><speed>2.8</speed><course>47.25</course><hAcc>3.9</hAcc><vAcc>3.0</vAcc></extensions></trkpt>
+           <trkpt lon="-0.127758" lat="-51.507351"><time>2024-03-01T18:29:00+01:00</time></trkpt>
+          </trkseg>
+         </trk>
+        </gpx>
+
+        """
+
+    /// Writes ``route`` where `workout`'s `FileReference` points, under the export folder `directory`.
+    static func writeRoute(_ text: String = route, in directory: URL) throws {
+        let folder = directory.appendingPathComponent("workout-routes")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: folder.appendingPathComponent("route_2024-03-01_6.30pm.gpx"))
+    }
+
     static func export(_ body: String) -> String {
         header + body + "</HealthData>\n"
     }

@@ -28,6 +28,7 @@ struct HealthExportImportTests {
         let directory = try ExportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = try ExportFixtures.write(ExportFixtures.export(Self.body), in: directory)
+        try ExportFixtures.writeRoute(in: directory)
         let store = InMemoryHealthStore(configuration: app)
         let report = try await HealthExportImport(path: path).run(into: store)
 
@@ -172,10 +173,10 @@ struct HealthExportImportTests {
             .run(into: InMemoryHealthStore(configuration: app))
 
         #expect(report.imported == ["stepCount": 1])
-        // badHeader and truncated are the ECG CSVs' reasons: ElectrocardiogramImportTests skips a file for each.
-        #expect(
-            report.skips.map(\.reason)
-                == HealthExportSkip.Reason.allCases.filter { $0 != .badHeader && $0 != .truncated })
+        // badHeader and truncated are the ECG CSVs' reasons: ElectrocardiogramImportTests skips a file for each;
+        // missingFile and badRoute are the route files': WorkoutRouteImportTests skips one for each.
+        let fileReasons: Set<HealthExportSkip.Reason> = [.badHeader, .truncated, .missingFile, .badRoute]
+        #expect(report.skips.map(\.reason) == HealthExportSkip.Reason.allCases.filter { !fileReasons.contains($0) })
         let headerLines = ExportFixtures.header.split(separator: "\n", omittingEmptySubsequences: false).count
         #expect(report.skips.first?.line == headerLines)
         let logged = try String(contentsOfFile: skipFile, encoding: .utf8).split(separator: "\n")

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// `healthflow import` stores an export's workouts and says so; `healthflow sync` on the imported store sends them.
+/// `healthflow import` stores an export's workouts with their routes and says so; `healthflow sync` on the imported
+/// store sends the workouts.
 @Suite struct WorkoutImportCommandTests {
     /// `ImportCommandTests.export` (a step count, a heart rate and a heart rate in kg) with a walk that names a route.
     static let export = ImportCommandTests.export.replacingOccurrences(
@@ -16,11 +17,26 @@ import Testing
             </HealthData>
             """)
 
+    /// The walk's route: two points, as the Health app writes GPX.
+    static let route = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="Apple Health Export" xmlns="http://www.topografix.com/GPX/1/1">
+         <trk><trkseg>
+          <trkpt lon="-122.4194" lat="37.7749"><ele>16.2</ele><time>2024-03-01T19:00:05Z</time><extensions><speed>1.4</speed><course>90.0</course><hAcc>5.0</hAcc><vAcc>4.0</vAcc></extensions></trkpt>
+          <trkpt lon="-122.4190" lat="37.7751"><ele>16.9</ele><time>2024-03-01T19:00:10Z</time><extensions><speed>1.5</speed><course>88.0</course><hAcc>5.0</hAcc><vAcc>4.0</vAcc></extensions></trkpt>
+         </trkseg></trk>
+        </gpx>
+
+        """
+
     @Test func importStoresWorkoutsAndSyncSendsThem() async throws {
         let folder = try ImportCommandTests.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("export.xml")
         try Data(Self.export.utf8).write(to: path)
+        let routes = folder.appendingPathComponent("workout-routes")
+        try FileManager.default.createDirectory(at: routes, withIntermediateDirectories: true)
+        try Data(Self.route.utf8).write(to: routes.appendingPathComponent("route_2024-03-01_11.30am.gpx"))
         let data = folder.appendingPathComponent("data").path
 
         let imported = try await HealthFlowCommandTests.healthflow("import", path.path, "--data", data)
@@ -29,7 +45,7 @@ import Testing
         #expect(imported.output.contains("workout"), "\(imported.output)")
         #expect(
             imported.output.contains(
-                "workout route files named, not read (their paths kept in the workouts' metadata): 1"),
+                "workout routes: 1 stored with their workouts (2 locations) of 1 route files named"),
             "\(imported.output)")
 
         let outbox = folder.appendingPathComponent("outbox").path

@@ -23,6 +23,17 @@ public protocol ElectrocardiogramIngesting: HealthStore {
 extension FileHealthStore: ElectrocardiogramIngesting {}
 extension InMemoryHealthStore: ElectrocardiogramIngesting {}
 
+/// A store that keeps workouts with their routes (the durable and in-memory stores): the import writes an export's
+/// workouts with the routes of their GPX files through it; into any other store it writes the workouts alone and
+/// counts their routes in ``HealthExportReport/workoutRoutesNotKept``.
+public protocol WorkoutRouteIngesting: HealthStore {
+    /// Adds workouts with their routes, all-or-nothing.
+    func ingest(_ recordings: [WorkoutRecording]) throws
+}
+
+extension FileHealthStore: WorkoutRouteIngesting {}
+extension InMemoryHealthStore: WorkoutRouteIngesting {}
+
 /// Writes batches into a store, leaving out what it already holds: the first attempt writes the batch whole;
 /// when the store refuses a UUID it holds, the batch's UUIDs are looked up per type (one query each) and only
 /// the new samples are written.
@@ -69,11 +80,24 @@ struct ExportWriter {
     /// Writes a recording; returns whether it was new to the store and whether its measurements were kept
     /// (only a store that keeps them; any other gets the ECG sample alone).
     func write(_ recording: ElectrocardiogramRecording) throws -> (isNew: Bool, keptVoltages: Bool) {
-        guard let keeping = store as? any ElectrocardiogramIngesting else {
-            return (try !write([.electrocardiogram(recording.electrocardiogram)]).isEmpty, false)
-        }
+        let keeping = store as? any ElectrocardiogramIngesting
+        return try write(
+            .electrocardiogram(recording.electrocardiogram), keeping.map { store in { try store.ingest([recording]) } })
+    }
+
+    /// Writes a workout with its routes; returns whether it was new to the store and whether its routes were
+    /// kept (only a store that keeps them; any other gets the workout alone).
+    func write(_ recording: WorkoutRecording) throws -> (isNew: Bool, keptRoutes: Bool) {
+        let keeping = store as? any WorkoutRouteIngesting
+        return try write(.workout(recording.workout), keeping.map { store in { try store.ingest([recording]) } })
+    }
+
+    /// Writes `sample` with what the store keeps beside it through `ingest`, or — a store that keeps nothing
+    /// beside it (`ingest` is `nil`) — the sample alone; returns whether it was new and whether `ingest` ran.
+    private func write(_ sample: HealthSample, _ ingest: (() throws -> Void)?) throws -> (Bool, Bool) {
+        guard let ingest else { return (try !write([sample]).isEmpty, false) }
         do {
-            try keeping.ingest([recording])
+            try ingest()
             return (true, true)
         } catch HealthStoreError.duplicateUUID {
             return (false, true)

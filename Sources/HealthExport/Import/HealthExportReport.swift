@@ -28,6 +28,11 @@ public struct HealthExportSkip: Hashable, Sendable, CustomStringConvertible {
         /// An ECG CSV that ends before its first measurement, or whose zip entry is cut short or fails its
         /// CRC-32 check.
         case truncated
+        /// A file the export names (a workout's route) that is not in the export.
+        case missingFile
+        /// A workout route file that is not GPX, has no track point, or a point without its position or time,
+        /// with a bad number or timestamp, or breaking the route rules; its workout is kept without it.
+        case badRoute
 
         /// Alphabetical, for stable reports.
         public static func < (lhs: Reason, rhs: Reason) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -73,9 +78,15 @@ public struct HealthExportReport: Sendable {
     /// ECGs stored without their voltage measurements: the store keeps none (it is not an
     /// ``ElectrocardiogramIngesting`` store).
     public internal(set) var electrocardiogramsWithoutVoltages = 0
-    /// Route files (`WorkoutRoute` `FileReference`s) the imported workouts name: their paths are kept in each
-    /// workout's ``MetadataKey/exportWorkoutRoutes``; the GPX files themselves are not read.
+    /// Route files (`WorkoutRoute` `FileReference`s) the imported workouts name; their paths are also kept in each
+    /// workout's ``MetadataKey/exportWorkoutRoutes``.
     public internal(set) var workoutRouteFiles = 0
+    /// Routes read from those files and stored with their workouts.
+    public internal(set) var workoutRoutes = 0
+    /// Locations of the stored routes.
+    public internal(set) var routeLocations = 0
+    /// Routes read but not stored: the store keeps none (it is not a ``WorkoutRouteIngesting`` store).
+    public internal(set) var workoutRoutesNotKept = 0
     /// One summary per `ActivitySummary` day.
     public internal(set) var activitySummaries: [ActivitySummary] = []
     /// The person's characteristics from `Me`, if the export has it.

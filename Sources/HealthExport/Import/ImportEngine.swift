@@ -20,6 +20,8 @@ struct ImportEngine {
     private var correlationMembers = Set<UUID>()
     private var exportOffset = 0
     private var skipLog: FileHandle?
+    /// The export's route files, found when the first workout naming one is read.
+    private var routeFiles: WorkoutRouteFiles?
 
     init(
         path: String, options: HealthExportOptions, store: any HealthStore,
@@ -129,7 +131,11 @@ struct ImportEngine {
             else { return }
             for name in mapped.unknownStatistics { report.unknownTypes["WorkoutStatistics " + name, default: 0] += 1 }
             report.workoutRouteFiles += mapped.routeFiles.count
-            try add(.workout(mapped.workout), writer: writer)
+            if mapped.routeFiles.isEmpty {
+                try add(.workout(mapped.workout), writer: writer)
+            } else {
+                try add(mapped.workout, routeFiles: mapped.routeFiles, line: element.line, writer: writer)
+            }
         case "ActivitySummary":
             let offset = exportOffset
             if let summary = try mapped(element, { try $0.activitySummary(from: element, utcOffset: offset) }) {
@@ -224,6 +230,54 @@ struct ImportEngine {
             } else {
                 report.electrocardiogramsWithoutVoltages += 1
             }
+        }
+    }
+
+    /// Writes a workout with the routes of its route files (read from the zip or folder as it is met): a file
+    /// that is missing, damaged or not a route is a listed skip, and the workout is kept without that route.
+    private mutating func add(
+        _ workout: HealthWorkout, routeFiles files: [String], line: Int, writer: ExportWriter
+    ) throws {
+        if routeFiles == nil { routeFiles = try WorkoutRouteFiles(exportAt: path) }
+        var routes: [HealthWorkoutRoute] = []
+        for file in files {
+            let bytes: [UInt8]
+            do {
+                guard let read = try routeFiles?.contents(of: file) else {
+                    try skip(
+                        HealthExportSkip(
+                            reason: .missingFile, line: line, element: "Workout", detail: "no route file \(file)"))
+                    continue
+                }
+                bytes = read
+            } catch let error as HealthExportError {
+                switch error {
+                case .damagedZip:
+                    try skip(HealthExportSkip(reason: .truncated, line: 1, element: file, detail: error.description))
+                case .io(_, _, let errno) where errno == EFBIG:
+                    try skip(HealthExportSkip(reason: .badRoute, line: 1, element: file, detail: error.description))
+                default:
+                    throw error
+                }
+                continue
+            }
+            do throws(WorkoutRouteGPX.Problem) {
+                routes.append(try WorkoutRouteGPX.parse(bytes))
+            } catch {
+                try skip(HealthExportSkip(reason: .badRoute, line: error.line, element: file, detail: error.detail))
+            }
+        }
+        let outcome = try writer.write(WorkoutRecording(workout: workout, routes: routes))
+        guard outcome.isNew else {
+            report.alreadyInStore += 1
+            return
+        }
+        report.imported[HealthObjectType.workout.identifier, default: 0] += 1
+        if outcome.keptRoutes {
+            report.workoutRoutes += routes.count
+            report.routeLocations += routes.reduce(0) { $0 + $1.locations.count }
+        } else {
+            report.workoutRoutesNotKept += routes.count
         }
     }
 

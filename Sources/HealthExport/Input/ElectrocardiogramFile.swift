@@ -73,7 +73,11 @@ struct ElectrocardiogramFile {
     /// The file's bytes, or `nil` when it is larger than ``sizeLimit``.
     /// - Throws: ``HealthExportError`` when it cannot be read (a damaged zip entry, a failed read).
     func contents() throws(HealthExportError) -> [UInt8]? {
-        let source = try open()
+        try Self.readWhole(try open(), limit: Self.sizeLimit)
+    }
+
+    /// Every byte of `source`, or `nil` once more than `limit` bytes were read.
+    static func readWhole(_ source: any ExportByteSource, limit: Int64) throws(HealthExportError) -> [UInt8]? {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -82,7 +86,7 @@ struct ElectrocardiogramFile {
             }.get()
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[..<count])
-            if Int64(bytes.count) > Self.sizeLimit { return nil }
+            if Int64(bytes.count) > limit { return nil }
         }
     }
 }

@@ -46,6 +46,9 @@ public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible 
     case workoutIntervalOutOfRange(field: String, start: Date, end: Date)
     /// A workout (or one of its activities) has two statistics entries for one quantity type.
     case duplicateWorkoutStatistics(field: String, type: HealthObjectType)
+    /// A workout route's location (by its position) has a field that is not finite, a latitude or longitude out
+    /// of range, or a timestamp earlier than the location before it.
+    case invalidRouteLocation(index: Int, field: String)
 
     /// A readable message naming the type, the field and the value.
     public var description: String {
@@ -90,6 +93,8 @@ public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible 
             return "workout \(field) \(start) to \(end) must not end before it starts nor lie outside its workout"
         case .duplicateWorkoutStatistics(let field, let type):
             return "workout \(field) has more than one entry for \(type)"
+        case .invalidRouteLocation(let index, let field):
+            return "workout route locations[\(index)].\(field) is not finite, out of range or out of time order"
         }
     }
 }

@@ -86,6 +86,16 @@ public final class InMemoryHealthStore: LocalHealthStore, @unchecked Sendable {
         try refusal { () throws(StoreEngine<MemoryPersistence>.IngestFailure) in try engine.ingest(recordings) }
     }
 
+    /// Adds workouts with their routes, as `ingest(_:)` adds samples: all-or-nothing, one change. A
+    /// ``HealthWorkoutRouteQuery`` reads the routes back.
+    ///
+    /// - Parameter recordings: Workouts with any source and their routes.
+    /// - Throws: ``HealthStoreError/healthDataUnavailable``, ``HealthStoreError/invalidSample(_:)`` or
+    ///   ``HealthStoreError/duplicateUUID(_:)``; nothing is added then.
+    public func ingest(_ recordings: [WorkoutRecording]) throws(HealthStoreError) {
+        try refusal { () throws(StoreEngine<MemoryPersistence>.IngestFailure) in try engine.ingest(recordings) }
+    }
+
     /// Runs an ingest and throws its refusal: the storage case carries `Never` (keeping data in memory cannot
     /// fail).
     private func refusal(

@@ -140,6 +140,12 @@ public class LocalHealthStore: HealthQueryRunner, HealthChangeHistory, @unchecke
         core.run(query, in: execution)
     }
 
+    /// Runs a workout route query: the routes the store keeps with the workout (none for a workout saved or
+    /// ingested without them, an unknown one, or when the app may not read workouts).
+    public func run(_ query: HealthWorkoutRouteQuery, in execution: QueryExecution<[HealthWorkoutRoute]>) {
+        core.run(query, in: execution)
+    }
+
     // MARK: Characteristics
 
     /// See ``HealthStore/dateOfBirthComponents()``.

@@ -32,6 +32,9 @@ public protocol HealthQueryRunner: HealthStore {
     /// fails with ``HealthStoreError/unsupportedQueryType(_:query:)``: the store keeps no measurements.
     func run(
         _ query: HealthElectrocardiogramQuery, in execution: QueryExecution<[ElectrocardiogramVoltageMeasurement]>)
+    /// Runs a workout route query: deliver the workout's routes. By default the query fails with
+    /// ``HealthStoreError/unsupportedQueryType(_:query:)``: the store keeps no routes.
+    func run(_ query: HealthWorkoutRouteQuery, in execution: QueryExecution<[HealthWorkoutRoute]>)
 }
 
 extension HealthQueryRunner {
@@ -43,6 +46,11 @@ extension HealthQueryRunner {
     public func run(
         _ query: HealthElectrocardiogramQuery, in execution: QueryExecution<[ElectrocardiogramVoltageMeasurement]>
     ) {
+        execution.fail(HealthStoreError.unsupportedQueryType(query.objectType, query: query.description))
+    }
+
+    /// Fails the query with ``HealthStoreError/unsupportedQueryType(_:query:)``: a store that keeps no routes.
+    public func run(_ query: HealthWorkoutRouteQuery, in execution: QueryExecution<[HealthWorkoutRoute]>) {
         execution.fail(HealthStoreError.unsupportedQueryType(query.objectType, query: query.description))
     }
 

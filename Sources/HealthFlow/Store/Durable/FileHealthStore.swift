@@ -262,4 +262,19 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
             throw error.underlying
         }
     }
+
+    /// Adds workouts with their routes, as the in-memory store's `ingest(_:)` of workout recordings does;
+    /// returns once they are on disk (one journal record per workout, flushed once for the batch). Snapshots and
+    /// reopening keep the routes.
+    ///
+    /// - Parameter recordings: Workouts with any source and their routes.
+    /// - Throws: A ``HealthStoreError`` when a rule refuses them, a ``FileStoreError`` when they could not be
+    ///   made durable; nothing is added then.
+    public func ingest(_ recordings: [WorkoutRecording]) throws {
+        do throws(StoreEngine<JournalPersistence>.IngestFailure) {
+            try engine.ingest(recordings)
+        } catch {
+            throw error.underlying
+        }
+    }
 }

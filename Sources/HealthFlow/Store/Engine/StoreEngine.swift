@@ -179,6 +179,11 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
         try ingest(recordings.samples, as: .insertRecordings(recordings))
     }
 
+    /// Adds workouts with their routes as `ingest(_:)` adds samples: one all-or-nothing change.
+    func ingest(_ recordings: [WorkoutRecording]) throws(IngestFailure) {
+        try ingest(recordings.samples, as: .insertWorkoutRecordings(recordings))
+    }
+
     /// Checks `samples` and commits `mutation`, which inserts them.
     private func ingest(_ samples: [HealthSample], as mutation: StoreMutation) throws(IngestFailure) {
         let keys: BatchKeys
@@ -247,6 +252,14 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
     {
         withState { state, enqueue in
             enqueue(execution.resultsJob(.success(state.voltageMeasurements(of: query.electrocardiogram.uuid))))
+        }
+    }
+
+    /// Runs a workout route query: the routes kept with the workout, in the order given.
+    /// - Complexity: O(1) under the lock (the array is shared, not copied).
+    func run(_ query: HealthWorkoutRouteQuery, in execution: QueryExecution<[HealthWorkoutRoute]>) {
+        withState { state, enqueue in
+            enqueue(execution.resultsJob(.success(state.workoutRoutes(of: query.workout.uuid))))
         }
     }
 

@@ -10,6 +10,9 @@ enum StoreMutation: Hashable, Sendable {
     /// ECGs ingested with their voltage measurements, as one all-or-nothing batch: each ECG is inserted as
     /// `.insert` would, and its measurements kept beside it.
     case insertRecordings([ElectrocardiogramRecording])
+    /// Workouts ingested with their routes, as one all-or-nothing batch: each workout is inserted as `.insert`
+    /// would, and its routes kept beside it.
+    case insertWorkoutRecordings([WorkoutRecording])
     /// Samples deleted by UUID (top-level samples: a correlation takes its members), as one batch.
     case delete([UUID])
     /// The person's answer to a permission sheet: the types allowed, and the request they answered.
@@ -19,4 +22,9 @@ enum StoreMutation: Hashable, Sendable {
 extension [ElectrocardiogramRecording] {
     /// The recordings' ECG samples, which an `insertRecordings` inserts.
     var samples: [HealthSample] { map { .electrocardiogram($0.electrocardiogram) } }
+}
+
+extension [WorkoutRecording] {
+    /// The recordings' workouts, which an `insertWorkoutRecordings` inserts.
+    var samples: [HealthSample] { map { .workout($0.workout) } }
 }

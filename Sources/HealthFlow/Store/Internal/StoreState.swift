@@ -51,6 +51,8 @@ struct StoreState {
     private(set) var correlations = UUIDTable<UUID>()
     /// The voltage measurements of live ECGs ingested as recordings, by the ECG's UUID.
     private(set) var voltages: [UUID: [ElectrocardiogramVoltageMeasurement]] = [:]
+    /// The routes of live workouts ingested as recordings, by the workout's UUID.
+    private(set) var routes: [UUID: [HealthWorkoutRoute]] = [:]
     /// The number of the last change recorded; every insertion and deletion takes the next one.
     private(set) var sequence: UInt64 = 0
     /// The history fingerprint of every change so far (see `fingerprint(through:)`), kept as changes apply.
@@ -69,7 +71,8 @@ struct StoreState {
     init(
         appBundleIdentifier: String, storeID: UUID, authorization: AuthorizationTable, indexes: [TypeIndex],
         slots: [HealthObjectType: Int], locations: UUIDTable<Location>, correlations: UUIDTable<UUID>,
-        sequence: UInt64, voltages: [UUID: [ElectrocardiogramVoltageMeasurement]] = [:]
+        sequence: UInt64, voltages: [UUID: [ElectrocardiogramVoltageMeasurement]] = [:],
+        routes: [UUID: [HealthWorkoutRoute]] = [:]
     ) {
         self.appBundleIdentifier = appBundleIdentifier
         self.storeID = storeID
@@ -80,6 +83,7 @@ struct StoreState {
         self.correlations = correlations
         self.sequence = sequence
         self.voltages = voltages
+        self.routes = routes
         self.historySum = Self.sum(of: indexes, after: 0)
     }
 
@@ -149,6 +153,12 @@ struct StoreState {
                 voltages[recording.electrocardiogram.uuid] = recording.voltageMeasurements
             }
             return jobs
+        case .insertWorkoutRecordings(let recordings):
+            let jobs = apply(.insert(recordings.samples))
+            for recording in recordings where !recording.routes.isEmpty {
+                routes[recording.workout.uuid] = recording.routes
+            }
+            return jobs
         case .delete(let uuids):
             var changed: [HealthSample] = []
             for uuid in uuids {
@@ -159,6 +169,7 @@ struct StoreState {
                     changed.append(object)
                 }
                 voltages[uuid] = nil
+                routes[uuid] = nil
             }
             return notifications(for: changed)
         case .authorization(let share, let read, let request):
@@ -179,6 +190,8 @@ struct StoreState {
                 return "an insert repeats a UUID"
             }
         case .insertRecordings(let recordings):
+            return replayProblem(.insert(recordings.samples))
+        case .insertWorkoutRecordings(let recordings):
             return replayProblem(.insert(recordings.samples))
         case .delete(let uuids):
             var seen = UUIDTable<Void>(minimumCapacity: uuids.count)
@@ -268,6 +281,13 @@ struct StoreState {
     func voltageMeasurements(of uuid: UUID) -> [ElectrocardiogramVoltageMeasurement] {
         guard let measurements = voltages[uuid], let stored = stored(uuid), isVisible(stored.sample) else { return [] }
         return measurements
+    }
+
+    /// The routes of the workout with `uuid` when it is stored and the app may see it; empty otherwise (a
+    /// workout kept without routes, an unknown UUID, or one the app may not read: read denial is never revealed).
+    func workoutRoutes(of uuid: UUID) -> [HealthWorkoutRoute] {
+        guard let kept = routes[uuid], let stored = stored(uuid), isVisible(stored.sample) else { return [] }
+        return kept
     }
 
     // MARK: Sample queries

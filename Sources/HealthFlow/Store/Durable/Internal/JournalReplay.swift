@@ -226,6 +226,7 @@ struct JournalReplay {
         case .insert(let samples): samples.count
         case .delete(let uuids): uuids.count
         case .insertRecordings(let recordings): recordings.count
+        case .insertWorkoutRecordings(let recordings): recordings.count
         case .authorization: 0
         }
     }

@@ -10,6 +10,8 @@ enum RecordKind: UInt8, Sendable {
     case authorization = 4
     /// Journal: one ECG ingested with its voltage measurements (a batch is one record per ECG).
     case recording = 5
+    /// Journal: one workout ingested with its routes (a batch is one record per workout).
+    case workoutRecording = 6
     /// Snapshot: the authorization table.
     case authorizationTable = 16
     /// Snapshot: a type's section begins (identifier and the number of additions and tombstones that follow).
@@ -22,6 +24,8 @@ enum RecordKind: UInt8, Sendable {
     case end = 20
     /// Snapshot: one live ECG's voltage measurements (after the sections, before the end record).
     case voltages = 21
+    /// Snapshot: one live workout's routes (after the voltages, before the end record).
+    case routes = 22
 }
 
 /// The frame around every record in journal and snapshot files.

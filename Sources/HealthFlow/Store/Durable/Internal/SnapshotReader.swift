@@ -154,6 +154,7 @@ private struct SnapshotAssembly {
     private var locations = UUIDTable<StoreState.Location>()
     private var correlations = UUIDTable<UUID>()
     private var voltages: [UUID: [ElectrocardiogramVoltageMeasurement]] = [:]
+    private var routes: [UUID: [HealthWorkoutRoute]] = [:]
     private var members: [(member: UUID, correlation: UUID)] = []
     private var endSequence: UInt64?
     private var lastSequence: UInt64 = 0
@@ -186,9 +187,9 @@ private struct SnapshotAssembly {
             guard let section = sections.last, section.tombstones.isEmpty else { throw outOfOrder }
         case .tombstones:
             guard !sections.isEmpty else { throw outOfOrder }
-        case .end, .voltages:
+        case .end, .voltages, .routes:
             guard authorization != nil else { throw outOfOrder }
-        case .insert, .delete, .authorization, .recording:
+        case .insert, .delete, .authorization, .recording, .workoutRecording:
             break
         }
     }
@@ -248,6 +249,16 @@ private struct SnapshotAssembly {
                 throw SnapshotDamage(offset: offset, problem: .inconsistent("voltages that do not fit their ECG"))
             }
             voltages[uuid] = measurements
+        case .routes(let uuid, let workoutRoutes):
+            guard let location = locations[UUIDKey(uuid)],
+                case .workout? = sections[location.slot].entries.first(where: { $0.sample.uuid == uuid })?.sample
+            else {
+                throw SnapshotDamage(offset: offset, problem: .inconsistent("routes of a workout that is not stored"))
+            }
+            guard routes[uuid] == nil, !workoutRoutes.isEmpty else {
+                throw SnapshotDamage(offset: offset, problem: .inconsistent("a workout's routes are stored twice"))
+            }
+            routes[uuid] = workoutRoutes
         }
     }
 
@@ -384,6 +395,7 @@ private struct SnapshotAssembly {
         return StoreState(
             appBundleIdentifier: appBundleIdentifier, storeID: header?.storeID ?? legacyStoreID,
             authorization: authorization ?? AuthorizationTable(), indexes: indexes, slots: slots,
-            locations: locations, correlations: correlations, sequence: sequence, voltages: voltages)
+            locations: locations, correlations: correlations, sequence: sequence, voltages: voltages,
+            routes: routes)
     }
 }

@@ -42,6 +42,8 @@ enum SnapshotRecord {
     case tombstones(Entries<Tombstone>)
     /// A live ECG's voltage measurements.
     case voltages(UUID, [ElectrocardiogramVoltageMeasurement])
+    /// A live workout's routes.
+    case routes(UUID, [HealthWorkoutRoute])
     /// The last record: the change sequence number, and the counts of sections and live samples.
     case end(sequence: UInt64, sections: Int, live: Int)
 
@@ -80,7 +82,12 @@ enum SnapshotRecord {
             let measurements = try MutationCodec.decodeMeasurements(from: &reader)
             try reader.expectEnd()
             return .voltages(uuid, measurements)
-        case .insert, .delete, .authorization, .recording:
+        case .routes:
+            let uuid = try reader.uuid()
+            let routes = try MutationCodec.decodeRoutes(from: &reader)
+            try reader.expectEnd()
+            return .routes(uuid, routes)
+        case .insert, .delete, .authorization, .recording, .workoutRecording:
             throw BinaryReader.Failure(reason: "a snapshot does not hold \(kind) records")
         }
     }

@@ -4,7 +4,7 @@ import Foundation
 /// directory flushed — so a snapshot file either is complete or does not exist.
 ///
 /// ```text
-/// snapshot      = magic "HFSNAP01" header authorizationTable section* voltages* end
+/// snapshot      = magic "HFSNAP01" header authorizationTable section* voltages* routes* end
 /// authorizationTable = share:answers read:answers;  answers = count:varint (identifier:str allowed:u8)*
 /// section       = typeSection additions* tombstones*
 /// typeSection   = identifier:str additionCount:varint tombstoneCount:varint
@@ -12,6 +12,7 @@ import Foundation
 ///                 state 0: deleted since, uuid:16 — 1: live, sample — 2: live member, correlation:16 sample
 /// tombstones    = (sequenceDelta:varint sample)*
 /// voltages      = uuid:16 measurements                   (a live ECG's; MutationCodec's measurements)
+/// routes        = uuid:16 routes                         (a live workout's; MutationCodec's routes)
 /// end           = sequence:u64 sectionCount:varint liveCount:varint
 /// ```
 ///
@@ -93,6 +94,12 @@ struct SnapshotWriter {
                 writer.uuid(uuid)
                 MutationCodec.encodeMeasurements(measurements, into: &writer)
                 try output.record(.voltages, writer.bytes)
+            }
+            for (uuid, routes) in image.routes.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+                var writer = BinaryWriter(capacity: 32 + 64 * routes.reduce(0) { $0 + $1.locations.count })
+                writer.uuid(uuid)
+                MutationCodec.encodeRoutes(routes, into: &writer)
+                try output.record(.routes, writer.bytes)
             }
             var end = BinaryWriter()
             end.uint64(image.sequence)

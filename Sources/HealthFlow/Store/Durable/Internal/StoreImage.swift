@@ -18,6 +18,7 @@ struct StoreImage: Sendable {
     let locations: UUIDTable<StoreState.Location>
     let correlations: UUIDTable<UUID>
     let voltages: [UUID: [ElectrocardiogramVoltageMeasurement]]
+    let routes: [UUID: [HealthWorkoutRoute]]
 
     init(_ state: StoreState) {
         appBundleIdentifier = state.appBundleIdentifier
@@ -32,6 +33,7 @@ struct StoreImage: Sendable {
         locations = state.locations
         correlations = state.correlations
         voltages = state.voltages
+        routes = state.routes
     }
 
     /// The live entry a type's addition log names, with the correlation holding it, or `nil` when that

@@ -59,6 +59,10 @@ struct StoreFileHeader: Equatable {
 /// types         = count:varint identifier:str*             (ascending)
 /// recording     = sample measurements                     (one ECG; a batch is one record per ECG)
 /// measurements  = count:varint (timeSinceSampleStart:f64 microvolts:f64)*
+/// workoutRecording = sample routes                        (one workout; a batch is one record per workout)
+/// routes        = count:varint (count:varint location*)*
+/// location      = timestamp:f64 latitude:f64 longitude:f64 altitude:f64 speed:f64 course:f64
+///                 horizontalAccuracy:f64 verticalAccuracy:f64
 /// ```
 enum MutationCodec {
     /// The records of one change: one, or — for a change whose payload would pass `recordSize` bytes — several,
@@ -100,6 +104,9 @@ enum MutationCodec {
         case .insertRecordings(let recordings):
             guard recordings.count > 1 else { return [encode(mutation)] }
             return recordings.map { encode(.insertRecordings([$0])) }
+        case .insertWorkoutRecordings(let recordings):
+            guard recordings.count > 1 else { return [encode(mutation)] }
+            return recordings.map { encode(.insertWorkoutRecordings([$0])) }
         }
     }
 
@@ -167,6 +174,11 @@ enum MutationCodec {
         case .insertRecordings:
             let recordings = concatenated(parts) { if case .insertRecordings(let more) = $0 { more } else { nil } }
             return recordings.map(StoreMutation.insertRecordings)
+        case .insertWorkoutRecordings:
+            let recordings = concatenated(parts) {
+                if case .insertWorkoutRecordings(let more) = $0 { more } else { nil }
+            }
+            return recordings.map(StoreMutation.insertWorkoutRecordings)
         case .authorization:
             return nil
         }
@@ -207,7 +219,51 @@ enum MutationCodec {
                 encodeMeasurements(recording.voltageMeasurements, into: &writer)
             }
             return (.recording, writer.bytes)
+        case .insertWorkoutRecordings(let recordings):
+            var writer = BinaryWriter(
+                capacity: recordings.reduce(512) { $0 + 64 * $1.routes.reduce(0) { $0 + $1.locations.count } })
+            for recording in recordings {
+                SampleCodec.encode(.workout(recording.workout), into: &writer)
+                encodeRoutes(recording.routes, into: &writer)
+            }
+            return (.workoutRecording, writer.bytes)
         }
+    }
+
+    static func encodeRoutes(_ routes: [HealthWorkoutRoute], into writer: inout BinaryWriter) {
+        writer.count(routes.count)
+        for route in routes {
+            writer.count(route.locations.count)
+            for location in route.locations {
+                for (_, value) in location.fields { writer.double(value) }
+            }
+        }
+    }
+
+    /// Routes as ``encodeRoutes(_:into:)`` writes them, each checked by ``HealthWorkoutRoute/init(locations:)``.
+    static func decodeRoutes(from reader: inout BinaryReader) throws(BinaryReader.Failure) -> [HealthWorkoutRoute] {
+        let count = try reader.count()
+        var routes: [HealthWorkoutRoute] = []
+        routes.reserveCapacity(count)
+        for _ in 0..<count {
+            let locationCount = try reader.count(minimumSize: 64)
+            var locations: [HealthWorkoutRoute.Location] = []
+            locations.reserveCapacity(locationCount)
+            for _ in 0..<locationCount {
+                locations.append(
+                    HealthWorkoutRoute.Location(
+                        timestamp: Date(timeIntervalSinceReferenceDate: try reader.double()),
+                        latitude: try reader.double(), longitude: try reader.double(), altitude: try reader.double(),
+                        speed: try reader.double(), course: try reader.double(),
+                        horizontalAccuracy: try reader.double(), verticalAccuracy: try reader.double()))
+            }
+            do throws(ValidationError) {
+                routes.append(try HealthWorkoutRoute(locations: locations))
+            } catch {
+                throw BinaryReader.Failure(reason: "a workout route breaks the route rules")
+            }
+        }
+        return routes
     }
 
     static func encodeMeasurements(
@@ -271,6 +327,13 @@ enum MutationCodec {
             } catch {
                 throw BinaryReader.Failure(reason: "a recording's measurements do not fit its ECG")
             }
+        case .workoutRecording:
+            guard case .workout(let workout) = try decoder.sample(from: &reader) else {
+                throw BinaryReader.Failure(reason: "a workout recording holds a sample that is not a workout")
+            }
+            mutation = .insertWorkoutRecordings([
+                WorkoutRecording(workout: workout, routes: try decodeRoutes(from: &reader))
+            ])
         default:
             throw BinaryReader.Failure(reason: "a journal does not hold \(kind) records")
         }
