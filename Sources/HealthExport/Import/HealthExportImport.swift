@@ -38,7 +38,9 @@ public enum HealthExportEvent: Sendable {
 /// file until the correlations that may hold them are read (the export lists members twice: they are stored
 /// once, inside their correlation). After export.xml, the ECG CSVs beside it (`electrocardiograms/*.csv`) are
 /// read one at a time and stored as ECGs with their voltage measurements (``ElectrocardiogramIngesting``); a CSV
-/// that cannot be read is skipped with its file name and line.
+/// that cannot be read is skipped with its file name and line. A workout's route files (`workout-routes/*.gpx`)
+/// are read as the workout is met and stored with it (``WorkoutRouteIngesting``); a missing or malformed one is
+/// skipped with its name and line, and the workout is kept.
 ///
 /// Every record gets a UUID derived from its content (type, source, dates, unit, value, metadata): importing
 /// the same export again adds nothing, a newer export adds only what is new, and a cancelled import resumes by

@@ -255,10 +255,11 @@ private struct SnapshotAssembly {
             else {
                 throw SnapshotDamage(offset: offset, problem: .inconsistent("routes of a workout that is not stored"))
             }
-            guard routes[uuid] == nil, !workoutRoutes.isEmpty else {
+            guard routes[uuid] == nil else {
                 throw SnapshotDamage(offset: offset, problem: .inconsistent("a workout's routes are stored twice"))
             }
-            routes[uuid] = workoutRoutes
+            // An empty list holds nothing to keep (the state keeps only workouts with routes).
+            if !workoutRoutes.isEmpty { routes[uuid] = workoutRoutes }
         }
     }
 
