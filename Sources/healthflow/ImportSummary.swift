@@ -31,7 +31,7 @@ enum ImportSummary {
         }
         table("skipped", Dictionary(uniqueKeysWithValues: report.skipped.map { ($0.key.rawValue, $0.value) }))
         if report.skippedCount > 0, let path = report.skipReportPath {
-            Swift.print("every skipped record or ECG file, with its line: \(path)")
+            Swift.print("every skipped record, ECG file or route file, with its line: \(path)")
         }
         if report.workoutRouteFiles > 0 {
             let notKept = report.workoutRoutesNotKept
