@@ -265,16 +265,25 @@ final class ExportXMLScanner {
 
     // MARK: Tags
 
-    /// The index of the ">" that ends the tag starting at `start` (quotes may hold ">").
+    /// The index of the ">" that ends the tag starting at `start` (quotes may hold ">"); a quoted value is
+    /// skipped with `memchr` (values are most of a record's bytes).
     private func tagEnd() throws(HealthExportError) -> Int {
         var index = start + 1
         var quote: UInt8 = 0
         while true {
             while index < end {
-                let byte = buffer[index]
                 if quote != 0 {
-                    if byte == quote { quote = 0 }
-                } else if byte == UInt8(ascii: ">") {
+                    let base = buffer.baseAddress!
+                    guard let closing = memchr(base + index, Int32(quote), end - index) else {
+                        index = end
+                        break
+                    }
+                    index = base.distance(to: closing) + 1
+                    quote = 0
+                    continue
+                }
+                let byte = buffer[index]
+                if byte == UInt8(ascii: ">") {
                     return index
                 } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                     quote = byte
