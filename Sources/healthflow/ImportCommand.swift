@@ -73,8 +73,10 @@ struct ImportCommand: Command {
             let report = try await job.run(into: store)
             await watcher.value
             display.finish()
+            // A snapshot makes the next open read the imported samples in large blocks; an import that added
+            // nothing leaves the store as it was, so it takes none.
             do {
-                try store.snapshot()
+                if report.importedCount > 0 { try store.snapshot() }
             } catch {
                 // Nothing is lost: the journal holds every imported sample, and the next open replays it.
                 print(

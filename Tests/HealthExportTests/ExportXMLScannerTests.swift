@@ -22,6 +22,35 @@ struct ExportXMLScannerTests {
         return events
     }
 
+    /// A long value that repeats (a device description, references and all) is one string across records,
+    /// decoded once; a date of the same length is read afresh, and a different value is its own.
+    @Test func aRepeatedLongValueIsOneStringAcrossRecords() throws {
+        let device = "&lt;&lt;HKDevice: 0x283a8c9b0&gt;, name:Apple Watch, manufacturer:Apple Inc.&gt;"
+        let text = """
+            <HealthData>
+            <Record device="\(device)" startDate="2024-03-01 10:00:00 -0800"/>
+            <Record device="\(device)" startDate="2024-03-01 10:00:00 -0800"/>
+            <Record device="\(device.replacingOccurrences(of: "Watch", with: "Clock"))"/>
+            </HealthData>
+            """
+        let scanner = ExportXMLScanner(source: MemoryByteSource(Array(text.utf8)))
+        var values: [(device: String, start: String?)] = []
+        while let event = try scanner.next() {
+            guard case .start(let name, let attributes, _, _, _) = event, name == "Record" else { continue }
+            let element = ExportElement(name: name, attributes: attributes, children: [], line: 0)
+            values.append((try #require(element["device"]), element["startDate"]))
+        }
+        func address(_ string: String) -> UnsafeRawPointer? {
+            string.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
+        }
+        #expect(values.count == 3)
+        #expect(values[0].device == "<<HKDevice: 0x283a8c9b0>, name:Apple Watch, manufacturer:Apple Inc.>")
+        #expect(address(values[0].device) != nil && address(values[0].device) == address(values[1].device))
+        #expect(values[0].start == "2024-03-01 10:00:00 -0800" && values[1].start == values[0].start)
+        #expect(address(try #require(values[0].start)) != address(try #require(values[1].start)))
+        #expect(values[2].device == "<<HKDevice: 0x283a8c9b0>, name:Apple Clock, manufacturer:Apple Inc.>")
+    }
+
     @Test func aSmallBufferReadsTheSameEventsAsALargeOne() throws {
         let body =
             " <!-- a comment with a <Record> and \"quotes\" inside -->\n"

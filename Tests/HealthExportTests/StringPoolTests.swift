@@ -41,10 +41,23 @@ struct StringPoolTests {
         for index in 0..<StringPool.limit { _ = pool.shared("a string that repeats, number \(index)") }
         let late = "a string that arrives after the pool is full, long enough to live on the heap"
         let first = pool.shared(freshCopy(late))
+        for index in 0..<StringPool.recentCapacity {
+            _ = pool.shared(freshCopy("another string after the pool is full, number \(index)"))
+        }
         let second = pool.shared(freshCopy(late))
         #expect(first == late && second == late)
-        #expect(bufferAddress(first) != bufferAddress(second), "a full pool keeps nothing new")
+        #expect(bufferAddress(first) != bufferAddress(second), "a full pool keeps nothing new beyond the last few")
         let early = pool.shared(freshCopy("a string that repeats, number 7"))
         #expect(bufferAddress(early) == bufferAddress(pool.shared(freshCopy("a string that repeats, number 7"))))
+    }
+
+    /// The last strings handed out are found without hashing, even past the limit: a run of records repeating
+    /// one device description shares it.
+    @Test func aRepeatInARunIsSharedEvenPastTheLimit() {
+        var pool = StringPool()
+        for index in 0..<StringPool.limit { _ = pool.shared("a string that repeats, number \(index)") }
+        let late = "a device description that arrives after the pool is full, long enough to live on the heap"
+        let first = pool.shared(freshCopy(late))
+        #expect(bufferAddress(first) == bufferAddress(pool.shared(freshCopy(late))))
     }
 }

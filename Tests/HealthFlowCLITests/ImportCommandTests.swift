@@ -58,6 +58,29 @@ import Testing
         #expect(!heights.output.contains("saved 1.72 m"), "a second demo run still writes nothing")
     }
 
+    /// An import that adds nothing (the same export again) leaves the store's files as they were: no new
+    /// snapshot of a store that did not change.
+    @Test func anImportThatAddsNothingTakesNoSnapshot() async throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("export.xml")
+        try Data(Self.export.utf8).write(to: path)
+        let data = folder.appendingPathComponent("data").path
+        func snapshots() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: data).filter { $0.hasPrefix("snapshot-") }.sorted()
+        }
+
+        let first = try await HealthFlowCommandTests.healthflow("import", path.path, "--data", data)
+        #expect(first.status == 0, "\(first.errors)")
+        let afterFirst = try snapshots()
+        #expect(afterFirst.count == 1, "the first import snapshots the samples it added: \(afterFirst)")
+
+        let second = try await HealthFlowCommandTests.healthflow("import", path.path, "--data", data)
+        #expect(second.status == 0, "\(second.errors)")
+        #expect(second.output.contains("imported 0 samples"), "\(second.output)")
+        #expect(try snapshots() == afterFirst)
+    }
+
     /// The snapshot the import takes at the end cannot be written (a directory holds its temporary name): the
     /// import still succeeds, says so, and the next run finds every sample in the journal.
     @Test func aFailedSnapshotAfterTheImportIsReportedAndLosesNothing() async throws {

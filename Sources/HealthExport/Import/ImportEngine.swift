@@ -306,8 +306,23 @@ struct ImportEngine {
         if isCancelled() { throw CancellationError() }
         let written = try writer.write(batch)
         report.alreadyInStore += batch.count - written.count
-        for sample in written { report.imported[sample.type.identifier, default: 0] += 1 }
+        count(written)
         batch.removeAll(keepingCapacity: true)
         batchUUIDs.removeAll(keepingCapacity: true)
+    }
+
+    /// Counts `written` per type in the report: the batch's types (few) are tallied first, so the report's
+    /// dictionary is looked up once per type rather than once per sample.
+    private mutating func count(_ written: [HealthSample]) {
+        var tally: [(type: HealthObjectType, count: Int)] = []
+        for index in written.indices {
+            let type = written[index].type
+            if let known = tally.firstIndex(where: { $0.type == type }) {
+                tally[known].count += 1
+            } else {
+                tally.append((type, 1))
+            }
+        }
+        for (type, count) in tally { report.imported[type.identifier, default: 0] += count }
     }
 }

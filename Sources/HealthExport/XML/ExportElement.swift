@@ -7,8 +7,15 @@ struct ExportElement {
     /// The 1-based line of its start tag.
     let line: Int
 
+    /// The value of the attribute named `attribute`; O(a) in the element's attributes, names of another length
+    /// passed over without reading them.
     subscript(attribute: String) -> String? {
-        attributes.first { $0.name == attribute }?.value
+        let length = attribute.utf8.count
+        for index in attributes.indices
+        where attributes[index].name.utf8.count == length && attributes[index].name == attribute {
+            return attributes[index].value
+        }
+        return nil
     }
 
     func children(named name: String) -> [ExportElement] {

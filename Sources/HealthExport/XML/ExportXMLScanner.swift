@@ -1,3 +1,5 @@
+import Foundation
+
 /// One event of the pull scanner.
 enum XMLEvent {
     /// A start tag (or an empty element when `selfClosing`), where it starts and its 1-based line.
@@ -33,6 +35,12 @@ final class ExportXMLScanner {
     /// Lines counted through `buffer[countedTo]`.
     private(set) var line = 1
     private var countedTo = 0
+
+    /// Attribute values met lately, by their bytes as written (references not decoded), with the string each
+    /// became: an export repeats its types, source names, versions and device descriptions on every record,
+    /// and a repeat is found by comparing bytes rather than made (and decoded) again — the records then share
+    /// one string.
+    private var recentValues = RecentEntries<(bytes: [UInt8], value: String)>(capacity: 16)
 
     static let defaultBufferSize = 1 << 20
     private static let maximumTagSize = 64 << 20
@@ -257,16 +265,25 @@ final class ExportXMLScanner {
 
     // MARK: Tags
 
-    /// The index of the ">" that ends the tag starting at `start` (quotes may hold ">").
+    /// The index of the ">" that ends the tag starting at `start` (quotes may hold ">"); a quoted value is
+    /// skipped with `memchr` (values are most of a record's bytes).
     private func tagEnd() throws(HealthExportError) -> Int {
         var index = start + 1
         var quote: UInt8 = 0
         while true {
             while index < end {
-                let byte = buffer[index]
                 if quote != 0 {
-                    if byte == quote { quote = 0 }
-                } else if byte == UInt8(ascii: ">") {
+                    let base = buffer.baseAddress!
+                    guard let closing = memchr(base + index, Int32(quote), end - index) else {
+                        index = end
+                        break
+                    }
+                    index = base.distance(to: closing) + 1
+                    quote = 0
+                    continue
+                }
+                let byte = buffer[index]
+                if byte == UInt8(ascii: ">") {
                     return index
                 } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                     quote = byte
@@ -313,7 +330,8 @@ final class ExportXMLScanner {
             }
             let nameStart = index
             while index < close, buffer[index] != UInt8(ascii: "="), !Self.isSpace(buffer[index]) { index += 1 }
-            let attributeName = string(from: nameStart, to: index)
+            let nameEnd = index
+            let attributeName = string(from: nameStart, to: nameEnd)
             while index < close, Self.isSpace(buffer[index]) { index += 1 }
             guard index < close, buffer[index] == UInt8(ascii: "="), !attributeName.isEmpty else {
                 throw malformed("attribute \(attributeName) of <\(name)> has no value", at: nameStart)
@@ -323,16 +341,15 @@ final class ExportXMLScanner {
             guard index < close, buffer[index] == UInt8(ascii: "\"") || buffer[index] == UInt8(ascii: "'") else {
                 throw malformed("attribute \(attributeName) of <\(name)> is not quoted", at: index)
             }
+            // The closing quote comes before `close` (`tagEnd()` matched the quotes): found with `memchr`, as is a
+            // reference in the value.
             let quote = buffer[index]
             let valueStart = index + 1
-            index = valueStart
-            var hasReference = false
-            while buffer[index] != quote {
-                if buffer[index] == UInt8(ascii: "&") { hasReference = true }
-                index += 1
-            }
-            let value =
-                hasReference ? try decodeReferences(from: valueStart, to: index) : string(from: valueStart, to: index)
+            let base = buffer.baseAddress!
+            index = base.distance(to: memchr(base + valueStart, Int32(quote), close - valueStart)!)
+            let hasReference = memchr(base + valueStart, Int32(UInt8(ascii: "&")), index - valueStart) != nil
+            let value = try attributeValue(
+                from: valueStart, to: index, hasReference: hasReference, isDate: endsInDate(nameEnd))
             attributes.append(XMLAttribute(name: attributeName, value: value))
             index += 1
         }
@@ -348,6 +365,34 @@ final class ExportXMLScanner {
         start = close + 1
         return .start(
             name: name, attributes: attributes, selfClosing: selfClosing, offset: base + Int64(tagStart), line: line)
+    }
+
+    /// The value written at `buffer[first..<last]`, decoded; a value among ``recentValues`` is that string.
+    /// Values short enough to be stored inline (15 bytes) and dates (attributes named `…Date`, which rarely
+    /// repeat) are made directly.
+    private func attributeValue(
+        from first: Int, to last: Int, hasReference: Bool, isDate: Bool
+    ) throws(HealthExportError) -> String {
+        let count = last - first
+        guard count > 15, !isDate else {
+            return hasReference ? try decodeReferences(from: first, to: last) : string(from: first, to: last)
+        }
+        let written = UnsafeRawBufferPointer(rebasing: buffer[first..<last])
+        for index in recentValues.entries.indices where recentValues.entries[index].bytes.count == count {
+            let same = recentValues.entries[index].bytes.withUnsafeBytes {
+                memcmp($0.baseAddress!, written.baseAddress!, count) == 0
+            }
+            if same { return recentValues.entries[index].value }
+        }
+        let value = hasReference ? try decodeReferences(from: first, to: last) : string(from: first, to: last)
+        recentValues.add((Array(written), value))
+        return value
+    }
+
+    /// Whether the name ending before `buffer[end]` ends in `Date`.
+    private func endsInDate(_ end: Int) -> Bool {
+        buffer[end - 1] == UInt8(ascii: "e") && buffer[end - 2] == UInt8(ascii: "t")
+            && buffer[end - 3] == UInt8(ascii: "a") && buffer[end - 4] == UInt8(ascii: "D")
     }
 
     private func string(from first: Int, to last: Int) -> String {

@@ -54,7 +54,13 @@ public struct MetadataKey: RawRepresentable, Hashable, Sendable, Codable, Coding
 
     /// The value a known key accepts; `nil` for custom keys, which accept anything.
     var expectation: MetadataExpectation? {
-        switch self {
+        // Every key with an expectation is one of HealthKit's (`HK…`): any other key is found custom without
+        // being compared with each of them.
+        let utf8 = rawValue.utf8
+        guard utf8.count > 2, utf8.first == UInt8(ascii: "H"), utf8.dropFirst().first == UInt8(ascii: "K") else {
+            return nil
+        }
+        return switch self {
         case .insulinDeliveryReason: .number(allowed: [1, 2], meaning: "1 (basal) or 2 (bolus)")
         case .menstrualCycleStart, .wasUserEntered: .number(allowed: [0, 1], meaning: "a Boolean number (0 or 1)")
         case .bloodGlucoseMealTime: .number(allowed: [1, 2], meaning: "1 (preprandial) or 2 (postprandial)")

@@ -15,9 +15,11 @@ struct BinaryWriter {
     /// The number of bytes written.
     private(set) var count = 0
     private var strings: [String: UInt64] = [:]
-    /// The last strings written, with their table entries: a run of samples repeats its type, source and unit,
-    /// and comparing with these is cheaper than hashing (equal strings sharing storage compare in O(1)).
+    /// The last strings written, with their table entries, oldest overwritten first (`recentNext` is the next
+    /// slot): a run of samples repeats its type, source, unit and metadata keys and values, and comparing with
+    /// these is cheaper than hashing (equal strings sharing storage compare in O(1)).
     private var recent: [(text: String, entry: UInt64)] = []
+    private var recentNext = 0
     /// Units met in this payload with their printed strings' table entries, compared by value (a payload names
     /// few units), so that a unit is printed once per payload.
     private var units: [(unit: HealthUnit, entry: UInt64)] = []
@@ -25,7 +27,9 @@ struct BinaryWriter {
     /// same objects, found by identity without reading a string.
     private var lastType: (type: HealthObjectType, entry: UInt64)?
     private var lastSource: (source: HealthSource, bundleIdentifier: UInt64, name: UInt64)?
-    private static let recentCapacity = 4
+    /// Room for the strings an interleaved run repeats: an export's samples of four types from two sources
+    /// name about a dozen (metadata keys, versions, device descriptions) between them.
+    private static let recentCapacity = 16
     private static let unitCapacity = 8
 
     init(capacity: Int = 256) {
@@ -180,8 +184,12 @@ struct BinaryWriter {
                 copy(UnsafeRawBufferPointer(utf8))
             }
         }
-        if recent.count == Self.recentCapacity { recent.removeFirst() }
-        recent.append((value, entry))
+        if recent.count < Self.recentCapacity {
+            recent.append((value, entry))
+        } else {
+            recent[recentNext] = (value, entry)
+            recentNext = recentNext == Self.recentCapacity - 1 ? 0 : recentNext + 1
+        }
         return entry
     }
 
@@ -192,6 +200,7 @@ struct BinaryWriter {
     mutating func beginRecord() -> Int {
         strings.removeAll(keepingCapacity: true)
         recent.removeAll(keepingCapacity: true)
+        recentNext = 0
         units.removeAll(keepingCapacity: true)
         lastType = nil
         lastSource = nil

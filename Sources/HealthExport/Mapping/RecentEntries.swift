@@ -1,0 +1,22 @@
+/// The last ``capacity`` entries added, the oldest replaced first: a cache searched from the start, for values
+/// an export repeats in runs (a handful of types, sources and device descriptions, interleaved), so that a
+/// repeat is found by comparing a few entries rather than by hashing or by making the value again.
+struct RecentEntries<Entry> {
+    /// At most ``capacity`` entries, in no particular order.
+    private(set) var entries: [Entry] = []
+    let capacity: Int
+    /// The slot the next entry replaces once the cache is full.
+    private var next = 0
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+        entries.reserveCapacity(self.capacity)
+    }
+
+    /// Adds `entry`, replacing the oldest when full. O(1).
+    mutating func add(_ entry: Entry) {
+        guard entries.count == capacity else { return entries.append(entry) }
+        entries[next] = entry
+        next = next == capacity - 1 ? 0 : next + 1
+    }
+}
