@@ -220,9 +220,13 @@ public struct SyncEngine: Sendable {
     /// file fails at once with ``SyncEngineError/alreadyRunning(lock:)``, before it reads or removes anything.
     private func run(reporter: SyncReporter? = nil) async throws -> SyncReport {
         try ensureStateFolder()
-        let lock = try await SyncRun.aside { [anchorStore] in try SyncRunLock.acquire(forStateFile: anchorStore.path) }
+        let workers = SyncWorkers()
+        defer { workers.stop() }
+        let lock = try await workers.persist.run { [anchorStore] in
+            try SyncRunLock.acquire(forStateFile: anchorStore.path)
+        }
         defer { withExtendedLifetime(lock) {} }
-        var run = try SyncRun(engine: self, reporter: reporter)
+        var run = try SyncRun(engine: self, reporter: reporter, workers: workers)
         do {
             try await run.resumePending()
             try run.restartIfUntrusted()
