@@ -55,7 +55,8 @@ struct SyncRun {
 
     let engine: SyncEngine
     let reporter: SyncReporter?
-    /// The threads the blocking steps run on (``SyncWorkers``), kept for the whole run.
+    /// The threads the blocking steps run on (``SyncWorkers``), kept for the whole run. ``SyncEngine`` stops them
+    /// at the run's end; those of a run made without them end after 5 s without a job.
     let workers: SyncWorkers
     private(set) var state: SyncState
     /// The sequence ``state`` was last kept under (``StoredSyncState``): the next pending batch file gets one more.
@@ -71,7 +72,9 @@ struct SyncRun {
     /// before the file was deleted) or that a newer pending batch file replaced removed.
     /// - Throws: ``SyncEngineError/tempFolder(path:reason:)``, ``SyncEngineError/stateFolder(path:reason:)`` or
     ///   the state file's ``SyncStateError``.
-    init(engine: SyncEngine, reporter: SyncReporter? = nil, workers: SyncWorkers = SyncWorkers()) throws {
+    init(
+        engine: SyncEngine, reporter: SyncReporter? = nil, workers: SyncWorkers = SyncWorkers(idleTimeout: .seconds(5))
+    ) throws {
         try SyncBatchBody.ensurePrivateFolder(engine.tempFolderPath)
         try engine.ensureStateFolder()
         let stored = try engine.anchorStore.loadStored()

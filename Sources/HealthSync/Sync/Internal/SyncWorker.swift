@@ -7,8 +7,9 @@ import Foundation
 /// cores, any of them possibly blocked by someone else.
 ///
 /// The thread is started by the first job and kept for the jobs after it: a run of n batches starts one thread per
-/// worker, not one per batch. ``stop()`` lets it finish the jobs already given and end, and so does
-/// ``idleTimeout`` without a job (for a worker nobody stops); a job given after that starts a thread again. ``AtomicFile/fsyncObserver`` is carried over to each job from the task that gives it.
+/// worker, not one per batch. ``stop()`` lets it finish the jobs already given and end, and so does its idle timeout
+/// without a job, when it has one (a backstop for a worker nobody stops); a job given after that starts a thread
+/// again. ``AtomicFile/fsyncObserver`` is carried over to each job from the task that gives it.
 /// - Note: `Sendable`: its queue of jobs and its thread's state are kept in a `LockedState`; the thread waits on a
 ///   semaphore signalled once per job and once per ``stop()``.
 final class SyncWorker: Sendable {
@@ -22,14 +23,15 @@ final class SyncWorker: Sendable {
     private let state = LockedState(State())
     private let signal = DispatchSemaphore(value: 0)
     private let name: String
+    private let idleTimeout: DispatchTimeInterval?
 
-    /// - Parameter name: The thread's name, as debuggers and `ps -L` show it.
-    init(name: String) {
+    /// - Parameters:
+    ///   - name: The thread's name, as debuggers and `ps -L` show it.
+    ///   - idleTimeout: How long the thread waits for a job before it ends; `nil` waits until ``stop()``.
+    init(name: String, idleTimeout: DispatchTimeInterval? = nil) {
         self.name = name
+        self.idleTimeout = idleTimeout
     }
-
-    /// How long the thread waits for a job before it ends.
-    static let idleTimeout: DispatchTimeInterval = .seconds(5)
 
     /// How many threads this worker has started so far: 1 for any number of jobs given before ``stop()``.
     var threadsStarted: Int { state.withLock { $0.threadsStarted } }
@@ -74,7 +76,11 @@ final class SyncWorker: Sendable {
     /// the thread ends only with the queue empty, and the next job starts another.
     private func serve() {
         while true {
-            _ = signal.wait(timeout: .now() + Self.idleTimeout)
+            if let idleTimeout {
+                _ = signal.wait(timeout: .now() + idleTimeout)
+            } else {
+                signal.wait()
+            }
             let job = state.withLock { state -> (@Sendable () -> Void)? in
                 guard !state.jobs.isEmpty else {
                     state.running = false
@@ -92,10 +98,19 @@ final class SyncWorker: Sendable {
 /// the outbox, and the persisting and delivery of the batch in flight each have their own thread, so they overlap
 /// one another.
 struct SyncWorkers: Sendable {
-    let build = SyncWorker(name: "HealthSync build")
-    let staging = SyncWorker(name: "HealthSync staging")
-    let upload = SyncWorker(name: "HealthSync upload")
-    let persist = SyncWorker(name: "HealthSync persist")
+    let build: SyncWorker
+    let staging: SyncWorker
+    let upload: SyncWorker
+    let persist: SyncWorker
+
+    /// - Parameter idleTimeout: How long each thread waits for a job before it ends; `nil` (a run that calls
+    ///   ``stop()`` at its end) waits until ``stop()``.
+    init(idleTimeout: DispatchTimeInterval? = nil) {
+        build = SyncWorker(name: "HealthSync build", idleTimeout: idleTimeout)
+        staging = SyncWorker(name: "HealthSync staging", idleTimeout: idleTimeout)
+        upload = SyncWorker(name: "HealthSync upload", idleTimeout: idleTimeout)
+        persist = SyncWorker(name: "HealthSync persist", idleTimeout: idleTimeout)
+    }
 
     /// Lets every worker's thread end once its jobs are done.
     func stop() {
