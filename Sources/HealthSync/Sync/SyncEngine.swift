@@ -44,7 +44,11 @@ import HealthFlow
 /// `fsync`s, the upload and the gathering overlap the building. At most one batch is built and one more gathered
 /// ahead, and nothing of either becomes state before the batch before them is committed: when that batch fails or
 /// the run is cancelled, both are discarded (their temp files removed) and the next run starts again from the batch
-/// that failed. Changes saved after a batch ahead was gathered go out in a later batch or run.
+/// that failed. Changes saved after a batch ahead was gathered go out in a later batch or run. With an
+/// ``OutboxTransport``, the batch built ahead also has its body written and `fsync`ed into the outbox under the
+/// outbox's temp name; once that batch is pending, its delivery is the link to its final name and the outbox
+/// folder's `fsync` (a temp file is no delivery, and the next outbox removes one a crash left). The blocking steps
+/// run on threads the run starts once and stops at its end.
 ///
 /// Before trusting the anchors, a run checks them against the store (``SyncRestart``): when the state was made
 /// for another store, a store since recreated or restored from an older copy, or an anchor lies past the
@@ -220,9 +224,13 @@ public struct SyncEngine: Sendable {
     /// file fails at once with ``SyncEngineError/alreadyRunning(lock:)``, before it reads or removes anything.
     private func run(reporter: SyncReporter? = nil) async throws -> SyncReport {
         try ensureStateFolder()
-        let lock = try await SyncRun.aside { [anchorStore] in try SyncRunLock.acquire(forStateFile: anchorStore.path) }
+        let workers = SyncWorkers()
+        defer { workers.stop() }
+        let lock = try await workers.persist.run { [anchorStore] in
+            try SyncRunLock.acquire(forStateFile: anchorStore.path)
+        }
         defer { withExtendedLifetime(lock) {} }
-        var run = try SyncRun(engine: self, reporter: reporter)
+        var run = try SyncRun(engine: self, reporter: reporter, workers: workers)
         do {
             try await run.resumePending()
             try run.restartIfUntrusted()

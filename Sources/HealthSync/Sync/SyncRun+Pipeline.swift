@@ -16,15 +16,32 @@ extension SyncRun {
         /// when it is short, or when that gathering failed or was cancelled (the batch is then gathered when its
         /// turn comes, and any error is thrown there).
         let following: Gathering?
-        /// Its pending batch file being staged (``SyncRun/stagePending(_:body:since:plan:for:)``) on a thread of its
-        /// own, from the state the batch before it leaves once committed; `nil` when not staged. Its value is
-        /// `nil` when the staging failed (the file is then written whole when the batch is persisted).
+        /// Its pending batch file being staged (``SyncRun/stagePending(_:body:since:plan:for:)``) on the run's
+        /// staging thread, from the state the batch before it leaves once committed; `nil` when not staged. Its
+        /// value is `nil` when the staging failed (the file is then written whole when the batch is persisted).
         let staging: Task<PendingBatchFile.Staged?, Never>?
+        /// Its body being staged in the outbox (``OutboxTransport/stage(_:)``) on the run's upload thread, when the
+        /// engine's transport is an ``OutboxTransport``; its value is `nil` when the staging failed (the body is
+        /// then written whole when the batch is sent).
+        let upload: Task<OutboxTransport.StagedUpload?, Never>?
 
-        /// Removes its temp body and its staged pending batch file, if any.
+        /// Removes its temp body and its staged files, if any.
         func discard() async {
             body?.remove()
-            await staging?.value?.file.remove()
+            await Staging(pending: staging, upload: upload).discard()
+        }
+    }
+
+    /// The files of a batch prepared ahead staged under temp names, each on a thread of its own: its pending batch
+    /// file (taken by ``persist(_:body:staging:)``) and its body in the outbox (taken by ``send(_:)``).
+    struct Staging: Sendable {
+        let pending: Task<PendingBatchFile.Staged?, Never>?
+        let upload: Task<OutboxTransport.StagedUpload?, Never>?
+
+        /// Waits for both stagings and removes what they wrote.
+        func discard() async {
+            await pending?.value?.file.remove()
+            await upload?.value?.remove()
         }
     }
 
@@ -74,9 +91,8 @@ extension SyncRun {
         return (gathered, try Self.build(gathered, for: engine), nil)
     }
 
-    /// The next batch to persist: its changes, its body and, when it was prepared ahead, its pending batch file
-    /// being staged.
-    typealias Next = (Gathered, PreparedSyncBatch, Task<PendingBatchFile.Staged?, Never>?)
+    /// The next batch to persist: its changes, its body and, when it was prepared ahead, its files being staged.
+    typealias Next = (Gathered, PreparedSyncBatch, Staging?)
 
     /// What the pending batch file of a batch prepared ahead records besides the batch, when it is staged ahead:
     /// the state's sequence and checkpoint once the batch before it is persisted and committed. Planned before
@@ -90,10 +106,10 @@ extension SyncRun {
     /// The work that gathers and builds the batch after `batch`, to run while `batch` is made durable, sent and
     /// committed: from the anchors `batch` leaves once committed, under the next batch ID (drawn now, in batch
     /// order). `reusing`, gathered ahead from those very anchors, is taken as it is (its ID was drawn when it was
-    /// gathered); one gathered from other anchors is dropped. While the body is built (on a thread of its own), the
+    /// gathered); one gathered from other anchors is dropped. While the body is built (on the run's build thread), the
     /// batch after it is gathered (``Ahead/following``), its ID drawn then. It writes nothing durable and tells
     /// ``SyncEngine/lookaheadHook`` once the body is built. When the pending batch files are kept beside the state
-    /// file, its pending batch file is then staged under a temp name on a thread of its own (``Ahead/staging``),
+    /// file, its pending batch file is then staged under a temp name on the run's staging thread (``Ahead/staging``),
     /// for the state `batch` leaves once persisted and committed: ``persist(_:body:staging:)`` only renames it
     /// into place when that is the state it finds.
     /// - Returns: The work, or `nil` when nothing may be prepared ahead: `batch` is short (it holds everything
@@ -102,7 +118,7 @@ extension SyncRun {
     func lookahead(after batch: Gathered, reusing gathering: Gathering?) -> (@Sendable () async throws -> Ahead)? {
         guard !batch.resendsLegacyBatch, batch.changeCount >= engine.batchSize else { return nil }
         let since = state.anchors.merging(Self.endAnchors(of: batch.sections)) { _, end in end }
-        let engine = engine
+        let (engine, workers) = (engine, workers)
         let reused = gathering.flatMap { $0.since == since ? $0.gathered : nil }
         let batchID = reused?.batchID ?? engine.makeBatchID()
         let plan =
@@ -117,20 +133,25 @@ extension SyncRun {
                     for: engine, since: SyncState(anchors: since), batchID: batchID, resendsLegacyBatch: false)
             }
             guard gathered.changeCount > 0 else {
-                return Ahead(since: since, gathered: gathered, body: nil, following: nil, staging: nil)
+                return Ahead(
+                    since: since, gathered: gathered, body: nil, following: nil, staging: nil, upload: nil)
             }
-            async let built = Self.aside { try SyncRun.build(gathered, for: engine) }
+            async let built = workers.build.run { try SyncRun.build(gathered, for: engine) }
             let following = await Self.gatherFollowing(gathered, since: since, for: engine)
             let body = try await built
             let staging = plan.map { plan in
                 Task {
-                    try? await Self.aside {
+                    try? await workers.staging.run {
                         try Self.stagePending(gathered, body: body, since: since, plan: plan, for: engine)
                     }
                 }
             }
+            let upload = (engine.transport as? OutboxTransport).map { outbox in
+                Task { try? await workers.upload.run { try outbox.stage(body.request) } }
+            }
             engine.lookaheadHook?(gathered.batchID)
-            return Ahead(since: since, gathered: gathered, body: body, following: following, staging: staging)
+            return Ahead(
+                since: since, gathered: gathered, body: body, following: following, staging: staging, upload: upload)
         }
     }
 
@@ -183,7 +204,7 @@ extension SyncRun {
                 return nil
             }
             engine.checkpointHook?(.gathered(ahead.gathered.batchID))
-            return (ahead.gathered, body, ahead.staging)
+            return (ahead.gathered, body, Staging(pending: ahead.staging, upload: ahead.upload))
         } catch {
             await ahead.discard()
             throw error

@@ -35,6 +35,8 @@ struct SyncRun {
         let resendsLegacyBatch: Bool
         /// The temp body written while serializing, removed once the upload is over (`nil` for a resumed batch).
         let prepared: PreparedSyncBatch?
+        /// Its body being staged in the outbox while it was prepared ahead (``Staging/upload``), or `nil`.
+        var upload: Task<OutboxTransport.StagedUpload?, Never>? = nil
     }
 
     /// What follows a commit.
@@ -53,6 +55,9 @@ struct SyncRun {
 
     let engine: SyncEngine
     let reporter: SyncReporter?
+    /// The threads the blocking steps run on (``SyncWorkers``), kept for the whole run. ``SyncEngine`` stops them
+    /// at the run's end; those of a run made without them end after 5 s without a job.
+    let workers: SyncWorkers
     private(set) var state: SyncState
     /// The sequence ``state`` was last kept under (``StoredSyncState``): the next pending batch file gets one more.
     private(set) var sequence: UInt64
@@ -67,7 +72,9 @@ struct SyncRun {
     /// before the file was deleted) or that a newer pending batch file replaced removed.
     /// - Throws: ``SyncEngineError/tempFolder(path:reason:)``, ``SyncEngineError/stateFolder(path:reason:)`` or
     ///   the state file's ``SyncStateError``.
-    init(engine: SyncEngine, reporter: SyncReporter? = nil) throws {
+    init(
+        engine: SyncEngine, reporter: SyncReporter? = nil, workers: SyncWorkers = SyncWorkers(idleTimeout: .seconds(5))
+    ) throws {
         try SyncBatchBody.ensurePrivateFolder(engine.tempFolderPath)
         try engine.ensureStateFolder()
         let stored = try engine.anchorStore.loadStored()
@@ -77,6 +84,7 @@ struct SyncRun {
             keeping: stored.state.pending.map { Array($0.bodyFileName.utf8) })
         self.engine = engine
         self.reporter = reporter
+        self.workers = workers
         self.state = stored.state
         self.sequence = stored.sequence
     }
@@ -165,8 +173,8 @@ struct SyncRun {
 
     /// The second half of ``serialize(_:)``: makes the batch, whose body `prepared` holds
     /// (``build(_:for:)``), durable as the pending batch. The file calls (writes, `fsync`s, renames, the unlink of
-    /// the last committed batch's file) run on a thread of their own (``aside(_:)``) while this task waits, so the
-    /// concurrency pool's thread is free meanwhile for the batch gathered ahead.
+    /// the last committed batch's file) run on the run's persist thread (``SyncWorkers/persist``) while this task
+    /// waits, so the concurrency pool's thread is free meanwhile for the batch gathered ahead.
     ///
     /// `staging`, the batch's pending batch file staged ahead under a temp name (``Ahead/staging``), is renamed
     /// into place when it records exactly the state this writes (same file name, sequence, record and anchors),
@@ -174,9 +182,9 @@ struct SyncRun {
     /// - Returns: The pending batch; `prepared` stays until ``send(_:)`` is over (removed here on a throw, with
     ///   the staged file).
     mutating func persist(
-        _ batch: Gathered, body prepared: PreparedSyncBatch, staging: Task<PendingBatchFile.Staged?, Never>? = nil
+        _ batch: Gathered, body prepared: PreparedSyncBatch, staging: Staging? = nil
     ) async throws -> Durable {
-        let staged = await staging?.value
+        let staged = await staging?.pending?.value
         do {
             let id = batch.batchID
             let sequence = self.sequence + 1
@@ -194,7 +202,8 @@ struct SyncRun {
             let (stored, committedBody) = (StoredSyncState(state: next, sequence: sequence), unsavedCommit?.path)
             let taken = staged.flatMap { Self.records($0, stored, at: path, beside: anchorStore) ? $0 : nil }
             if taken == nil { staged?.file.remove() }
-            let (checksum, removal) = try await Self.aside { () throws -> (UInt32, Result<Void, SyncEngineError>) in
+            let (checksum, removal) = try await workers.persist.run {
+                () throws -> (UInt32, Result<Void, SyncEngineError>) in
                 let checksum: UInt32
                 if let taken {
                     hook?(.written(id))
@@ -224,10 +233,11 @@ struct SyncRun {
             hook?(.persisted(id))
             return Durable(
                 record: record, path: path, changeCount: batch.changeCount,
-                resendsLegacyBatch: batch.resendsLegacyBatch, prepared: prepared)
+                resendsLegacyBatch: batch.resendsLegacyBatch, prepared: prepared, upload: staging?.upload)
         } catch {
             prepared.remove()
             staged?.file.remove()
+            await staging?.upload?.value?.remove()
             throw error
         }
     }
@@ -242,35 +252,30 @@ struct SyncRun {
         return staged.file.destination == path && path.parent == anchorStore.path.parent && staged.stored == expected
     }
 
-    /// Runs `work` on a thread of its own, started for it, and gives its result: blocking file calls and long
-    /// computations stay off the Swift concurrency pool and the Dispatch global queues, which have as many threads
-    /// as cores, any of them possibly blocked by someone else. ``AtomicFile/fsyncObserver`` is carried over.
-    static func aside<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        let observer = AtomicFile.fsyncObserver
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        guard let observer else { return try work() }
-                        return try AtomicFile.$fsyncObserver.withValue(observer) { try work() }
-                    })
-            }.start()
-        }
-    }
-
     /// Uploads the pending batch from its durable body file (read afresh for every attempt), reporting its start
     /// and its upload's events when the run is observed; the temp body is removed once the upload is over.
+    ///
+    /// A body staged in the outbox ahead (``Durable/upload``) whose CRC-32 is the pending record's is delivered by
+    /// linking it into place and `fsync`ing the outbox (``OutboxTransport/deliver(_:as:reporter:)``, on the run's
+    /// persist thread): one `fsync` on the way instead of two. Any other staged body is removed, and the batch
+    /// uploaded from its pending batch file.
     /// - Returns: The receiver's 2xx answer.
     func send(_ batch: Durable) async throws -> UploadReceipt {
         defer { batch.prepared?.remove() }
+        let staged = await batch.upload?.value
         let request = UploadRequest(
             batchID: batch.record.batchID, contentType: batch.record.contentType,
             contentLength: batch.record.bodyLength, fileExtension: "multipart",
             body: PendingBatchFile.body(at: batch.path, length: batch.record.bodyLength))
         let receipt: UploadReceipt
-        if let reporter {
+        if let staged, let outbox = engine.transport as? OutboxTransport, staged.checksum == batch.record.bodyCRC32 {
+            let reporting = reporter?.batchStarted(batch.record) ?? .unobserved()
+            receipt = try await workers.persist.run { try outbox.deliver(staged, as: request, reporter: reporting) }
+        } else if let reporter {
+            staged?.remove()
             receipt = try await engine.transport.upload(request, reporter: reporter.batchStarted(batch.record)).value
         } else {
+            staged?.remove()
             receipt = try await engine.transport.upload(request)
         }
         engine.checkpointHook?(.acknowledged(batch.record.batchID))

@@ -144,37 +144,109 @@ public struct OutboxTransport: ReportingUploadTransport {
     }
 
     private func deliver(_ request: UploadRequest, reporter: UploadReporter) throws -> UploadReceipt {
+        let destination = try checkedFilePath(for: request)
+        if let duplicate = duplicateReceipt(for: request, at: destination) { return duplicate }
+        let staged = try write(request, to: destination) { reporter.add(sentBytes: $0) }
+        return try put(staged.file, for: request, bytes: staged.length)
+    }
+
+    /// The file `request` is delivered to, once its extension is checked.
+    private func checkedFilePath(for request: UploadRequest) throws -> FileSystemPath {
         let ext = request.fileExtension
         guard !ext.isEmpty, !ext.hasPrefix("."), !ext.contains("/"), !ext.contains("\0") else {
             throw UploadError.invalidFileExtension(ext)
         }
-        let destination = filePath(for: request)
+        return filePath(for: request)
+    }
+
+    /// The duplicate's receipt when the batch is already in the outbox.
+    private func duplicateReceipt(for request: UploadRequest, at destination: FileSystemPath) -> UploadReceipt? {
         var status = stat()
-        if destination.withCString({ stat($0, &status) }) == 0 {
-            return UploadReceipt(
-                batchID: request.batchID, disposition: .duplicate, bytesSent: 0, location: destination.description)
-        }
-        var written: Int64 = 0
-        let outcome: AtomicFile.Outcome
+        guard destination.withCString({ stat($0, &status) }) == 0 else { return nil }
+        return UploadReceipt(
+            batchID: request.batchID, disposition: .duplicate, bytesSent: 0, location: destination.description)
+    }
+
+    /// Writes `request`'s body under a temp name beside `destination` and `fsync`s it, checking its length and
+    /// taking its CRC-32; each chunk's length is told to `written`.
+    private func write(
+        _ request: UploadRequest, to destination: FileSystemPath, written: (Int64) -> Void
+    ) throws -> StagedUpload {
+        var length: Int64 = 0
+        var checksum = PendingBodyChecksum()
         do {
-            outcome = try AtomicFile.write(to: destination, replaceExisting: false) { sink in
+            let file = try AtomicFile.stage(to: destination) { sink in
                 try request.body.forEachChunk { chunk in
-                    written += Int64(chunk.count)
-                    guard written <= request.contentLength else {
-                        throw UploadError.lengthMismatch(expected: request.contentLength, actual: written)
+                    length += Int64(chunk.count)
+                    guard length <= request.contentLength else {
+                        throw UploadError.lengthMismatch(expected: request.contentLength, actual: length)
                     }
+                    checksum.update(chunk)
                     try sink(chunk)
-                    reporter.add(sentBytes: Int64(chunk.count))
+                    written(Int64(chunk.count))
                 }
-                guard written == request.contentLength else {
-                    throw UploadError.lengthMismatch(expected: request.contentLength, actual: written)
+                guard length == request.contentLength else {
+                    throw UploadError.lengthMismatch(expected: request.contentLength, actual: length)
                 }
             }
+            return StagedUpload(file: file, batchID: request.batchID, length: length, checksum: checksum.value)
+        } catch let failure as PathCallFailure {
+            throw UploadError.io(operation: failure.operation, path: failure.path, code: failure.code)
+        }
+    }
+
+    /// Links the staged `file` to its final name and `fsync`s the outbox (a batch already there is kept and
+    /// reported as a duplicate); the temp name is removed whatever happens.
+    private func put(_ file: AtomicFile.Staged, for request: UploadRequest, bytes: Int64) throws -> UploadReceipt {
+        let outcome: AtomicFile.Outcome
+        do {
+            outcome = try file.commit(replaceExisting: false)
         } catch let failure as PathCallFailure {
             throw UploadError.io(operation: failure.operation, path: failure.path, code: failure.code)
         }
         return UploadReceipt(
-            batchID: request.batchID, disposition: outcome == .written ? .stored : .duplicate, bytesSent: written,
-            location: destination.description)
+            batchID: request.batchID, disposition: outcome == .written ? .stored : .duplicate, bytesSent: bytes,
+            location: file.destination.description)
+    }
+
+    /// A batch's body written into the outbox under a temp name (`.<BATCH-ID>.<ext>.tmp-<UUID>`) and `fsync`ed
+    /// ahead of its upload (``stage(_:)``): not a delivery, and a leftover the next outbox removes, until
+    /// ``deliver(_:as:reporter:)`` links it to its final name.
+    struct StagedUpload: Sendable {
+        let file: AtomicFile.Staged
+        let batchID: UUID
+        let length: Int64
+        /// The body's CRC-32 (zlib).
+        let checksum: UInt32
+
+        /// Deletes the temp file (a staged body that is not to be delivered).
+        func remove() {
+            file.remove()
+        }
+    }
+
+    /// Writes `request`'s body into the outbox under a temp name and `fsync`s it, on the caller's thread: the half
+    /// of a delivery that can be done before the batch may be delivered. Nothing is delivered.
+    /// - Throws: ``UploadError`` (length mismatch, invalid extension, I/O); nothing is left behind.
+    func stage(_ request: UploadRequest) throws -> StagedUpload {
+        try write(request, to: try checkedFilePath(for: request)) { _ in }
+    }
+
+    /// Delivers the body `staged` holds as `request`, on the caller's thread: the link to its final name and the
+    /// outbox's `fsync` (the other half of a delivery), reporting the attempt and its bytes; a batch already
+    /// there is kept and reported as a duplicate. The caller vouches that `staged` holds `request`'s body (its
+    /// ``StagedUpload/checksum``); one staged for another batch ID or length is removed and `request` delivered
+    /// from its own body, as ``upload(_:reporter:)`` does.
+    /// - Throws: ``UploadError``; the temp file is removed whatever happens.
+    func deliver(_ staged: StagedUpload, as request: UploadRequest, reporter: UploadReporter) throws -> UploadReceipt {
+        reporter.attemptStarted(batchID: request.batchID, totalBytes: request.contentLength)
+        guard staged.batchID == request.batchID, staged.length == request.contentLength,
+            staged.file.destination == filePath(for: request)
+        else {
+            staged.remove()
+            return try deliver(request, reporter: reporter)
+        }
+        reporter.add(sentBytes: staged.length)
+        return try put(staged.file, for: request, bytes: staged.length)
     }
 }

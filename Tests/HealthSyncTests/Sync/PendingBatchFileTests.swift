@@ -65,6 +65,59 @@ import Testing
         #expect(!(try bench.folder.names()).contains { $0.contains(".pending-") || $0.contains(".tmp-") })
     }
 
+    /// A batch prepared ahead also has its body staged in the outbox (written and `fsync`ed under a temp name) while
+    /// the batch before it is in flight, so that delivering it, once it is pending, takes one `fsync` (the outbox
+    /// folder's) where a body written whole takes two. The first batch, not prepared ahead, is written whole.
+    @Test func aBodyStagedInTheOutboxAheadLeavesOneFsyncBetweenPendingAndDelivered() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(7))
+        let trace = Trace()
+        let report = try await Self.run(try bench.engine(batchSize: 3), into: trace)
+        #expect(report.batches == 3 && report.totalSamples == 7)
+
+        let events = trace.all
+        let persisted = events.indices.filter { events[$0] == "persisted" }
+        let acknowledged = events.indices.filter { events[$0] == "acknowledged" }
+        #expect(persisted.count == 3 && acknowledged.count == 3)
+        let outboxFolder = "fsync \(bench.outbox.directoryPath.lastComponent)"
+        for (index, id) in report.batchIDs.enumerated() {
+            let body = events.indices.filter { events[$0].hasPrefix("fsync .\(id.uuidString).multipart.tmp-") }
+            let onTheWay = events[persisted[index]..<acknowledged[index]].filter {
+                $0 == outboxFolder || $0.contains(id.uuidString + ".multipart.tmp-")
+            }
+            if index == 0 {
+                // Written whole by the outbox's own upload, on its queue, which the observer does not follow.
+                #expect(body.isEmpty && onTheWay.isEmpty, "\(events)")
+            } else {
+                #expect(body.count == 1 && body[0] < persisted[index], "staged before it is pending: \(events)")
+                #expect(onTheWay == [outboxFolder], "\(events)")
+            }
+        }
+        #expect(try bench.outbox.storedBatchIDs() == report.batchIDs.sorted { $0.uuidString < $1.uuidString })
+        for (index, id) in report.batchIDs.enumerated() {
+            #expect(try bench.deliveredBatch(id).sampleUUIDs.count == (index < 2 ? 3 : 1))
+        }
+        let outboxNames = try FileManager.default.contentsOfDirectory(atPath: bench.outbox.directory.path)
+        #expect(!outboxNames.contains { $0.hasPrefix(".") }, "no staged body is left: \(outboxNames)")
+    }
+
+    /// The blocking steps of a run run on threads started once for the run: every batch is made durable on the same
+    /// thread, however many batches there are.
+    @Test func everyBatchIsMadeDurableOnTheOneThreadTheRunKeepsForIt() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(10))
+        let threads = LockedState<[UInt64]>([])
+        let engine = try bench.engine(batchSize: 2).reportingCheckpoints { checkpoint in
+            if checkpoint.name == "renamed" { threads.withLock { $0.append(SyncWorkerTests.threadID()) } }
+        }
+        let report = try await engine.sync()
+        #expect(report.batches == 5)
+        let seen = threads.withLock { $0 }
+        #expect(seen.count == 5 && Set(seen).count == 1 && seen[0] != 0, "\(seen)")
+    }
+
     /// With the state folder apart from the state file, each batch also saves the state file, which then records
     /// the pending batch: four `fsync`s per batch, and ``AnchorStore/load()`` still gives the true state.
     @Test func aStateFolderApartFromTheStateFileSavesTheStateFileWithEveryBatch() async throws {

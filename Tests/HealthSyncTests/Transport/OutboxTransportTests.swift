@@ -1,7 +1,9 @@
+import FlowKit
 import Foundation
 import HealthFlow
-import HealthSync
 import Testing
+
+@testable import HealthSync
 
 @Suite struct OutboxTransportTests {
     static func request(_ body: Data, id: UUID = SyncFixtures.batchID, ext: String = "json", length: Int64? = nil)
@@ -27,6 +29,58 @@ import Testing
         #expect(try Data(contentsOf: file) == body)
         #expect(try folder.names() == [file.lastPathComponent])
         #expect(try outbox.storedBatchIDs() == [SyncFixtures.batchID])
+    }
+
+    /// A body staged in the outbox is written and `fsync`ed under a temp name and is no delivery: the outbox lists
+    /// nothing, and a new outbox removes it as a leftover. Delivering it is a link and the folder's `fsync`; a second
+    /// staged copy of the same batch is a duplicate, and its temp file is removed.
+    @Test func aStagedBodyIsNoDeliveryUntilItIsLinkedIntoPlaceWithTheFoldersFsync() async throws {
+        let folder = try SyncTempFolder()
+        defer { folder.remove() }
+        let outbox = try OutboxTransport(directory: folder.url)
+        let body = try SyncFixtures.encode([(.heartRate, [try SyncFixtures.heartRate(64)], [])])
+        let request = Self.request(body)
+        let fsyncs = LockedState<[String]>([])
+        let staged = try AtomicFile.$fsyncObserver.withValue({ path in fsyncs.withLock { $0.append("\(path)") } }) {
+            try outbox.stage(request)
+        }
+        #expect(fsyncs.withLock { $0 } == [staged.file.tempPath.description])
+        #expect(try outbox.storedBatchIDs().isEmpty)
+        #expect(try folder.names() == [staged.file.tempPath.lastComponent.description])
+        #expect(
+            try OutboxTransport(directory: folder.url).removedLeftovers == [
+                staged.file.tempPath.lastComponent.description
+            ])
+        #expect(try folder.names().isEmpty)
+
+        let again = try outbox.stage(request)
+        fsyncs.withLock { $0.removeAll() }
+        let receipt = try AtomicFile.$fsyncObserver.withValue({ path in fsyncs.withLock { $0.append("\(path)") } }) {
+            try outbox.deliver(again, as: request, reporter: .unobserved())
+        }
+        #expect(fsyncs.withLock { $0 } == [outbox.directoryPath.description], "only the folder's")
+        #expect(receipt.disposition == .stored && receipt.bytesSent == Int64(body.count))
+        let file = folder.url.appendingPathComponent(SyncFixtures.batchID.uuidString + ".json")
+        #expect(try Data(contentsOf: file) == body)
+        #expect(try outbox.storedBatchIDs() == [SyncFixtures.batchID])
+
+        let duplicate = try outbox.deliver(try outbox.stage(request), as: request, reporter: .unobserved())
+        #expect(duplicate.disposition == .duplicate)
+        #expect(try folder.names() == [file.lastPathComponent], "the duplicate's temp file is removed")
+    }
+
+    /// A body staged for another batch is removed, and the batch delivered from its own body.
+    @Test func aBodyStagedForAnotherBatchIsRemovedAndTheRequestDeliveredFromItsOwnBody() throws {
+        let folder = try SyncTempFolder()
+        defer { folder.remove() }
+        let outbox = try OutboxTransport(directory: folder.url)
+        let body = try SyncFixtures.encode([(.heartRate, [try SyncFixtures.heartRate(64)], [])])
+        let other = try outbox.stage(Self.request(Data("other".utf8), id: SyncFixtures.uuid(9)))
+        let receipt = try outbox.deliver(other, as: Self.request(body), reporter: .unobserved())
+        #expect(receipt.disposition == .stored)
+        let file = folder.url.appendingPathComponent(SyncFixtures.batchID.uuidString + ".json")
+        #expect(try Data(contentsOf: file) == body)
+        #expect(try folder.names() == [file.lastPathComponent])
     }
 
     @Test func aNewOutboxRemovesOnlyItsOwnPartialDeliveriesAndReportsThem() throws {
