@@ -87,6 +87,43 @@ struct WorkoutImportTests {
         #expect(workout.events[1].endDate.timeIntervalSince(workout.events[1].startDate) == 600)
     }
 
+    /// A newer export's workout: no totals on the element, only `WorkoutStatistics`.
+    static func newerWorkout(distances: [String]) -> String {
+        let statistics = distances.map { type in
+            """
+              <WorkoutStatistics type="\(type)" startDate="2024-03-05 18:00:00 +0100" endDate="2024-03-05 18:20:00 +0100" sum="3.1" unit="km"/>
+
+            """
+        }
+        return """
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="20" durationUnit="min" sourceName="Apple Watch von Zoë" startDate="2024-03-05 18:00:00 +0100" endDate="2024-03-05 18:20:00 +0100">
+              <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="2024-03-05 18:00:00 +0100" endDate="2024-03-05 18:20:00 +0100" sum="250.5" unit="Cal"/>
+            \(statistics.joined())     </Workout>
+
+            """
+    }
+
+    @Test func aNewerExportsWorkoutTakesItsTotalsFromItsEnergyAndDistanceStatistics() async throws {
+        let (report, store) = try await importing(
+            Self.newerWorkout(distances: ["HKQuantityTypeIdentifierDistanceWalkingRunning"]))
+        #expect(report.imported == ["workout": 1])
+        let workout = try #require(try await Self.workouts(in: store).first)
+        #expect(workout.totalEnergyBurned == HealthQuantity(unit: .largeCalorie(), doubleValue: 250.5))
+        #expect(workout.totalDistance == HealthQuantity(unit: .meterUnit(with: .kilo), doubleValue: 3.1))
+        #expect(workout.statistics.map(\.type) == [.activeEnergyBurned, .distanceWalkingRunning])
+    }
+
+    @Test func aWorkoutWithTwoDistanceStatisticsHasNoTotalDistance() async throws {
+        let (_, store) = try await importing(
+            Self.newerWorkout(distances: [
+                "HKQuantityTypeIdentifierDistanceWalkingRunning", "HKQuantityTypeIdentifierDistanceCycling",
+            ]))
+        let workout = try #require(try await Self.workouts(in: store).first)
+        #expect(workout.totalDistance == nil)
+        #expect(workout.totalEnergyBurned == HealthQuantity(unit: .largeCalorie(), doubleValue: 250.5))
+        #expect(workout.statistics.count == 3)
+    }
+
     @Test func reimportingAddsNoWorkoutAndANewerExportAddsOnlyTheNewOne() async throws {
         let directory = try ExportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -40,7 +40,9 @@ public enum HealthExportEvent: Sendable {
 /// read one at a time and stored as ECGs with their voltage measurements (``ElectrocardiogramIngesting``); a CSV
 /// that cannot be read is skipped with its file name and line. A workout's route files (`workout-routes/*.gpx`)
 /// are read as the workout is met and stored with it (``WorkoutRouteIngesting``); a missing or malformed one is
-/// skipped with its name and line, and the workout is kept.
+/// skipped with its name and line, and the workout is kept. A workout of a newer export, whose totals are written
+/// only as statistics, takes its total energy and distance from its active-energy and (single) distance
+/// statistics, as HealthKit's do.
 ///
 /// Every record gets a UUID derived from its content (type, source, dates, unit, value, metadata): importing
 /// the same export again adds nothing, a newer export adds only what is new, and a cancelled import resumes by

@@ -108,8 +108,12 @@ extension ExportMapper {
         let figures = try statistics(element)
         unknownStatistics += figures.unknown
         let duration = try seconds(element, "duration", unit: "durationUnit")
-        let energy = try quantity(element, "totalEnergyBurned", unit: "totalEnergyBurnedUnit")
-        let distance = try quantity(element, "totalDistance", unit: "totalDistanceUnit")
+        let energy =
+            try quantity(element, "totalEnergyBurned", unit: "totalEnergyBurnedUnit")
+            ?? Self.onlySum(in: figures.statistics) { $0 == .activeEnergyBurned }
+        let distance =
+            try quantity(element, "totalDistance", unit: "totalDistanceUnit")
+            ?? Self.onlySum(in: figures.statistics) { $0.identifier.hasPrefix("distance") }
         let events = try events(element)
         let source = pool.source(named: element["sourceName"] ?? "")
         do {
@@ -121,6 +125,18 @@ extension ExportMapper {
         } catch {
             throw Self.problem(error)
         }
+    }
+
+    /// The sum of the one statistics entry whose type `matches`, or `nil` when none or several have a sum.
+    ///
+    /// Newer exports (iOS 16 on) write a workout's totals only as `WorkoutStatistics`; HealthKit's
+    /// `totalEnergyBurned` and `totalDistance` are then the sums of its active energy and distance statistics,
+    /// and so are the imported workout's. Two distances (a multisport workout) name no one total, so none is set.
+    static func onlySum(in statistics: [HealthWorkout.Statistics], where matches: (HealthObjectType) -> Bool)
+        -> HealthQuantity?
+    {
+        let sums = statistics.filter { matches($0.type) }.compactMap(\.sum)
+        return sums.count == 1 ? sums[0] : nil
     }
 
     /// An `ActivitySummary`, its day in the Gregorian calendar at `utcOffset` (the export's own offset).
