@@ -1,4 +1,5 @@
 import Foundation
+import HealthExportTestSupport
 import HealthFlow
 import Testing
 
@@ -185,6 +186,22 @@ struct ElectrocardiogramImportTests {
         #expect(code == ENOTDIR)
         try await store.requestAuthorization(toShare: [], read: [.stepCount])
         #expect(try await store.samples(of: .stepCount).count == 1)  // the XML's record was committed first
+    }
+
+    @Test func aStoreThatKeepsNoVoltagesGetsTheECGAloneAndTheReportCountsIt() async throws {
+        let root = try Self.folder(["ecg_2024-03-01.csv": Self.csv()])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = IngestObservingStore(InMemoryHealthStore(configuration: app))
+        let report = try await HealthExportImport(path: root.path).run(into: store)
+        #expect(report.imported["electrocardiogram"] == 1)
+        #expect(report.electrocardiogramsWithoutVoltages == 1)
+        #expect(report.voltageMeasurements == 0)
+        try await store.requestAuthorization(toShare: [], read: [.electrocardiogram])
+        guard case .electrocardiogram(let ecg)? = try await store.inner.samples(of: .electrocardiogram).first else {
+            Issue.record("no ECG stored")
+            return
+        }
+        #expect(try await store.inner.voltageMeasurements(of: ecg).isEmpty)
     }
 
     @Test func anExportWithoutAnECGFolderImportsWithoutOne() async throws {

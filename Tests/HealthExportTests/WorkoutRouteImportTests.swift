@@ -1,4 +1,5 @@
 import Foundation
+import HealthExportTestSupport
 import HealthFlow
 import Testing
 
@@ -62,6 +63,19 @@ struct WorkoutRouteImportTests {
         let report = try await HealthExportImport(path: path).run(into: store)
         #expect(report.workoutRoutes == 1 && report.routeLocations == 3)
         #expect(try await store.workoutRoutes(of: try await Self.workout(in: store)).first?.locations.count == 3)
+    }
+
+    @Test func aStoreThatKeepsNoRoutesGetsTheWorkoutAloneAndTheReportCountsItsRoute() async throws {
+        let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try ExportFixtures.write(ExportFixtures.export(ExportFixtures.workout), in: directory)
+        try ExportFixtures.writeRoute(in: directory)
+        let store = IngestObservingStore(InMemoryHealthStore(configuration: app))
+        let report = try await HealthExportImport(path: path).run(into: store)
+        #expect(report.imported == ["workout": 1])
+        #expect(report.workoutRoutesNotKept == 1)
+        #expect(report.workoutRoutes == 0 && report.routeLocations == 0)
+        #expect(try await store.inner.workoutRoutes(of: try await Self.workout(in: store.inner)) == [])
     }
 
     @Test func aMissingRouteFileIsASkipWithTheWorkoutsLineAndTheWorkoutIsKept() async throws {
