@@ -56,17 +56,15 @@ final class ChainedPromise<In: Sendable, Out: Sendable>: Promise<Out>, @unchecke
     /// Runs the step with the source's result and settles with its outcome; skipped if cancelled meanwhile.
     @inlinable
     func runStep(skippingIfCancelled: Bool) {
-        // Moved out bitwise, and the source read without retaining it (it stays held until `stepDone`): a
-        // copy would cost a retain and a release each.
+        // The body is moved out bitwise (a copy would cost a retain and a release). The source is read with a
+        // plain load: a canceller may read the field at the same moment, so this must be a read access, not the
+        // modify access a pointer to the field would be.
         let body = withUnsafeMutablePointer(to: &self.body) { field in
             let taken = field.move()
             field.initialize(to: nil)
             return taken
         }
-        let unretained = withUnsafeMutablePointer(to: &source) {
-            UnsafeRawPointer($0).load(as: Unmanaged<Promise<In>>?.self)
-        }
-        guard let body, let result = unretained?._withUnsafeGuaranteedRef({ $0.result }) else { return }
+        guard let body, let result = source?.result else { return }
         let before = sourceUse.bitwiseOr(SourceUse.stepDone, ordering: .acquiringAndReleasing).oldValue
         if SourceUse.stepLetsGo(before) { source = nil }
         if skippingIfCancelled && !isPending { return }
