@@ -1,9 +1,13 @@
 /// Tuning for a ``FileHealthStore``.
 public struct FileStoreOptions: Hashable, Sendable {
-    /// How many bytes the journal may grow before the store takes a snapshot and starts a new journal
-    /// (64 MiB by default). Smaller means faster reopening and more frequent snapshots; the snapshot is
-    /// taken on the thread whose change crossed the limit, after that change's completion was handed to the
-    /// callback executor.
+    /// How many bytes of changes the journal takes at least before the store takes a snapshot and starts a new
+    /// journal (64 MiB by default). A larger store waits longer: the next snapshot is due once the journal's
+    /// changes reach this limit or the size of the last snapshot, whichever is larger — so snapshots of a
+    /// growing store write less than twice its final size in all (with a fixed limit, a 5 GB import would
+    /// rewrite the whole store every 64 MiB), and reopening reads at most about twice the snapshot's bytes.
+    /// Smaller means faster reopening of a small store and more frequent snapshots; the snapshot is taken on the
+    /// thread whose change crossed the limit, after that change's completion was handed to the callback
+    /// executor.
     public var journalSizeLimit: Int
     /// What opening does about damage (``FileStoreRecoveryMode/tolerateTornTail`` by default).
     public var recovery: FileStoreRecoveryMode
@@ -11,7 +15,8 @@ public struct FileStoreOptions: Hashable, Sendable {
     /// Options with the defaults, or the given journal size limit and recovery mode.
     ///
     /// - Parameters:
-    ///   - journalSizeLimit: Bytes of journal before an automatic snapshot; at least 1.
+    ///   - journalSizeLimit: Bytes of journal before an automatic snapshot, at the least (the last snapshot's
+    ///     size when that is larger); at least 1.
     ///   - recovery: What opening does about damage.
     public init(journalSizeLimit: Int = 64 << 20, recovery: FileStoreRecoveryMode = .tolerateTornTail) {
         self.journalSizeLimit = max(1, journalSizeLimit)

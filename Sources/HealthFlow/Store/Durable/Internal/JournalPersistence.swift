@@ -1,8 +1,9 @@
 import FlowKit
 
 /// The persistence of a ``FileHealthStore``: every change is appended to the journal and flushed before the
-/// engine applies it, and once the journal passes its size limit (or on ``snapshot(of:)``) the state is
-/// written to a snapshot and the files it covers are removed.
+/// engine applies it, and once the journal's changes pass the larger of the size limit and the last snapshot's
+/// size (``JournalWriter/sizeLimit``), or on ``snapshot(of:)``, the state is written to a snapshot and the files
+/// it covers are removed.
 ///
 /// - Note: Sendable: the journal has its own lock; snapshots and closing are serialized by `closing`.
 final class JournalPersistence: StorePersistence {
@@ -60,7 +61,8 @@ final class JournalPersistence: StorePersistence {
             (try journal.rotate(startSequence: state.sequence), StoreImage(state))
         }
         let writer = SnapshotWriter(fileSystem: fileSystem, directory: directory)
-        try writer.write(image, generation: generation)
+        let size = try writer.write(image, generation: generation)
+        journal.snapshotWritten(generation: generation, size: size)
         writer.removeCovered(before: generation)
     }
 }

@@ -15,6 +15,11 @@ final class JournalWriter: Sendable {
         var generation: UInt64
         /// Bytes of the journal holding complete records (where the next record goes).
         var length: Int
+        /// Where the bytes counted toward the next snapshot begin: after the header of a journal this writer
+        /// created, 0 for one taken over at opening (its header's few bytes count).
+        var start: Int
+        /// The size of the snapshot this journal follows (0 when there is none).
+        var snapshotSize: Int
         /// The length at which a snapshot is due.
         var snapshotDue: Int
         var failure: FileStoreError?
@@ -25,15 +30,21 @@ final class JournalWriter: Sendable {
     let appBundleIdentifier: String
     /// The store's identity, written into the header of every journal it starts.
     let storeID: UUID
-    /// A snapshot is due once the journal reaches this many bytes (a reopened journal that is already this
-    /// long gets one at the next change), or grows this much past a failed attempt.
+    /// A snapshot is due once the journal's changes reach this many bytes or the size of the snapshot the journal
+    /// follows, whichever is larger (a reopened journal that is already this long gets one at the next change),
+    /// or grow this much past a failed attempt. Waiting for the snapshot's size keeps the bytes all snapshots
+    /// write below twice the store's final snapshot, however large the store grows (a fixed limit rewrites the
+    /// whole store every `sizeLimit` bytes: quadratic in its size), and reopening reads at most about twice the
+    /// snapshot.
     let sizeLimit: Int
     private let state: LockedState<State>
 
-    /// Takes over an open journal (`file`, complete up to `length`) and the held lock file.
+    /// Takes over an open journal (`file`, complete up to `length`) and the held lock file; `snapshotSize` is the
+    /// size in bytes of the snapshot the journal follows (0 for none).
     init(
         fileSystem: any StoreFileSystem, directory: FileSystemPath, appBundleIdentifier: String, storeID: UUID,
-        sizeLimit: Int, file: sending any StoreFile, lock: sending any StoreFile, generation: UInt64, length: Int
+        sizeLimit: Int, file: sending any StoreFile, lock: sending any StoreFile, generation: UInt64, length: Int,
+        snapshotSize: Int
     ) {
         self.fileSystem = fileSystem
         self.directory = directory
@@ -42,8 +53,8 @@ final class JournalWriter: Sendable {
         self.sizeLimit = sizeLimit
         self.state = LockedState(
             State(
-                file: file, lock: lock, generation: generation, length: length, snapshotDue: sizeLimit,
-                failure: nil))
+                file: file, lock: lock, generation: generation, length: length, start: 0,
+                snapshotSize: snapshotSize, snapshotDue: max(sizeLimit, snapshotSize), failure: nil))
     }
 
     /// Makes `mutation` durable: written and flushed, or thrown.
@@ -116,8 +127,20 @@ final class JournalWriter: Sendable {
             state.file = created.file
             state.generation = next
             state.length = created.length
-            state.snapshotDue = created.length + sizeLimit
+            state.start = created.length
+            // Until the new snapshot is written, the one before it stands in for its size.
+            state.snapshotDue = created.length + max(sizeLimit, state.snapshotSize)
             return next
+        }
+    }
+
+    /// Records that snapshot `generation` (the one the current journal follows, unless a later rotation
+    /// happened) is `size` bytes: its journal's next snapshot waits for that many bytes of changes.
+    func snapshotWritten(generation: UInt64, size: Int) {
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            state.snapshotSize = size
+            state.snapshotDue = state.start + max(sizeLimit, size)
         }
     }
 

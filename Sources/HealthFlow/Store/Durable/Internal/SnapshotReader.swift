@@ -26,6 +26,8 @@ struct SnapshotReader {
         let state: StoreState
         let header: StoreFileHeader?
         let repairs: [FileStoreRepair]
+        /// The file's size in bytes.
+        let size: Int
     }
 
     /// Reads snapshot `generation`; a snapshot written before stores had an identity gets `legacyStoreID`.
@@ -36,7 +38,7 @@ struct SnapshotReader {
         do {
             let (state, header) = try rebuild(
                 from: bytes, generation: generation, legacyStoreID: legacyStoreID, log: &log)
-            return Read(state: state, header: header, repairs: log.repairs)
+            return Read(state: state, header: header, repairs: log.repairs, size: bytes.count)
         } catch let damage as SnapshotDamage {
             throw .corruptFile(name: name, offset: damage.offset, problem: damage.problem)
         } catch let error as FileStoreError {

@@ -27,10 +27,13 @@ struct SnapshotWriter {
     /// Bytes buffered before a write.
     static let bufferSize = 1 << 20
 
-    func write(_ image: StoreImage, generation: UInt64) throws(FileStoreError) {
+    /// Writes snapshot `generation` and returns its size in bytes.
+    @discardableResult
+    func write(_ image: StoreImage, generation: UInt64) throws(FileStoreError) -> Int {
         let name = StoreLayout.snapshotName(generation)
         let temporary = directory.appending(StoreLayout.temporaryName(for: name))
         let file = try fileSystem.createFile(at: temporary)
+        let size: Int
         do throws(FileStoreError) {
             var output = Output(file: file)
             try output.append(StoreLayout.snapshotMagic)
@@ -110,12 +113,14 @@ struct SnapshotWriter {
             try file.sync()
             file.close()
             try fileSystem.rename(temporary, to: directory.appending(name))
+            size = output.offset
         } catch {
             file.close()
             try? fileSystem.removeFile(at: temporary)
             throw error
         }
         try fileSystem.syncDirectory(at: directory)
+        return size
     }
 
     static func encodeAuthorization(_ table: AuthorizationTable) -> [UInt8] {

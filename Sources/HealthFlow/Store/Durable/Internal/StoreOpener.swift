@@ -46,7 +46,7 @@ struct StoreOpener {
         let journal = JournalWriter(
             fileSystem: fileSystem, directory: directory, appBundleIdentifier: appBundleIdentifier,
             storeID: loaded.state.storeID, sizeLimit: sizeLimit, file: loaded.file, lock: lock,
-            generation: loaded.generation, length: loaded.length)
+            generation: loaded.generation, length: loaded.length, snapshotSize: loaded.snapshotSize)
         return Opened(
             state: loaded.state, journal: journal, recovery: loaded.recovery, needsIdentity: loaded.needsIdentity)
     }
@@ -58,6 +58,8 @@ struct StoreOpener {
         let file: any StoreFile
         let generation: UInt64
         let length: Int
+        /// The size in bytes of the snapshot the journal follows (0 for none).
+        let snapshotSize: Int
         let recovery: FileStoreRecovery
         let needsIdentity: Bool
     }
@@ -98,6 +100,8 @@ struct StoreOpener {
         var tail: (generation: UInt64, length: Int, torn: FileStoreRecovery.TornTail?)?
         var repairs: [FileStoreRepair]
         var damaged: [String]
+        /// The size in bytes of the snapshot read (0 for none).
+        var snapshotSize: Int
         var snapshot: UInt64? { snapshots.last }
     }
 
@@ -123,12 +127,14 @@ struct StoreOpener {
         var state = StoreState(appBundleIdentifier: appBundleIdentifier)
         // Where the identity in `state` came from: nil before any file was read.
         var identity: StoreIdentitySource?
+        var snapshotSize = 0
         if let snapshot {
             let read = try SnapshotReader(
                 fileSystem: fileSystem, directory: directory, appBundleIdentifier: appBundleIdentifier,
                 repairing: repairing
             ).read(generation: snapshot, legacyStoreID: state.storeID)
             state = read.state
+            snapshotSize = read.size
             identity = read.header.map { $0.storeID == nil ? .legacy : .recorded }
             if !read.repairs.isEmpty {
                 repairs += read.repairs
@@ -171,7 +177,7 @@ struct StoreOpener {
         }
         return Read(
             state: state, identity: identity, journals: journals, snapshots: snapshots, temporaries: temporaries,
-            live: live, replayed: replayed, tail: tail, repairs: repairs, damaged: damaged)
+            live: live, replayed: replayed, tail: tail, repairs: repairs, damaged: damaged, snapshotSize: snapshotSize)
     }
 
     private func load() throws(FileStoreError) -> Loaded {
@@ -212,16 +218,16 @@ struct StoreOpener {
                 }
             }
             return Loaded(
-                state: state, file: file, generation: tail.generation, length: tail.length, recovery: recovery,
-                needsIdentity: identity == .legacy)
+                state: state, file: file, generation: tail.generation, length: tail.length,
+                snapshotSize: read.snapshotSize, recovery: recovery, needsIdentity: identity == .legacy)
         }
         let created = try createJournal(generation: base, for: state)
         recovery = FileStoreRecovery(
             snapshotGeneration: snapshot, journalGenerations: live, replayedRecords: replayed, tornTail: nil,
             removedFiles: removed)
         return Loaded(
-            state: state, file: created.file, generation: base, length: created.length, recovery: recovery,
-            needsIdentity: identity == .legacy)
+            state: state, file: created.file, generation: base, length: created.length,
+            snapshotSize: read.snapshotSize, recovery: recovery, needsIdentity: identity == .legacy)
     }
 
     /// Creates journal `generation` for `state` and flushes the directory.
@@ -252,9 +258,10 @@ struct StoreOpener {
         let generation = newest + 1
         let created = try createJournal(generation: generation, for: state)
         let moved: [String]
+        let snapshotSize: Int
         do throws(FileStoreError) {
             let writer = SnapshotWriter(fileSystem: fileSystem, directory: directory)
-            try writer.write(StoreImage(state), generation: generation)
+            snapshotSize = try writer.write(StoreImage(state), generation: generation)
             moved = try moveAside(damaged)
             writer.removeCovered(before: generation)
         } catch {
@@ -266,8 +273,8 @@ struct StoreOpener {
             replayedRecords: recovery.replayedRecords, tornTail: recovery.tornTail, removedFiles: recovery.removedFiles,
             repairs: repairs, movedAside: moved)
         return Loaded(
-            state: state, file: created.file, generation: generation, length: created.length, recovery: report,
-            needsIdentity: false)
+            state: state, file: created.file, generation: generation, length: created.length,
+            snapshotSize: snapshotSize, recovery: report, needsIdentity: false)
     }
 
     /// Moves files into the store's `damaged/` folder, each under its name plus the time (and a counter when
