@@ -132,7 +132,30 @@ struct WorkoutRouteImportTests {
         _ = try await HealthExportImport(path: path).run(into: store)
         let again = try await HealthExportImport(path: path).run(into: store)
         #expect(again.importedCount == 0 && again.alreadyInStore == 1 && again.workoutRoutes == 0)
+        #expect(again.skippedCount == 0, "the stored workout holds the route: nothing is left out")
         #expect(try await store.workoutRoutes(of: try await Self.workout(in: store)).count == 1)
+    }
+
+    @Test func aRouteOfAWorkoutStoredWithoutItIsASkipNamingItsFile() async throws {
+        let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try ExportFixtures.write(ExportFixtures.export(ExportFixtures.workout), in: directory)
+        let store = try FileHealthStore(directory: directory.appendingPathComponent("store"), configuration: app)
+        defer { store.close() }
+        let first = try await HealthExportImport(path: path).run(into: store)
+        #expect(first.skipped == [.missingFile: 1], "export.xml alone: the route file is missing")
+
+        try ExportFixtures.writeRoute(in: directory)
+        let second = try await HealthExportImport(path: path).run(into: store)
+        #expect(second.importedCount == 0 && second.alreadyInStore == 1)
+        #expect(second.skipped == [.routeOfStoredWorkout: 1], "the route read is not dropped silently")
+        let skip = try #require(second.skips.first)
+        #expect(skip.element == "Workout" && skip.detail.contains("/workout-routes/route_2024-03-01_6.30pm.gpx"))
+        #expect(skip.line == first.skips.first?.line, "the workout's line")
+        #expect(try await store.workoutRoutes(of: try await Self.workout(in: store)) == [])
+
+        let third = try await HealthExportImport(path: path).run(into: store)
+        #expect(third.skipped == [.routeOfStoredWorkout: 1], "every import says it again")
     }
 
     @Test func timestampsParseInUTCWithFractionsAndOffsetsAndNothingElse() {

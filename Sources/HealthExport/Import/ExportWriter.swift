@@ -92,6 +92,20 @@ struct ExportWriter {
         return try write(.workout(recording.workout), keeping.map { store in { try store.ingest([recording]) } })
     }
 
+    /// The routes the store keeps with `workout` (none for a store that keeps no routes, or a workout it holds
+    /// without them).
+    func routes(of workout: HealthWorkout) -> [HealthWorkoutRoute] {
+        let found = LockedState<[HealthWorkoutRoute]>([])
+        let done = DispatchSemaphore(value: 0)
+        store.execute(
+            HealthWorkoutRouteQuery(workout: workout) { _, outcome in
+                found.withLock { $0 = (try? outcome.get()) ?? [] }
+                done.signal()
+            })
+        done.wait()
+        return found.withLock { $0 }
+    }
+
     /// Writes `sample` with what the store keeps beside it through `ingest`, or — a store that keeps nothing
     /// beside it (`ingest` is `nil`) — the sample alone; returns whether it was new and whether `ingest` ran.
     private func write(_ sample: HealthSample, _ ingest: (() throws -> Void)?) throws -> (Bool, Bool) {
