@@ -234,8 +234,7 @@ private struct SnapshotAssembly {
             endSequence = sequence
         case .series(let uuid, let kept):
             let names = kept.kind.names
-            guard let location = locations[UUIDKey(uuid)],
-                let sample = sections[location.slot].entries.first(where: { $0.sample.uuid == uuid })?.sample,
+            guard let location = locations[UUIDKey(uuid)], let sample = liveSample(at: location),
                 sample.type == kept.kind.sampleType
             else {
                 throw SnapshotDamage(
@@ -251,6 +250,16 @@ private struct SnapshotAssembly {
             // An empty series holds nothing to keep (the state keeps none).
             if !kept.isEmpty { series[uuid] = kept }
         }
+    }
+
+    /// The live sample at `location`: a section's entries are in addition order, so by increasing sequence (each
+    /// addition was checked to follow the one before).
+    /// - Complexity: O(log n) in the section's entries.
+    private func liveSample(at location: StoreState.Location) -> HealthSample? {
+        let entries = sections[location.slot].entries
+        let position = entries.partitioningIndex { $0.sequence >= location.sequence }
+        guard position < entries.count, entries[position].sequence == location.sequence else { return nil }
+        return entries[position].sample
     }
 
     /// Decodes an additions record and applies each entry as it is decoded, as ``apply(_:at:)`` applies the
