@@ -292,6 +292,54 @@ struct SampleSeriesStoreTests {
         }
     }
 
+    /// The series records of main's fixture store are what this code writes for the same data, byte for byte: each
+    /// journal record (kinds 5 and 6) decodes and encodes again to its bytes, and a snapshot taken after opening the
+    /// store holds main's snapshot records (kinds 21 and 22) unchanged.
+    @Test func seriesRecordsAreWrittenByteForByteAsMainWroteThem() async throws {
+        try await WorkoutStoreTests.withCopyOfFixture("StoreWithRecordings") { directory in
+            let journal = try Self.records(in: directory.appendingPathComponent("journal-0000000000000001.hfj"))
+            let written = journal.filter { SeriesKind(journalRecord: $0.kind) != nil }
+            #expect(written.map(\.kind) == [.recording, .recording, .workoutRecording, .workoutRecording])
+            for record in written {
+                var reader = BinaryReader(record.payload, range: 0..<record.payload.count)
+                var decoder = SampleDecoder()
+                let mutation = try MutationCodec.decode(kind: record.kind, from: &reader, samples: &decoder)
+                let again = MutationCodec.encodeRecords(mutation)
+                #expect(again.map(\.kind) == [record.kind])
+                #expect(again.first?.payload == record.payload)
+            }
+            let mainSnapshot = try Self.records(in: directory.appendingPathComponent("snapshot-0000000000000001.hfs"))
+            let store = try DurableFixture.open(directory, configuration: WorkoutStoreTests.fixtureApp)
+            try store.snapshot()
+            store.close()
+            let newest = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                .filter { $0.hasPrefix("snapshot-") }.sorted().last
+            let snapshot = try Self.records(in: directory.appendingPathComponent(try #require(newest)))
+            func series(_ records: [(kind: RecordKind, payload: [UInt8])]) -> [[UInt8]] {
+                records.filter { SeriesKind(snapshotRecord: $0.kind) != nil }.map(\.payload)
+            }
+            #expect(series(mainSnapshot).count == 2)
+            #expect(series(snapshot).count == 5)
+            #expect(Set(series(mainSnapshot)).isSubset(of: Set(series(snapshot))))
+        }
+    }
+
+    /// The records of the journal or snapshot file at `url`, after its 8-byte magic.
+    private static func records(in url: URL) throws -> [(kind: RecordKind, payload: [UInt8])] {
+        let scanner = FrameScanner(bytes: [UInt8](try Data(contentsOf: url)))
+        var records: [(kind: RecordKind, payload: [UInt8])] = []
+        var offset = 8
+        while case .record(let kind, let payload, let next, _) = scanner.scan(at: offset) {
+            records.append((kind, Array(scanner.bytes[payload])))
+            offset = next
+        }
+        guard case .end = scanner.scan(at: offset) else {
+            Issue.record("\(url.lastPathComponent) does not end cleanly after \(records.count) records")
+            return records
+        }
+        return records
+    }
+
     /// The damage reading back a snapshot of `state` reports (`nil`, recording an issue, when it reads).
     static func snapshotProblem(_ state: (UUID) -> StoreState) throws -> FileStoreError.Damage? {
         try DurableFixture.withTemporaryDirectory { directory in
