@@ -4,8 +4,8 @@ import Testing
 
 @testable import HealthFlow
 
-/// The stores keep a workout's routes beside it, as they keep an ECG's voltages, and give them back through
-/// `HealthWorkoutRouteQuery` and its promise and async twins — after a reopen and a snapshot too.
+/// What is particular to workout routes: the route's checks, and the query with its promise and async twins (what
+/// every kind of series shares is in `SampleSeriesStoreTests`).
 struct WorkoutRouteStoreTests {
     /// `count` locations a second apart from `start`, heading north-east from Berlin.
     static func route(count: Int = 5, start: Date = Fixture.noon) throws -> HealthWorkoutRoute {
@@ -67,126 +67,4 @@ struct WorkoutRouteStoreTests {
         #expect(try await Promise { try await store.workoutRoutes(of: recording.workout) }.value == recording.routes)
         #expect(try await store.samples(of: .workout) == [.workout(recording.workout)])
     }
-
-    @Test func readDenialUnknownWorkoutsAndWorkoutsWithoutRoutesGiveNoRoutes() async throws {
-        let denied = StoreFixture.store(policy: .deny(read: [.workout]))
-        try await denied.requestAuthorization(toShare: [], read: [.workout])
-        let recording = try Self.recording()
-        try denied.ingest([recording])
-        #expect(try await denied.workoutRoutes(of: recording.workout) == [])
-
-        let allowed = StoreFixture.store()
-        try await allowed.requestAuthorization(toShare: [], read: [.workout])
-        #expect(try await allowed.workoutRoutes(of: recording.workout) == [])
-        try allowed.ingest([.workout(recording.workout)])
-        #expect(try await allowed.workoutRoutes(of: recording.workout) == [])
-    }
-
-    @Test func deletingAWorkoutDropsItsRoutes() async throws {
-        let store = StoreFixture.store()
-        try await store.requestAuthorization(toShare: [.workout], read: [.workout])
-        let recording = try Self.recording(source: Fixture.source)
-        try store.ingest([recording])
-        try await store.delete(.workout(recording.workout))
-        #expect(try await store.workoutRoutes(of: recording.workout) == [])
-        #expect(store.image.routes.isEmpty)
-    }
-
-    @Test func storeWithoutRoutesReportsTheQueryUnsupported() async throws {
-        let store = BackedHealthStore(backend: NoRoutesBackend(), configuration: StoreFixture.app)
-        let recording = try Self.recording()
-        await #expect(
-            throws: HealthStoreError.unsupportedQueryType(.workout, query: "HealthWorkoutRouteQuery(workout)")
-        ) {
-            try await store.workoutRoutes(of: recording.workout)
-        }
-    }
-
-    @Test func durableStoreKeepsRoutesThroughJournalReplaySnapshotAndDeletion() async throws {
-        try await WorkoutStoreTests.withTemporaryDirectory { directory in
-            let recordings = try [Self.recording(), Self.recording(hours: 2, source: StoreFixture.app.source)]
-            do {
-                let store = try DurableFixture.open(directory)
-                try await store.requestAuthorization(toShare: [.workout], read: [.workout])
-                try store.ingest(recordings)
-                store.close()
-            }
-            do {
-                let replayed = try DurableFixture.open(directory)
-                #expect(replayed.recovery.snapshotGeneration == nil)
-                for recording in recordings {
-                    #expect(try await replayed.workoutRoutes(of: recording.workout) == recording.routes)
-                }
-                try replayed.snapshot()
-                replayed.close()
-            }
-            do {
-                let restored = try DurableFixture.open(directory)
-                #expect(restored.recovery.snapshotGeneration != nil)
-                for recording in recordings {
-                    #expect(try await restored.workoutRoutes(of: recording.workout) == recording.routes)
-                }
-                #expect(restored.image.routes.count == 2)
-                try await restored.delete(.workout(recordings[1].workout))
-                restored.close()
-            }
-            let reopened = try DurableFixture.open(directory)
-            defer { reopened.close() }
-            #expect(try await reopened.workoutRoutes(of: recordings[1].workout) == [])
-            #expect(try await reopened.workoutRoutes(of: recordings[0].workout) == recordings[0].routes)
-        }
-    }
-
-    @Test func journalRecordsOfABatchOfWorkoutRecordingsMergeIntoOneChange() throws {
-        let recordings = try [Self.recording(), Self.recording(hours: 1)]
-        let parts = MutationCodec.encodeRecords(.insertWorkoutRecordings(recordings))
-        #expect(parts.map(\.kind) == [.workoutRecording, .workoutRecording])
-        var decoder = SampleDecoder()
-        let decoded = try parts.map { part in
-            var reader = BinaryReader(part.payload, range: 0..<part.payload.count)
-            return try MutationCodec.decode(kind: part.kind, from: &reader, samples: &decoder)
-        }
-        #expect(MutationCodec.merge(decoded) == .insertWorkoutRecordings(recordings))
-    }
-
-    @Test func snapshotWithRoutesOfNoStoredWorkoutIsRefusedAsInconsistent() throws {
-        let stray = try Self.recording()
-        let problem = try Self.snapshotProblem { storeID in
-            StoreState(
-                appBundleIdentifier: StoreFixture.app.bundleIdentifier, storeID: storeID,
-                authorization: AuthorizationTable(), indexes: [], slots: [:], locations: UUIDTable(),
-                correlations: UUIDTable(), sequence: 0, routes: [stray.workout.uuid: stray.routes])
-        }
-        #expect(problem == .inconsistent("routes of a workout that is not stored"))
-    }
-
-    /// The damage reading back a snapshot of `state` reports (`nil`, recording an issue, when it reads).
-    static func snapshotProblem(_ state: (UUID) -> StoreState) throws -> FileStoreError.Damage? {
-        try DurableFixture.withTemporaryDirectory { directory in
-            let fileSystem = PosixFileSystem()
-            let path = FileSystemPath(directory.path)
-            try fileSystem.makeDirectory(at: path)
-            try SnapshotWriter(fileSystem: fileSystem, directory: path).write(StoreImage(state(UUID())), generation: 1)
-            let reader = SnapshotReader(
-                fileSystem: fileSystem, directory: path, appBundleIdentifier: StoreFixture.app.bundleIdentifier)
-            do throws(FileStoreError) {
-                _ = try reader.read(generation: 1, legacyStoreID: UUID())
-                Issue.record("a snapshot with stray data was read")
-                return nil
-            } catch {
-                guard case .corruptFile(_, _, let problem) = error else { throw error }
-                return problem
-            }
-        }
-    }
-}
-
-/// A backend that keeps nothing: enough for a store whose route queries fall back to the protocol's default.
-private struct NoRoutesBackend: HealthStoreBackend {
-    var lastSequence: UInt64 { 0 }
-    func sample(withUUID uuid: UUID) -> StoredHealthSample? { nil }
-    func samples(of type: HealthObjectType, matching predicate: SamplePredicate?) -> [HealthSample] { [] }
-    func changes(of type: HealthObjectType, after sequence: UInt64) -> [HealthStoreChange] { [] }
-    mutating func insert(_ objects: [StoredHealthSample]) throws {}
-    mutating func delete(_ objects: [HealthSample]) throws {}
 }

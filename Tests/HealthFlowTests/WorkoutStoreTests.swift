@@ -22,6 +22,26 @@ struct WorkoutStoreTests {
         try await body(parent.appendingPathComponent("store", isDirectory: true))
     }
 
+    /// Runs `body` with a copy of the store folder `Fixtures/<name>` (see `Fixtures/README.md`).
+    static func withCopyOfFixture(_ name: String, _ body: (URL) async throws -> Void) async throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/\(name)", isDirectory: true)
+        try await withTemporaryDirectory { directory in
+            try FileManager.default.copyItem(at: fixture, to: directory)
+            try await body(directory)
+        }
+    }
+
+    /// The app that wrote the stores under `Fixtures/`.
+    static let fixtureApp = HealthAppConfiguration(
+        bundleIdentifier: "dev.healthflow.fixture", name: "Fixture", healthShareUsageDescription: "reads",
+        healthUpdateUsageDescription: "writes")
+
+    /// UUID number `number` of the stores under `Fixtures/`: `00000000-0000-4000-8000-00000000000N`.
+    static func fixtureUUID(_ number: Int) -> UUID {
+        UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", number))!
+    }
+
     @Test func inMemoryStoreSavesQueriesSortsLimitsAndDeletesWorkouts() async throws {
         let store = try await StoreFixture.authorizedStore(share: [.workout])
         let runs = try [0.0, 2, 1].map { try Self.run(hours: $0) }
@@ -113,16 +133,9 @@ struct WorkoutStoreTests {
     /// a category sample, a blood pressure, an ECG with four voltages, a snapshot, then a journal with a save and a
     /// deletion): it opens with every sample as it was, and takes workouts from then on.
     @Test func aStoreWrittenBeforeWorkoutsExistedOpensAndTakesWorkouts() async throws {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/StoreWrittenBeforeWorkouts", isDirectory: true)
-        try await Self.withTemporaryDirectory { directory in
-            try FileManager.default.copyItem(at: fixture, to: directory)
-            let app = HealthAppConfiguration(
-                bundleIdentifier: "dev.healthflow.fixture", name: "Fixture", healthShareUsageDescription: "reads",
-                healthUpdateUsageDescription: "writes")
-            func uuid(_ number: Int) -> UUID {
-                UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", number))!
-            }
+        try await Self.withCopyOfFixture("StoreWrittenBeforeWorkouts") { directory in
+            let app = Self.fixtureApp
+            let uuid = Self.fixtureUUID
             let run = try HealthWorkout(
                 activityType: .running, start: Fixture.noon, end: Fixture.noon.addingTimeInterval(600),
                 source: app.source)

@@ -137,13 +137,13 @@ public class LocalHealthStore: HealthQueryRunner, HealthChangeHistory, @unchecke
     public func run(
         _ query: HealthElectrocardiogramQuery, in execution: QueryExecution<[ElectrocardiogramVoltageMeasurement]>
     ) {
-        core.run(query, in: execution)
+        core.runSeries(of: query.electrocardiogram.uuid, as: ElectrocardiogramRecording.self, in: execution)
     }
 
     /// Runs a workout route query: the routes the store keeps with the workout (none for a workout saved or
     /// ingested without them, an unknown one, or when the app may not read workouts).
     public func run(_ query: HealthWorkoutRouteQuery, in execution: QueryExecution<[HealthWorkoutRoute]>) {
-        core.run(query, in: execution)
+        core.runSeries(of: query.workout.uuid, as: WorkoutRecording.self, in: execution)
     }
 
     // MARK: Characteristics
@@ -215,4 +215,8 @@ protocol StoreEngineCore: HealthQueryRunner, HealthChangeHistory, AuthorizationT
     var activitySummaryGoals: ActivitySummaryGoals { get }
     var image: StoreImage { get }
     var lastQueryExaminedCount: Int { get }
+    /// Runs a query for the series kept beside the sample with `uuid` (``StoreEngine/runSeries(of:as:in:)``):
+    /// the one path of ``HealthElectrocardiogramQuery`` and ``HealthWorkoutRouteQuery``.
+    func runSeries<Recording: SeriesRecording>(
+        of uuid: UUID, as recording: Recording.Type, in execution: QueryExecution<[Recording.Element]>)
 }

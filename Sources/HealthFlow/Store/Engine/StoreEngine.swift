@@ -173,15 +173,11 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
         try ingest(samples, as: .insert(samples))
     }
 
-    /// Adds ECGs with their voltage measurements as `ingest(_:)` adds samples: one
-    /// all-or-nothing change.
-    func ingest(_ recordings: [ElectrocardiogramRecording]) throws(IngestFailure) {
-        try ingest(recordings.samples, as: .insertRecordings(recordings))
-    }
-
-    /// Adds workouts with their routes as `ingest(_:)` adds samples: one all-or-nothing change.
-    func ingest(_ recordings: [WorkoutRecording]) throws(IngestFailure) {
-        try ingest(recordings.samples, as: .insertWorkoutRecordings(recordings))
+    /// Adds samples with the series kept beside them (ECGs with voltages, workouts with routes) as `ingest(_:)`
+    /// adds samples: one all-or-nothing change.
+    func ingest<Recording: SeriesRecording>(_ recordings: [Recording]) throws(IngestFailure) {
+        let entries = recordings.map(\.seriesSample)
+        try ingest(entries.samples, as: .insertSeries(entries))
     }
 
     /// Checks `samples` and commits `mutation`, which inserts them.
@@ -246,20 +242,16 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
         forgetOnStop(execution)
     }
 
-    /// Runs an ECG query: the measurements kept with the ECG, in recording order.
+    /// Runs a query for the series kept beside the sample with `uuid` (an ECG query, a workout route query):
+    /// its elements in the order ingested; none for a sample kept without them, an unknown UUID or a sample the
+    /// app may not read.
     /// - Complexity: O(1) under the lock (the array is shared, not copied).
-    func run(_ query: HealthElectrocardiogramQuery, in execution: QueryExecution<[ElectrocardiogramVoltageMeasurement]>)
-    {
+    func runSeries<Recording: SeriesRecording>(
+        of uuid: UUID, as recording: Recording.Type, in execution: QueryExecution<[Recording.Element]>
+    ) {
         withState { state, enqueue in
-            enqueue(execution.resultsJob(.success(state.voltageMeasurements(of: query.electrocardiogram.uuid))))
-        }
-    }
-
-    /// Runs a workout route query: the routes kept with the workout, in the order given.
-    /// - Complexity: O(1) under the lock (the array is shared, not copied).
-    func run(_ query: HealthWorkoutRouteQuery, in execution: QueryExecution<[HealthWorkoutRoute]>) {
-        withState { state, enqueue in
-            enqueue(execution.resultsJob(.success(state.workoutRoutes(of: query.workout.uuid))))
+            let elements = state.series(of: uuid).flatMap(Recording.elements(of:)) ?? []
+            enqueue(execution.resultsJob(.success(elements)))
         }
     }
 

@@ -7,24 +7,12 @@ enum StoreMutation: Hashable, Sendable {
     /// Samples saved by the app or ingested from another source, as one all-or-nothing batch (correlations
     /// with their members).
     case insert([HealthSample])
-    /// ECGs ingested with their voltage measurements, as one all-or-nothing batch: each ECG is inserted as
-    /// `.insert` would, and its measurements kept beside it.
-    case insertRecordings([ElectrocardiogramRecording])
-    /// Workouts ingested with their routes, as one all-or-nothing batch: each workout is inserted as `.insert`
-    /// would, and its routes kept beside it.
-    case insertWorkoutRecordings([WorkoutRecording])
+    /// Samples ingested with series data (``SampleSeries``: an ECG's voltages, a workout's routes), as one
+    /// all-or-nothing batch: each sample is inserted as `.insert` would, and its series kept beside it. A batch
+    /// comes from one `ingest(_:)` of one recording type, so its series are of one kind.
+    case insertSeries([SeriesSample])
     /// Samples deleted by UUID (top-level samples: a correlation takes its members), as one batch.
     case delete([UUID])
     /// The person's answer to a permission sheet: the types allowed, and the request they answered.
     case authorization(share: Set<HealthObjectType>, read: Set<HealthObjectType>, request: AuthorizationRequest)
-}
-
-extension [ElectrocardiogramRecording] {
-    /// The recordings' ECG samples, which an `insertRecordings` inserts.
-    var samples: [HealthSample] { map { .electrocardiogram($0.electrocardiogram) } }
-}
-
-extension [WorkoutRecording] {
-    /// The recordings' workouts, which an `insertWorkoutRecordings` inserts.
-    var samples: [HealthSample] { map { .workout($0.workout) } }
 }

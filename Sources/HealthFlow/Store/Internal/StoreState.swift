@@ -49,10 +49,9 @@ struct StoreState {
     private(set) var locations = UUIDTable<Location>()
     /// The correlation holding each live correlation member, by the member's UUID.
     private(set) var correlations = UUIDTable<UUID>()
-    /// The voltage measurements of live ECGs ingested as recordings, by the ECG's UUID.
-    private(set) var voltages: [UUID: [ElectrocardiogramVoltageMeasurement]] = [:]
-    /// The routes of live workouts ingested as recordings, by the workout's UUID.
-    private(set) var routes: [UUID: [HealthWorkoutRoute]] = [:]
+    /// The series data kept beside live samples ingested as recordings (an ECG's voltages, a workout's routes),
+    /// by the sample's UUID; never an empty series.
+    private(set) var series: [UUID: SampleSeries] = [:]
     /// The number of the last change recorded; every insertion and deletion takes the next one.
     private(set) var sequence: UInt64 = 0
     /// The history fingerprint of every change so far (see `fingerprint(through:)`), kept as changes apply.
@@ -71,8 +70,7 @@ struct StoreState {
     init(
         appBundleIdentifier: String, storeID: UUID, authorization: AuthorizationTable, indexes: [TypeIndex],
         slots: [HealthObjectType: Int], locations: UUIDTable<Location>, correlations: UUIDTable<UUID>,
-        sequence: UInt64, voltages: [UUID: [ElectrocardiogramVoltageMeasurement]] = [:],
-        routes: [UUID: [HealthWorkoutRoute]] = [:]
+        sequence: UInt64, series: [UUID: SampleSeries] = [:]
     ) {
         self.appBundleIdentifier = appBundleIdentifier
         self.storeID = storeID
@@ -82,8 +80,7 @@ struct StoreState {
         self.locations = locations
         self.correlations = correlations
         self.sequence = sequence
-        self.voltages = voltages
-        self.routes = routes
+        self.series = series
         self.historySum = Self.sum(of: indexes, after: 0)
     }
 
@@ -147,17 +144,9 @@ struct StoreState {
                 return insert(samples, keys: BatchKeys(samples, owner: appBundleIdentifier))
             }
             return insert(samples, keys: keys)
-        case .insertRecordings(let recordings):
-            let jobs = apply(.insert(recordings.samples))
-            for recording in recordings {
-                voltages[recording.electrocardiogram.uuid] = recording.voltageMeasurements
-            }
-            return jobs
-        case .insertWorkoutRecordings(let recordings):
-            let jobs = apply(.insert(recordings.samples))
-            for recording in recordings where !recording.routes.isEmpty {
-                routes[recording.workout.uuid] = recording.routes
-            }
+        case .insertSeries(let entries):
+            let jobs = apply(.insert(entries.samples))
+            for entry in entries where !entry.series.isEmpty { series[entry.sample.uuid] = entry.series }
             return jobs
         case .delete(let uuids):
             var changed: [HealthSample] = []
@@ -168,8 +157,7 @@ struct StoreState {
                 for object in SampleRules.flattened(target) where remove(object) {
                     changed.append(object)
                 }
-                voltages[uuid] = nil
-                routes[uuid] = nil
+                series[uuid] = nil
             }
             return notifications(for: changed)
         case .authorization(let share, let read, let request):
@@ -189,10 +177,8 @@ struct StoreState {
             } catch {
                 return "an insert repeats a UUID"
             }
-        case .insertRecordings(let recordings):
-            return replayProblem(.insert(recordings.samples))
-        case .insertWorkoutRecordings(let recordings):
-            return replayProblem(.insert(recordings.samples))
+        case .insertSeries(let entries):
+            return replayProblem(.insert(entries.samples))
         case .delete(let uuids):
             var seen = UUIDTable<Void>(minimumCapacity: uuids.count)
             for uuid in uuids.lazy.map(UUIDKey.init) {
@@ -275,18 +261,11 @@ struct StoreState {
         return index.position(start: location.start, sequence: location.sequence).map { index.entries[$0] }
     }
 
-    /// The voltage measurements of the ECG with `uuid` when it is stored and the app may see it; empty
-    /// otherwise (an ECG kept without measurements, an unknown UUID, or one the app may not read: read denial
-    /// is never revealed).
-    func voltageMeasurements(of uuid: UUID) -> [ElectrocardiogramVoltageMeasurement] {
-        guard let measurements = voltages[uuid], let stored = stored(uuid), isVisible(stored.sample) else { return [] }
-        return measurements
-    }
-
-    /// The routes of the workout with `uuid` when it is stored and the app may see it; empty otherwise (a
-    /// workout kept without routes, an unknown UUID, or one the app may not read: read denial is never revealed).
-    func workoutRoutes(of uuid: UUID) -> [HealthWorkoutRoute] {
-        guard let kept = routes[uuid], let stored = stored(uuid), isVisible(stored.sample) else { return [] }
+    /// The series kept beside the sample with `uuid` when it is stored and the app may see it; `nil` otherwise (a
+    /// sample kept without a series, an unknown UUID, or one the app may not read: read denial is never revealed).
+    /// - Complexity: O(1) (the series is shared, not copied).
+    func series(of uuid: UUID) -> SampleSeries? {
+        guard let kept = series[uuid], let stored = stored(uuid), isVisible(stored.sample) else { return nil }
         return kept
     }
 

@@ -225,8 +225,7 @@ struct JournalReplay {
         switch mutation {
         case .insert(let samples): samples.count
         case .delete(let uuids): uuids.count
-        case .insertRecordings(let recordings): recordings.count
-        case .insertWorkoutRecordings(let recordings): recordings.count
+        case .insertSeries(let entries): entries.count
         case .authorization: 0
         }
     }

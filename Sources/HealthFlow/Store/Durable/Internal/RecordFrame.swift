@@ -8,9 +8,10 @@ enum RecordKind: UInt8, Sendable {
     case delete = 3
     /// Journal: an answer to the permission sheet.
     case authorization = 4
-    /// Journal: one ECG ingested with its voltage measurements (a batch is one record per ECG).
+    /// Journal: one ECG ingested with its voltage measurements (``SeriesKind/voltages``; a batch is one record per
+    /// ECG).
     case recording = 5
-    /// Journal: one workout ingested with its routes (a batch is one record per workout).
+    /// Journal: one workout ingested with its routes (``SeriesKind/routes``; a batch is one record per workout).
     case workoutRecording = 6
     /// Snapshot: the authorization table.
     case authorizationTable = 16
@@ -22,9 +23,10 @@ enum RecordKind: UInt8, Sendable {
     case tombstones = 19
     /// Snapshot: the last record (the change sequence number), present only in a complete snapshot.
     case end = 20
-    /// Snapshot: one live ECG's voltage measurements (after the sections, before the end record).
+    /// Snapshot: one live ECG's voltage measurements (``SeriesKind/voltages``; after the sections, before the end
+    /// record).
     case voltages = 21
-    /// Snapshot: one live workout's routes (after the voltages, before the end record).
+    /// Snapshot: one live workout's routes (``SeriesKind/routes``; after the voltages, before the end record).
     case routes = 22
 }
 

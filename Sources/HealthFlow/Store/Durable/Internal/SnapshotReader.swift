@@ -155,8 +155,7 @@ private struct SnapshotAssembly {
     private var slots: [HealthObjectType: Int] = [:]
     private var locations = UUIDTable<StoreState.Location>()
     private var correlations = UUIDTable<UUID>()
-    private var voltages: [UUID: [ElectrocardiogramVoltageMeasurement]] = [:]
-    private var routes: [UUID: [HealthWorkoutRoute]] = [:]
+    private var series: [UUID: SampleSeries] = [:]
     private var members: [(member: UUID, correlation: UUID)] = []
     private var endSequence: UInt64?
     private var lastSequence: UInt64 = 0
@@ -190,6 +189,7 @@ private struct SnapshotAssembly {
         case .tombstones:
             guard !sections.isEmpty else { throw outOfOrder }
         case .end, .voltages, .routes:
+            // The series records (SeriesKind/snapshotRecord) and the end.
             guard authorization != nil else { throw outOfOrder }
         case .insert, .delete, .authorization, .recording, .workoutRecording:
             break
@@ -234,35 +234,34 @@ private struct SnapshotAssembly {
                 throw SnapshotDamage(offset: offset, problem: .inconsistent("the end record disagrees with the file"))
             }
             endSequence = sequence
-        case .voltages(let uuid, let measurements):
-            guard let location = locations[UUIDKey(uuid)],
-                case .electrocardiogram(let electrocardiogram)? = sections[location.slot].entries.first(where: {
-                    $0.sample.uuid == uuid
-                })?.sample
+        case .series(let uuid, let kept):
+            let names = kept.kind.names
+            guard let location = locations[UUIDKey(uuid)], let sample = liveSample(at: location),
+                sample.type == kept.kind.sampleType
             else {
-                throw SnapshotDamage(offset: offset, problem: .inconsistent("voltages of an ECG that is not stored"))
+                throw SnapshotDamage(
+                    offset: offset, problem: .inconsistent("\(names.series) of \(names.sample) that is not stored"))
             }
-            guard voltages[uuid] == nil else {
-                throw SnapshotDamage(offset: offset, problem: .inconsistent("an ECG's voltages are stored twice"))
+            guard series[uuid] == nil else {
+                throw SnapshotDamage(
+                    offset: offset, problem: .inconsistent("\(names.sample)'s \(names.series) are stored twice"))
             }
-            do throws(ValidationError) {
-                try electrocardiogram.validateVoltageMeasurements(measurements)
-            } catch {
-                throw SnapshotDamage(offset: offset, problem: .inconsistent("voltages that do not fit their ECG"))
+            if let problem = kept.problem(beside: sample) {
+                throw SnapshotDamage(offset: offset, problem: .inconsistent(problem))
             }
-            voltages[uuid] = measurements
-        case .routes(let uuid, let workoutRoutes):
-            guard let location = locations[UUIDKey(uuid)],
-                case .workout? = sections[location.slot].entries.first(where: { $0.sample.uuid == uuid })?.sample
-            else {
-                throw SnapshotDamage(offset: offset, problem: .inconsistent("routes of a workout that is not stored"))
-            }
-            guard routes[uuid] == nil else {
-                throw SnapshotDamage(offset: offset, problem: .inconsistent("a workout's routes are stored twice"))
-            }
-            // An empty list holds nothing to keep (the state keeps only workouts with routes).
-            if !workoutRoutes.isEmpty { routes[uuid] = workoutRoutes }
+            // An empty series holds nothing to keep (the state keeps none).
+            if !kept.isEmpty { series[uuid] = kept }
         }
+    }
+
+    /// The live sample at `location`: a section's entries are in addition order, so by increasing sequence (each
+    /// addition was checked to follow the one before).
+    /// - Complexity: O(log n) in the section's entries.
+    private func liveSample(at location: StoreState.Location) -> HealthSample? {
+        let entries = sections[location.slot].entries
+        let position = entries.partitioningIndex { $0.sequence >= location.sequence }
+        guard position < entries.count, entries[position].sequence == location.sequence else { return nil }
+        return entries[position].sample
     }
 
     /// Decodes an additions record and applies each entry as it is decoded, as ``apply(_:at:)`` applies the
@@ -398,7 +397,6 @@ private struct SnapshotAssembly {
         return StoreState(
             appBundleIdentifier: appBundleIdentifier, storeID: header?.storeID ?? legacyStoreID,
             authorization: authorization ?? AuthorizationTable(), indexes: indexes, slots: slots,
-            locations: locations, correlations: correlations, sequence: sequence, voltages: voltages,
-            routes: routes)
+            locations: locations, correlations: correlations, sequence: sequence, series: series)
     }
 }

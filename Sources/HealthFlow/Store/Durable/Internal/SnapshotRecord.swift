@@ -40,10 +40,8 @@ enum SnapshotRecord {
     case typeSection(type: HealthObjectType, additions: Int, tombstones: Int)
     case additions(Entries<Addition>)
     case tombstones(Entries<Tombstone>)
-    /// A live ECG's voltage measurements.
-    case voltages(UUID, [ElectrocardiogramVoltageMeasurement])
-    /// A live workout's routes.
-    case routes(UUID, [HealthWorkoutRoute])
+    /// The series kept beside a live sample (an ECG's voltages, a workout's routes).
+    case series(UUID, SampleSeries)
     /// The last record: the change sequence number, and the counts of sections and live samples.
     case end(sequence: UInt64, sections: Int, live: Int)
 
@@ -53,6 +51,12 @@ enum SnapshotRecord {
     static func decode(
         _ kind: RecordKind, from reader: inout BinaryReader, decoder: inout SampleDecoder
     ) throws(BinaryReader.Failure) -> SnapshotRecord {
+        if let seriesKind = SeriesKind(snapshotRecord: kind) {
+            let uuid = try reader.uuid()
+            let series = try SampleSeries.decode(seriesKind, from: &reader)
+            try reader.expectEnd()
+            return .series(uuid, series)
+        }
         switch kind {
         case .header:
             return .header(try StoreFileHeader(from: &reader))
@@ -77,17 +81,7 @@ enum SnapshotRecord {
             let live = try reader.integer()
             try reader.expectEnd()
             return .end(sequence: sequence, sections: sections, live: live)
-        case .voltages:
-            let uuid = try reader.uuid()
-            let measurements = try MutationCodec.decodeMeasurements(from: &reader)
-            try reader.expectEnd()
-            return .voltages(uuid, measurements)
-        case .routes:
-            let uuid = try reader.uuid()
-            let routes = try MutationCodec.decodeRoutes(from: &reader)
-            try reader.expectEnd()
-            return .routes(uuid, routes)
-        case .insert, .delete, .authorization, .recording, .workoutRecording:
+        case .insert, .delete, .authorization, .recording, .workoutRecording, .voltages, .routes:
             throw BinaryReader.Failure(reason: "a snapshot does not hold \(kind) records")
         }
     }

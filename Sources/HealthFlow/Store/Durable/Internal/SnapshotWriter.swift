@@ -4,15 +4,16 @@ import Foundation
 /// directory flushed — so a snapshot file either is complete or does not exist.
 ///
 /// ```text
-/// snapshot      = magic "HFSNAP01" header authorizationTable section* voltages* routes* end
+/// snapshot      = magic "HFSNAP01" header authorizationTable section* series* end
 /// authorizationTable = share:answers read:answers;  answers = count:varint (identifier:str allowed:u8)*
 /// section       = typeSection additions* tombstones*
 /// typeSection   = identifier:str additionCount:varint tombstoneCount:varint
 /// additions     = (sequenceDelta:varint state:u8 …)*  up to the payload's end
 ///                 state 0: deleted since, uuid:16 — 1: live, sample — 2: live member, correlation:16 sample
 /// tombstones    = (sequenceDelta:varint sample)*
-/// voltages      = uuid:16 measurements                   (a live ECG's; MutationCodec's measurements)
-/// routes        = uuid:16 routes                         (a live workout's; MutationCodec's routes)
+/// series        = uuid:16 series                         (a live sample's, by SeriesKind in case order, then
+///                                                         by UUID; the record kind is SeriesKind/snapshotRecord,
+///                                                         the series SampleSeries's)
 /// end           = sequence:u64 sectionCount:varint liveCount:varint
 /// ```
 ///
@@ -92,17 +93,14 @@ struct SnapshotWriter {
                 }
                 if writer.count > 0 { try output.record(.tombstones, writer.bytes) }
             }
-            for (uuid, measurements) in image.voltages.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
-                var writer = BinaryWriter(capacity: 32 + 16 * measurements.count)
-                writer.uuid(uuid)
-                MutationCodec.encodeMeasurements(measurements, into: &writer)
-                try output.record(.voltages, writer.bytes)
-            }
-            for (uuid, routes) in image.routes.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
-                var writer = BinaryWriter(capacity: 32 + 64 * routes.reduce(0) { $0 + $1.locations.count })
-                writer.uuid(uuid)
-                MutationCodec.encodeRoutes(routes, into: &writer)
-                try output.record(.routes, writer.bytes)
+            let byKind = Dictionary(grouping: image.series, by: \.value.kind)
+            for kind in SeriesKind.allCases {
+                for (uuid, series) in (byKind[kind] ?? []).sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+                    var writer = BinaryWriter(capacity: 16 + series.encodedSize)
+                    writer.uuid(uuid)
+                    series.encode(into: &writer)
+                    try output.record(kind.snapshotRecord, writer.bytes)
+                }
             }
             var end = BinaryWriter()
             end.uint64(image.sequence)

@@ -17,8 +17,7 @@ struct StoreImage: Sendable {
     let sections: [Section]
     let locations: UUIDTable<StoreState.Location>
     let correlations: UUIDTable<UUID>
-    let voltages: [UUID: [ElectrocardiogramVoltageMeasurement]]
-    let routes: [UUID: [HealthWorkoutRoute]]
+    let series: [UUID: SampleSeries]
 
     init(_ state: StoreState) {
         appBundleIdentifier = state.appBundleIdentifier
@@ -32,8 +31,7 @@ struct StoreImage: Sendable {
         }
         locations = state.locations
         correlations = state.correlations
-        voltages = state.voltages
-        routes = state.routes
+        series = state.series
     }
 
     /// The live entry a type's addition log names, with the correlation holding it, or `nil` when that

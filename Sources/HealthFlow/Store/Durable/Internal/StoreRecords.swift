@@ -57,12 +57,11 @@ struct StoreFileHeader: Equatable {
 /// delete        = count:varint uuid:16*
 /// authorization = requestShare:types requestRead:types allowedShare:types allowedRead:types
 /// types         = count:varint identifier:str*             (ascending)
-/// recording     = sample measurements                     (one ECG; a batch is one record per ECG)
-/// measurements  = count:varint (timeSinceSampleStart:f64 microvolts:f64)*
-/// workoutRecording = sample routes                        (one workout; a batch is one record per workout)
-/// routes        = count:varint (count:varint location*)*
-/// location      = timestamp:f64 latitude:f64 longitude:f64 altitude:f64 speed:f64 course:f64
-///                 horizontalAccuracy:f64 verticalAccuracy:f64
+/// series record = (sample series)+                        (samples ingested with their series, of the kind
+///                                                           SeriesKind/journalRecord names; a batch is written
+///                                                           one record per sample)
+/// recording     = sample voltages                         (kind 5: one ECG; SampleSeries's voltages)
+/// workoutRecording = sample routes                        (kind 6: one workout; SampleSeries's routes)
 /// ```
 enum MutationCodec {
     /// The records of one change: one, or — for a change whose payload would pass `recordSize` bytes — several,
@@ -101,12 +100,10 @@ enum MutationCodec {
             }
         case .authorization:
             return [encode(mutation)]
-        case .insertRecordings(let recordings):
-            guard recordings.count > 1 else { return [encode(mutation)] }
-            return recordings.map { encode(.insertRecordings([$0])) }
-        case .insertWorkoutRecordings(let recordings):
-            guard recordings.count > 1 else { return [encode(mutation)] }
-            return recordings.map { encode(.insertWorkoutRecordings([$0])) }
+        case .insertSeries(let entries):
+            // An empty batch inserts nothing, as an empty insert does (a series record holds one sample).
+            guard !entries.isEmpty else { return encodeRecords(.insert([]), recordSize: recordSize) }
+            return entries.map { encode(.insertSeries([$0])) }
         }
     }
 
@@ -171,14 +168,9 @@ enum MutationCodec {
         case .delete:
             let uuids = concatenated(parts) { if case .delete(let uuids) = $0 { uuids } else { nil } }
             return uuids.map(StoreMutation.delete)
-        case .insertRecordings:
-            let recordings = concatenated(parts) { if case .insertRecordings(let more) = $0 { more } else { nil } }
-            return recordings.map(StoreMutation.insertRecordings)
-        case .insertWorkoutRecordings:
-            let recordings = concatenated(parts) {
-                if case .insertWorkoutRecordings(let more) = $0 { more } else { nil }
-            }
-            return recordings.map(StoreMutation.insertWorkoutRecordings)
+        case .insertSeries:
+            let entries = concatenated(parts) { if case .insertSeries(let more) = $0 { more } else { nil } }
+            return entries.map(StoreMutation.insertSeries)
         case .authorization:
             return nil
         }
@@ -212,87 +204,31 @@ enum MutationCodec {
             var writer = BinaryWriter()
             for types in [request.share, request.read, share, read] { encodeTypes(types, into: &writer) }
             return (.authorization, writer.bytes)
-        case .insertRecordings(let recordings):
-            var writer = BinaryWriter(capacity: recordings.reduce(256) { $0 + 16 * $1.voltageMeasurements.count })
-            for recording in recordings {
-                SampleCodec.encode(.electrocardiogram(recording.electrocardiogram), into: &writer)
-                encodeMeasurements(recording.voltageMeasurements, into: &writer)
+        case .insertSeries(let entries):
+            // `encodeRecords` hands this one entry at a time; several (of the batch's one kind) follow each other.
+            guard let kind = entries.first?.series.kind else { return encode(.insert([])) }
+            var writer = BinaryWriter(capacity: entries.reduce(256) { $0 + 128 + $1.series.encodedSize })
+            for entry in entries {
+                SampleCodec.encode(entry.sample, into: &writer)
+                entry.series.encode(into: &writer)
             }
-            return (.recording, writer.bytes)
-        case .insertWorkoutRecordings(let recordings):
-            var writer = BinaryWriter(
-                capacity: recordings.reduce(512) { $0 + 64 * $1.routes.reduce(0) { $0 + $1.locations.count } })
-            for recording in recordings {
-                SampleCodec.encode(.workout(recording.workout), into: &writer)
-                encodeRoutes(recording.routes, into: &writer)
-            }
-            return (.workoutRecording, writer.bytes)
+            return (kind.journalRecord, writer.bytes)
         }
-    }
-
-    static func encodeRoutes(_ routes: [HealthWorkoutRoute], into writer: inout BinaryWriter) {
-        writer.count(routes.count)
-        for route in routes {
-            writer.count(route.locations.count)
-            for location in route.locations {
-                for (_, value) in location.fields { writer.double(value) }
-            }
-        }
-    }
-
-    /// Routes as ``encodeRoutes(_:into:)`` writes them, each checked by ``HealthWorkoutRoute/init(locations:)``.
-    static func decodeRoutes(from reader: inout BinaryReader) throws(BinaryReader.Failure) -> [HealthWorkoutRoute] {
-        let count = try reader.count()
-        var routes: [HealthWorkoutRoute] = []
-        routes.reserveCapacity(count)
-        for _ in 0..<count {
-            let locationCount = try reader.count(minimumSize: 64)
-            var locations: [HealthWorkoutRoute.Location] = []
-            locations.reserveCapacity(locationCount)
-            for _ in 0..<locationCount {
-                locations.append(
-                    HealthWorkoutRoute.Location(
-                        timestamp: Date(timeIntervalSinceReferenceDate: try reader.double()),
-                        latitude: try reader.double(), longitude: try reader.double(), altitude: try reader.double(),
-                        speed: try reader.double(), course: try reader.double(),
-                        horizontalAccuracy: try reader.double(), verticalAccuracy: try reader.double()))
-            }
-            do throws(ValidationError) {
-                routes.append(try HealthWorkoutRoute(locations: locations))
-            } catch {
-                throw BinaryReader.Failure(reason: "a workout route breaks the route rules")
-            }
-        }
-        return routes
-    }
-
-    static func encodeMeasurements(
-        _ measurements: [ElectrocardiogramVoltageMeasurement], into writer: inout BinaryWriter
-    ) {
-        writer.count(measurements.count)
-        for measurement in measurements {
-            writer.double(measurement.timeSinceSampleStart)
-            writer.double(measurement.microvolts)
-        }
-    }
-
-    static func decodeMeasurements(
-        from reader: inout BinaryReader
-    ) throws(BinaryReader.Failure) -> [ElectrocardiogramVoltageMeasurement] {
-        let count = try reader.count(minimumSize: 16)
-        var measurements: [ElectrocardiogramVoltageMeasurement] = []
-        measurements.reserveCapacity(count)
-        for _ in 0..<count {
-            measurements.append(
-                ElectrocardiogramVoltageMeasurement(
-                    timeSinceSampleStart: try reader.double(), microvolts: try reader.double()))
-        }
-        return measurements
     }
 
     static func decode(
         kind: RecordKind, from reader: inout BinaryReader, samples decoder: inout SampleDecoder
     ) throws(BinaryReader.Failure) -> StoreMutation {
+        if let seriesKind = SeriesKind(journalRecord: kind) {
+            var entries: [SeriesSample] = []
+            repeat {
+                let sample = try decoder.sample(from: &reader)
+                let series = try SampleSeries.decode(seriesKind, from: &reader)
+                if let problem = series.problem(beside: sample) { throw BinaryReader.Failure(reason: problem) }
+                entries.append(SeriesSample(sample: sample, series: series))
+            } while !reader.isAtEnd
+            return .insertSeries(entries)
+        }
         let mutation: StoreMutation
         switch kind {
         case .insert:
@@ -314,26 +250,6 @@ enum MutationCodec {
             let read = try decodeTypes(from: &reader, decoder: &decoder)
             mutation = .authorization(
                 share: share, read: read, request: AuthorizationRequest(share: requestShare, read: requestRead))
-        case .recording:
-            guard case .electrocardiogram(let electrocardiogram) = try decoder.sample(from: &reader) else {
-                throw BinaryReader.Failure(reason: "a recording holds a sample that is not an ECG")
-            }
-            let measurements = try decodeMeasurements(from: &reader)
-            do throws(ValidationError) {
-                mutation = .insertRecordings([
-                    try ElectrocardiogramRecording(
-                        electrocardiogram: electrocardiogram, voltageMeasurements: measurements)
-                ])
-            } catch {
-                throw BinaryReader.Failure(reason: "a recording's measurements do not fit its ECG")
-            }
-        case .workoutRecording:
-            guard case .workout(let workout) = try decoder.sample(from: &reader) else {
-                throw BinaryReader.Failure(reason: "a workout recording holds a sample that is not a workout")
-            }
-            mutation = .insertWorkoutRecordings([
-                WorkoutRecording(workout: workout, routes: try decodeRoutes(from: &reader))
-            ])
         default:
             throw BinaryReader.Failure(reason: "a journal does not hold \(kind) records")
         }

@@ -1,0 +1,222 @@
+import Foundation
+
+/// The kinds of series data a store keeps beside a sample — the one mechanism behind an ECG's voltage
+/// measurements and a workout's routes. Each kind names the type of the sample it belongs to and the two durable
+/// records that carry it: a journal record `sample series` (one sample ingested with its series) and a snapshot
+/// record `uuid:16 series` (one live sample's series). The record kind is the series' tag, so records written
+/// before the kinds shared this code read unchanged (``DurableStoreFormat``).
+///
+/// A new kind is a case here, a case of ``SampleSeries`` with its codec, and a ``SeriesRecording`` type.
+enum SeriesKind: CaseIterable, Sendable {
+    /// An ECG's voltage measurements.
+    case voltages
+    /// A workout's routes.
+    case routes
+
+    /// The type of the sample the series is kept beside.
+    var sampleType: HealthObjectType {
+        switch self {
+        case .voltages: .electrocardiogram
+        case .routes: .workout
+        }
+    }
+
+    /// The journal record of one sample ingested with a series of this kind.
+    var journalRecord: RecordKind {
+        switch self {
+        case .voltages: .recording
+        case .routes: .workoutRecording
+        }
+    }
+
+    /// The snapshot record of one live sample's series of this kind.
+    var snapshotRecord: RecordKind {
+        switch self {
+        case .voltages: .voltages
+        case .routes: .routes
+        }
+    }
+
+    /// What damage reports call the series and its sample.
+    var names: (series: String, sample: String) {
+        switch self {
+        case .voltages: ("voltages", "an ECG")
+        case .routes: ("routes", "a workout")
+        }
+    }
+
+    /// The kind whose journal record is `record`, or `nil`.
+    init?(journalRecord record: RecordKind) {
+        guard let kind = Self.allCases.first(where: { $0.journalRecord == record }) else { return nil }
+        self = kind
+    }
+
+    /// The kind whose snapshot record is `record`, or `nil`.
+    init?(snapshotRecord record: RecordKind) {
+        guard let kind = Self.allCases.first(where: { $0.snapshotRecord == record }) else { return nil }
+        self = kind
+    }
+}
+
+/// Series data kept beside a sample, by ``SeriesKind``, with its codec.
+///
+/// ```text
+/// voltages  = count:varint (timeSinceSampleStart:f64 microvolts:f64)*
+/// routes    = count:varint (count:varint location*)*
+/// location  = timestamp:f64 latitude:f64 longitude:f64 altitude:f64 speed:f64 course:f64
+///             horizontalAccuracy:f64 verticalAccuracy:f64
+/// ```
+enum SampleSeries: Hashable, Sendable {
+    /// An ECG's voltage measurements, in recording order.
+    case voltages([ElectrocardiogramVoltageMeasurement])
+    /// A workout's routes, in the order given.
+    case routes([HealthWorkoutRoute])
+
+    var kind: SeriesKind {
+        switch self {
+        case .voltages: .voltages
+        case .routes: .routes
+        }
+    }
+
+    /// Whether the series holds nothing (a store keeps no empty series: reading one gives nothing either way).
+    var isEmpty: Bool {
+        switch self {
+        case .voltages(let measurements): measurements.isEmpty
+        case .routes(let routes): routes.isEmpty
+        }
+    }
+
+    /// About the number of bytes ``encode(into:)`` writes (a buffer's capacity).
+    var encodedSize: Int {
+        switch self {
+        case .voltages(let measurements): 10 + 16 * measurements.count
+        case .routes(let routes): routes.reduce(10) { $0 + 10 + 64 * $1.locations.count }
+        }
+    }
+
+    /// Why the series cannot be kept beside `sample` — a sample of another type than the kind's, or data that do
+    /// not fit it (voltages: ``HealthElectrocardiogram/validateVoltageMeasurements(_:)``) — or `nil`.
+    /// - Complexity: O(n) in the series' elements.
+    func problem(beside sample: HealthSample) -> String? {
+        switch (self, sample) {
+        case (.voltages(let measurements), .electrocardiogram(let electrocardiogram)):
+            do throws(ValidationError) {
+                try electrocardiogram.validateVoltageMeasurements(measurements)
+                return nil
+            } catch {
+                return "voltages that do not fit their ECG"
+            }
+        case (.routes, .workout):
+            return nil
+        default:
+            return "\(kind.names.series) beside a sample that is not \(kind.names.sample)"
+        }
+    }
+
+    /// Writes the series (without its kind: the record's kind is its tag).
+    func encode(into writer: inout BinaryWriter) {
+        switch self {
+        case .voltages(let measurements):
+            writer.count(measurements.count)
+            for measurement in measurements {
+                writer.double(measurement.timeSinceSampleStart)
+                writer.double(measurement.microvolts)
+            }
+        case .routes(let routes):
+            writer.count(routes.count)
+            for route in routes {
+                writer.count(route.locations.count)
+                for location in route.locations {
+                    for (_, value) in location.fields { writer.double(value) }
+                }
+            }
+        }
+    }
+
+    /// Reads a series of `kind` as ``encode(into:)`` writes it; each route is checked by
+    /// ``HealthWorkoutRoute/init(locations:)`` (whether voltages fit their ECG is ``problem(beside:)``'s to say).
+    /// - Throws: A ``BinaryReader/Failure`` for bytes that are not such a series.
+    static func decode(_ kind: SeriesKind, from reader: inout BinaryReader) throws(BinaryReader.Failure) -> Self {
+        switch kind {
+        case .voltages:
+            let count = try reader.count(minimumSize: 16)
+            var measurements: [ElectrocardiogramVoltageMeasurement] = []
+            measurements.reserveCapacity(count)
+            for _ in 0..<count {
+                measurements.append(
+                    ElectrocardiogramVoltageMeasurement(
+                        timeSinceSampleStart: try reader.double(), microvolts: try reader.double()))
+            }
+            return .voltages(measurements)
+        case .routes:
+            let count = try reader.count()
+            var routes: [HealthWorkoutRoute] = []
+            routes.reserveCapacity(count)
+            for _ in 0..<count { routes.append(try decodeRoute(from: &reader)) }
+            return .routes(routes)
+        }
+    }
+
+    private static func decodeRoute(from reader: inout BinaryReader) throws(BinaryReader.Failure) -> HealthWorkoutRoute
+    {
+        let count = try reader.count(minimumSize: 64)
+        var locations: [HealthWorkoutRoute.Location] = []
+        locations.reserveCapacity(count)
+        for _ in 0..<count {
+            locations.append(
+                HealthWorkoutRoute.Location(
+                    timestamp: Date(timeIntervalSinceReferenceDate: try reader.double()),
+                    latitude: try reader.double(), longitude: try reader.double(), altitude: try reader.double(),
+                    speed: try reader.double(), course: try reader.double(),
+                    horizontalAccuracy: try reader.double(), verticalAccuracy: try reader.double()))
+        }
+        do throws(ValidationError) {
+            return try HealthWorkoutRoute(locations: locations)
+        } catch {
+            throw BinaryReader.Failure(reason: "a workout route breaks the route rules")
+        }
+    }
+}
+
+/// A sample with the series kept beside it.
+struct SeriesSample: Hashable, Sendable {
+    let sample: HealthSample
+    let series: SampleSeries
+}
+
+extension [SeriesSample] {
+    /// The samples, which an insert of these inserts.
+    var samples: [HealthSample] { map(\.sample) }
+}
+
+/// A public recording type — a sample with series data of one kind, checked to fit it when the recording was
+/// made — which a store's `ingest(_:)` keeps and the query of its kind reads back.
+protocol SeriesRecording: Sendable {
+    /// One element of the series (a voltage measurement, a route).
+    associatedtype Element: Sendable
+
+    /// The sample with its series.
+    var seriesSample: SeriesSample { get }
+
+    /// The elements of `series` when it is of this recording's kind; `nil` otherwise.
+    static func elements(of series: SampleSeries) -> [Element]?
+}
+
+extension ElectrocardiogramRecording: SeriesRecording {
+    var seriesSample: SeriesSample {
+        SeriesSample(sample: .electrocardiogram(electrocardiogram), series: .voltages(voltageMeasurements))
+    }
+
+    static func elements(of series: SampleSeries) -> [ElectrocardiogramVoltageMeasurement]? {
+        if case .voltages(let measurements) = series { measurements } else { nil }
+    }
+}
+
+extension WorkoutRecording: SeriesRecording {
+    var seriesSample: SeriesSample { SeriesSample(sample: .workout(workout), series: .routes(routes)) }
+
+    static func elements(of series: SampleSeries) -> [HealthWorkoutRoute]? {
+        if case .routes(let routes) = series { routes } else { nil }
+    }
+}
