@@ -44,10 +44,11 @@ import HealthFlow
 /// `fsync`s, the upload and the gathering overlap the building. At most one batch is built and one more gathered
 /// ahead, and nothing of either becomes state before the batch before them is committed: when that batch fails or
 /// the run is cancelled, both are discarded (their temp files removed) and the next run starts again from the batch
-/// that failed. Changes saved after a batch ahead was gathered go out in a later batch or run. With an
-/// ``OutboxTransport``, the batch built ahead also has its body written and `fsync`ed into the outbox under the
-/// outbox's temp name; once that batch is pending, its delivery is the link to its final name and the outbox
-/// folder's `fsync` (a temp file is no delivery, and the next outbox removes one a crash left). The blocking steps
+/// that failed. Changes saved after a batch ahead was gathered go out in a later batch or run. With a
+/// ``StagingUploadTransport`` (``OutboxTransport`` is one), the body of the batch built ahead is also staged in the transport (for the outbox: written and `fsync`ed under its temp name); once that batch is
+/// pending, and only when the staged bytes are the pending record's (ID, length, CRC-32), its delivery is the
+/// transport's ``StagingUploadTransport/deliver(_:as:reporter:)`` (for the outbox: the link to its final name and
+/// the folder's `fsync`; a temp file is no delivery, and the next outbox removes one a crash left). The blocking steps
 /// run on threads the run starts once and stops at its end.
 ///
 /// Before trusting the anchors, a run checks them against the store (``SyncRestart``): when the state was made

@@ -20,15 +20,15 @@ extension SyncRun {
         /// staging thread, from the state the batch before it leaves once committed; `nil` when not staged. Its
         /// value is `nil` when the staging failed (the file is then written whole when the batch is persisted).
         let staging: Task<PendingBatchFile.Staged?, Never>?
-        /// Its body being staged in the outbox (``OutboxTransport/stage(_:)``) on the run's upload thread, when the
-        /// engine's transport is an ``OutboxTransport``; its value is `nil` when the staging failed (the body is
-        /// then written whole when the batch is sent).
-        let upload: Task<OutboxTransport.StagedUpload?, Never>?
+        /// Its body being staged in the engine's transport (``StagedTransportBody/stage(_:in:)``) on the run's
+        /// upload thread, when the transport is a ``StagingUploadTransport``; its value is `nil` when nothing was
+        /// staged (the body is then uploaded from its pending batch file when the batch is sent).
+        let upload: Task<StagedTransportBody?, Never>?
 
-        /// Removes its temp body and its staged files, if any.
+        /// Removes its staged files, once their staging is over, then its temp body (which they read), if any.
         func discard() async {
-            body?.remove()
             await Staging(pending: staging, upload: upload).discard()
+            body?.remove()
         }
     }
 
@@ -36,12 +36,12 @@ extension SyncRun {
     /// file (taken by ``persist(_:body:staging:)``) and its body in the outbox (taken by ``send(_:)``).
     struct Staging: Sendable {
         let pending: Task<PendingBatchFile.Staged?, Never>?
-        let upload: Task<OutboxTransport.StagedUpload?, Never>?
+        let upload: Task<StagedTransportBody?, Never>?
 
         /// Waits for both stagings and removes what they wrote.
         func discard() async {
             await pending?.value?.file.remove()
-            await upload?.value?.remove()
+            await upload?.value?.discard()
         }
     }
 
@@ -146,9 +146,10 @@ extension SyncRun {
                     }
                 }
             }
-            let upload = (engine.transport as? OutboxTransport).map { outbox in
-                Task { try? await workers.upload.run { try outbox.stage(body.request) } }
-            }
+            let upload =
+                engine.transport is any StagingUploadTransport
+                ? Task { try? await workers.upload.run { try StagedTransportBody.stage(body, in: engine.transport) } }
+                : nil
             engine.lookaheadHook?(gathered.batchID)
             return Ahead(
                 since: since, gathered: gathered, body: body, following: following, staging: staging, upload: upload)

@@ -35,8 +35,8 @@ struct SyncRun {
         let resendsLegacyBatch: Bool
         /// The temp body written while serializing, removed once the upload is over (`nil` for a resumed batch).
         let prepared: PreparedSyncBatch?
-        /// Its body being staged in the outbox while it was prepared ahead (``Staging/upload``), or `nil`.
-        var upload: Task<OutboxTransport.StagedUpload?, Never>? = nil
+        /// Its body being staged in the transport while it was prepared ahead (``Staging/upload``), or `nil`.
+        var upload: Task<StagedTransportBody?, Never>? = nil
     }
 
     /// What follows a commit.
@@ -237,7 +237,7 @@ struct SyncRun {
         } catch {
             prepared.remove()
             staged?.file.remove()
-            await staging?.upload?.value?.remove()
+            await staging?.upload?.value?.discard()
             throw error
         }
     }
@@ -255,10 +255,10 @@ struct SyncRun {
     /// Uploads the pending batch from its durable body file (read afresh for every attempt), reporting its start
     /// and its upload's events when the run is observed; the temp body is removed once the upload is over.
     ///
-    /// A body staged in the outbox ahead (``Durable/upload``) whose CRC-32 is the pending record's is delivered by
-    /// linking it into place and `fsync`ing the outbox (``OutboxTransport/deliver(_:as:reporter:)``, on the run's
-    /// persist thread): one `fsync` on the way instead of two. Any other staged body is removed, and the batch
-    /// uploaded from its pending batch file.
+    /// A body staged in the transport ahead (``Durable/upload``) that holds the pending record's bytes (batch ID,
+    /// length, CRC-32) is delivered by ``StagingUploadTransport/deliver(_:as:reporter:)`` on the run's persist
+    /// thread (for ``OutboxTransport``: the link into place and the outbox's `fsync`, one `fsync` on the way instead
+    /// of two). Any other staged body is discarded, and the batch uploaded from its pending batch file.
     /// - Returns: The receiver's 2xx answer.
     func send(_ batch: Durable) async throws -> UploadReceipt {
         defer { batch.prepared?.remove() }
@@ -268,14 +268,14 @@ struct SyncRun {
             contentLength: batch.record.bodyLength, fileExtension: "multipart",
             body: PendingBatchFile.body(at: batch.path, length: batch.record.bodyLength))
         let receipt: UploadReceipt
-        if let staged, let outbox = engine.transport as? OutboxTransport, staged.checksum == batch.record.bodyCRC32 {
+        if let staged, staged.holds(batch.record) {
             let reporting = reporter?.batchStarted(batch.record) ?? .unobserved()
-            receipt = try await workers.persist.run { try outbox.deliver(staged, as: request, reporter: reporting) }
+            receipt = try await workers.persist.run { try staged.deliver(as: request, reporter: reporting) }
         } else if let reporter {
-            staged?.remove()
+            staged?.discard()
             receipt = try await engine.transport.upload(request, reporter: reporter.batchStarted(batch.record)).value
         } else {
-            staged?.remove()
+            staged?.discard()
             receipt = try await engine.transport.upload(request)
         }
         engine.checkpointHook?(.acknowledged(batch.record.batchID))

@@ -23,7 +23,7 @@ import HealthFlow
 /// The directory is named by its bytes (``directoryPath``): an outbox in a folder whose name is not UTF-8 is
 /// created and filled there, never in a folder whose name has U+FFFD in their place.
 /// - Note: `Sendable`: it holds a URL, a path and a queue; each upload works on its own temp file.
-public struct OutboxTransport: ReportingUploadTransport {
+public struct OutboxTransport: ReportingUploadTransport, StagingUploadTransport {
     /// The outbox directory as a URL: the one the outbox was made with, or ``directoryPath`` as a URL — which,
     /// for a path that is not UTF-8, shows U+FFFD in place of the bytes a URL cannot hold.
     public let directory: URL
@@ -167,13 +167,12 @@ public struct OutboxTransport: ReportingUploadTransport {
             batchID: request.batchID, disposition: .duplicate, bytesSent: 0, location: destination.description)
     }
 
-    /// Writes `request`'s body under a temp name beside `destination` and `fsync`s it, checking its length and
-    /// taking its CRC-32; each chunk's length is told to `written`.
+    /// Writes `request`'s body under a temp name beside `destination` and `fsync`s it, checking its length; each
+    /// chunk's length is told to `written`.
     private func write(
         _ request: UploadRequest, to destination: FileSystemPath, written: (Int64) -> Void
     ) throws -> StagedUpload {
         var length: Int64 = 0
-        var checksum = PendingBodyChecksum()
         do {
             let file = try AtomicFile.stage(to: destination) { sink in
                 try request.body.forEachChunk { chunk in
@@ -181,7 +180,6 @@ public struct OutboxTransport: ReportingUploadTransport {
                     guard length <= request.contentLength else {
                         throw UploadError.lengthMismatch(expected: request.contentLength, actual: length)
                     }
-                    checksum.update(chunk)
                     try sink(chunk)
                     written(Int64(chunk.count))
                 }
@@ -189,7 +187,7 @@ public struct OutboxTransport: ReportingUploadTransport {
                     throw UploadError.lengthMismatch(expected: request.contentLength, actual: length)
                 }
             }
-            return StagedUpload(file: file, batchID: request.batchID, length: length, checksum: checksum.value)
+            return StagedUpload(file: file, batchID: request.batchID, length: length)
         } catch let failure as PathCallFailure {
             throw UploadError.io(operation: failure.operation, path: failure.path, code: failure.code)
         }
@@ -210,43 +208,54 @@ public struct OutboxTransport: ReportingUploadTransport {
     }
 
     /// A batch's body written into the outbox under a temp name (`.<BATCH-ID>.<ext>.tmp-<UUID>`) and `fsync`ed
-    /// ahead of its upload (``stage(_:)``): not a delivery, and a leftover the next outbox removes, until
+    /// ahead of its upload (``stageBody(_:)``): not a delivery, and a leftover the next outbox removes, until
     /// ``deliver(_:as:reporter:)`` links it to its final name.
-    struct StagedUpload: Sendable {
+    public struct StagedUpload: Sendable {
         let file: AtomicFile.Staged
         let batchID: UUID
         let length: Int64
-        /// The body's CRC-32 (zlib).
-        let checksum: UInt32
-
-        /// Deletes the temp file (a staged body that is not to be delivered).
-        func remove() {
-            file.remove()
-        }
     }
 
     /// Writes `request`'s body into the outbox under a temp name and `fsync`s it, on the caller's thread: the half
     /// of a delivery that can be done before the batch may be delivered. Nothing is delivered.
+    ///
+    /// - Parameter request: The upload.
+    /// - Returns: The staged body, for ``deliver(_:as:reporter:)`` or ``discard(_:)``.
     /// - Throws: ``UploadError`` (length mismatch, invalid extension, I/O); nothing is left behind.
-    func stage(_ request: UploadRequest) throws -> StagedUpload {
+    public func stageBody(_ request: UploadRequest) throws -> StagedUpload {
         try write(request, to: try checkedFilePath(for: request)) { _ in }
     }
 
     /// Delivers the body `staged` holds as `request`, on the caller's thread: the link to its final name and the
     /// outbox's `fsync` (the other half of a delivery), reporting the attempt and its bytes; a batch already
-    /// there is kept and reported as a duplicate. The caller vouches that `staged` holds `request`'s body (its
-    /// ``StagedUpload/checksum``); one staged for another batch ID or length is removed and `request` delivered
-    /// from its own body, as ``upload(_:reporter:)`` does.
+    /// there is kept and reported as a duplicate. The caller vouches that `staged` holds `request`'s bytes; one
+    /// staged for another batch ID or length is removed and `request` delivered from its own body, as
+    /// ``upload(_:reporter:)`` does.
+    ///
+    /// - Parameters:
+    ///   - staged: What ``stageBody(_:)`` gave.
+    ///   - request: The upload.
+    ///   - reporter: Where the attempt and its bytes are reported.
+    /// - Returns: The receipt, as ``upload(_:reporter:)`` gives it.
     /// - Throws: ``UploadError``; the temp file is removed whatever happens.
-    func deliver(_ staged: StagedUpload, as request: UploadRequest, reporter: UploadReporter) throws -> UploadReceipt {
+    public func deliver(
+        _ staged: StagedUpload, as request: UploadRequest, reporter: UploadReporter
+    ) throws -> UploadReceipt {
         reporter.attemptStarted(batchID: request.batchID, totalBytes: request.contentLength)
         guard staged.batchID == request.batchID, staged.length == request.contentLength,
             staged.file.destination == filePath(for: request)
         else {
-            staged.remove()
+            staged.file.remove()
             return try deliver(request, reporter: reporter)
         }
         reporter.add(sentBytes: staged.length)
         return try put(staged.file, for: request, bytes: staged.length)
+    }
+
+    /// Deletes a staged body's temp file: one that is not to be delivered.
+    ///
+    /// - Parameter staged: What ``stageBody(_:)`` gave.
+    public func discard(_ staged: StagedUpload) {
+        staged.file.remove()
     }
 }

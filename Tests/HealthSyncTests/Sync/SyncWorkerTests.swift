@@ -70,4 +70,25 @@ import Testing
         try await worker.run { AtomicFile.fsyncObserver?(FileSystemPath("/b")) }
         #expect(seen.withLock { $0 } == ["/a"])
     }
+
+    /// A worker's thread carries its name for the system, as profilers and `ps -L` list threads (Linux keeps 15
+    /// bytes of it).
+    @Test func aWorkersThreadCarriesItsNameForTheSystem() async throws {
+        let worker = SyncWorker(name: "HealthSync build")
+        defer { worker.stop() }
+        #if canImport(Darwin)
+            let name = try await worker.run { () -> String in
+                var buffer = [CChar](repeating: 0, count: 64)
+                _ = pthread_getname_np(pthread_self(), &buffer, buffer.count)
+                return String(cString: buffer)
+            }
+            #expect(name == "HealthSync build")
+        #else
+            let name = try await worker.run { () -> String in
+                let comm = try String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+                return comm.trimmingCharacters(in: .newlines)
+            }
+            #expect(name == "HealthSync buil")
+        #endif
+    }
 }

@@ -42,7 +42,7 @@ import Testing
         let request = Self.request(body)
         let fsyncs = LockedState<[String]>([])
         let staged = try AtomicFile.$fsyncObserver.withValue({ path in fsyncs.withLock { $0.append("\(path)") } }) {
-            try outbox.stage(request)
+            try outbox.stageBody(request)
         }
         #expect(fsyncs.withLock { $0 } == [staged.file.tempPath.description])
         #expect(try outbox.storedBatchIDs().isEmpty)
@@ -53,7 +53,7 @@ import Testing
             ])
         #expect(try folder.names().isEmpty)
 
-        let again = try outbox.stage(request)
+        let again = try outbox.stageBody(request)
         fsyncs.withLock { $0.removeAll() }
         let receipt = try AtomicFile.$fsyncObserver.withValue({ path in fsyncs.withLock { $0.append("\(path)") } }) {
             try outbox.deliver(again, as: request, reporter: .unobserved())
@@ -64,7 +64,7 @@ import Testing
         #expect(try Data(contentsOf: file) == body)
         #expect(try outbox.storedBatchIDs() == [SyncFixtures.batchID])
 
-        let duplicate = try outbox.deliver(try outbox.stage(request), as: request, reporter: .unobserved())
+        let duplicate = try outbox.deliver(try outbox.stageBody(request), as: request, reporter: .unobserved())
         #expect(duplicate.disposition == .duplicate)
         #expect(try folder.names() == [file.lastPathComponent], "the duplicate's temp file is removed")
     }
@@ -75,7 +75,7 @@ import Testing
         defer { folder.remove() }
         let outbox = try OutboxTransport(directory: folder.url)
         let body = try SyncFixtures.encode([(.heartRate, [try SyncFixtures.heartRate(64)], [])])
-        let other = try outbox.stage(Self.request(Data("other".utf8), id: SyncFixtures.uuid(9)))
+        let other = try outbox.stageBody(Self.request(Data("other".utf8), id: SyncFixtures.uuid(9)))
         let receipt = try outbox.deliver(other, as: Self.request(body), reporter: .unobserved())
         #expect(receipt.disposition == .stored)
         let file = folder.url.appendingPathComponent(SyncFixtures.batchID.uuidString + ".json")

@@ -35,9 +35,9 @@ enum SyncBatchBody {
     static func prepare(
         header: SyncBatchHeader, sections: [SyncPlanSection], tempFolder: FileSystemPath, inMemoryLimit: Int
     ) throws -> PreparedSyncBatch {
-        let spool = GzipSpool(
-            tempPath: tempFolder.appending(".batch-\(header.batchID.uuidString)-\(UUID().uuidString).gz"),
-            inMemoryLimit: inMemoryLimit)
+        let spool = GzipSpool(inMemoryLimit: inMemoryLimit) {
+            tempFolder.appending(".batch-\(header.batchID.uuidString)-\(UUID().uuidString).gz")
+        }
         do {
             let gzip = try GzipCompressor()
             var writer = SyncBatchWriter(header: header) { chunk in
@@ -59,7 +59,11 @@ enum SyncBatchBody {
                 part = try MultipartPart(
                     name: "batch", filename: filename, contentType: "application/gzip", data: spool.data)
             }
-            let body = try MultipartBody(parts: [part])
+            // One system draw seeds the boundary's 32 characters (`MultipartBody(parts:)` draws one per character,
+            // one `getrandom(2)` each on Linux); the boundary need only be absent from the content, which is checked.
+            var system = SystemRandomSource()
+            var random = SeededRandomNumberGenerator(seed: system.next())
+            let body = try MultipartBody(parts: [part], randomBoundaryUsing: &random)
             let uploadBody: UploadBody =
                 spool.filePath == nil ? .data(try body.data()) : .stream { body.makeInputStream() }
             let request = UploadRequest(
@@ -120,17 +124,18 @@ extension SyncBatchBody {
     }
 }
 
-/// Collects gzip output in memory, moving it to a temp file (created 0600, exclusively) past a size limit.
+/// Collects gzip output in memory, moving it to a temp file (created 0600, exclusively) past a size limit; the
+/// file's name is made only then.
 private final class GzipSpool {
-    private let tempPath: FileSystemPath
+    private let makeTempPath: () -> FileSystemPath
     private let inMemoryLimit: Int
     private var descriptor: Int32 = -1
     private(set) var data = Data()
     private(set) var length: Int64 = 0
     private(set) var filePath: FileSystemPath?
 
-    init(tempPath: FileSystemPath, inMemoryLimit: Int) {
-        self.tempPath = tempPath
+    init(inMemoryLimit: Int, tempPath: @escaping () -> FileSystemPath) {
+        self.makeTempPath = tempPath
         self.inMemoryLimit = inMemoryLimit
     }
 
@@ -140,42 +145,44 @@ private final class GzipSpool {
         if filePath == nil {
             data.append(bytes)
             guard data.count > inMemoryLimit else { return }
-            try openFile()
+            let path = try openFile()
             let pending = data
             data = Data()
-            try writeAll(pending)
-        } else {
-            try writeAll(bytes)
+            try writeAll(pending, to: path)
+        } else if let path = filePath {
+            try writeAll(bytes, to: path)
         }
     }
 
     func closeFile() throws(SyncEngineError) {
-        guard descriptor >= 0 else { return }
+        guard descriptor >= 0, let path = filePath else { return }
         let result = close(descriptor)
         descriptor = -1
-        if result != 0 { throw .tempFile(operation: "close", path: tempPath.description, code: errno) }
+        if result != 0 { throw .tempFile(operation: "close", path: path.description, code: errno) }
     }
 
     func discard() {
         if descriptor >= 0 { _ = close(descriptor) }
         descriptor = -1
-        if filePath != nil { _ = tempPath.withCString { unlink($0) } }
+        _ = filePath?.withCString { unlink($0) }
         filePath = nil
     }
 
-    private func openFile() throws(SyncEngineError) {
-        let fd = tempPath.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
-        guard fd >= 0 else { throw .tempFile(operation: "open", path: tempPath.description, code: errno) }
+    private func openFile() throws(SyncEngineError) -> FileSystemPath {
+        let path = makeTempPath()
+        let fd = path.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+        guard fd >= 0 else { throw .tempFile(operation: "open", path: path.description, code: errno) }
         descriptor = fd
-        filePath = tempPath
+        filePath = path
         guard fchmod(fd, 0o600) == 0 else {
-            throw .tempFile(operation: "fchmod", path: tempPath.description, code: errno)
+            throw .tempFile(operation: "fchmod", path: path.description, code: errno)
         }
+        return path
     }
 
-    private func writeAll(_ bytes: Data) throws(SyncEngineError) {
+    private func writeAll(_ bytes: Data, to path: FileSystemPath) throws(SyncEngineError) {
         do throws(PathCallFailure) {
-            try tempPath.writeAll(bytes, to: descriptor)
+            try path.writeAll(bytes, to: descriptor)
         } catch {
             throw .tempFile(operation: error.operation, path: error.path, code: error.code)
         }

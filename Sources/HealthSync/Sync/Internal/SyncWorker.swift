@@ -2,6 +2,14 @@ import Dispatch
 import FlowKit
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One long-lived thread that runs blocking work (file calls, `fsync`s, builds) handed to it, one job at a time in
 /// the order given, off the Swift concurrency pool and the Dispatch global queues, which have as many threads as
 /// cores, any of them possibly blocked by someone else.
@@ -26,7 +34,8 @@ final class SyncWorker: Sendable {
     private let idleTimeout: DispatchTimeInterval?
 
     /// - Parameters:
-    ///   - name: The thread's name, as debuggers and `ps -L` show it.
+    ///   - name: The thread's name, as debuggers, `ps -L` and `/proc/<pid>/task/<tid>/comm` show it (its first 15
+    ///     bytes on Linux).
     ///   - idleTimeout: How long the thread waits for a job before it ends; `nil` waits until ``stop()``.
     init(name: String, idleTimeout: DispatchTimeInterval? = nil) {
         self.name = name
@@ -75,6 +84,7 @@ final class SyncWorker: Sendable {
     /// ends the thread. A job taken on a timeout leaves its signal behind, which at worst ends the thread early:
     /// the thread ends only with the queue empty, and the next job starts another.
     private func serve() {
+        Self.nameCurrentThread(name)
         while true {
             if let idleTimeout {
                 _ = signal.wait(timeout: .now() + idleTimeout)
@@ -91,6 +101,31 @@ final class SyncWorker: Sendable {
             guard let job else { return }
             job()
         }
+    }
+}
+
+extension SyncWorker {
+    /// Names the calling thread for the system (`Thread.name` set before `start()` stays Foundation's own on Linux):
+    /// on Linux its first 15 bytes, cut at a character boundary, written to `/proc/thread-self/comm` (what
+    /// `pthread_setname_np` does, which Swift's Glibc module does not export); nothing happens when that fails.
+    static func nameCurrentThread(_ name: String) {
+        #if canImport(Darwin)
+            _ = pthread_setname_np(name)
+        #else
+            var bytes = 0
+            var cut = name.startIndex
+            for index in name.indices {
+                let next = bytes + name[index].utf8.count
+                guard next <= 15 else { break }
+                bytes = next
+                cut = name.index(after: index)
+            }
+            let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return }
+            defer { close(descriptor) }
+            let text = Array(name[..<cut].utf8)
+            _ = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        #endif
     }
 }
 
