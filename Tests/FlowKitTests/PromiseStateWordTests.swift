@@ -158,6 +158,19 @@ extension PromiseStateWordTests {
         }()
         #expect(sources.allSatisfy { $0.promise == nil })
     }
+
+    /// A link holds a reference to its source that its step gives back; when its executor drops the job, the step
+    /// never runs, and freeing the link gives the reference back instead.
+    @Test func aLinkWhoseStepNeverRunsLetsGoOfItsSourceWhenItIsFreed() {
+        let source: WeakPromise = {
+            let (promise, resolver) = Promise<Int>.pending()
+            let dropsEveryJob = FlowExecutor.custom { _ in }
+            _ = promise.map(on: dropsEveryJob) { $0 + 1 }
+            resolver.fulfill(1)
+            return WeakPromise(promise)
+        }()
+        #expect(source.promise == nil)
+    }
 }
 
 /// A weak reference to a promise, to check that nothing keeps it once a test let go of it.

@@ -13,17 +13,17 @@ import Synchronization
 /// So a finished link keeps neither its closure nor its source.
 @usableFromInline
 final class ChainedPromise<In: Sendable, Out: Sendable>: Promise<Out>, @unchecked Sendable {
-    // Safe: `executor` and `handles` are constants. `body` is touched only by `init` (before any other thread can
-    // see this object) and by `runStep` (once, after the executor's hand-off). `source` is written by `init`,
-    // read by `runStep` and by a cancelling settler (`takeCreationUpstream`), possibly at the same time, and
-    // cleared by whichever of the two lets go of it last, as `sourceUse` decides (see ``SourceUse``). So the
-    // dynamic exclusivity checks on them (a tenth of a link's instructions) are redundant and off.
+    // Safe: `executor`, `handles` and `source` are constants. `body` is touched only by `init` (before any other
+    // thread can see this object) and by `runStep` (once, after the executor's hand-off), so its dynamic
+    // exclusivity checks (a tenth of a link's instructions) are redundant and off. `source` holds one reference,
+    // taken by `init` and given back once, by whichever of `runStep` and a cancelling settler
+    // (`takeCreationUpstream`) lets go of it last, as `sourceUse` decides (see ``SourceUse``), or by `deinit` if
+    // the step never ran. Neither ever writes the field, so the two may read it at the same time.
     // Declaration order keeps the object at most 120 bytes (glibc's fast bins) for word-sized values.
     @usableFromInline
     let executor: FlowExecutor
     @usableFromInline
-    @exclusivity(unchecked)
-    nonisolated(unsafe) var source: Promise<In>?
+    let source: Unmanaged<Promise<In>>
     @usableFromInline
     @exclusivity(unchecked)
     nonisolated(unsafe) var body: ChainBody<In, Out>?
@@ -35,7 +35,7 @@ final class ChainedPromise<In: Sendable, Out: Sendable>: Promise<Out>, @unchecke
     @inlinable
     init(source: Promise<In>, executor: FlowExecutor, handles: ChainHandles, body: ChainBody<In, Out>) {
         self.executor = executor
-        self.source = source
+        self.source = .passRetained(source)
         self.body = body
         self.handles = handles
         sourceUse = Atomic(0)
@@ -56,17 +56,16 @@ final class ChainedPromise<In: Sendable, Out: Sendable>: Promise<Out>, @unchecke
     /// Runs the step with the source's result and settles with its outcome; skipped if cancelled meanwhile.
     @inlinable
     func runStep(skippingIfCancelled: Bool) {
-        // The body is moved out bitwise (a copy would cost a retain and a release). The source is read with a
-        // plain load: a canceller may read the field at the same moment, so this must be a read access, not the
-        // modify access a pointer to the field would be.
+        // The body is moved out bitwise and the source read without retaining it (it stays held until
+        // `stepDone`): a copy would cost a retain and a release each.
         let body = withUnsafeMutablePointer(to: &self.body) { field in
             let taken = field.move()
             field.initialize(to: nil)
             return taken
         }
-        guard let body, let result = source?.result else { return }
+        guard let body, let result = source._withUnsafeGuaranteedRef({ $0.result }) else { return }
         let before = sourceUse.bitwiseOr(SourceUse.stepDone, ordering: .acquiringAndReleasing).oldValue
-        if SourceUse.stepLetsGo(before) { source = nil }
+        if SourceUse.stepLetsGo(before) { source.release() }
         if skippingIfCancelled && !isPending { return }
         resolve(body.step(for: result))
     }
@@ -77,20 +76,28 @@ final class ChainedPromise<In: Sendable, Out: Sendable>: Promise<Out>, @unchecke
     override func takeCreationUpstream() -> (any PromiseNode)? {
         let before = sourceUse.bitwiseOr(SourceUse.cancelReading, ordering: .acquiringAndReleasing).oldValue
         if before & SourceUse.stepDone != 0 { return nil }
-        let taken = source
+        let taken = source.takeUnretainedValue()
         let after = sourceUse.bitwiseOr(SourceUse.cancelDone, ordering: .acquiringAndReleasing).oldValue
-        if after & SourceUse.stepDone != 0 { source = nil }
+        if after & SourceUse.stepDone != 0 { source.release() }
         return taken
+    }
+
+    deinit {
+        // Once `stepDone` is set, the step or the canceller released the source (see ``SourceUse``).
+        if sourceUse.load(ordering: .relaxed) & SourceUse.stepDone == 0 { source.release() }
     }
 }
 
 /// Who still reads a ``ChainedPromise``'s `source`: its step (always, once the source settled) and at most one
-/// cancelling settler, maybe at the same time. Each marks the byte with atomic ors, and the field is cleared
-/// (releasing the source) by whichever lets go of it last, so neither reads a released reference:
-/// - the step reads the source's result, then sets ``stepDone``; it clears the field unless a canceller has
+/// cancelling settler, maybe at the same time. Each marks the byte with atomic ors, and the reference the field
+/// holds is released by whichever lets go of it last, so neither uses a released source:
+/// - the step reads the source's result, then sets ``stepDone``; it releases the source unless a canceller has
 ///   set ``cancelReading`` but not yet ``cancelDone``;
-/// - a canceller sets ``cancelReading``; if the step was already done it leaves the field alone, otherwise it
-///   copies the reference, sets ``cancelDone`` and clears the field if the step finished in between.
+/// - a canceller sets ``cancelReading``; if the step was already done it leaves the source alone, otherwise it
+///   retains it, sets ``cancelDone`` and releases the field's reference if the step finished in between.
+///
+/// So once ``stepDone`` is set the field's reference has been (or is being) given back exactly once; without it,
+/// the link's deinit gives it back.
 @usableFromInline
 enum SourceUse {
     @usableFromInline static let stepDone: UInt8 = 0b001

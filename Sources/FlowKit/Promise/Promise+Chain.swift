@@ -105,7 +105,9 @@ public enum CatchPolicy: Sendable {
     /// Every error except `CancellationError` (the default).
     case allErrorsExceptCancellation
 
-    @inlinable
+    // Not inlined: the type check would put a metadata lookup on every link's path, errors or not.
+    @usableFromInline
+    @inline(never)
     func handles(_ error: any Error) -> Bool {
         switch self {
         case .allErrors: true
