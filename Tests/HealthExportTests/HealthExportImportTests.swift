@@ -174,11 +174,8 @@ struct HealthExportImportTests {
 
         #expect(report.imported == ["stepCount": 1])
         // badHeader and truncated are the ECG CSVs' reasons: ElectrocardiogramImportTests skips a file for each;
-        // missingFile, badRoute and routeOfStoredWorkout are the route files': WorkoutRouteImportTests skips one for
-        // each.
-        let fileReasons: Set<HealthExportSkip.Reason> = [
-            .badHeader, .truncated, .missingFile, .badRoute, .routeOfStoredWorkout,
-        ]
+        // missingFile and badRoute are the route files': WorkoutRouteImportTests skips one for each.
+        let fileReasons: Set<HealthExportSkip.Reason> = [.badHeader, .truncated, .missingFile, .badRoute]
         #expect(report.skips.map(\.reason) == HealthExportSkip.Reason.allCases.filter { !fileReasons.contains($0) })
         let headerLines = ExportFixtures.header.split(separator: "\n", omittingEmptySubsequences: false).count
         #expect(report.skips.first?.line == headerLines)

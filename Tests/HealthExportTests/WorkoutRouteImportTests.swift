@@ -136,7 +136,7 @@ struct WorkoutRouteImportTests {
         #expect(try await store.workoutRoutes(of: try await Self.workout(in: store)).count == 1)
     }
 
-    @Test func aRouteOfAWorkoutStoredWithoutItIsASkipNamingItsFile() async throws {
+    @Test func aRouteFileFoundLaterIsAddedToTheWorkoutStoredWithoutIt() async throws {
         let directory = try ExportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = try ExportFixtures.write(ExportFixtures.export(ExportFixtures.workout), in: directory)
@@ -147,15 +147,16 @@ struct WorkoutRouteImportTests {
 
         try ExportFixtures.writeRoute(in: directory)
         let second = try await HealthExportImport(path: path).run(into: store)
-        #expect(second.importedCount == 0 && second.alreadyInStore == 1)
-        #expect(second.skipped == [.routeOfStoredWorkout: 1], "the route read is not dropped silently")
-        let skip = try #require(second.skips.first)
-        #expect(skip.element == "Workout" && skip.detail.contains("/workout-routes/route_2024-03-01_6.30pm.gpx"))
-        #expect(skip.line == first.skips.first?.line, "the workout's line")
-        #expect(try await store.workoutRoutes(of: try await Self.workout(in: store)) == [])
+        #expect(second.importedCount == 0 && second.alreadyInStore == 1 && second.skippedCount == 0)
+        #expect(second.workoutRoutes == 1 && second.routeLocations == 3, "the route is added to the stored workout")
+        #expect(try await store.workoutRoutes(of: try await Self.workout(in: store)).first?.locations.count == 3)
 
         let third = try await HealthExportImport(path: path).run(into: store)
-        #expect(third.skipped == [.routeOfStoredWorkout: 1], "every import says it again")
+        #expect(third.workoutRoutes == 0 && third.skippedCount == 0, "a route the workout holds is not added again")
+        store.close()
+        let reopened = try FileHealthStore(directory: directory.appendingPathComponent("store"), configuration: app)
+        defer { reopened.close() }
+        #expect(try await reopened.workoutRoutes(of: try await Self.workout(in: reopened)).count == 1)
     }
 
     @Test func timestampsParseInUTCWithFractionsAndOffsetsAndNothingElse() {

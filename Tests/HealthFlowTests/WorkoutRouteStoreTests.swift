@@ -67,4 +67,83 @@ struct WorkoutRouteStoreTests {
         #expect(try await Promise { try await store.workoutRoutes(of: recording.workout) }.value == recording.routes)
         #expect(try await store.samples(of: .workout) == [.workout(recording.workout)])
     }
+
+    @Test func routesAddedToAStoredWorkoutFollowTheRoutesItHolds() async throws {
+        let store = StoreFixture.store(executor: .immediate)
+        try await store.requestAuthorization(toShare: [], read: [.workout])
+        let recording = try Self.recording()
+        let bare = try Self.recording(hours: 2)
+        try store.ingest([recording])
+        try store.ingest([.workout(bare.workout)])
+        let later = try Self.route(count: 4, start: recording.workout.startDate.addingTimeInterval(1200))
+        try store.addRoutes([later], to: recording.workout)
+        try store.addRoutes(bare.routes, to: bare.workout)
+        try store.addRoutes([], to: bare.workout)
+        #expect(try await store.workoutRoutes(of: recording.workout) == recording.routes + [later])
+        #expect(try await store.workoutRoutes(of: bare.workout) == bare.routes)
+    }
+
+    @Test func routesForAWorkoutTheStoreDoesNotHoldAreRefusedAndNothingChanges() throws {
+        let store = StoreFixture.store(executor: .immediate)
+        let recording = try Self.recording()
+        let sequence = store.lastChangeSequence
+        #expect(throws: HealthStoreError.objectNotFound(recording.workout.uuid)) {
+            try store.addRoutes(recording.routes, to: recording.workout)
+        }
+        let steps = try StoreFixture.sample()
+        try store.ingest([steps])
+        let impostor = try HealthWorkout(
+            activityType: .running, start: Fixture.noon, end: Fixture.noon.addingTimeInterval(60),
+            source: Fixture.watch, uuid: steps.uuid)
+        #expect(throws: HealthStoreError.objectNotFound(steps.uuid), "a UUID of a sample that is not a workout") {
+            try store.addRoutes(recording.routes, to: impostor)
+        }
+        #expect(store.lastChangeSequence == sequence + 1, "only the ingest changed the store")
+    }
+
+    @Test func routesAddedToAStoredWorkoutSurviveReplayAndSnapshot() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            let recording = try Self.recording()
+            let later = try Self.route(count: 2, start: recording.workout.startDate.addingTimeInterval(1500))
+            let store = try DurableFixture.open(directory)
+            try store.ingest([.workout(recording.workout)])
+            try store.addRoutes(recording.routes, to: recording.workout)
+            store.close()
+
+            let replayed = try DurableFixture.open(directory)
+            #expect(replayed.recovery.replayedRecords == 2, "the ingest and the added routes")
+            #expect(replayed.image.series[recording.workout.uuid] == .routes(recording.routes))
+            try replayed.addRoutes([later], to: recording.workout)
+            try replayed.snapshot()
+            replayed.close()
+
+            let restored = try DurableFixture.open(directory)
+            #expect(restored.image.series[recording.workout.uuid] == .routes(recording.routes + [later]))
+            restored.close()
+        }
+    }
+
+    @Test func aJournalThatAddsRoutesToNoStoredWorkoutIsDamageTheRepairSkips() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            let recording = try Self.recording()
+            let store = try DurableFixture.open(directory)
+            try store.ingest([try StoreFixture.sample()])
+            store.close()
+            let (kind, payload) = MutationCodec.encode(.addSeries(recording.workout.uuid, .routes(recording.routes)))
+            #expect(kind == .addedRoutes)
+            var record: [UInt8] = []
+            RecordFrame.append(kind: kind, payload: payload, to: &record)
+            let journal = try FileHandle(
+                forWritingTo: directory.appendingPathComponent(StoreLayout.journalName(0)))
+            try journal.seekToEnd()
+            try journal.write(contentsOf: record)
+            try journal.close()
+
+            #expect(throws: FileStoreError.self) { try DurableFixture.open(directory) }
+            let repaired = try DurableFixture.open(directory, recovery: .repair)
+            #expect(repaired.recovery.repairs.count == 1)
+            #expect(repaired.image.locations.count == 1 && repaired.image.series.isEmpty)
+            repaired.close()
+        }
+    }
 }

@@ -24,11 +24,14 @@ extension FileHealthStore: ElectrocardiogramIngesting {}
 extension InMemoryHealthStore: ElectrocardiogramIngesting {}
 
 /// A store that keeps workouts with their routes (the durable and in-memory stores): the import writes an export's
-/// workouts with the routes of their GPX files through it; into any other store it writes the workouts alone and
-/// counts their routes in ``HealthExportReport/workoutRoutesNotKept``.
+/// workouts with the routes of their GPX files through it, and adds to a workout it already holds the routes it
+/// lacks; into any other store it writes the workouts alone and counts their routes in
+/// ``HealthExportReport/workoutRoutesNotKept``.
 public protocol WorkoutRouteIngesting: HealthStore {
     /// Adds workouts with their routes, all-or-nothing.
     func ingest(_ recordings: [WorkoutRecording]) throws
+    /// Adds routes to a stored workout, after those it holds.
+    func addRoutes(_ routes: [HealthWorkoutRoute], to workout: HealthWorkout) throws
 }
 
 extension FileHealthStore: WorkoutRouteIngesting {}
@@ -92,9 +95,19 @@ struct ExportWriter {
         return try write(.workout(recording.workout), keeping.map { store in { try store.ingest([recording]) } })
     }
 
+    /// Adds to the stored `workout` those of `routes` the store does not hold with it yet (a route file that was
+    /// missing when the workout was first imported); returns them. A store that keeps no routes adds none.
+    func addMissingRoutes(_ routes: [HealthWorkoutRoute], to workout: HealthWorkout) throws -> [HealthWorkoutRoute] {
+        guard let keeping = store as? any WorkoutRouteIngesting, !routes.isEmpty else { return [] }
+        let held = self.routes(of: workout)
+        let missing = routes.filter { !held.contains($0) }
+        try keeping.addRoutes(missing, to: workout)
+        return missing
+    }
+
     /// The routes the store keeps with `workout` (none for a store that keeps no routes, or a workout it holds
     /// without them).
-    func routes(of workout: HealthWorkout) -> [HealthWorkoutRoute] {
+    private func routes(of workout: HealthWorkout) -> [HealthWorkoutRoute] {
         let found = LockedState<[HealthWorkoutRoute]>([])
         let done = DispatchSemaphore(value: 0)
         store.execute(

@@ -33,10 +33,6 @@ public struct HealthExportSkip: Hashable, Sendable, CustomStringConvertible {
         /// A workout route file that is not GPX, has no track point, or a point without its position or time,
         /// with a bad number or timestamp, or breaking the route rules; its workout is kept without it.
         case badRoute
-        /// A workout route file whose workout the store already holds without that route (an earlier import
-        /// met the workout while its route file was missing): a store keeps routes only with a workout ingested
-        /// with them, so the route is not added.
-        case routeOfStoredWorkout
 
         /// Alphabetical, for stable reports.
         public static func < (lhs: Reason, rhs: Reason) -> Bool { lhs.rawValue < rhs.rawValue }

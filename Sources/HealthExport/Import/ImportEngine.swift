@@ -239,7 +239,7 @@ struct ImportEngine {
         _ workout: HealthWorkout, routeFiles files: [String], line: Int, writer: ExportWriter
     ) throws {
         if routeFiles == nil { routeFiles = try WorkoutRouteFiles(exportAt: path) }
-        var routes: [(file: String, route: HealthWorkoutRoute)] = []
+        var routes: [HealthWorkoutRoute] = []
         for file in files {
             let bytes: [UInt8]
             do {
@@ -262,30 +262,23 @@ struct ImportEngine {
                 continue
             }
             do throws(WorkoutRouteGPX.Problem) {
-                routes.append((file, try WorkoutRouteGPX.parse(bytes)))
+                routes.append(try WorkoutRouteGPX.parse(bytes))
             } catch {
                 try skip(HealthExportSkip(reason: .badRoute, line: error.line, element: file, detail: error.detail))
             }
         }
-        let outcome = try writer.write(WorkoutRecording(workout: workout, routes: routes.map(\.route)))
+        let outcome = try writer.write(WorkoutRecording(workout: workout, routes: routes))
         guard outcome.isNew else {
             report.alreadyInStore += 1
-            if outcome.keptRoutes, !routes.isEmpty {
-                let stored = writer.routes(of: workout)
-                for (file, route) in routes where !stored.contains(route) {
-                    try skip(
-                        HealthExportSkip(
-                            reason: .routeOfStoredWorkout, line: line, element: "Workout",
-                            detail: "route file \(file): the store holds the workout without it and adds no route to a "
-                                + "stored workout"))
-                }
-            }
+            let added = try writer.addMissingRoutes(routes, to: workout)
+            report.workoutRoutes += added.count
+            report.routeLocations += added.reduce(0) { $0 + $1.locations.count }
             return
         }
         report.imported[HealthObjectType.workout.identifier, default: 0] += 1
         if outcome.keptRoutes {
             report.workoutRoutes += routes.count
-            report.routeLocations += routes.reduce(0) { $0 + $1.route.locations.count }
+            report.routeLocations += routes.reduce(0) { $0 + $1.locations.count }
         } else {
             report.workoutRoutesNotKept += routes.count
         }

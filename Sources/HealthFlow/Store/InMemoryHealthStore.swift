@@ -96,6 +96,21 @@ public final class InMemoryHealthStore: LocalHealthStore, @unchecked Sendable {
         try refusal { () throws(StoreEngine<MemoryPersistence>.IngestFailure) in try engine.ingest(recordings) }
     }
 
+    /// Adds routes to a stored workout, after the routes it holds — as `HKWorkoutRouteBuilder` adds a route to a
+    /// saved workout: one change.
+    ///
+    /// - Parameters:
+    ///   - routes: The routes, in the order a ``HealthWorkoutRouteQuery`` reads them back after those held.
+    ///   - workout: The stored workout (matched by UUID; any source).
+    /// - Throws: ``HealthStoreError/objectNotFound(_:)`` when no such workout is stored or
+    ///   ``HealthStoreError/healthDataUnavailable``; nothing is added then. No routes add nothing.
+    public func addRoutes(_ routes: [HealthWorkoutRoute], to workout: HealthWorkout) throws(HealthStoreError) {
+        guard !routes.isEmpty else { return }
+        try refusal { () throws(StoreEngine<MemoryPersistence>.IngestFailure) in
+            try engine.add(.routes(routes), toSampleWith: workout.uuid)
+        }
+    }
+
     /// Runs an ingest and throws its refusal: the storage case carries `Never` (keeping data in memory cannot
     /// fail).
     private func refusal(

@@ -277,4 +277,22 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
             throw error.underlying
         }
     }
+
+    /// Adds routes to a stored workout, after the routes it holds — as `HKWorkoutRouteBuilder` adds a route to a
+    /// saved workout; returns once they are on disk (one journal record). Snapshots and reopening keep them.
+    ///
+    /// - Parameters:
+    ///   - routes: The routes, in the order a ``HealthWorkoutRouteQuery`` reads them back after those held.
+    ///   - workout: The stored workout (matched by UUID; any source).
+    /// - Throws: ``HealthStoreError/objectNotFound(_:)`` when no such workout is stored,
+    ///   ``HealthStoreError/healthDataUnavailable``, or a ``FileStoreError`` when the routes could not be made
+    ///   durable; nothing is added then. No routes add nothing.
+    public func addRoutes(_ routes: [HealthWorkoutRoute], to workout: HealthWorkout) throws {
+        guard !routes.isEmpty else { return }
+        do throws(StoreEngine<JournalPersistence>.IngestFailure) {
+            try engine.add(.routes(routes), toSampleWith: workout.uuid)
+        } catch {
+            throw error.underlying
+        }
+    }
 }

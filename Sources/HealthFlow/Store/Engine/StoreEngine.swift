@@ -180,6 +180,25 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
         try ingest(entries.samples, as: .insertSeries(entries))
     }
 
+    /// Adds `series` to the stored sample with `uuid`, after the series it holds (routes to a stored workout), as
+    /// `ingest(_:)` adds samples: without authorization or source rules, one change. The public callers add only
+    /// non-empty series of kinds that take additions, so a refusal means no such sample is stored:
+    /// ``HealthStoreError/objectNotFound(_:)``.
+    func add(_ series: SampleSeries, toSampleWith uuid: UUID) throws(IngestFailure) {
+        guard isHealthDataAvailable else { throw .refused(.healthDataUnavailable) }
+        let failure = state.withLock { state -> IngestFailure? in
+            if state.additionProblem(series, to: uuid) != nil { return .refused(.objectNotFound(uuid)) }
+            do throws(Persistence.Failure) {
+                try commit(.addSeries(uuid, series), to: &state).forEach(outbox.enqueue)
+                return nil
+            } catch {
+                return .storage(error)
+            }
+        }
+        persistence.changeFinished(in: self)
+        if let failure { throw failure }
+    }
+
     /// Checks `samples` and commits `mutation`, which inserts them.
     private func ingest(_ samples: [HealthSample], as mutation: StoreMutation) throws(IngestFailure) {
         let keys: BatchKeys

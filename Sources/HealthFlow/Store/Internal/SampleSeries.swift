@@ -45,6 +45,22 @@ enum SeriesKind: CaseIterable, Sendable {
         }
     }
 
+    /// The journal record of a series of this kind added to a stored sample, or `nil` when a series of this
+    /// kind is kept only with its sample (an ECG's voltages are all of its recording, made with it; a workout
+    /// takes more routes after it was saved, as `HKWorkoutRouteBuilder` adds them to a saved workout).
+    var additionRecord: RecordKind? {
+        switch self {
+        case .voltages: nil
+        case .routes: .addedRoutes
+        }
+    }
+
+    /// The kind whose addition record is `record`, or `nil`.
+    init?(additionRecord record: RecordKind) {
+        guard let kind = Self.allCases.first(where: { $0.additionRecord == record }) else { return nil }
+        self = kind
+    }
+
     /// The kind whose journal record is `record`, or `nil`.
     init?(journalRecord record: RecordKind) {
         guard let kind = Self.allCases.first(where: { $0.journalRecord == record }) else { return nil }
@@ -111,6 +127,15 @@ enum SampleSeries: Hashable, Sendable {
             return nil
         default:
             return "\(kind.names.series) beside a sample that is not \(kind.names.sample)"
+        }
+    }
+
+    /// The series with `added` after it, for a kind that takes additions (``SeriesKind/additionRecord``) and
+    /// `added` of the same kind; `nil` otherwise.
+    func appending(_ added: SampleSeries) -> SampleSeries? {
+        switch (self, added) {
+        case (.routes(let routes), .routes(let more)): .routes(routes + more)
+        default: nil
         }
     }
 

@@ -11,6 +11,9 @@ enum StoreMutation: Hashable, Sendable {
     /// all-or-nothing batch: each sample is inserted as `.insert` would, and its series kept beside it. A batch
     /// comes from one `ingest(_:)` of one recording type, so its series are of one kind.
     case insertSeries([SeriesSample])
+    /// A series added to the stored sample with the UUID, after the series it holds (routes added to a stored
+    /// workout); only kinds with an ``SeriesKind/additionRecord`` take additions.
+    case addSeries(UUID, SampleSeries)
     /// Samples deleted by UUID (top-level samples: a correlation takes its members), as one batch.
     case delete([UUID])
     /// The person's answer to a permission sheet: the types allowed, and the request they answered.

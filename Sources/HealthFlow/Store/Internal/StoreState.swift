@@ -148,6 +148,9 @@ struct StoreState {
             let jobs = apply(.insert(entries.samples))
             for entry in entries where !entry.series.isEmpty { series[entry.sample.uuid] = entry.series }
             return jobs
+        case .addSeries(let uuid, let added):
+            series[uuid] = series[uuid].flatMap { $0.appending(added) } ?? added
+            return []
         case .delete(let uuids):
             var changed: [HealthSample] = []
             for uuid in uuids {
@@ -179,6 +182,8 @@ struct StoreState {
             }
         case .insertSeries(let entries):
             return replayProblem(.insert(entries.samples))
+        case .addSeries(let uuid, let added):
+            return additionProblem(added, to: uuid)
         case .delete(let uuids):
             var seen = UUIDTable<Void>(minimumCapacity: uuids.count)
             for uuid in uuids.lazy.map(UUIDKey.init) {
@@ -189,6 +194,18 @@ struct StoreState {
             }
         case .authorization:
             break
+        }
+        return nil
+    }
+
+    /// Why `added` cannot be added to the sample with `uuid`, or `nil` when it can: the sample must be stored (live)
+    /// and of the type the series belongs beside, the kind must take additions, and the series must hold
+    /// something.
+    func additionProblem(_ added: SampleSeries, to uuid: UUID) -> String? {
+        guard added.kind.additionRecord != nil else { return "\(added.kind.names.series) cannot be added to a sample" }
+        guard !added.isEmpty else { return "an added series is empty" }
+        guard let stored = stored(uuid), stored.sample.type == added.kind.sampleType else {
+            return "\(added.kind.names.series) added to an object that is not \(added.kind.names.sample) in the store"
         }
         return nil
     }

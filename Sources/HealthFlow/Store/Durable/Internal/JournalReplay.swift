@@ -226,6 +226,7 @@ struct JournalReplay {
         case .insert(let samples): samples.count
         case .delete(let uuids): uuids.count
         case .insertSeries(let entries): entries.count
+        case .addSeries: 0
         case .authorization: 0
         }
     }

@@ -13,6 +13,8 @@ enum RecordKind: UInt8, Sendable {
     case recording = 5
     /// Journal: one workout ingested with its routes (``SeriesKind/routes``; a batch is one record per workout).
     case workoutRecording = 6
+    /// Journal: routes added to a stored workout (``SeriesKind/routes``): its UUID and the routes.
+    case addedRoutes = 7
     /// Snapshot: the authorization table.
     case authorizationTable = 16
     /// Snapshot: a type's section begins (identifier and the number of additions and tombstones that follow).

@@ -62,6 +62,8 @@ struct StoreFileHeader: Equatable {
 ///                                                           one record per sample)
 /// recording     = sample voltages                         (kind 5: one ECG; SampleSeries's voltages)
 /// workoutRecording = sample routes                        (kind 6: one workout; SampleSeries's routes)
+/// addedRoutes   = uuid:16 routes                          (kind 7: routes added to a stored workout;
+///                                                           SeriesKind/additionRecord)
 /// ```
 enum MutationCodec {
     /// The records of one change: one, or — for a change whose payload would pass `recordSize` bytes — several,
@@ -98,7 +100,7 @@ enum MutationCodec {
             return stride(from: 0, to: uuids.count, by: perRecord).map { start in
                 encode(.delete(Array(uuids[start..<min(start + perRecord, uuids.count)])))
             }
-        case .authorization:
+        case .authorization, .addSeries:
             return [encode(mutation)]
         case .insertSeries(let entries):
             // An empty batch inserts nothing, as an empty insert does (a series record holds one sample).
@@ -171,7 +173,7 @@ enum MutationCodec {
         case .insertSeries:
             let entries = concatenated(parts) { if case .insertSeries(let more) = $0 { more } else { nil } }
             return entries.map(StoreMutation.insertSeries)
-        case .authorization:
+        case .authorization, .addSeries:
             return nil
         }
     }
@@ -213,6 +215,12 @@ enum MutationCodec {
                 entry.series.encode(into: &writer)
             }
             return (kind.journalRecord, writer.bytes)
+        case .addSeries(let uuid, let series):
+            var writer = BinaryWriter(capacity: 16 + series.encodedSize)
+            writer.uuid(uuid)
+            series.encode(into: &writer)
+            // Only kinds that take additions are added (``StoreState/additionProblem(_:to:)``).
+            return (series.kind.additionRecord ?? .addedRoutes, writer.bytes)
         }
     }
 
@@ -228,6 +236,12 @@ enum MutationCodec {
                 entries.append(SeriesSample(sample: sample, series: series))
             } while !reader.isAtEnd
             return .insertSeries(entries)
+        }
+        if let seriesKind = SeriesKind(additionRecord: kind) {
+            let uuid = try reader.uuid()
+            let added = StoreMutation.addSeries(uuid, try SampleSeries.decode(seriesKind, from: &reader))
+            try reader.expectEnd()
+            return added
         }
         let mutation: StoreMutation
         switch kind {
