@@ -26,9 +26,12 @@ FIELDS = {
     "category": COMMON + ("value", "metadata"),
     "correlation": COMMON + ("members", "metadata"),
     "electrocardiogram": COMMON + ("classification", "symptomsStatus", "averageHeartRate", "samplingFrequency",
-                                   "numberOfVoltageMeasurements", "metadata"),
-    "workout": COMMON + ("activityType", "duration") + TOTALS + ("events", "activities", "statistics", "metadata"),
+                                   "numberOfVoltageMeasurements", "voltageMeasurements", "metadata"),
+    "workout": COMMON + ("activityType", "duration") + TOTALS + ("events", "activities", "statistics", "routes",
+                                                               "metadata"),
 }
+LOCATION_COLUMNS = ("timestamp", "latitude", "longitude", "altitude", "speed", "course", "horizontalAccuracy",
+                    "verticalAccuracy")
 
 
 class Invalid(Exception):
@@ -119,6 +122,45 @@ def workout_statistics(value, path):
                 unit_value(entry[name], where + "/" + name)
 
 
+def columns(value, path, names, kinds):
+    """`value` is an object of the columns `names`, arrays of equal length; `kinds` checks each column's entries."""
+    fields(value, path, names)
+    lengths = {len(array(value[name], path + "/" + name)) for name in names}
+    if len(lengths) > 1:
+        raise Invalid("at %s: columns of different lengths %s" % (path, sorted(lengths)))
+    for name in names:
+        for index, entry in enumerate(value[name]):
+            kinds(name, entry, "%s/%s/%d" % (path, name, index))
+
+
+def voltage_measurements(value, path):
+    if value is None:
+        return
+    columns(value, path, ("timeSinceSampleStart", "microvolts"), lambda _, entry, where: number(entry, where))
+    times = value["timeSinceSampleStart"]
+    if any(later < earlier for earlier, later in zip(times, times[1:])) or any(time < 0 for time in times):
+        raise Invalid("at %s/timeSinceSampleStart: negative or not in recording order" % path)
+
+
+def location_entry(name, entry, where):
+    if name == "timestamp":
+        string(entry, where, TIMESTAMP)
+    else:
+        number(entry, where)
+
+
+def routes(value, path):
+    if value is None:
+        return
+    for index, route in enumerate(array(value, path)):
+        where = "%s/%d" % (path, index)
+        fields(route, where, ("locations",))
+        columns(route["locations"], where + "/locations", LOCATION_COLUMNS, location_entry)
+        for name, bound in (("latitude", 90), ("longitude", 180)):
+            if any(abs(degrees) > bound for degrees in route["locations"][name]):
+                raise Invalid("at %s/locations/%s: beyond +-%d degrees" % (where, name, bound))
+
+
 def workout(value, path):
     string(value["activityType"], path + "/activityType", IDENTIFIER)
     number(value["duration"], path + "/duration")
@@ -138,6 +180,7 @@ def workout(value, path):
         workout_statistics(activity["statistics"], where + "/statistics")
         metadata(activity["metadata"], where + "/metadata")
     workout_statistics(value["statistics"], path + "/statistics")
+    routes(value["routes"], path + "/routes")
 
 
 def sample(value, path, kinds=FIELDS):
@@ -175,6 +218,7 @@ def sample(value, path, kinds=FIELDS):
         number(value["numberOfVoltageMeasurements"], path + "/numberOfVoltageMeasurements", integer=True)
         if value["numberOfVoltageMeasurements"] < 0:
             raise Invalid("at %s/numberOfVoltageMeasurements: negative" % path)
+        voltage_measurements(value["voltageMeasurements"], path + "/voltageMeasurements")
     metadata(value["metadata"], path + "/metadata")
 
 

@@ -55,7 +55,10 @@ import HealthFlow
 ///                      "classification": "sinusRhythm", "symptomsStatus": "none",
 ///                      "averageHeartRate": { "value": 1.1, "unit": "count/s" },
 ///                      "samplingFrequency": { "value": 512, "unit": "Hz" },
-///                      "numberOfVoltageMeasurements": 15360, "metadata": {} } ],
+///                      "numberOfVoltageMeasurements": 15360,
+///                      "voltageMeasurements": { "timeSinceSampleStart": [0, 0.001953125, …],
+///                                               "microvolts": [12.5, 14, …] },
+///                      "metadata": {} } ],
 ///       "deleted": []
 ///     },
 ///     {
@@ -70,6 +73,10 @@ import HealthFlow
 ///                      "statistics": [ { "type": "heartRate", "start": "…", "end": "…", "sum": null,
 ///                                        "average": { "value": 140, "unit": "count/min" },
 ///                                        "minimum": { … }, "maximum": { … } } ],
+///                      "routes": [ { "locations": { "timestamp": ["…", …], "latitude": [52.52, …],
+///                                                   "longitude": [13.405, …], "altitude": […], "speed": […],
+///                                                   "course": […], "horizontalAccuracy": […],
+///                                                   "verticalAccuracy": […] } } ],
 ///                      "metadata": {} } ],
 ///       "deleted": []
 ///     }
@@ -154,12 +161,15 @@ public struct SyncBatchWriter {
         state = .samples(type, written: 0)
     }
 
-    /// Writes one sample into the open section.
+    /// Writes one sample into the open section, with its series when it has one.
     ///
-    /// - Parameter sample: A sample of the section's type.
+    /// - Parameters:
+    ///   - sample: A sample of the section's type.
+    ///   - series: An ECG's voltage measurements or a workout's routes, as the store reads them; `nil` writes
+    ///     `null` in their field: not sent with this sample (``SyncSampleSeries``).
     /// - Throws: ``SyncSerializationError`` when no section is open, deletions were already written, the type
-    ///   differs or a value is not finite; or the sink's error.
-    public mutating func writeSample(_ sample: HealthSample) throws {
+    ///   differs, the series is not the sample's kind or a value is not finite; or the sink's error.
+    public mutating func writeSample(_ sample: HealthSample, series: SyncSampleSeries? = nil) throws {
         guard case .samples(let type, let written) = state else {
             throw SyncSerializationError.misuse("writeSample needs an open section with no deletions written yet")
         }
@@ -167,8 +177,13 @@ public struct SyncBatchWriter {
             throw SyncSerializationError.sectionTypeMismatch(
                 section: type.identifier, sample: sample.type.identifier)
         }
+        switch (sample, series) {
+        case (_, nil), (.electrocardiogram, .voltageMeasurements?), (.workout, .routes?): break
+        case (_, let series?):
+            throw SyncSerializationError.misuse("a \(type.identifier) sample carries no \(series.field)")
+        }
         if written > 0 { try emitter.byte(UInt8(ascii: ",")) }
-        try emitSample(sample)
+        try emitSample(sample, series: series)
         state = .samples(type, written: written + 1)
     }
 
@@ -197,15 +212,19 @@ public struct SyncBatchWriter {
         state = .deleted(type, written: written + 1)
     }
 
-    /// Writes a whole section: `changes`' samples, then its deletions.
+    /// Writes a whole section: `changes`' samples, each with its series from `series`, then its deletions.
     ///
     /// - Parameters:
     ///   - type: The section's type.
     ///   - changes: What changed since the type's anchor.
-    /// - Throws: As ``writeSample(_:)`` and ``writeDeleted(_:)``.
-    public mutating func writeSection(_ type: HealthObjectType, changes: HealthAnchoredChanges) throws {
+    ///   - series: The series of the samples that have one, by sample UUID; a sample missing here is written
+    ///     with `null` for its series.
+    /// - Throws: As ``writeSample(_:series:)`` and ``writeDeleted(_:)``.
+    public mutating func writeSection(
+        _ type: HealthObjectType, changes: HealthAnchoredChanges, series: [UUID: SyncSampleSeries] = [:]
+    ) throws {
         try beginSection(type)
-        for sample in changes.samples { try writeSample(sample) }
+        for sample in changes.samples { try writeSample(sample, series: series[sample.uuid]) }
         for deleted in changes.deletedObjects { try writeDeleted(deleted) }
         try endSection()
     }
@@ -318,7 +337,7 @@ public struct SyncBatchWriter {
         try emitter.byte(UInt8(ascii: "}"))
     }
 
-    private mutating func emitSample(_ sample: HealthSample) throws {
+    private mutating func emitSample(_ sample: HealthSample, series: SyncSampleSeries?) throws {
         switch sample {
         case .quantity(let quantity):
             return try emitQuantitySample(quantity)
@@ -355,8 +374,16 @@ public struct SyncBatchWriter {
             try emitOptionalQuantity(ecg.samplingFrequency, field: "samples[].samplingFrequency")
             try emitter.raw(",\"numberOfVoltageMeasurements\":")
             try emitter.integer(ecg.numberOfVoltageMeasurements)
+            try emitter.raw(",\"voltageMeasurements\":")
+            if case .voltageMeasurements(let measurements) = series {
+                try emitVoltageMeasurements(measurements)
+            } else {
+                try emitter.raw("null")
+            }
         case .workout(let workout):
             try emitWorkoutFields(workout)
+            try emitter.raw(",\"routes\":")
+            if case .routes(let routes) = series { try emitRoutes(routes) } else { try emitter.raw("null") }
         }
         try emitter.raw(",\"metadata\":")
         try emitMetadata(sample.metadata, field: "samples[].metadata")
@@ -405,6 +432,50 @@ public struct SyncBatchWriter {
         }
         try emitter.raw("],\"statistics\":")
         try emitWorkoutStatistics(workout.statistics, field: "samples[].statistics")
+    }
+
+    /// `{"timeSinceSampleStart": [seconds…], "microvolts": [µV…]}`: two columns of equal length.
+    private mutating func emitVoltageMeasurements(_ measurements: [ElectrocardiogramVoltageMeasurement]) throws {
+        try emitter.raw("{\"timeSinceSampleStart\":[")
+        for (index, measurement) in measurements.enumerated() {
+            if index > 0 { try emitter.byte(UInt8(ascii: ",")) }
+            try emitter.number(measurement.timeSinceSampleStart, field: "samples[].voltageMeasurements")
+        }
+        try emitter.raw("],\"microvolts\":[")
+        for (index, measurement) in measurements.enumerated() {
+            if index > 0 { try emitter.byte(UInt8(ascii: ",")) }
+            try emitter.number(measurement.microvolts, field: "samples[].voltageMeasurements")
+        }
+        try emitter.raw("]}")
+    }
+
+    /// `[{"locations": {"timestamp": [timestamps…], "latitude": [degrees…], …}}]`: one object per route, its
+    /// locations as columns of equal length in ``HealthWorkoutRoute/Location``'s field order.
+    private mutating func emitRoutes(_ routes: [HealthWorkoutRoute]) throws {
+        try emitter.byte(UInt8(ascii: "["))
+        for (index, route) in routes.enumerated() {
+            if index > 0 { try emitter.byte(UInt8(ascii: ",")) }
+            try emitter.raw("{\"locations\":{\"timestamp\":[")
+            for (position, location) in route.locations.enumerated() {
+                if position > 0 { try emitter.byte(UInt8(ascii: ",")) }
+                try emitDate(location.timestamp, field: "samples[].routes[].locations.timestamp")
+            }
+            let columns: [(StaticString, KeyPath<HealthWorkoutRoute.Location, Double>)] = [
+                ("],\"latitude\":[", \.latitude), ("],\"longitude\":[", \.longitude),
+                ("],\"altitude\":[", \.altitude), ("],\"speed\":[", \.speed), ("],\"course\":[", \.course),
+                ("],\"horizontalAccuracy\":[", \.horizontalAccuracy),
+                ("],\"verticalAccuracy\":[", \.verticalAccuracy),
+            ]
+            for (opening, field) in columns {
+                try emitter.raw(opening)
+                for (position, location) in route.locations.enumerated() {
+                    if position > 0 { try emitter.byte(UInt8(ascii: ",")) }
+                    try emitter.number(location[keyPath: field], field: "samples[].routes[].locations")
+                }
+            }
+            try emitter.raw("]}}")
+        }
+        try emitter.byte(UInt8(ascii: "]"))
     }
 
     private mutating func emitWorkoutEvents(_ events: [HealthWorkout.Event], field: String) throws {

@@ -116,7 +116,7 @@ extension SyncRun {
     ///   left, so the run ends with it), or it is a rebuilt legacy batch (answered as a duplicate, its changes go
     ///   again from the same anchors).
     func lookahead(after batch: Gathered, reusing gathering: Gathering?) -> (@Sendable () async throws -> Ahead)? {
-        guard !batch.resendsLegacyBatch, batch.changeCount >= engine.batchSize else { return nil }
+        guard !batch.resendsLegacyBatch, batch.mayHaveMore else { return nil }
         let since = state.anchors.merging(Self.endAnchors(of: batch.sections)) { _, end in end }
         let (engine, workers) = (engine, workers)
         let reused = gathering.flatMap { $0.since == since ? $0.gathered : nil }
@@ -162,7 +162,7 @@ extension SyncRun {
     static func gatherFollowing(
         _ batch: Gathered, since: [String: HealthQueryAnchor], for engine: SyncEngine
     ) async -> Gathering? {
-        guard batch.changeCount >= engine.batchSize else { return nil }
+        guard batch.mayHaveMore else { return nil }
         let after = since.merging(endAnchors(of: batch.sections)) { _, end in end }
         let gathered = try? await collect(
             for: engine, since: SyncState(anchors: after), batchID: engine.makeBatchID(), resendsLegacyBatch: false)

@@ -25,13 +25,18 @@ struct SyncRun {
         let resendsLegacyBatch: Bool
 
         var changeCount: Int { sections.reduce(0) { $0 + $1.count } }
+        /// Whether changes may be left after the batch: some type filled the room the batch gave it (the batch
+        /// is full, or a type that carries series took its ``SyncSeriesGathering/samplesPerBatch``). A batch
+        /// where none did holds everything that was left, and the run ends with it.
+        var mayHaveMore: Bool { sections.contains(where: \.filledItsRoom) }
     }
 
     /// A batch whose body is durable in the state folder and recorded as the state's pending batch.
     struct Durable {
         let record: PendingBatch
         let path: FileSystemPath
-        let changeCount: Int
+        /// Whether changes may be left after it (``Gathered/mayHaveMore``).
+        let mayHaveMore: Bool
         let resendsLegacyBatch: Bool
         /// The temp body written while serializing, removed once the upload is over (`nil` for a resumed batch).
         let prepared: PreparedSyncBatch?
@@ -98,9 +103,11 @@ struct SyncRun {
         try Task.checkCancellation()
         let path = try engine.pendingFilePath(pending.bodyFileName)
         try PendingBatchFile.checkBody(at: path, record: pending)
+        // Whatever this says, the run gathers again after a resumed batch; a short one is saved at once.
         let changes = pending.samples.values.reduce(0, +) + pending.deletions.values.reduce(0, +)
         let batch = Durable(
-            record: pending, path: path, changeCount: changes, resendsLegacyBatch: false, prepared: nil)
+            record: pending, path: path, mayHaveMore: changes >= engine.batchSize, resendsLegacyBatch: false,
+            prepared: nil)
         let receipt = try await send(batch)
         _ = try commit(batch, receipt: receipt)
     }
@@ -232,7 +239,7 @@ struct SyncRun {
             unsavedCommit = nil
             hook?(.persisted(id))
             return Durable(
-                record: record, path: path, changeCount: batch.changeCount,
+                record: record, path: path, mayHaveMore: batch.mayHaveMore,
                 resendsLegacyBatch: batch.resendsLegacyBatch, prepared: prepared, upload: staging?.upload)
         } catch {
             prepared.remove()
@@ -302,7 +309,7 @@ struct SyncRun {
         } else {
             state.commitPending()
         }
-        let outcome: Outcome = sendAgain || batch.changeCount >= engine.batchSize ? .gatherAgain : .finished
+        let outcome: Outcome = sendAgain || batch.mayHaveMore ? .gatherAgain : .finished
         // Every batch is saved as pending before it is sent, so no earlier commit can still be unsaved here.
         if unsavedCommit != nil { try saveCommitted() }
         unsavedCommit = CommittedBody(path: batch.path, batchID: record.batchID)
@@ -342,16 +349,19 @@ struct SyncRun {
     /// before it left, until the batch is full; the types after that wait for the next batch. Each change is
     /// read once per batch it goes into — a full batch reads `limit` changes, however many types are pending —
     /// and each section's anchor stops exactly after its last change.
+    /// The samples that carry series (ECGs, workouts) are read with them (``SyncSeriesGathering``).
     static func fill(
         _ types: [HealthObjectType], from store: any HealthStore, since state: SyncState, limit: Int
     ) async throws -> [SyncPlanSection] {
-        try await fill(types, since: state, limit: limit) { type, anchor, room in
+        let sections = try await fill(types, since: state, limit: limit) { type, anchor, room in
             try await store.changes(of: type, since: anchor, limit: room)
         }
+        return try await SyncSeriesGathering.withSeries(sections, from: store)
     }
 
     /// ``fill(_:from:since:limit:)`` over any source of changes: `changes` answers a type's changes after an
-    /// anchor, at most `room` of them.
+    /// anchor, at most `room` of them. A type whose samples carry series takes at most
+    /// ``SyncSeriesGathering/samplesPerBatch``, leaving the rest of the room to the types after it.
     static func fill(
         _ types: [HealthObjectType], since state: SyncState, limit: Int,
         changes: (HealthObjectType, HealthQueryAnchor?, _ room: Int) async throws -> HealthAnchoredChanges
@@ -359,8 +369,9 @@ struct SyncRun {
         var room = limit
         var sections: [SyncPlanSection] = []
         for type in types where room > 0 {
-            let found = try await changes(type, state.anchor(for: type), room)
-            sections.append(SyncPlanSection(type: type, changes: found))
+            let offered = SyncSeriesGathering.room(for: type, within: room)
+            let found = try await changes(type, state.anchor(for: type), offered)
+            sections.append(SyncPlanSection(type: type, changes: found, offered: offered))
             room -= min(room, found.samples.count + found.deletedObjects.count)
         }
         return sections

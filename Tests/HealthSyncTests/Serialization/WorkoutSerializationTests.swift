@@ -132,8 +132,8 @@ import Testing
         #expect(
             Array(object.keys).sorted()
                 == [
-                    "activities", "activityType", "duration", "end", "events", "kind", "metadata", "source", "start",
-                    "statistics", "totalDistance", "totalEnergyBurned", "totalFlightsClimbed",
+                    "activities", "activityType", "duration", "end", "events", "kind", "metadata", "routes", "source",
+                    "start", "statistics", "totalDistance", "totalEnergyBurned", "totalFlightsClimbed",
                     "totalSwimmingStrokeCount", "type", "uuid",
                 ])
         #expect(HealthSample.workout(try Self.workout(from: object)) == sample)
@@ -146,6 +146,7 @@ import Testing
             "\"uuid\"", "\"type\":\"workout\"", "\"kind\":\"workout\"", "\"start\"", "\"end\"", "\"source\"",
             "\"activityType\"", "\"duration\"", "\"totalEnergyBurned\"", "\"totalDistance\"",
             "\"totalSwimmingStrokeCount\"", "\"totalFlightsClimbed\"", "\"events\"", "\"activities\"",
+            "\"statistics\"", "\"routes\"", "\"metadata\"",
         ]
         var position = text.startIndex
         for key in order {

@@ -93,6 +93,9 @@ struct SyncEngineBench {
 struct SyncEngineDecodedBatch {
     let partHeaders: String
     let json: [String: Any]
+    /// The batch's JSON as sent, for a decoder that reads every number exactly (`JSONSerialization` on Linux does
+    /// not).
+    let jsonData: Data
 
     init(multipart body: Data) throws {
         let bytes = [UInt8](body)
@@ -104,7 +107,8 @@ struct SyncEngineDecodedBatch {
         #expect(contentEnd + closing.count == bytes.count)
         partHeaders = String(decoding: bytes[(firstLineEnd + 2)..<headersEnd], as: UTF8.self)
         let gzip = Data(bytes[(headersEnd + 4)..<contentEnd])
-        json = try SyncFixtures.json(try GzipMultipartZlib.gunzip(gzip))
+        jsonData = try GzipMultipartZlib.gunzip(gzip)
+        json = try SyncFixtures.json(jsonData)
     }
 
     var batchID: String? { json["batchID"] as? String }

@@ -14,8 +14,15 @@ import HealthFlow
 struct SyncPlanSection: Sendable {
     let type: HealthObjectType
     let changes: HealthAnchoredChanges
+    /// The most changes the batch asked of the type: what room it had left, or less for a type that carries
+    /// series (``SyncSeriesGathering/room(for:within:)``).
+    let offered: Int
+    /// The series of the section's samples that carry one (``SyncSeriesGathering``), by sample UUID.
+    var series: [UUID: SyncSampleSeries] = [:]
 
     var count: Int { changes.samples.count + changes.deletedObjects.count }
+    /// Whether the type gave all it was asked for, so more of its changes may be waiting.
+    var filledItsRoom: Bool { count >= offered }
 }
 
 /// A batch ready to upload: the request, and the temp file holding the gzip part when it was spilled to disk.
@@ -44,7 +51,7 @@ enum SyncBatchBody {
                 try spool.append(gzip.compress(chunk))
             }
             for section in sections where section.count > 0 {
-                try writer.writeSection(section.type, changes: section.changes)
+                try writer.writeSection(section.type, changes: section.changes, series: section.series)
             }
             try writer.finish()
             try spool.append(gzip.finish())

@@ -1,0 +1,30 @@
+import HealthFlow
+
+/// The series data a sample carries beside its own fields in a sync batch: an ECG's voltage measurements or a
+/// workout's routes, as ``HealthFlow/HealthElectrocardiogramQuery`` and ``HealthFlow/HealthWorkoutRouteQuery``
+/// read them from the store. ``SyncBatchWriter/writeSample(_:series:)`` writes them into the sample's JSON
+/// (`voltageMeasurements`, `routes`); a sample written without its series says so with `null` there.
+///
+/// Memory: an ECG of 30 s at 512 Hz holds 15,360 measurements (240 KiB); a route, 64 bytes a location.
+public enum SyncSampleSeries: Hashable, Sendable {
+    /// An ECG's voltage measurements, in recording order.
+    case voltageMeasurements([ElectrocardiogramVoltageMeasurement])
+    /// A workout's routes, in the order the store keeps them.
+    case routes([HealthWorkoutRoute])
+
+    /// The number of elements (measurements or locations): what a batch's series budget counts.
+    public var elementCount: Int {
+        switch self {
+        case .voltageMeasurements(let measurements): measurements.count
+        case .routes(let routes): routes.reduce(0) { $0 + $1.locations.count }
+        }
+    }
+
+    /// The JSON field that carries the series.
+    var field: String {
+        switch self {
+        case .voltageMeasurements: "voltageMeasurements"
+        case .routes: "routes"
+        }
+    }
+}
