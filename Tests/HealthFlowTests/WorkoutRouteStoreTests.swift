@@ -83,6 +83,26 @@ struct WorkoutRouteStoreTests {
         #expect(try await store.workoutRoutes(of: bare.workout) == bare.routes)
     }
 
+    @Test func routesAddedToAStoredWorkoutAnnounceItAgainToAnchoredQueriesWithoutRewritingHistory() async throws {
+        let store = StoreFixture.store(executor: .immediate)
+        try await store.requestAuthorization(toShare: [], read: [.workout])
+        let recording = try Self.recording()
+        let other = try Self.recording(hours: 2)
+        try store.ingest([.workout(recording.workout), .workout(other.workout)])
+        let first = try await store.changes(of: .workout, since: nil)
+        #expect(first.samples.map(\.uuid) == [recording.workout.uuid, other.workout.uuid])
+        let checkpoint = store.historyCheckpoint()
+
+        try store.addRoutes(recording.routes, to: recording.workout)
+        let again = try await store.changes(of: .workout, since: first.newAnchor)
+        #expect(again.samples == [.workout(recording.workout)] && again.deletedObjects.isEmpty)
+        #expect(store.mismatch(with: checkpoint) == nil, "the history up to the earlier change is unchanged")
+        #expect(try await store.samples(of: .workout).map(\.uuid) == [recording.workout.uuid, other.workout.uuid])
+        let fromStart = try await store.changes(of: .workout, since: nil)
+        #expect(fromStart.samples.map(\.uuid) == [other.workout.uuid, recording.workout.uuid], "each once")
+        #expect(try await store.changes(of: .workout, since: again.newAnchor).samples.isEmpty)
+    }
+
     @Test func routesForAWorkoutTheStoreDoesNotHoldAreRefusedAndNothingChanges() throws {
         let store = StoreFixture.store(executor: .immediate)
         let recording = try Self.recording()
@@ -114,11 +134,14 @@ struct WorkoutRouteStoreTests {
             #expect(replayed.recovery.replayedRecords == 2, "the ingest and the added routes")
             #expect(replayed.image.series[recording.workout.uuid] == .routes(recording.routes))
             try replayed.addRoutes([later], to: recording.workout)
+            let replayedState = StateDump(replayed.image)
             try replayed.snapshot()
             replayed.close()
 
             let restored = try DurableFixture.open(directory)
             #expect(restored.image.series[recording.workout.uuid] == .routes(recording.routes + [later]))
+            #expect(restored.image.sequence == 3, "the ingest, then each addition announcing the workout again")
+            #expect(StateDump(restored.image) == replayedState, "the snapshot holds what the journal rebuilt")
             restored.close()
         }
     }

@@ -237,6 +237,25 @@ import Testing
         }
     }
 
+    @Test func routesAddedToAWorkoutAlreadySentAreSentWithItAgain() async throws {
+        let bench = try await Bench(ecgs: 0)
+        defer { bench.folder.remove() }
+        let bare = try Self.run(hours: 3, uuid: F.uuid(210))
+        try bench.store.ingest([.workout(bare.workout)])
+        let first = try await bench.engine().sync()
+        #expect(first.samples["workout"] == 3)
+        #expect(try Self.routes(try #require(try bench.delivered("workout")[bare.workout.uuid]).routes) == [])
+
+        try bench.store.addRoutes(bare.routes, to: bare.workout)
+        let second = try await bench.engine().sync()
+        #expect(second.restart == nil, "adding routes rewrites no history the sync relies on")
+        #expect(second.samples == ["workout": 1])
+        let batch = try bench.batch(try #require(second.batchIDs.first))
+        let sent = try #require(batch.samples("workout").first)
+        #expect(sent.uuid == bare.workout.uuid)
+        #expect(try Self.routes(sent.routes) == bare.routes)
+    }
+
     @Test func aBatchTakesAtMostSixteenSamplesThatCarrySeriesAndFillsItsRoomWithOthers() async throws {
         let bench = try await Bench(ecgs: 40)
         defer { bench.folder.remove() }

@@ -279,7 +279,8 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
     }
 
     /// Adds routes to a stored workout, after the routes it holds — as `HKWorkoutRouteBuilder` adds a route to a
-    /// saved workout; returns once they are on disk (one journal record). Snapshots and reopening keep them.
+    /// saved workout. The change announces the workout again: anchored queries from an earlier anchor (and so a
+    /// sync) read it once more, now with these routes, and its observers are called; returns once they are on disk (one journal record). Snapshots and reopening keep them.
     ///
     /// - Parameters:
     ///   - routes: The routes, in the order a ``HealthWorkoutRouteQuery`` reads them back after those held.

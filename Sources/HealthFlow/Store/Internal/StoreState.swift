@@ -150,7 +150,7 @@ struct StoreState {
             return jobs
         case .addSeries(let uuid, let added):
             series[uuid] = series[uuid].flatMap { $0.appending(added) } ?? added
-            return []
+            return reannounce(uuid)
         case .delete(let uuids):
             var changed: [HealthSample] = []
             for uuid in uuids {
@@ -264,6 +264,26 @@ struct StoreState {
             sequence: sequence, object: HealthDeletedObject(deleting: sample), sample: sample)
         return indexes[location.slot].remove(
             start: location.start, sequence: location.sequence, tombstone: tombstone) != nil
+    }
+
+    /// Moves the live sample `uuid` to the next sequence number, as if it were inserted again, so that anchored
+    /// queries (and so syncs) from an earlier anchor read it once more, with the series added to it: a route added
+    /// to a workout already sent is sent with it. Its earlier addition stays in the log as a stale one, so the
+    /// history up to any earlier change is unchanged (``fingerprint(through:)``).
+    private mutating func reannounce(_ uuid: UUID) -> [Job] {
+        let key = UUIDKey(uuid)
+        guard let location = locations[key],
+            let entry = indexes[location.slot].takeOut(start: location.start, sequence: location.sequence)
+        else { return [] }
+        sequence += 1
+        let sample = entry.sample
+        indexes[location.slot].insert(
+            IndexedSample(
+                sample: sample, start: entry.start, end: entry.end, sequence: sequence, isOwned: entry.isOwned),
+            uuid: key)
+        historySum &+= HistoryMix.addition(sequence: sequence, uuid: key)
+        locations[key] = Location(slot: location.slot, start: location.start, sequence: sequence)
+        return notifications(for: [sample])
     }
 
     private mutating func slot(for type: HealthObjectType) -> Int {

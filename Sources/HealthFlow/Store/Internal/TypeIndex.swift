@@ -128,6 +128,16 @@ struct TypeIndex {
         return removed
     }
 
+    /// Takes a live entry out without a tombstone, to be inserted again under a new sequence; its addition stays
+    /// in the log, where it reads as stale (its sequence no longer matches a live entry), as a deleted one's does.
+    /// - Complexity: O(log n + n) (the array shift).
+    mutating func takeOut(start: Double, sequence: UInt64) -> IndexedSample? {
+        guard let slot = position(start: start, sequence: sequence) else { return nil }
+        let removed = entries.remove(at: slot)
+        statisticsColumns?.remove(removed)
+        return removed
+    }
+
     /// The positions of entries starting in `lowerStart..<upperStart` (either bound may be absent).
     /// - Complexity: O(log n).
     func positions(startingFrom lowerStart: Double?, below upperStart: Double?) -> Range<Int> {
