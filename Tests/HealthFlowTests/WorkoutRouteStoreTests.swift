@@ -146,14 +146,17 @@ struct WorkoutRouteStoreTests {
         }
     }
 
-    @Test func aJournalThatAddsRoutesToNoStoredWorkoutIsDamageTheRepairSkips() throws {
+    /// Both addition records: this version's, which announces the workout again, and the one written before.
+    @Test(arguments: [true, false])
+    func aJournalThatAddsRoutesToNoStoredWorkoutIsDamageTheRepairSkips(announces: Bool) throws {
         try DurableFixture.withTemporaryDirectory { directory in
             let recording = try Self.recording()
             let store = try DurableFixture.open(directory)
             try store.ingest([try StoreFixture.sample()])
             store.close()
-            let (kind, payload) = MutationCodec.encode(.addSeries(recording.workout.uuid, .routes(recording.routes)))
-            #expect(kind == .addedRoutes)
+            let (kind, payload) = MutationCodec.encode(
+                .addSeries(recording.workout.uuid, .routes(recording.routes), announces: announces))
+            #expect(kind == (announces ? .announcedRoutes : .addedRoutes))
             var record: [UInt8] = []
             RecordFrame.append(kind: kind, payload: payload, to: &record)
             let journal = try FileHandle(
@@ -168,5 +171,44 @@ struct WorkoutRouteStoreTests {
             #expect(repaired.image.locations.count == 1 && repaired.image.series.isEmpty)
             repaired.close()
         }
+    }
+
+    /// A store main's code wrote when added routes kept their workout's sequence number (`Fixtures/README.md`): its
+    /// journal record of kind 7 replays as written, so the sample saved after it keeps its number (an anchor a sync
+    /// saved still points where it did), and routes added now announce the workout again.
+    @Test func routesAddedBeforeAdditionsAnnouncedTheirWorkoutReplayWithTheSequenceNumbersTheyHad() async throws {
+        try await WorkoutStoreTests.withCopyOfFixture("StoreWithAddedRoutes") { directory in
+            let uuid = WorkoutStoreTests.fixtureUUID
+            let store = try DurableFixture.open(directory, configuration: WorkoutStoreTests.fixtureApp)
+            defer { store.close() }
+            #expect(store.recovery.replayedRecords == 3)
+            #expect(store.lastChangeSequence == 2, "the workout (1) and the step count saved after the routes (2)")
+            try await store.requestAuthorization(toShare: [], read: [.workout, .stepCount])
+            let workouts = try await store.samples(of: .workout)
+            #expect(workouts.map(\.uuid) == [uuid(1)])
+            let routes = try await SeriesKind.routes.read(workouts[0], from: store)
+            guard case .routes(let kept) = routes else {
+                Issue.record("no routes: \(String(describing: routes))")
+                return
+            }
+            #expect(kept.map(\.locations.count) == [3])
+            #expect(kept.first?.locations[2].latitude == 52.5 + 2.0 / 1000)
+            let anchor = try HealthQueryAnchor.decoded(sequence: 1)
+            #expect(try await store.changes(of: .stepCount, since: anchor).samples.map(\.uuid) == [uuid(2)])
+            #expect(try await store.changes(of: .workout, since: anchor).samples.isEmpty)
+
+            guard case .workout(let run) = workouts[0] else { return }
+            try store.addRoutes(kept, to: run)
+            #expect(store.lastChangeSequence == 3)
+            let again = try await store.changes(of: .workout, since: try HealthQueryAnchor.decoded(sequence: 2))
+            #expect(again.samples.map(\.uuid) == [uuid(1)])
+        }
+    }
+}
+
+extension HealthQueryAnchor {
+    /// The anchor at `sequence`, as an app that saved it would read it back.
+    static func decoded(sequence: UInt64) throws -> HealthQueryAnchor {
+        try JSONDecoder().decode(HealthQueryAnchor.self, from: Data("\(sequence)".utf8))
     }
 }

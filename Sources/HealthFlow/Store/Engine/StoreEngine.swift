@@ -189,7 +189,7 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
         let failure = state.withLock { state -> IngestFailure? in
             if state.additionProblem(series, to: uuid) != nil { return .refused(.objectNotFound(uuid)) }
             do throws(Persistence.Failure) {
-                try commit(.addSeries(uuid, series), to: &state).forEach(outbox.enqueue)
+                try commit(.addSeries(uuid, series, announces: true), to: &state).forEach(outbox.enqueue)
                 return nil
             } catch {
                 return .storage(error)

@@ -48,17 +48,29 @@ enum SeriesKind: CaseIterable, Sendable {
     /// The journal record of a series of this kind added to a stored sample, or `nil` when a series of this
     /// kind is kept only with its sample (an ECG's voltages are all of its recording, made with it; a workout
     /// takes more routes after it was saved, as `HKWorkoutRouteBuilder` adds them to a saved workout).
+    /// The sample takes the next sequence number with it (``StoreMutation/addSeries(_:_:announces:)``).
     var additionRecord: RecordKind? {
+        switch self {
+        case .voltages: nil
+        case .routes: .announcedRoutes
+        }
+    }
+
+    /// The journal record an earlier version wrote for an addition of this kind, which did not announce the sample
+    /// again, or `nil`.
+    var legacyAdditionRecord: RecordKind? {
         switch self {
         case .voltages: nil
         case .routes: .addedRoutes
         }
     }
 
-    /// The kind whose addition record is `record`, or `nil`.
-    init?(additionRecord record: RecordKind) {
-        guard let kind = Self.allCases.first(where: { $0.additionRecord == record }) else { return nil }
-        self = kind
+    /// The kind whose addition record is `record` and whether the addition announces its sample again (this
+    /// version's record) or not (an earlier version's, replayed as it was written), or `nil`.
+    static func addition(record: RecordKind) -> (kind: SeriesKind, announces: Bool)? {
+        if let kind = allCases.first(where: { $0.additionRecord == record }) { return (kind, true) }
+        if let kind = allCases.first(where: { $0.legacyAdditionRecord == record }) { return (kind, false) }
+        return nil
     }
 
     /// The kind whose journal record is `record`, or `nil`.

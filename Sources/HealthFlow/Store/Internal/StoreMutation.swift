@@ -12,8 +12,10 @@ enum StoreMutation: Hashable, Sendable {
     /// comes from one `ingest(_:)` of one recording type, so its series are of one kind.
     case insertSeries([SeriesSample])
     /// A series added to the stored sample with the UUID, after the series it holds (routes added to a stored
-    /// workout); only kinds with an ``SeriesKind/additionRecord`` take additions.
-    case addSeries(UUID, SampleSeries)
+    /// workout); only kinds with an ``SeriesKind/additionRecord`` take additions. An addition that `announces`
+    /// moves the sample to the next sequence number (every addition made now); one that does not is an earlier
+    /// version's journal record, replayed as it was written so that the sequence numbers after it stay the same.
+    case addSeries(UUID, SampleSeries, announces: Bool)
     /// Samples deleted by UUID (top-level samples: a correlation takes its members), as one batch.
     case delete([UUID])
     /// The person's answer to a permission sheet: the types allowed, and the request they answered.

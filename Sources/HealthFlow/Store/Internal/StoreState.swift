@@ -148,9 +148,9 @@ struct StoreState {
             let jobs = apply(.insert(entries.samples))
             for entry in entries where !entry.series.isEmpty { series[entry.sample.uuid] = entry.series }
             return jobs
-        case .addSeries(let uuid, let added):
+        case .addSeries(let uuid, let added, let announces):
             series[uuid] = series[uuid].flatMap { $0.appending(added) } ?? added
-            return reannounce(uuid)
+            return announces ? reannounce(uuid) : []
         case .delete(let uuids):
             var changed: [HealthSample] = []
             for uuid in uuids {
@@ -182,7 +182,7 @@ struct StoreState {
             }
         case .insertSeries(let entries):
             return replayProblem(.insert(entries.samples))
-        case .addSeries(let uuid, let added):
+        case .addSeries(let uuid, let added, _):
             return additionProblem(added, to: uuid)
         case .delete(let uuids):
             var seen = UUIDTable<Void>(minimumCapacity: uuids.count)

@@ -13,8 +13,12 @@ enum RecordKind: UInt8, Sendable {
     case recording = 5
     /// Journal: one workout ingested with its routes (``SeriesKind/routes``; a batch is one record per workout).
     case workoutRecording = 6
-    /// Journal: routes added to a stored workout (``SeriesKind/routes``): its UUID and the routes.
+    /// Journal, as written before additions announced their sample again: routes added to a stored workout
+    /// (``SeriesKind/routes``), its UUID and the routes. Replayed as written: the workout keeps its sequence number.
     case addedRoutes = 7
+    /// Journal: routes added to a stored workout that announce it again (``SeriesKind/additionRecord``): its UUID
+    /// and the routes; the workout takes the next sequence number.
+    case announcedRoutes = 9
     /// Snapshot: the authorization table.
     case authorizationTable = 16
     /// Snapshot: a type's section begins (identifier and the number of additions and tombstones that follow).

@@ -191,7 +191,7 @@ private struct SnapshotAssembly {
         case .end, .voltages, .routes:
             // The series records (SeriesKind/snapshotRecord) and the end.
             guard authorization != nil else { throw outOfOrder }
-        case .insert, .delete, .authorization, .recording, .workoutRecording, .addedRoutes:
+        case .insert, .delete, .authorization, .recording, .workoutRecording, .addedRoutes, .announcedRoutes:
             break
         }
     }

@@ -62,8 +62,11 @@ struct StoreFileHeader: Equatable {
 ///                                                           one record per sample)
 /// recording     = sample voltages                         (kind 5: one ECG; SampleSeries's voltages)
 /// workoutRecording = sample routes                        (kind 6: one workout; SampleSeries's routes)
-/// addedRoutes   = uuid:16 routes                          (kind 7: routes added to a stored workout;
+/// announcedRoutes = uuid:16 routes                        (kind 9: routes added to a stored workout, which
+///                                                           takes the next sequence number;
 ///                                                           SeriesKind/additionRecord)
+/// addedRoutes   = uuid:16 routes                          (kind 7: the same as written before, the workout
+///                                                           keeping its number; SeriesKind/legacyAdditionRecord)
 /// ```
 enum MutationCodec {
     /// The records of one change: one, or — for a change whose payload would pass `recordSize` bytes — several,
@@ -215,12 +218,13 @@ enum MutationCodec {
                 entry.series.encode(into: &writer)
             }
             return (kind.journalRecord, writer.bytes)
-        case .addSeries(let uuid, let series):
+        case .addSeries(let uuid, let series, let announces):
             var writer = BinaryWriter(capacity: 16 + series.encodedSize)
             writer.uuid(uuid)
             series.encode(into: &writer)
             // Only kinds that take additions are added (``StoreState/additionProblem(_:to:)``).
-            return (series.kind.additionRecord ?? .addedRoutes, writer.bytes)
+            let record = announces ? series.kind.additionRecord : series.kind.legacyAdditionRecord
+            return (record ?? .announcedRoutes, writer.bytes)
         }
     }
 
@@ -237,9 +241,10 @@ enum MutationCodec {
             } while !reader.isAtEnd
             return .insertSeries(entries)
         }
-        if let seriesKind = SeriesKind(additionRecord: kind) {
+        if let addition = SeriesKind.addition(record: kind) {
             let uuid = try reader.uuid()
-            let added = StoreMutation.addSeries(uuid, try SampleSeries.decode(seriesKind, from: &reader))
+            let added = StoreMutation.addSeries(
+                uuid, try SampleSeries.decode(addition.kind, from: &reader), announces: addition.announces)
             try reader.expectEnd()
             return added
         }
