@@ -60,6 +60,35 @@ import Testing
 
     /// An import that adds nothing (the same export again) leaves the store's files as they were: no new
     /// snapshot of a store that did not change.
+    /// Issue 18: a sync after re-importing a newer export of the same person sends only what the newer export added.
+    @Test func syncAfterImportingANewerExportSendsOnlyTheNewSamples() async throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (older, newer) = (folder.appendingPathComponent("older.xml"), folder.appendingPathComponent("newer.xml"))
+        try Data(Self.export.utf8).write(to: older)
+        let added = """
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Zoë’s iPhone" unit="count" \
+            startDate="2024-03-02 08:00:00 -0800" endDate="2024-03-02 08:05:00 -0800" value="64"/>
+            </HealthData>
+            """
+        try Data(Self.export.replacingOccurrences(of: "</HealthData>", with: added).utf8).write(to: newer)
+        let data = folder.appendingPathComponent("data").path
+        let outbox = folder.appendingPathComponent("outbox").path
+
+        #expect(try await HealthFlowCommandTests.healthflow("import", older.path, "--data", data).status == 0)
+        let first = try await HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data)
+        #expect(first.status == 0, "\(first.errors)")
+        #expect(first.output.contains("sent 2 samples and 0 deletions"), "\(first.output)")
+
+        let reimport = try await HealthFlowCommandTests.healthflow("import", newer.path, "--data", data)
+        #expect(reimport.output.contains("imported 1 samples"), "\(reimport.output)")
+        let second = try await HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data)
+        #expect(second.status == 0, "\(second.errors)")
+        #expect(second.output.contains("sent 1 samples and 0 deletions"), "\(second.output)")
+        let third = try await HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data)
+        #expect(third.output.contains("nothing to send"), "\(third.output)")
+    }
+
     @Test func anImportThatAddsNothingTakesNoSnapshot() async throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
