@@ -69,6 +69,9 @@ struct ImportCommand: Command {
                 }
             }
         }
+        // One snapshot at the end instead of automatic ones on the way, each of which would write the whole store.
+        store.takesAutomaticSnapshots = false
+        defer { store.takesAutomaticSnapshots = true }
         do {
             let report = try await job.run(into: store)
             await watcher.value

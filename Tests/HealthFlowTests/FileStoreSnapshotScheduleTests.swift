@@ -52,6 +52,31 @@ import Testing
         }
     }
 
+    @Test func aStoreWhoseAutomaticSnapshotsAreOffTakesNoneAndLosesNothingUntilTurnedOnAgain() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            let fileSystem = FaultyFileSystem()
+            let store = try DurableFixture.open(directory, fileSystem: fileSystem, limit: Self.limit)
+            #expect(store.takesAutomaticSnapshots)
+            store.takesAutomaticSnapshots = false
+            // ~75 KB of journal: eighteen times the limit.
+            for index in 0..<50 { try store.ingest(try Self.batch(index)) }
+            #expect(Self.snapshotWrites(fileSystem).count == 0)
+            store.close()
+
+            let reopened = try DurableFixture.open(directory, fileSystem: fileSystem, limit: Self.limit)
+            #expect(reopened.image.locations.count == 50 * 20, "the journal kept every change")
+            #expect(reopened.recovery.replayedRecords == 50)
+            #expect(reopened.takesAutomaticSnapshots, "a store opens taking its snapshots")
+            reopened.takesAutomaticSnapshots = false
+            try reopened.ingest(try Self.batch(50))
+            #expect(Self.snapshotWrites(fileSystem).count == 0)
+            reopened.takesAutomaticSnapshots = true
+            try reopened.ingest(try Self.batch(51))
+            #expect(Self.snapshotWrites(fileSystem).count == 1, "the snapshot due is taken after the next change")
+            reopened.close()
+        }
+    }
+
     @Test func aReopenedStoreWaitsForItsSnapshotsSizeOfChangesBeforeTheNextSnapshot() throws {
         try DurableFixture.withTemporaryDirectory { directory in
             let first = try DurableFixture.open(directory)

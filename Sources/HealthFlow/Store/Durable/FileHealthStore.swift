@@ -225,6 +225,19 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
         try engine.persistence.snapshot(of: engine)
     }
 
+    /// Whether the store takes a snapshot by itself once its journal's changes reach
+    /// ``FileStoreOptions/journalSizeLimit`` (or the last snapshot's size); `true` when opened.
+    ///
+    /// A bulk writer that ends with one ``snapshot()`` — `healthflow import` does — turns it off meanwhile: each
+    /// automatic snapshot writes the whole store again, so halfway through a million-sample import one costs as
+    /// much as the final one. Turned off, the journal keeps every change until the next snapshot, and a store
+    /// closed or killed meanwhile replays it on the next open: nothing is lost either way, only the next open
+    /// takes longer. Turned back on, a snapshot that is due is taken after the next change.
+    public var takesAutomaticSnapshots: Bool {
+        get { engine.persistence.takesAutomaticSnapshots }
+        set { engine.persistence.takesAutomaticSnapshots = newValue }
+    }
+
     /// Closes the journal and releases the directory's lock, so another store may open it. Later saves,
     /// deletions and authorization requests fail with ``FileStoreError/closed``; queries still answer from
     /// memory. Closing twice does nothing; deinitialization closes.

@@ -19,6 +19,12 @@ final class JournalPersistence: StorePersistence {
         self.directory = directory
     }
 
+    /// Whether the journal takes its automatic snapshots (``JournalWriter/takesAutomaticSnapshots``).
+    var takesAutomaticSnapshots: Bool {
+        get { journal.takesAutomaticSnapshots }
+        set { journal.takesAutomaticSnapshots = newValue }
+    }
+
     func record(_ mutation: StoreMutation) throws(FileStoreError) {
         try journal.append(mutation)
     }

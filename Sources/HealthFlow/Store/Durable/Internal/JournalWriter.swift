@@ -22,6 +22,8 @@ final class JournalWriter: Sendable {
         var snapshotSize: Int
         /// The length at which a snapshot is due.
         var snapshotDue: Int
+        /// Whether snapshots are taken when due (``FileHealthStore/takesAutomaticSnapshots``).
+        var automaticSnapshots = true
         var failure: FileStoreError?
     }
 
@@ -91,9 +93,17 @@ final class JournalWriter: Sendable {
         return file
     }
 
-    /// Whether the journal has grown enough to call for a snapshot.
+    /// Whether the journal has grown enough to call for a snapshot, and automatic snapshots are on.
     var snapshotIsDue: Bool {
-        state.withLock { $0.file != nil && $0.failure == nil && $0.length >= $0.snapshotDue }
+        state.withLock {
+            $0.automaticSnapshots && $0.file != nil && $0.failure == nil && $0.length >= $0.snapshotDue
+        }
+    }
+
+    /// Whether a snapshot is taken when one is due (``snapshotIsDue``); `true` until turned off.
+    var takesAutomaticSnapshots: Bool {
+        get { state.withLock { $0.automaticSnapshots } }
+        set { state.withLock { $0.automaticSnapshots = newValue } }
     }
 
     /// After a failed snapshot: wait for another `sizeLimit` bytes before the next attempt.
