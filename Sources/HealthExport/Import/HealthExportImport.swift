@@ -48,6 +48,10 @@ public enum HealthExportEvent: Sendable {
 /// the same export again adds nothing, a newer export adds only what is new, and a cancelled import resumes by
 /// running it again.
 ///
+/// Into a `FileHealthStore`, `healthflow import` turns the store's automatic snapshots off for the import
+/// (`takesAutomaticSnapshots`) and takes one `snapshot()` at its end: each automatic snapshot would write the whole
+/// store again (16 % of a million-record import's CPU, Benchmarks/README.md).
+///
 /// - Note: `Sendable`: its mutable state (started, cancelled) is behind locks; `Progress` is thread-safe.
 public final class HealthExportImport: Sendable {
     /// The export's path.
