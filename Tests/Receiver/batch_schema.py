@@ -28,6 +28,7 @@ FIELDS = {
     "electrocardiogram": COMMON + ("classification", "symptomsStatus", "averageHeartRate", "samplingFrequency",
                                    "numberOfVoltageMeasurements", "metadata"),
     "workout": COMMON + ("activityType", "duration") + TOTALS + ("events", "activities", "statistics", "metadata"),
+    "heartbeatSeries": COMMON + ("count", "metadata"),
 }
 
 
@@ -164,6 +165,10 @@ def sample(value, path, kinds=FIELDS):
             sample(member, "%s/members/%d" % (path, index), kinds={"quantity": FIELDS["quantity"]})
     elif kind == "workout":
         workout(value, path)
+    elif kind == "heartbeatSeries":
+        number(value["count"], path + "/count", integer=True)
+        if value["count"] < 0:
+            raise Invalid("at %s/count: negative" % path)
     else:
         if value["classification"] not in CLASSIFICATIONS:
             raise Invalid("at %s/classification: %r" % (path, value["classification"]))

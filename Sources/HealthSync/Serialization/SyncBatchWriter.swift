@@ -72,10 +72,20 @@ import HealthFlow
 ///                                        "minimum": { … }, "maximum": { … } } ],
 ///                      "metadata": {} } ],
 ///       "deleted": []
+///     },
+///     {
+///       "type": "heartbeatSeries",
+///       "samples": [ { "uuid": "…", "type": "heartbeatSeries", "kind": "heartbeatSeries",
+///                      "start": "…", "end": "…", "source": { … }, "count": 64, "metadata": {} } ],
+///       "deleted": []
 ///     }
 ///   ]
 /// }
 /// ```
+///
+/// A heartbeat series is sent as its sample with its beat `count`; its beats themselves (kept beside it in the
+/// store, read with a `HealthHeartbeatSeriesQuery`) are not sent. Nor are an ECG's voltage measurements or a
+/// workout's routes.
 ///
 /// Metadata values are typed: `{"string": "…"}`, `{"number": 1}`, `{"date": "2026-…+00:00"}`,
 /// `{"quantity": {"value": 5, "unit": "mg/dL"}}`. Numbers must be finite (a NaN or infinity throws
@@ -357,6 +367,12 @@ public struct SyncBatchWriter {
             try emitter.integer(ecg.numberOfVoltageMeasurements)
         case .workout(let workout):
             try emitWorkoutFields(workout)
+        case .heartbeatSeries(let series):
+            try emitCommon(
+                uuid: series.uuid, type: series.type, kind: "heartbeatSeries", start: series.startDate,
+                end: series.endDate, source: series.source)
+            try emitter.raw(",\"count\":")
+            try emitter.integer(series.count)
         }
         try emitter.raw(",\"metadata\":")
         try emitMetadata(sample.metadata, field: "samples[].metadata")

@@ -15,6 +15,9 @@ enum RecordKind: UInt8, Sendable {
     case workoutRecording = 6
     /// Journal: routes added to a stored workout (``SeriesKind/routes``): its UUID and the routes.
     case addedRoutes = 7
+    /// Journal: one heartbeat series ingested with its beats (``SeriesKind/heartbeats``; a batch is one record per
+    /// series).
+    case heartbeatRecording = 8
     /// Snapshot: the authorization table.
     case authorizationTable = 16
     /// Snapshot: a type's section begins (identifier and the number of additions and tombstones that follow).
@@ -30,6 +33,9 @@ enum RecordKind: UInt8, Sendable {
     case voltages = 21
     /// Snapshot: one live workout's routes (``SeriesKind/routes``; after the voltages, before the end record).
     case routes = 22
+    /// Snapshot: one live heartbeat series' beats (``SeriesKind/heartbeats``; after the routes, before the end
+    /// record).
+    case heartbeats = 23
 }
 
 /// The frame around every record in journal and snapshot files.

@@ -64,6 +64,8 @@ struct StoreFileHeader: Equatable {
 /// workoutRecording = sample routes                        (kind 6: one workout; SampleSeries's routes)
 /// addedRoutes   = uuid:16 routes                          (kind 7: routes added to a stored workout;
 ///                                                           SeriesKind/additionRecord)
+/// heartbeatRecording = sample heartbeats                  (kind 8: one heartbeat series; SampleSeries's
+///                                                           heartbeats)
 /// ```
 enum MutationCodec {
     /// The records of one change: one, or — for a change whose payload would pass `recordSize` bytes — several,
