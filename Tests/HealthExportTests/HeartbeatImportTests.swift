@@ -1,4 +1,5 @@
 import Foundation
+import HealthExportTestSupport
 import HealthFlow
 import Testing
 
@@ -205,6 +206,24 @@ struct HeartbeatImportTests {
         let series = try #require(try await Self.series(in: reopened).first)
         #expect(try await reopened.heartbeats(of: series).count == 3)
         let again = try await importing(Self.morning, into: reopened)
+        #expect(again.importedCount == 0)
+        #expect(again.alreadyInStore == 2)
+    }
+}
+
+extension HeartbeatImportTests {
+    @Test func aStoreThatKeepsNoBeatsGetsTheSeriesAloneAndTheReportCountsIt() async throws {
+        let store = IngestObservingStore(InMemoryHealthStore(configuration: app))
+        let report = try await importing(Self.morning, into: store)
+        #expect(report.imported == ["heartRateVariabilitySDNN": 1, "heartbeatSeries": 1])
+        #expect(report.heartbeatSeriesWithoutBeats == 1)
+        #expect(report.heartbeats == 0)
+        try await store.inner.requestAuthorization(toShare: [], read: [.heartbeatSeries])
+        let series = try #require(try await Self.series(in: store.inner).first)
+        #expect(series.count == 3)
+        #expect(try await store.inner.heartbeats(of: series) == [])
+
+        let again = try await importing(Self.morning, into: store)
         #expect(again.importedCount == 0)
         #expect(again.alreadyInStore == 2)
     }
