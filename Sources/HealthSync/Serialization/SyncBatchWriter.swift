@@ -84,8 +84,7 @@ import HealthFlow
 /// ```
 ///
 /// A heartbeat series is sent as its sample with its beat `count`; its beats themselves (kept beside it in the
-/// store, read with a `HealthHeartbeatSeriesQuery`) are not sent. Nor are an ECG's voltage measurements or a
-/// workout's routes.
+/// store, read with a `HealthHeartbeatSeriesQuery`) are not sent.
 ///
 /// Metadata values are typed: `{"string": "…"}`, `{"number": 1}`, `{"date": "2026-…+00:00"}`,
 /// `{"quantity": {"value": 5, "unit": "mg/dL"}}`. Numbers must be finite (a NaN or infinity throws
