@@ -5,6 +5,7 @@
 /// - Units: `HealthUnit` (HealthKit's unit-string grammar, dimensions, exact conversion), `HealthQuantity`.
 /// - Types: `HealthObjectType` (the catalog), `MetadataKey`, `MetadataValue`, typed category values.
 /// - Samples: `HealthQuantitySample`, `HealthCategorySample`, `HealthCorrelation`, `HealthElectrocardiogram`,
+///   `HealthWorkout`, `HealthHeartbeatSeries`,
 ///   wrapped by `HealthSample`; `HealthDeletedObject` tombstones. Invalid samples throw `ValidationError`.
 ///
 /// The store layer keeps HealthKit's rules about writing and reading:

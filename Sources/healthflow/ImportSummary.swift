@@ -19,6 +19,14 @@ enum ImportSummary {
                 "ECGs stored without their voltages (the store keeps none): "
                     + grouped(report.electrocardiogramsWithoutVoltages))
         }
+        if report.heartbeats > 0 {
+            Swift.print("heartbeats stored with their heartbeat series: \(grouped(report.heartbeats))")
+        }
+        if report.heartbeatSeriesWithoutBeats > 0 {
+            Swift.print(
+                "heartbeat series stored without their beats (the store keeps none): "
+                    + grouped(report.heartbeatSeriesWithoutBeats))
+        }
         if report.alreadyInStore > 0 {
             Swift.print("already in the store (imported before): \(grouped(report.alreadyInStore))")
         }

@@ -50,7 +50,7 @@ struct SyncCommand: Command {
 
     /// The types synced: every sample type in the catalog the batch format carries.
     static let types = HealthObjectType.allTypes.filter {
-        [.quantity, .category, .correlation, .electrocardiogram, .workout].contains($0.kind)
+        [.quantity, .category, .correlation, .electrocardiogram, .workout, .heartbeatSeries].contains($0.kind)
     }
 
     func run(_ arguments: ParsedArguments) async throws(ArgumentError) -> ExitCode {

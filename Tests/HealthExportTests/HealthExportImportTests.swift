@@ -41,7 +41,9 @@ struct HealthExportImportTests {
         #expect(report.correlationMembersMerged == 2)
         #expect(report.imported["heartRateVariabilitySDNN"] == 1)
         #expect(report.unknownTypes.isEmpty, "\(report.unknownTypes)")
-        #expect(report.unmappedElements["Record>HeartRateVariabilityMetadataList"] == 1, "the beats are counted")
+        #expect(report.unmappedElements["Record>HeartRateVariabilityMetadataList"] == nil, "the beats are mapped")
+        #expect(report.imported["heartbeatSeries"] == 1)
+        #expect(report.heartbeats == 1)
         #expect(report.unmappedElements["ClinicalRecord"] == 1)
         #expect(report.unmappedElements["Me@HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse"] == 1)
         #expect(report.skippedCount == 0)
@@ -118,9 +120,9 @@ struct HealthExportImportTests {
         let second = try await HealthExportImport(
             path: try ExportFixtures.write(ExportFixtures.export(newer), named: "newer.xml", in: directory)
         ).run(into: store)
-        #expect(first.importedCount == 7, "six records and a workout")
+        #expect(first.importedCount == 8, "six records, a workout and a heartbeat series")
         #expect(second.imported == ["stepCount": 1])
-        #expect(second.alreadyInStore == 7)
+        #expect(second.alreadyInStore == 8)
     }
 
     @Test(arguments: [false, true])
@@ -133,7 +135,7 @@ struct HealthExportImportTests {
         let path = directory.appendingPathComponent("export.zip").path
         try Data(zip.finished(zip64: zip64)).write(to: URL(fileURLWithPath: path))
         let report = try await HealthExportImport(path: path).run(into: InMemoryHealthStore(configuration: app))
-        #expect(report.importedCount == 7)
+        #expect(report.importedCount == 8)
         #expect(report.totalBytes == Int64(try Data(contentsOf: URL(fileURLWithPath: path)).count))
     }
 
@@ -174,8 +176,11 @@ struct HealthExportImportTests {
 
         #expect(report.imported == ["stepCount": 1])
         // badHeader and truncated are the ECG CSVs' reasons: ElectrocardiogramImportTests skips a file for each;
-        // missingFile and badRoute are the route files': WorkoutRouteImportTests skips one for each.
-        let fileReasons: Set<HealthExportSkip.Reason> = [.badHeader, .truncated, .missingFile, .badRoute]
+        // missingFile and badRoute are the route files': WorkoutRouteImportTests skips one for each; badHeartbeat
+        // is a heartbeat list's, whose record is kept: HeartbeatImportTests skips one for each malformed beat.
+        let fileReasons: Set<HealthExportSkip.Reason> = [
+            .badHeader, .truncated, .missingFile, .badRoute, .badHeartbeat,
+        ]
         #expect(report.skips.map(\.reason) == HealthExportSkip.Reason.allCases.filter { !fileReasons.contains($0) })
         let headerLines = ExportFixtures.header.split(separator: "\n", omittingEmptySubsequences: false).count
         #expect(report.skips.first?.line == headerLines)

@@ -15,6 +15,11 @@ import Testing
         try body(folder)
     }
 
+    @Test func theSyncSendsEverySampleTypeTheBatchFormatCarriesHeartbeatSeriesIncluded() {
+        #expect(SyncCommand.types.contains(.heartbeatSeries))
+        #expect(SyncCommand.types == HealthObjectType.allTypes.filter(\.isSampleType))
+    }
+
     @Test func theFirstSyncMakesAnIDThatLaterSyncsReadBack() throws {
         try Self.withFolder { folder in
             let path = FileSystemPath(folder.path)

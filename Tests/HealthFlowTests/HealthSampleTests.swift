@@ -59,7 +59,8 @@ struct HealthSampleTests {
         }
         #expect(
             context.debugDescription
-                == "a sample has exactly one of the keys quantity, category, correlation, electrocardiogram, workout")
+                == "a sample has exactly one of the keys quantity, category, correlation, electrocardiogram, workout, heartbeatSeries"
+        )
     }
 
     @Test func decodingRunsValidation() throws {

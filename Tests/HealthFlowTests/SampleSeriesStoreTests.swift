@@ -11,6 +11,7 @@ extension SeriesKind {
         switch self {
         case .voltages: "HealthElectrocardiogramQuery(electrocardiogram)"
         case .routes: "HealthWorkoutRouteQuery(workout)"
+        case .heartbeats: "HealthHeartbeatSeriesQuery(heartbeatSeries)"
         }
     }
 
@@ -37,6 +38,14 @@ extension SeriesKind {
                 try WorkoutRouteStoreTests.route(count: 3, start: start.addingTimeInterval(900)),
             ]
             return SeriesSample(sample: .workout(workout), series: .routes(routes))
+        case .heartbeats:
+            let count = 8 + Int(hours)
+            let series = try HealthHeartbeatSeries(
+                start: start, end: start.addingTimeInterval(60), count: count, source: source)
+            let beats = (0..<count).map {
+                HealthHeartbeat(timeSinceSeriesStart: 11.83 + Double($0) * 0.93, precededByGap: $0 == 3)
+            }
+            return SeriesSample(sample: .heartbeatSeries(series), series: .heartbeats(beats))
         }
     }
 
@@ -58,6 +67,13 @@ extension SeriesKind {
                     }
                     return WorkoutRecording(workout: workout, routes: routes)
                 })
+        case .heartbeats:
+            try store.ingest(
+                entries.map { entry in
+                    guard case .heartbeatSeries(let series) = entry.sample, case .heartbeats(let beats) = entry.series
+                    else { preconditionFailure("not a heartbeat series recording") }
+                    return try HeartbeatSeriesRecording(series: series, heartbeats: beats)
+                })
         }
     }
 
@@ -66,6 +82,7 @@ extension SeriesKind {
         switch (self, sample) {
         case (.voltages, .electrocardiogram(let ecg)): .voltages(try await store.voltageMeasurements(of: ecg))
         case (.routes, .workout(let workout)): .routes(try await store.workoutRoutes(of: workout))
+        case (.heartbeats, .heartbeatSeries(let series)): .heartbeats(try await store.heartbeats(of: series))
         default: preconditionFailure("\(sample.type) is not the sample of \(self)")
         }
     }
@@ -75,6 +92,7 @@ extension SeriesKind {
         switch self {
         case .voltages: .voltages([])
         case .routes: .routes([])
+        case .heartbeats: .heartbeats([])
         }
     }
 }
@@ -83,6 +101,7 @@ extension SeriesKind {
 protocol RecordingIngesting {
     func ingest(_ recordings: [ElectrocardiogramRecording]) throws
     func ingest(_ recordings: [WorkoutRecording]) throws
+    func ingest(_ recordings: [HeartbeatSeriesRecording]) throws
 }
 
 extension InMemoryHealthStore: RecordingIngesting {}
@@ -194,8 +213,9 @@ struct SampleSeriesStoreTests {
     func journalRecordsOfABatchOfRecordingsMergeIntoOneChange(_ kind: SeriesKind) throws {
         let recordings = try [kind.recording(), kind.recording(hours: 1)]
         let parts = MutationCodec.encodeRecords(.insertSeries(recordings))
-        let expectedKind: RecordKind = kind == .voltages ? .recording : .workoutRecording
+        let expectedKind = kind.journalRecord
         #expect(parts.map(\.kind) == [expectedKind, expectedKind])
+        #expect([RecordKind.recording, .workoutRecording, .heartbeatRecording].map(\.rawValue) == [5, 6, 8])
         var decoder = SampleDecoder()
         let decoded = try parts.map { part in
             var reader = BinaryReader(part.payload, range: 0..<part.payload.count)
@@ -228,9 +248,7 @@ struct SampleSeriesStoreTests {
                 authorization: AuthorizationTable(), indexes: [], slots: [:], locations: UUIDTable(),
                 correlations: UUIDTable(), sequence: 0, series: [stray.sample.uuid: stray.series])
         }
-        let expected =
-            kind == .voltages ? "voltages of an ECG that is not stored" : "routes of a workout that is not stored"
-        #expect(problem == .inconsistent(expected))
+        #expect(problem == .inconsistent(Self.notStored(kind)))
     }
 
     @Test(arguments: SeriesKind.allCases)
@@ -246,9 +264,16 @@ struct SampleSeriesStoreTests {
                 locations: state.locations, correlations: UUIDTable(), sequence: state.sequence,
                 series: [other.sample.uuid: stray.series])
         }
-        let expected =
-            kind == .voltages ? "voltages of an ECG that is not stored" : "routes of a workout that is not stored"
-        #expect(problem == .inconsistent(expected))
+        #expect(problem == .inconsistent(Self.notStored(kind)))
+    }
+
+    /// The damage a snapshot reader reports for series of `kind` whose sample is not stored, spelled out per kind.
+    static func notStored(_ kind: SeriesKind) -> String {
+        switch kind {
+        case .voltages: "voltages of an ECG that is not stored"
+        case .routes: "routes of a workout that is not stored"
+        case .heartbeats: "heartbeats of a heartbeat series that is not stored"
+        }
     }
 
     /// A store main's code wrote before the two kinds shared one mechanism (see `Fixtures/README.md`): ECG

@@ -29,6 +29,7 @@ FIELDS = {
                                    "numberOfVoltageMeasurements", "voltageMeasurements", "metadata"),
     "workout": COMMON + ("activityType", "duration") + TOTALS + ("events", "activities", "statistics", "routes",
                                                                "metadata"),
+    "heartbeatSeries": COMMON + ("count", "metadata"),
 }
 LOCATION_COLUMNS = ("timestamp", "latitude", "longitude", "altitude", "speed", "course", "horizontalAccuracy",
                     "verticalAccuracy")
@@ -207,6 +208,10 @@ def sample(value, path, kinds=FIELDS):
             sample(member, "%s/members/%d" % (path, index), kinds={"quantity": FIELDS["quantity"]})
     elif kind == "workout":
         workout(value, path)
+    elif kind == "heartbeatSeries":
+        number(value["count"], path + "/count", integer=True)
+        if value["count"] < 0:
+            raise Invalid("at %s/count: negative" % path)
     else:
         if value["classification"] not in CLASSIFICATIONS:
             raise Invalid("at %s/classification: %r" % (path, value["classification"]))

@@ -37,6 +37,17 @@ public protocol WorkoutRouteIngesting: HealthStore {
 extension FileHealthStore: WorkoutRouteIngesting {}
 extension InMemoryHealthStore: WorkoutRouteIngesting {}
 
+/// A store that keeps heartbeat series with their beats (the durable and in-memory stores): the import writes the
+/// series of an export's heart rate variability records through it; into any other store it writes the series
+/// samples alone and counts them in ``HealthExportReport/heartbeatSeriesWithoutBeats``.
+public protocol HeartbeatSeriesIngesting: HealthStore {
+    /// Adds heartbeat series with their beats, all-or-nothing.
+    func ingest(_ recordings: [HeartbeatSeriesRecording]) throws
+}
+
+extension FileHealthStore: HeartbeatSeriesIngesting {}
+extension InMemoryHealthStore: HeartbeatSeriesIngesting {}
+
 /// Writes batches into a store, leaving out what it already holds: the first attempt writes the batch whole;
 /// when the store refuses a UUID it holds, the batch's UUIDs are looked up per type (one query each) and only
 /// the new samples are written.
@@ -48,7 +59,7 @@ struct ExportWriter {
     func prepare() {
         let types = Set(
             HealthObjectType.allTypes.filter { $0.kind == .quantity || $0.kind == .category }
-                + [.electrocardiogram, .workout])
+                + [.electrocardiogram, .workout, .heartbeatSeries])
         let done = DispatchSemaphore(value: 0)
         store.requestAuthorization(toShare: [], read: types) { _, _ in done.signal() }
         done.wait()
@@ -56,27 +67,47 @@ struct ExportWriter {
 
     /// Writes `batch`; returns the samples that were new to the store.
     func write(_ batch: [HealthSample]) throws -> [HealthSample] {
+        try writeNew(batch, sample: { $0 }, save)
+    }
+
+    /// Writes heartbeat series with their beats (only a store that keeps them; any other gets the series samples
+    /// alone); returns those that were new to the store and whether their beats were kept.
+    func write(
+        _ batch: [HeartbeatSeriesRecording]
+    ) throws -> (recordings: [HeartbeatSeriesRecording], keptBeats: Bool) {
+        guard let keeping = store as? any HeartbeatSeriesIngesting else {
+            let written = Set(try write(batch.map { .heartbeatSeries($0.series) }).map(\.uuid))
+            return (batch.filter { written.contains($0.series.uuid) }, false)
+        }
+        return (try writeNew(batch, sample: { .heartbeatSeries($0.series) }) { try keeping.ingest($0) }, true)
+    }
+
+    /// Writes `batch` (whose items are, or hold, `sample`) through `save`, leaving out what the store holds: the whole batch first; on a UUID the
+    /// store holds, the batch less the UUIDs the look-ups find; returns what was written.
+    private func writeNew<Item>(
+        _ batch: [Item], sample: (Item) -> HealthSample, _ save: ([Item]) throws -> Void
+    ) throws -> [Item] {
         do {
             try save(batch)
             return batch
         } catch HealthStoreError.duplicateUUID {
-            let held = existing(batch)
-            return try writeSplitting(batch.filter { !held.contains($0.uuid) }[...])
+            let held = existing(batch.map(sample))
+            return try writeSplitting(batch.filter { !held.contains(sample($0).uuid) }[...], save)
         }
     }
 
-    /// Writes `samples`, halving on a UUID the store holds but the look-ups did not show (a store that hides
+    /// Writes `items`, halving on a UUID the store holds but the look-ups did not show (a store that hides
     /// a type from reading): each part is written whole, a repeat alone is left out; O(d log n) attempts for d
-    /// repeats among n samples.
-    private func writeSplitting(_ samples: ArraySlice<HealthSample>) throws -> [HealthSample] {
-        guard !samples.isEmpty else { return [] }
+    /// repeats among n items.
+    private func writeSplitting<Item>(_ items: ArraySlice<Item>, _ save: ([Item]) throws -> Void) throws -> [Item] {
+        guard !items.isEmpty else { return [] }
         do {
-            try save(Array(samples))
-            return Array(samples)
+            try save(Array(items))
+            return Array(items)
         } catch HealthStoreError.duplicateUUID {
-            guard samples.count > 1 else { return [] }
-            let middle = samples.startIndex + samples.count / 2
-            return try writeSplitting(samples[..<middle]) + writeSplitting(samples[middle...])
+            guard items.count > 1 else { return [] }
+            let middle = items.startIndex + items.count / 2
+            return try writeSplitting(items[..<middle], save) + writeSplitting(items[middle...], save)
         }
     }
 

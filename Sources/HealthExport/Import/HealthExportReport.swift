@@ -33,6 +33,10 @@ public struct HealthExportSkip: Hashable, Sendable, CustomStringConvertible {
         /// A workout route file that is not GPX, has no track point, or a point without its position or time,
         /// with a bad number or timestamp, or breaking the route rules; its workout is kept without it.
         case badRoute
+        /// A heart rate variability record's `HeartRateVariabilityMetadataList` without beats, or with a beat
+        /// whose `bpm` or `time` is missing or unreadable, or whose time is before the record's start or not after
+        /// the beat before it (the line is the beat's); the record's own sample is kept without its series.
+        case badHeartbeat
 
         /// Alphabetical, for stable reports.
         public static func < (lhs: Reason, rhs: Reason) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -71,7 +75,9 @@ public struct HealthExportReport: Sendable {
     /// Records of types HealthFlow's catalog does not hold, per type name: counted, not stored.
     public internal(set) var unknownTypes: [String: Int] = [:]
     /// Elements and attributes the import does not map, per name (`ClinicalRecord`,
-    /// `HeartRateVariabilityMetadataList`, `Me@HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse`).
+    /// `Me@HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse`).
+    /// A heart rate variability record's `HeartRateVariabilityMetadataList` is mapped (a heartbeat series); one
+    /// in a record of another type is counted here as `Record>HeartRateVariabilityMetadataList`.
     public internal(set) var unmappedElements: [String: Int] = [:]
     /// Voltage measurements stored with the imported ECGs.
     public internal(set) var voltageMeasurements = 0
@@ -87,6 +93,12 @@ public struct HealthExportReport: Sendable {
     public internal(set) var routeLocations = 0
     /// Routes read but not stored: the store keeps none (it is not a ``WorkoutRouteIngesting`` store).
     public internal(set) var workoutRoutesNotKept = 0
+    /// Heartbeats stored with the imported heartbeat series (one series per `HeartRateVariabilityMetadataList`,
+    /// counted in ``imported`` under `heartbeatSeries`).
+    public internal(set) var heartbeats = 0
+    /// Heartbeat series stored without their beats: the store keeps none (it is not a
+    /// ``HeartbeatSeriesIngesting`` store).
+    public internal(set) var heartbeatSeriesWithoutBeats = 0
     /// One summary per `ActivitySummary` day.
     public internal(set) var activitySummaries: [ActivitySummary] = []
     /// The person's characteristics from `Me`, if the export has it.

@@ -22,6 +22,9 @@ struct ImportEngine {
     private var skipLog: FileHandle?
     /// The export's route files, found when the first workout naming one is read.
     private var routeFiles: WorkoutRouteFiles?
+    /// Heartbeat series read since the last flush, written after the batch of samples.
+    private var heartbeatBatch: [HeartbeatSeriesRecording] = []
+    private var heartbeatBatchUUIDs = Set<UUID>()
 
     init(
         path: String, options: HealthExportOptions, store: any HealthStore,
@@ -110,8 +113,11 @@ struct ImportEngine {
     private mutating func take(_ element: ExportElement, writer: ExportWriter) throws {
         switch element.name {
         case "Record":
+            let hasBeats = element["type"] == HealthObjectType.heartRateVariabilitySDNN.healthKitIdentifier
             guard
-                let sample = try mapped(element, children: Self.recordChildren, { try $0.sample(fromRecord: element) })
+                let sample = try mapped(
+                    element, children: hasBeats ? Self.heartRateVariabilityChildren : Self.recordChildren,
+                    { try $0.sample(fromRecord: element) })
             else { return }
             if Self.isCorrelationMember(sample.type) {
                 if heldMembers == nil { heldMembers = try HeldSampleSpool() }
@@ -119,6 +125,7 @@ struct ImportEngine {
             } else {
                 try add(sample, writer: writer)
             }
+            if hasBeats { try addHeartbeatSeries(of: element, sample: sample, writer: writer) }
         case "Correlation":
             guard
                 let correlation = try mapped(
@@ -284,8 +291,62 @@ struct ImportEngine {
         }
     }
 
+    /// Adds a series per `HeartRateVariabilityMetadataList` of the record `element` that became `sample`
+    /// (``HeartbeatList``): a list that cannot be one is a listed skip, and the sample is kept without it.
+    private mutating func addHeartbeatSeries(
+        of element: ExportElement, sample: HealthSample, writer: ExportWriter
+    ) throws {
+        let lists = element.children(named: HeartbeatList.elementName)
+        guard !lists.isEmpty, let start = element["startDate"].flatMap(ExportDate.init),
+            let end = element["endDate"].flatMap(ExportDate.init)
+        else { return }
+        var identity = ExportMapper.identity(of: element, type: element["type"] ?? "", start: start, end: end)
+        identity.add(element["unit"] ?? "")
+        identity.add(element["value"] ?? "")
+        for (index, list) in lists.enumerated() {
+            for child in list.children where child.name != HeartbeatList.beatName {
+                report.unmappedElements[HeartbeatList.elementName + ">" + child.name, default: 0] += 1
+            }
+            let recording: HeartbeatSeriesRecording
+            do throws(HeartbeatList.Problem) {
+                recording = try HeartbeatList.recording(
+                    from: list, index: index, of: sample, start: start, identity: identity)
+            } catch {
+                try skip(
+                    HealthExportSkip(
+                        reason: .badHeartbeat, line: error.line,
+                        element: "Record \(element["type"] ?? "")>\(HeartbeatList.elementName)", detail: error.detail))
+                continue
+            }
+            guard heartbeatBatchUUIDs.insert(recording.series.uuid).inserted else {
+                report.repeatedInExport += 1
+                continue
+            }
+            heartbeatBatch.append(recording)
+        }
+        if heartbeatBatch.count >= options.batchSize { try flush(writer) }
+    }
+
+    /// Writes the heartbeat series read since the last flush, counting them like the samples.
+    private mutating func flushHeartbeatSeries(_ writer: ExportWriter) throws {
+        guard !heartbeatBatch.isEmpty else { return }
+        let written = try writer.write(heartbeatBatch)
+        report.alreadyInStore += heartbeatBatch.count - written.recordings.count
+        if !written.recordings.isEmpty {
+            report.imported[HealthObjectType.heartbeatSeries.identifier, default: 0] += written.recordings.count
+        }
+        if written.keptBeats {
+            report.heartbeats += written.recordings.reduce(0) { $0 + $1.heartbeats.count }
+        } else {
+            report.heartbeatSeriesWithoutBeats += written.recordings.count
+        }
+        heartbeatBatch.removeAll(keepingCapacity: true)
+        heartbeatBatchUUIDs.removeAll(keepingCapacity: true)
+    }
+
     /// The children each element maps; any other child is counted as unmapped.
     private static let recordChildren: Set = ["MetadataEntry"]
+    private static let heartRateVariabilityChildren: Set = ["MetadataEntry", HeartbeatList.elementName]
     private static let correlationChildren: Set = ["MetadataEntry", "Record"]
     private static let workoutChildren: Set = [
         "MetadataEntry", "WorkoutEvent", "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute",
@@ -305,13 +366,15 @@ struct ImportEngine {
     }
 
     private mutating func flush(_ writer: ExportWriter) throws {
-        guard !batch.isEmpty else { return }
-        if isCancelled() { throw CancellationError() }
-        let written = try writer.write(batch)
-        report.alreadyInStore += batch.count - written.count
-        count(written)
-        batch.removeAll(keepingCapacity: true)
-        batchUUIDs.removeAll(keepingCapacity: true)
+        defer { batchUUIDs.removeAll(keepingCapacity: true) }
+        if !batch.isEmpty {
+            if isCancelled() { throw CancellationError() }
+            let written = try writer.write(batch)
+            report.alreadyInStore += batch.count - written.count
+            count(written)
+            batch.removeAll(keepingCapacity: true)
+        }
+        try flushHeartbeatSeries(writer)
     }
 
     /// Counts `written` per type in the report: the batch's types (few) are tallied first, so the report's

@@ -42,17 +42,9 @@ public final class HealthElectrocardiogramQuery: HealthQuery, @unchecked Sendabl
 
     override func start(on runner: any HealthQueryRunner) {
         let handler = dataHandler
-        launch(
-            on: runner, validationError: nil,
-            results: { outcome in
-                switch outcome {
-                case .success(let measurements):
-                    for measurement in measurements { handler(self, .measurement(measurement)) }
-                    handler(self, .done)
-                case .failure(let error):
-                    handler(self, .error(error))
-                }
-            }
+        launchStreaming(
+            on: runner, element: { handler(self, .measurement($0)) }, done: { handler(self, .done) },
+            failed: { handler(self, .error($0)) }
         ) { runner.run(self, in: $0) }
     }
 }

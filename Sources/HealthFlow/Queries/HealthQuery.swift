@@ -136,6 +136,27 @@ public class HealthQuery: CustomStringConvertible, @unchecked Sendable {
         run(execution)
     }
 
+    /// Launches a query that streams the series kept beside one sample (``HealthElectrocardiogramQuery``,
+    /// ``HealthHeartbeatSeriesQuery``): `element` for each element in order, then `done`; or `failed` once. All
+    /// the calls are made from one callback job.
+    func launchStreaming<Element: Sendable>(
+        on runner: any HealthQueryRunner, element: @escaping @Sendable (Element) -> Void,
+        done: @escaping @Sendable () -> Void, failed: @escaping @Sendable (any Error) -> Void,
+        run: (QueryExecution<[Element]>) -> Void
+    ) {
+        launch(
+            on: runner, validationError: nil,
+            results: { outcome in
+                switch outcome {
+                case .success(let elements):
+                    for each in elements { element(each) }
+                    done()
+                case .failure(let error):
+                    failed(error)
+                }
+            }, run: run)
+    }
+
     /// The validation error of a query that needs a sample type and takes `limit`, if any.
     func sampleTypeError(limit: Int = 0) -> HealthStoreError? {
         if !objectType.isSampleType { return .unsupportedQueryType(objectType, query: description) }

@@ -1,13 +1,14 @@
 import Foundation
 
-/// Any sample a store holds: a quantity sample, a category sample, a correlation, an ECG or a workout — the
-/// counterpart of `HKSample` with its subclasses as cases.
+/// Any sample a store holds: a quantity sample, a category sample, a correlation, an ECG, a workout or a
+/// heartbeat series — the counterpart of `HKSample` with its subclasses as cases.
 ///
 /// Every case has a UUID, a type, start and end dates, a source and metadata, readable without
 /// switching.
 ///
 /// A sample encodes as a single-key object naming its kind: `{"quantity": {…}}`, `{"category": {…}}`,
-/// `{"correlation": {…}}`, `{"electrocardiogram": {…}}`, `{"workout": {…}}`.
+/// `{"correlation": {…}}`, `{"electrocardiogram": {…}}`, `{"workout": {…}}`,
+/// `{"heartbeatSeries": {…}}`.
 public enum HealthSample: Hashable, Sendable {
     /// A quantity sample.
     case quantity(HealthQuantitySample)
@@ -19,6 +20,8 @@ public enum HealthSample: Hashable, Sendable {
     case electrocardiogram(HealthElectrocardiogram)
     /// A workout.
     case workout(HealthWorkout)
+    /// A heartbeat series (its beats are kept beside it, as ECG voltages are).
+    case heartbeatSeries(HealthHeartbeatSeries)
 
     /// The sample's identity.
     public var uuid: UUID {
@@ -28,6 +31,7 @@ public enum HealthSample: Hashable, Sendable {
         case .correlation(let sample): sample.uuid
         case .electrocardiogram(let sample): sample.uuid
         case .workout(let sample): sample.uuid
+        case .heartbeatSeries(let sample): sample.uuid
         }
     }
 
@@ -39,6 +43,7 @@ public enum HealthSample: Hashable, Sendable {
         case .correlation(let sample): sample.type
         case .electrocardiogram(let sample): sample.type
         case .workout(let sample): sample.type
+        case .heartbeatSeries(let sample): sample.type
         }
     }
 
@@ -50,6 +55,7 @@ public enum HealthSample: Hashable, Sendable {
         case .correlation(let sample): sample.startDate
         case .electrocardiogram(let sample): sample.startDate
         case .workout(let sample): sample.startDate
+        case .heartbeatSeries(let sample): sample.startDate
         }
     }
 
@@ -61,6 +67,7 @@ public enum HealthSample: Hashable, Sendable {
         case .correlation(let sample): sample.endDate
         case .electrocardiogram(let sample): sample.endDate
         case .workout(let sample): sample.endDate
+        case .heartbeatSeries(let sample): sample.endDate
         }
     }
 
@@ -72,6 +79,7 @@ public enum HealthSample: Hashable, Sendable {
         case .correlation(let sample): sample.source
         case .electrocardiogram(let sample): sample.source
         case .workout(let sample): sample.source
+        case .heartbeatSeries(let sample): sample.source
         }
     }
 
@@ -83,13 +91,14 @@ public enum HealthSample: Hashable, Sendable {
         case .correlation(let sample): sample.metadata
         case .electrocardiogram(let sample): sample.metadata
         case .workout(let sample): sample.metadata
+        case .heartbeatSeries(let sample): sample.metadata
         }
     }
 }
 
 extension HealthSample: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case quantity, category, correlation, electrocardiogram, workout
+        case quantity, category, correlation, electrocardiogram, workout, heartbeatSeries
     }
 
     /// Decodes a single-key object naming the kind, validating the sample.
@@ -104,6 +113,8 @@ extension HealthSample: Codable {
         case .electrocardiogram:
             self = .electrocardiogram(try container.decode(HealthElectrocardiogram.self, forKey: key))
         case .workout: self = .workout(try container.decode(HealthWorkout.self, forKey: key))
+        case .heartbeatSeries:
+            self = .heartbeatSeries(try container.decode(HealthHeartbeatSeries.self, forKey: key))
         }
     }
 
@@ -118,6 +129,7 @@ extension HealthSample: Codable {
         case .correlation(let sample): try container.encode(sample, forKey: .correlation)
         case .electrocardiogram(let sample): try container.encode(sample, forKey: .electrocardiogram)
         case .workout(let sample): try container.encode(sample, forKey: .workout)
+        case .heartbeatSeries(let sample): try container.encode(sample, forKey: .heartbeatSeries)
         }
     }
 }

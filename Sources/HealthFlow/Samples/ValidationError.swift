@@ -49,6 +49,10 @@ public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible 
     /// A workout route's location (by its position) has a field that is not finite, a latitude or longitude out
     /// of range, or a timestamp earlier than the location before it.
     case invalidRouteLocation(index: Int, field: String)
+    /// A heartbeat series' beats do not number its `count`.
+    case heartbeatCountMismatch(expected: Int, actual: Int)
+    /// A heartbeat's time is not finite, negative, or not later than the beat before it.
+    case heartbeatTimeOutOfOrder(index: Int, timeSinceSeriesStart: Double)
 
     /// A readable message naming the type, the field and the value.
     public var description: String {
@@ -95,6 +99,11 @@ public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible 
             return "workout \(field) has more than one entry for \(type)"
         case .invalidRouteLocation(let index, let field):
             return "workout route locations[\(index)].\(field) is not finite, out of range or out of time order"
+        case .heartbeatCountMismatch(let expected, let actual):
+            return "heartbeat series count is \(expected); got \(actual) heartbeats"
+        case .heartbeatTimeOutOfOrder(let index, let time):
+            return "heartbeat series heartbeats[\(index)] timeSinceSeriesStart \(time) is not finite, negative or "
+                + "not after the beat before it"
         }
     }
 }

@@ -96,6 +96,16 @@ public final class InMemoryHealthStore: LocalHealthStore, @unchecked Sendable {
         try refusal { () throws(StoreEngine<MemoryPersistence>.IngestFailure) in try engine.ingest(recordings) }
     }
 
+    /// Adds heartbeat series with their beats, as `ingest(_:)` adds samples: all-or-nothing, one change. A
+    /// ``HealthHeartbeatSeriesQuery`` reads the beats back.
+    ///
+    /// - Parameter recordings: Heartbeat series with any source and their beats.
+    /// - Throws: ``HealthStoreError/healthDataUnavailable``, ``HealthStoreError/invalidSample(_:)`` or
+    ///   ``HealthStoreError/duplicateUUID(_:)``; nothing is added then.
+    public func ingest(_ recordings: [HeartbeatSeriesRecording]) throws(HealthStoreError) {
+        try refusal { () throws(StoreEngine<MemoryPersistence>.IngestFailure) in try engine.ingest(recordings) }
+    }
+
     /// Adds routes to a stored workout, after the routes it holds — as `HKWorkoutRouteBuilder` adds a route to a
     /// saved workout. The change announces the workout again: anchored queries from an earlier anchor (and so a
     /// sync) read it once more, now with these routes, and its observers are called: one change.

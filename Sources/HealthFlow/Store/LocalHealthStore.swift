@@ -146,6 +146,12 @@ public class LocalHealthStore: HealthQueryRunner, HealthChangeHistory, @unchecke
         core.runSeries(of: query.workout.uuid, as: WorkoutRecording.self, in: execution)
     }
 
+    /// Runs a heartbeat series query: the beats the store keeps with the series (none for a series saved or
+    /// ingested without them, an unknown one, or when the app may not read heartbeat series).
+    public func run(_ query: HealthHeartbeatSeriesQuery, in execution: QueryExecution<[HealthHeartbeat]>) {
+        core.runSeries(of: query.heartbeatSeries.uuid, as: HeartbeatSeriesRecording.self, in: execution)
+    }
+
     // MARK: Characteristics
 
     /// See ``HealthStore/dateOfBirthComponents()``.
@@ -216,7 +222,8 @@ protocol StoreEngineCore: HealthQueryRunner, HealthChangeHistory, AuthorizationT
     var image: StoreImage { get }
     var lastQueryExaminedCount: Int { get }
     /// Runs a query for the series kept beside the sample with `uuid` (``StoreEngine/runSeries(of:as:in:)``):
-    /// the one path of ``HealthElectrocardiogramQuery`` and ``HealthWorkoutRouteQuery``.
+    /// the one path of ``HealthElectrocardiogramQuery``, ``HealthWorkoutRouteQuery`` and
+    /// ``HealthHeartbeatSeriesQuery``.
     func runSeries<Recording: SeriesRecording>(
         of uuid: UUID, as recording: Recording.Type, in execution: QueryExecution<[Recording.Element]>)
 }

@@ -236,6 +236,12 @@ extension HealthObjectType {
     public static let workout = HealthObjectType(
         identifier: "workout", healthKitIdentifier: "HKWorkoutTypeIdentifier", kind: .workout, isShareable: true)
 
+    /// Heartbeat series: the beat-to-beat times recorded with a heart rate variability reading. Shareable and
+    /// readable, as HealthKit's `HKSeriesType.heartbeat()`.
+    public static let heartbeatSeries = HealthObjectType(
+        identifier: "heartbeatSeries", healthKitIdentifier: "HKDataTypeIdentifierHeartbeatSeries",
+        kind: .heartbeatSeries, isShareable: true)
+
     /// Every type in the catalog, grouped by kind in declaration order.
     public static let allTypes: [HealthObjectType] = [
         .height, .bodyMass, .bodyMassIndex, .leanBodyMass, .bodyFatPercentage, .bodyTemperature, .stepCount,
@@ -247,6 +253,6 @@ extension HealthObjectType {
         .dietaryCarbohydrates, .dietaryFatTotal, .dietarySugar, .dietaryFiber, .dietarySodium, .dietaryCaffeine,
         .sleepAnalysis, .menstrualFlow, .appleStandHour, .mindfulSession, .bloodPressure, .food, .dateOfBirth,
         .biologicalSex, .bloodType, .fitzpatrickSkinType, .wheelchairUse, .activityMoveMode, .activitySummary,
-        .electrocardiogram, .workout,
+        .electrocardiogram, .workout, .heartbeatSeries,
     ]
 }

@@ -22,6 +22,8 @@ public struct HealthObjectType: Hashable, Sendable {
         case electrocardiogram
         /// Workouts (`HKWorkoutType`).
         case workout
+        /// Heartbeat series (`HKSeriesType.heartbeat()`).
+        case heartbeatSeries
     }
 
     /// How the values of a quantity type combine over time (HealthKit's `HKQuantityAggregationStyle`).
@@ -108,11 +110,11 @@ public struct HealthObjectType: Hashable, Sendable {
         return index
     }()
 
-    /// Whether samples of the type exist: quantity, category, correlation, electrocardiogram and workout
-    /// types are sample types; characteristics and activity summaries are not.
+    /// Whether samples of the type exist: quantity, category, correlation, electrocardiogram, workout and
+    /// heartbeat series types are sample types; characteristics and activity summaries are not.
     public var isSampleType: Bool {
         switch kind {
-        case .quantity, .category, .correlation, .electrocardiogram, .workout: true
+        case .quantity, .category, .correlation, .electrocardiogram, .workout, .heartbeatSeries: true
         case .characteristic, .activitySummary: false
         }
     }

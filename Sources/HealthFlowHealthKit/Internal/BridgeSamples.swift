@@ -27,7 +27,7 @@ enum BridgeSamples {
                 type: type, start: correlation.startDate, end: correlation.endDate, objects: Set(members),
                 metadata: BridgeMetadata.healthKit(
                     correlation.metadata, extra: [BridgeMetadata.uuidKey: correlation.uuid.uuidString]))
-        case .electrocardiogram, .workout:
+        case .electrocardiogram, .workout, .heartbeatSeries:
             return nil
         }
     }

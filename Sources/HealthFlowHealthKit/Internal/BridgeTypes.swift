@@ -23,7 +23,7 @@ enum BridgeTypes {
                 forIdentifier: HKCharacteristicTypeIdentifier(rawValue: type.healthKitIdentifier))
         case .activitySummary: HKObjectType.activitySummaryType()
         case .electrocardiogram: HKObjectType.electrocardiogramType()
-        case .workout: nil
+        case .workout, .heartbeatSeries: nil
         }
     }
 

@@ -75,6 +75,11 @@ enum ShimSaving {
                     totalFlightsClimbed: workout.totalFlightsClimbed, events: workout.events,
                     activities: workout.activities, statistics: workout.statistics, source: source,
                     metadata: workout.metadata, uuid: workout.uuid))
+        case .heartbeatSeries(let series):
+            return .heartbeatSeries(
+                try HealthHeartbeatSeries(
+                    start: series.startDate, end: series.endDate, count: series.count, source: source,
+                    metadata: series.metadata, uuid: series.uuid))
         }
     }
 

@@ -42,7 +42,7 @@ public class HKObject: NSObject, @unchecked Sendable {
         case .category: HKCategorySample(healthFlowSample: sample)
         case .correlation: HKCorrelation(healthFlowSample: sample)
         case .electrocardiogram: HKElectrocardiogram(healthFlowSample: sample)
-        case .workout: HKSample(healthFlowSample: sample)
+        case .workout, .heartbeatSeries: HKSample(healthFlowSample: sample)
         }
     }
 }

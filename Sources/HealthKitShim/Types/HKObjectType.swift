@@ -160,7 +160,7 @@ enum HKShimTypes {
         case .characteristic: HKCharacteristicType(healthFlowType: type)
         case .activitySummary: HKActivitySummaryType(healthFlowType: type)
         case .electrocardiogram: HKElectrocardiogramType(healthFlowType: type)
-        case .workout: HKSampleType(healthFlowType: type)
+        case .workout, .heartbeatSeries: HKSampleType(healthFlowType: type)
         }
     }
 }

@@ -79,10 +79,19 @@ import HealthFlow
 ///                                                   "verticalAccuracy": […] } } ],
 ///                      "metadata": {} } ],
 ///       "deleted": []
+///     },
+///     {
+///       "type": "heartbeatSeries",
+///       "samples": [ { "uuid": "…", "type": "heartbeatSeries", "kind": "heartbeatSeries",
+///                      "start": "…", "end": "…", "source": { … }, "count": 64, "metadata": {} } ],
+///       "deleted": []
 ///     }
 ///   ]
 /// }
 /// ```
+///
+/// A heartbeat series is sent as its sample with its beat `count`; its beats themselves (kept beside it in the
+/// store, read with a `HealthHeartbeatSeriesQuery`) are not sent.
 ///
 /// Metadata values are typed: `{"string": "…"}`, `{"number": 1}`, `{"date": "2026-…+00:00"}`,
 /// `{"quantity": {"value": 5, "unit": "mg/dL"}}`. Numbers must be finite (a NaN or infinity throws
@@ -384,6 +393,12 @@ public struct SyncBatchWriter {
             try emitWorkoutFields(workout)
             try emitter.raw(",\"routes\":")
             if case .routes(let routes) = series { try emitRoutes(routes) } else { try emitter.raw("null") }
+        case .heartbeatSeries(let heartbeatSeries):
+            try emitCommon(
+                uuid: heartbeatSeries.uuid, type: heartbeatSeries.type, kind: "heartbeatSeries",
+                start: heartbeatSeries.startDate, end: heartbeatSeries.endDate, source: heartbeatSeries.source)
+            try emitter.raw(",\"count\":")
+            try emitter.integer(heartbeatSeries.count)
         }
         try emitter.raw(",\"metadata\":")
         try emitMetadata(sample.metadata, field: "samples[].metadata")

@@ -35,6 +35,9 @@ public protocol HealthQueryRunner: HealthStore {
     /// Runs a workout route query: deliver the workout's routes. By default the query fails with
     /// ``HealthStoreError/unsupportedQueryType(_:query:)``: the store keeps no routes.
     func run(_ query: HealthWorkoutRouteQuery, in execution: QueryExecution<[HealthWorkoutRoute]>)
+    /// Runs a heartbeat series query: deliver the series' beats in time order. By default the query fails with
+    /// ``HealthStoreError/unsupportedQueryType(_:query:)``: the store keeps no beats.
+    func run(_ query: HealthHeartbeatSeriesQuery, in execution: QueryExecution<[HealthHeartbeat]>)
 }
 
 extension HealthQueryRunner {
@@ -51,6 +54,11 @@ extension HealthQueryRunner {
 
     /// Fails the query with ``HealthStoreError/unsupportedQueryType(_:query:)``: a store that keeps no routes.
     public func run(_ query: HealthWorkoutRouteQuery, in execution: QueryExecution<[HealthWorkoutRoute]>) {
+        execution.fail(HealthStoreError.unsupportedQueryType(query.objectType, query: query.description))
+    }
+
+    /// Fails the query with ``HealthStoreError/unsupportedQueryType(_:query:)``: a store that keeps no beats.
+    public func run(_ query: HealthHeartbeatSeriesQuery, in execution: QueryExecution<[HealthHeartbeat]>) {
         execution.fail(HealthStoreError.unsupportedQueryType(query.objectType, query: query.description))
     }
 

@@ -291,6 +291,21 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
         }
     }
 
+    /// Adds heartbeat series with their beats, as the in-memory store's `ingest(_:)` of heartbeat series
+    /// recordings does; returns once they are on disk (one journal record per series, flushed once for the
+    /// batch). Snapshots and reopening keep the beats.
+    ///
+    /// - Parameter recordings: Heartbeat series with any source and their beats.
+    /// - Throws: A ``HealthStoreError`` when a rule refuses them, a ``FileStoreError`` when they could not be
+    ///   made durable; nothing is added then.
+    public func ingest(_ recordings: [HeartbeatSeriesRecording]) throws {
+        do throws(StoreEngine<JournalPersistence>.IngestFailure) {
+            try engine.ingest(recordings)
+        } catch {
+            throw error.underlying
+        }
+    }
+
     /// Adds routes to a stored workout, after the routes it holds — as `HKWorkoutRouteBuilder` adds a route to a
     /// saved workout. The change announces the workout again: anchored queries from an earlier anchor (and so a
     /// sync) read it once more, now with these routes, and its observers are called; returns once they are on disk (one journal record). Snapshots and reopening keep them.

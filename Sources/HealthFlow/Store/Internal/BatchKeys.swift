@@ -40,6 +40,10 @@ struct BatchKeys {
                 self.init(
                     object.uuid, object.type, object.startDate, object.endDate, object.source, owner: owner,
                     sample: sample, correlation: correlation)
+            case .heartbeatSeries(let object):
+                self.init(
+                    object.uuid, object.type, object.startDate, object.endDate, object.source, owner: owner,
+                    sample: sample, correlation: correlation)
             }
         }
 

@@ -28,6 +28,10 @@ enum SampleRules {
                 metadata: sample.metadata, uuid: sample.uuid)
         case .workout(let sample):
             _ = try sample.revalidated()
+        case .heartbeatSeries(let sample):
+            _ = try HealthHeartbeatSeries(
+                start: sample.startDate, end: sample.endDate, count: sample.count, source: sample.source,
+                metadata: sample.metadata, uuid: sample.uuid)
         }
     }
 
@@ -125,6 +129,8 @@ struct SampleKeys {
         case .electrocardiogram(let sample):
             self.init(sample.uuid, sample.type.identifier, sample.source, sample.startDate, sample.endDate)
         case .workout(let sample):
+            self.init(sample.uuid, sample.type.identifier, sample.source, sample.startDate, sample.endDate)
+        case .heartbeatSeries(let sample):
             self.init(sample.uuid, sample.type.identifier, sample.source, sample.startDate, sample.endDate)
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The kinds of series data a store keeps beside a sample — the one mechanism behind an ECG's voltage
-/// measurements and a workout's routes. Each kind names the type of the sample it belongs to and the two durable
+/// measurements, a workout's routes and a heartbeat series' beats. Each kind names the type of the sample it belongs to and the two durable
 /// records that carry it: a journal record `sample series` (one sample ingested with its series) and a snapshot
 /// record `uuid:16 series` (one live sample's series). The record kind is the series' tag, so records written
 /// before the kinds shared this code read unchanged (``DurableStoreFormat``).
@@ -12,12 +12,15 @@ enum SeriesKind: CaseIterable, Sendable {
     case voltages
     /// A workout's routes.
     case routes
+    /// A heartbeat series' beats.
+    case heartbeats
 
     /// The type of the sample the series is kept beside.
     var sampleType: HealthObjectType {
         switch self {
         case .voltages: .electrocardiogram
         case .routes: .workout
+        case .heartbeats: .heartbeatSeries
         }
     }
 
@@ -26,6 +29,7 @@ enum SeriesKind: CaseIterable, Sendable {
         switch self {
         case .voltages: .recording
         case .routes: .workoutRecording
+        case .heartbeats: .heartbeatRecording
         }
     }
 
@@ -34,6 +38,7 @@ enum SeriesKind: CaseIterable, Sendable {
         switch self {
         case .voltages: .voltages
         case .routes: .routes
+        case .heartbeats: .heartbeats
         }
     }
 
@@ -42,16 +47,18 @@ enum SeriesKind: CaseIterable, Sendable {
         switch self {
         case .voltages: ("voltages", "an ECG")
         case .routes: ("routes", "a workout")
+        case .heartbeats: ("heartbeats", "a heartbeat series")
         }
     }
 
     /// The journal record of a series of this kind added to a stored sample, or `nil` when a series of this
-    /// kind is kept only with its sample (an ECG's voltages are all of its recording, made with it; a workout
+    /// kind is kept only with its sample (an ECG's voltages and a heartbeat series' beats are all of its
+    /// recording, made with it; a workout
     /// takes more routes after it was saved, as `HKWorkoutRouteBuilder` adds them to a saved workout).
     /// The sample takes the next sequence number with it (``StoreMutation/addSeries(_:_:announces:)``).
     var additionRecord: RecordKind? {
         switch self {
-        case .voltages: nil
+        case .voltages, .heartbeats: nil
         case .routes: .announcedRoutes
         }
     }
@@ -60,7 +67,7 @@ enum SeriesKind: CaseIterable, Sendable {
     /// again, or `nil`.
     var legacyAdditionRecord: RecordKind? {
         switch self {
-        case .voltages: nil
+        case .voltages, .heartbeats: nil
         case .routes: .addedRoutes
         }
     }
@@ -91,6 +98,7 @@ enum SeriesKind: CaseIterable, Sendable {
 /// ```text
 /// voltages  = count:varint (timeSinceSampleStart:f64 microvolts:f64)*
 /// routes    = count:varint (count:varint location*)*
+/// heartbeats = count:varint (timeSinceSeriesStart:f64 precededByGap:u8)*
 /// location  = timestamp:f64 latitude:f64 longitude:f64 altitude:f64 speed:f64 course:f64
 ///             horizontalAccuracy:f64 verticalAccuracy:f64
 /// ```
@@ -99,11 +107,14 @@ enum SampleSeries: Hashable, Sendable {
     case voltages([ElectrocardiogramVoltageMeasurement])
     /// A workout's routes, in the order given.
     case routes([HealthWorkoutRoute])
+    /// A heartbeat series' beats, in time order.
+    case heartbeats([HealthHeartbeat])
 
     var kind: SeriesKind {
         switch self {
         case .voltages: .voltages
         case .routes: .routes
+        case .heartbeats: .heartbeats
         }
     }
 
@@ -112,6 +123,7 @@ enum SampleSeries: Hashable, Sendable {
         switch self {
         case .voltages(let measurements): measurements.isEmpty
         case .routes(let routes): routes.isEmpty
+        case .heartbeats(let beats): beats.isEmpty
         }
     }
 
@@ -120,11 +132,13 @@ enum SampleSeries: Hashable, Sendable {
         switch self {
         case .voltages(let measurements): 10 + 16 * measurements.count
         case .routes(let routes): routes.reduce(10) { $0 + 10 + 64 * $1.locations.count }
+        case .heartbeats(let beats): 10 + 9 * beats.count
         }
     }
 
     /// Why the series cannot be kept beside `sample` — a sample of another type than the kind's, or data that do
-    /// not fit it (voltages: ``HealthElectrocardiogram/validateVoltageMeasurements(_:)``) — or `nil`.
+    /// not fit it (voltages: ``HealthElectrocardiogram/validateVoltageMeasurements(_:)``; heartbeats:
+    /// ``HealthHeartbeatSeries/validateHeartbeats(_:)``) — or `nil`.
     /// - Complexity: O(n) in the series' elements.
     func problem(beside sample: HealthSample) -> String? {
         switch (self, sample) {
@@ -137,6 +151,13 @@ enum SampleSeries: Hashable, Sendable {
             }
         case (.routes, .workout):
             return nil
+        case (.heartbeats(let beats), .heartbeatSeries(let series)):
+            do throws(ValidationError) {
+                try series.validateHeartbeats(beats)
+                return nil
+            } catch {
+                return "heartbeats that do not fit their series"
+            }
         default:
             return "\(kind.names.series) beside a sample that is not \(kind.names.sample)"
         }
@@ -168,11 +189,18 @@ enum SampleSeries: Hashable, Sendable {
                     for (_, value) in location.fields { writer.double(value) }
                 }
             }
+        case .heartbeats(let beats):
+            writer.count(beats.count)
+            for beat in beats {
+                writer.double(beat.timeSinceSeriesStart)
+                writer.byte(beat.precededByGap ? 1 : 0)
+            }
         }
     }
 
     /// Reads a series of `kind` as ``encode(into:)`` writes it; each route is checked by
-    /// ``HealthWorkoutRoute/init(locations:)`` (whether voltages fit their ECG is ``problem(beside:)``'s to say).
+    /// ``HealthWorkoutRoute/init(locations:)`` (whether voltages fit their ECG, or beats their series, is
+    /// ``problem(beside:)``'s to say).
     /// - Throws: A ``BinaryReader/Failure`` for bytes that are not such a series.
     static func decode(_ kind: SeriesKind, from reader: inout BinaryReader) throws(BinaryReader.Failure) -> Self {
         switch kind {
@@ -192,6 +220,17 @@ enum SampleSeries: Hashable, Sendable {
             routes.reserveCapacity(count)
             for _ in 0..<count { routes.append(try decodeRoute(from: &reader)) }
             return .routes(routes)
+        case .heartbeats:
+            let count = try reader.count(minimumSize: 9)
+            var beats: [HealthHeartbeat] = []
+            beats.reserveCapacity(count)
+            for _ in 0..<count {
+                let time = try reader.double()
+                let gap = try reader.byte()
+                guard gap <= 1 else { throw BinaryReader.Failure(reason: "a heartbeat's gap flag is not 0 or 1") }
+                beats.append(HealthHeartbeat(timeSinceSeriesStart: time, precededByGap: gap == 1))
+            }
+            return .heartbeats(beats)
         }
     }
 
@@ -255,5 +294,13 @@ extension WorkoutRecording: SeriesRecording {
 
     static func elements(of series: SampleSeries) -> [HealthWorkoutRoute]? {
         if case .routes(let routes) = series { routes } else { nil }
+    }
+}
+
+extension HeartbeatSeriesRecording: SeriesRecording {
+    var seriesSample: SeriesSample { SeriesSample(sample: .heartbeatSeries(series), series: .heartbeats(heartbeats)) }
+
+    static func elements(of series: SampleSeries) -> [HealthHeartbeat]? {
+        if case .heartbeats(let beats) = series { beats } else { nil }
     }
 }

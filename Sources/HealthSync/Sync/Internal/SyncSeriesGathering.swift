@@ -35,7 +35,7 @@ enum SyncSeriesGathering {
                     result[index].series[ecg.uuid] = .voltageMeasurements(try await store.voltageMeasurements(of: ecg))
                 case .workout(let workout):
                     result[index].series[workout.uuid] = .routes(try await store.workoutRoutes(of: workout))
-                case .quantity, .category, .correlation:
+                case .quantity, .category, .correlation, .heartbeatSeries:
                     break
                 }
             }

@@ -16,6 +16,9 @@ enum RecordKind: UInt8, Sendable {
     /// Journal, as written before additions announced their sample again: routes added to a stored workout
     /// (``SeriesKind/routes``), its UUID and the routes. Replayed as written: the workout keeps its sequence number.
     case addedRoutes = 7
+    /// Journal: one heartbeat series ingested with its beats (``SeriesKind/heartbeats``; a batch is one record per
+    /// series).
+    case heartbeatRecording = 8
     /// Journal: routes added to a stored workout that announce it again (``SeriesKind/additionRecord``): its UUID
     /// and the routes; the workout takes the next sequence number.
     case announcedRoutes = 9
@@ -34,6 +37,9 @@ enum RecordKind: UInt8, Sendable {
     case voltages = 21
     /// Snapshot: one live workout's routes (``SeriesKind/routes``; after the voltages, before the end record).
     case routes = 22
+    /// Snapshot: one live heartbeat series' beats (``SeriesKind/heartbeats``; after the routes, before the end
+    /// record).
+    case heartbeats = 23
 }
 
 /// The frame around every record in journal and snapshot files.

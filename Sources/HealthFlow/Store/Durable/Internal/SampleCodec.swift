@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```text
 /// sample      = kind:u8 body                  1 quantity, 2 category, 3 correlation, 4 electrocardiogram,
-///                                             5 workout
+///                                             5 workout, 6 heartbeat series
 /// quantity    = uuid:16 type:str start:f64 end:f64 source metadata value:f64 unit:str
 /// category    = uuid:16 type:str start:f64 end:f64 source metadata value:zigzag
 /// correlation = uuid:16 type:str start:f64 end:f64 source metadata count:varint quantity*
@@ -13,6 +13,7 @@ import Foundation
 /// workout     = uuid:16 start:f64 end:f64 source metadata activityType:str duration:f64
 ///               present:u8 [energy:qty] [distance:qty] [strokes:qty] [flights:qty] events activity* statistics
 ///               (activity* is count:varint then each activity)
+/// heartbeats  = uuid:16 start:f64 end:f64 source metadata count:varint
 /// events      = count:varint (type:zigzag start:f64 end:f64 metadata)*
 /// activity    = uuid:16 activityType:str start:f64 end:f64 metadata events statistics
 /// statistics  = count:varint (type:str start:f64 end:f64 present:u8 [sum:qty] [avg:qty] [min:qty] [max:qty])*
@@ -49,24 +50,23 @@ enum SampleCodec {
             for member in members { encodeQuantitySample(member, into: &writer) }
         case .electrocardiogram(let sample):
             writer.byte(4)
-            writer.uuid(sample.uuid)
-            writer.double(sample.startDate.timeIntervalSinceReferenceDate)
-            writer.double(sample.endDate.timeIntervalSinceReferenceDate)
-            writer.source(sample.source)
-            encodeMetadata(sample.metadata, into: &writer)
+            encodeCommon(
+                sample.uuid, nil, sample.startDate, sample.endDate, sample.source, sample.metadata, into: &writer)
             writer.signed(sample.classification.rawValue)
             writer.signed(sample.symptomsStatus.rawValue)
             writer.byte((sample.averageHeartRate == nil ? 0 : 1) | (sample.samplingFrequency == nil ? 0 : 2))
             if let rate = sample.averageHeartRate { encodeQuantity(rate, into: &writer) }
             if let frequency = sample.samplingFrequency { encodeQuantity(frequency, into: &writer) }
             writer.count(sample.numberOfVoltageMeasurements)
+        case .heartbeatSeries(let sample):
+            writer.byte(6)
+            encodeCommon(
+                sample.uuid, nil, sample.startDate, sample.endDate, sample.source, sample.metadata, into: &writer)
+            writer.count(sample.count)
         case .workout(let sample):
             writer.byte(5)
-            writer.uuid(sample.uuid)
-            writer.double(sample.startDate.timeIntervalSinceReferenceDate)
-            writer.double(sample.endDate.timeIntervalSinceReferenceDate)
-            writer.source(sample.source)
-            encodeMetadata(sample.metadata, into: &writer)
+            encodeCommon(
+                sample.uuid, nil, sample.startDate, sample.endDate, sample.source, sample.metadata, into: &writer)
             writer.string(sample.activityType.name)
             writer.double(sample.duration)
             encodeOptionalQuantities(
@@ -123,12 +123,14 @@ enum SampleCodec {
         encodeQuantity(sample.quantity, into: &writer)
     }
 
+    /// The fields every sample writes first; `type` is `nil` for a kind whose type is fixed (ECG, workout,
+    /// heartbeat series), which writes none.
     private static func encodeCommon(
-        _ uuid: UUID, _ type: HealthObjectType, _ start: Date, _ end: Date, _ source: HealthSource,
+        _ uuid: UUID, _ type: HealthObjectType?, _ start: Date, _ end: Date, _ source: HealthSource,
         _ metadata: [MetadataKey: MetadataValue], into writer: inout BinaryWriter
     ) {
         writer.uuid(uuid)
-        writer.type(type)
+        if let type { writer.type(type) }
         writer.double(start.timeIntervalSinceReferenceDate)
         writer.double(end.timeIntervalSinceReferenceDate)
         writer.source(source)
@@ -227,11 +229,7 @@ struct SampleDecoder {
                         source: common.source, metadata: common.metadata, uuid: common.uuid))
             }
         case 4:
-            let uuid = try reader.uuid()
-            let start = Date(timeIntervalSinceReferenceDate: try reader.double())
-            let end = Date(timeIntervalSinceReferenceDate: try reader.double())
-            let source = try self.source(from: &reader)
-            let metadata = try self.metadata(from: &reader)
+            let common = try self.common(from: &reader, fixedType: .electrocardiogram)
             guard let classification = HealthElectrocardiogram.Classification(rawValue: try reader.signed()),
                 let symptoms = HealthElectrocardiogram.SymptomsStatus(rawValue: try reader.signed())
             else { throw Failure(reason: "an electrocardiogram has an unknown classification or symptoms status") }
@@ -243,23 +241,29 @@ struct SampleDecoder {
             return try validated { () throws(ValidationError) in
                 .electrocardiogram(
                     try HealthElectrocardiogram(
-                        start: start, end: end, classification: classification, symptomsStatus: symptoms,
-                        averageHeartRate: rate, samplingFrequency: frequency, numberOfVoltageMeasurements: count,
-                        source: source, metadata: metadata, uuid: uuid))
+                        start: common.start, end: common.end, classification: classification,
+                        symptomsStatus: symptoms, averageHeartRate: rate, samplingFrequency: frequency,
+                        numberOfVoltageMeasurements: count, source: common.source, metadata: common.metadata,
+                        uuid: common.uuid))
             }
         case 5:
             return .workout(try workout(from: &reader))
+        case 6:
+            let common = try self.common(from: &reader, fixedType: .heartbeatSeries)
+            let count = try reader.integer()
+            return try validated { () throws(ValidationError) in
+                .heartbeatSeries(
+                    try HealthHeartbeatSeries(
+                        start: common.start, end: common.end, count: count, source: common.source,
+                        metadata: common.metadata, uuid: common.uuid))
+            }
         default:
             throw Failure(reason: "unknown sample kind")
         }
     }
 
     private mutating func workout(from reader: inout BinaryReader) throws(Failure) -> HealthWorkout {
-        let uuid = try reader.uuid()
-        let start = Date(timeIntervalSinceReferenceDate: try reader.double())
-        let end = Date(timeIntervalSinceReferenceDate: try reader.double())
-        let source = try self.source(from: &reader)
-        let metadata = try self.metadata(from: &reader)
+        let common = try self.common(from: &reader, fixedType: .workout)
         let activityType = HealthWorkout.ActivityType(name: try reader.string())
         let duration = try reader.double()
         let totals = try optionalQuantities(4, from: &reader)
@@ -282,10 +286,10 @@ struct SampleDecoder {
         let statistics = try self.statistics(from: &reader)
         return try validated { () throws(ValidationError) in
             try HealthWorkout(
-                activityType: activityType, start: start, end: end, duration: duration,
+                activityType: activityType, start: common.start, end: common.end, duration: duration,
                 totalEnergyBurned: totals[0], totalDistance: totals[1], totalSwimmingStrokeCount: totals[2],
                 totalFlightsClimbed: totals[3], events: events, activities: activities, statistics: statistics,
-                source: source, metadata: metadata, uuid: uuid)
+                source: common.source, metadata: common.metadata, uuid: common.uuid)
         }
     }
 
@@ -344,10 +348,16 @@ struct SampleDecoder {
         let metadata: [MetadataKey: MetadataValue]
     }
 
-    private mutating func common(from reader: inout BinaryReader) throws(Failure) -> Common {
-        Common(
-            uuid: try reader.uuid(), type: try type(from: &reader),
-            start: Date(timeIntervalSinceReferenceDate: try reader.double()),
+    /// The fields ``SampleCodec/encodeCommon(_:_:_:_:_:_:into:)`` writes; a kind whose type is fixed passes it
+    /// as `fixedType` (none was written).
+    private mutating func common(
+        from reader: inout BinaryReader, fixedType: HealthObjectType? = nil
+    ) throws(Failure) -> Common {
+        let uuid = try reader.uuid()
+        let type: HealthObjectType
+        if let fixedType { type = fixedType } else { type = try self.type(from: &reader) }
+        return Common(
+            uuid: uuid, type: type, start: Date(timeIntervalSinceReferenceDate: try reader.double()),
             end: Date(timeIntervalSinceReferenceDate: try reader.double()), source: try source(from: &reader),
             metadata: try metadata(from: &reader))
     }

@@ -188,10 +188,11 @@ private struct SnapshotAssembly {
             guard let section = sections.last, section.tombstones.isEmpty else { throw outOfOrder }
         case .tombstones:
             guard !sections.isEmpty else { throw outOfOrder }
-        case .end, .voltages, .routes:
+        case .end, .voltages, .routes, .heartbeats:
             // The series records (SeriesKind/snapshotRecord) and the end.
             guard authorization != nil else { throw outOfOrder }
-        case .insert, .delete, .authorization, .recording, .workoutRecording, .addedRoutes, .announcedRoutes:
+        case .insert, .delete, .authorization, .recording, .workoutRecording, .addedRoutes, .heartbeatRecording,
+            .announcedRoutes:
             break
         }
     }

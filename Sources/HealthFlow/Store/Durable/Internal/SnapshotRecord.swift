@@ -81,8 +81,8 @@ enum SnapshotRecord {
             let live = try reader.integer()
             try reader.expectEnd()
             return .end(sequence: sequence, sections: sections, live: live)
-        case .insert, .delete, .authorization, .recording, .workoutRecording, .addedRoutes, .announcedRoutes, .voltages,
-            .routes:
+        case .insert, .delete, .authorization, .recording, .workoutRecording, .addedRoutes, .heartbeatRecording,
+            .announcedRoutes, .voltages, .routes, .heartbeats:
             throw BinaryReader.Failure(reason: "a snapshot does not hold \(kind) records")
         }
     }

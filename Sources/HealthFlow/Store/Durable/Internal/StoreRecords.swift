@@ -67,6 +67,8 @@ struct StoreFileHeader: Equatable {
 ///                                                           SeriesKind/additionRecord)
 /// addedRoutes   = uuid:16 routes                          (kind 7: the same as written before, the workout
 ///                                                           keeping its number; SeriesKind/legacyAdditionRecord)
+/// heartbeatRecording = sample heartbeats                  (kind 8: one heartbeat series; SampleSeries's
+///                                                           heartbeats)
 /// ```
 enum MutationCodec {
     /// The records of one change: one, or — for a change whose payload would pass `recordSize` bytes — several,
