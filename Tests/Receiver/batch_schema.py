@@ -29,7 +29,7 @@ FIELDS = {
                                    "numberOfVoltageMeasurements", "voltageMeasurements", "metadata"),
     "workout": COMMON + ("activityType", "duration") + TOTALS + ("events", "activities", "statistics", "routes",
                                                                "metadata"),
-    "heartbeatSeries": COMMON + ("count", "metadata"),
+    "heartbeatSeries": COMMON + ("count", "heartbeats", "metadata"),
 }
 LOCATION_COLUMNS = ("timestamp", "latitude", "longitude", "altitude", "speed", "course", "horizontalAccuracy",
                     "verticalAccuracy")
@@ -143,6 +143,23 @@ def voltage_measurements(value, path):
         raise Invalid("at %s/timeSinceSampleStart: negative or not in recording order" % path)
 
 
+def heartbeat_entry(name, entry, where):
+    if name == "precededByGap":
+        if not isinstance(entry, bool):
+            raise Invalid("at %s: expected true or false" % where)
+    else:
+        number(entry, where)
+
+
+def heartbeats(value, path):
+    if value is None:
+        return
+    columns(value, path, ("timeSinceSeriesStart", "precededByGap"), heartbeat_entry)
+    times = value["timeSinceSeriesStart"]
+    if any(later <= earlier for earlier, later in zip(times, times[1:])) or any(time < 0 for time in times):
+        raise Invalid("at %s/timeSinceSeriesStart: negative or not ascending" % path)
+
+
 def location_entry(name, entry, where):
     if name == "timestamp":
         string(entry, where, TIMESTAMP)
@@ -212,6 +229,7 @@ def sample(value, path, kinds=FIELDS):
         number(value["count"], path + "/count", integer=True)
         if value["count"] < 0:
             raise Invalid("at %s/count: negative" % path)
+        heartbeats(value["heartbeats"], path + "/heartbeats")
     else:
         if value["classification"] not in CLASSIFICATIONS:
             raise Invalid("at %s/classification: %r" % (path, value["classification"]))

@@ -90,8 +90,7 @@ import HealthFlow
 /// }
 /// ```
 ///
-/// A heartbeat series is sent as its sample with its beat `count`; its beats themselves (kept beside it in the
-/// store, read with a `HealthHeartbeatSeriesQuery`) are not sent.
+/// A heartbeat series is sent with its beat `count` and, as columns, its beats (``SyncSampleSeries``).
 ///
 /// Metadata values are typed: `{"string": "…"}`, `{"number": 1}`, `{"date": "2026-…+00:00"}`,
 /// `{"quantity": {"value": 5, "unit": "mg/dL"}}`. Numbers must be finite (a NaN or infinity throws
@@ -187,7 +186,9 @@ public struct SyncBatchWriter {
                 section: type.identifier, sample: sample.type.identifier)
         }
         switch (sample, series) {
-        case (_, nil), (.electrocardiogram, .voltageMeasurements?), (.workout, .routes?): break
+        case (_, nil), (.electrocardiogram, .voltageMeasurements?), (.workout, .routes?),
+            (.heartbeatSeries, .heartbeats?):
+            break
         case (_, let series?):
             throw SyncSerializationError.misuse("a \(type.identifier) sample carries no \(series.field)")
         }
@@ -399,6 +400,8 @@ public struct SyncBatchWriter {
                 start: heartbeatSeries.startDate, end: heartbeatSeries.endDate, source: heartbeatSeries.source)
             try emitter.raw(",\"count\":")
             try emitter.integer(heartbeatSeries.count)
+            try emitter.raw(",\"heartbeats\":")
+            if case .heartbeats(let beats) = series { try emitHeartbeats(beats) } else { try emitter.raw("null") }
         }
         try emitter.raw(",\"metadata\":")
         try emitMetadata(sample.metadata, field: "samples[].metadata")
@@ -451,44 +454,54 @@ public struct SyncBatchWriter {
 
     /// `{"timeSinceSampleStart": [seconds…], "microvolts": [µV…]}`: two columns of equal length.
     private mutating func emitVoltageMeasurements(_ measurements: [ElectrocardiogramVoltageMeasurement]) throws {
-        try emitter.raw("{\"timeSinceSampleStart\":[")
-        for (index, measurement) in measurements.enumerated() {
-            if index > 0 { try emitter.byte(UInt8(ascii: ",")) }
-            try emitter.number(measurement.timeSinceSampleStart, field: "samples[].voltageMeasurements")
-        }
-        try emitter.raw("],\"microvolts\":[")
-        for (index, measurement) in measurements.enumerated() {
-            if index > 0 { try emitter.byte(UInt8(ascii: ",")) }
-            try emitter.number(measurement.microvolts, field: "samples[].voltageMeasurements")
-        }
-        try emitter.raw("]}")
+        let field = "samples[].voltageMeasurements"
+        try emitter.raw("{\"timeSinceSampleStart\":")
+        try emitColumn(measurements) { try $0.emitter.number($1.timeSinceSampleStart, field: field) }
+        try emitter.raw(",\"microvolts\":")
+        try emitColumn(measurements) { try $0.emitter.number($1.microvolts, field: field) }
+        try emitter.byte(UInt8(ascii: "}"))
+    }
+
+    /// `{"timeSinceSeriesStart": [seconds…], "precededByGap": [booleans…]}`: two columns of equal length.
+    private mutating func emitHeartbeats(_ beats: [HealthHeartbeat]) throws {
+        try emitter.raw("{\"timeSinceSeriesStart\":")
+        try emitColumn(beats) { try $0.emitter.number($1.timeSinceSeriesStart, field: "samples[].heartbeats") }
+        try emitter.raw(",\"precededByGap\":")
+        try emitColumn(beats) { try $0.emitter.raw($1.precededByGap ? "true" : "false") }
+        try emitter.byte(UInt8(ascii: "}"))
     }
 
     /// `[{"locations": {"timestamp": [timestamps…], "latitude": [degrees…], …}}]`: one object per route, its
     /// locations as columns of equal length in ``HealthWorkoutRoute/Location``'s field order.
     private mutating func emitRoutes(_ routes: [HealthWorkoutRoute]) throws {
-        try emitter.byte(UInt8(ascii: "["))
-        for (index, route) in routes.enumerated() {
-            if index > 0 { try emitter.byte(UInt8(ascii: ",")) }
-            try emitter.raw("{\"locations\":{\"timestamp\":[")
-            for (position, location) in route.locations.enumerated() {
-                if position > 0 { try emitter.byte(UInt8(ascii: ",")) }
-                try emitDate(location.timestamp, field: "samples[].routes[].locations.timestamp")
+        let columns: [(StaticString, KeyPath<HealthWorkoutRoute.Location, Double>)] = [
+            (",\"latitude\":", \.latitude), (",\"longitude\":", \.longitude), (",\"altitude\":", \.altitude),
+            (",\"speed\":", \.speed), (",\"course\":", \.course), (",\"horizontalAccuracy\":", \.horizontalAccuracy),
+            (",\"verticalAccuracy\":", \.verticalAccuracy),
+        ]
+        try emitColumn(routes) { writer, route in
+            try writer.emitter.raw("{\"locations\":{\"timestamp\":")
+            try writer.emitColumn(route.locations) {
+                try $0.emitDate($1.timestamp, field: "samples[].routes[].locations.timestamp")
             }
-            let columns: [(StaticString, KeyPath<HealthWorkoutRoute.Location, Double>)] = [
-                ("],\"latitude\":[", \.latitude), ("],\"longitude\":[", \.longitude),
-                ("],\"altitude\":[", \.altitude), ("],\"speed\":[", \.speed), ("],\"course\":[", \.course),
-                ("],\"horizontalAccuracy\":[", \.horizontalAccuracy),
-                ("],\"verticalAccuracy\":[", \.verticalAccuracy),
-            ]
-            for (opening, field) in columns {
-                try emitter.raw(opening)
-                for (position, location) in route.locations.enumerated() {
-                    if position > 0 { try emitter.byte(UInt8(ascii: ",")) }
-                    try emitter.number(location[keyPath: field], field: "samples[].routes[].locations")
+            for (key, field) in columns {
+                try writer.emitter.raw(key)
+                try writer.emitColumn(route.locations) {
+                    try $0.emitter.number($1[keyPath: field], field: "samples[].routes[].locations")
                 }
             }
-            try emitter.raw("]}}")
+            try writer.emitter.raw("}}")
+        }
+    }
+
+    /// `[…]`: each of `elements` written by `element`, separated by commas.
+    private mutating func emitColumn<Element>(
+        _ elements: [Element], _ element: (inout SyncBatchWriter, Element) throws -> Void
+    ) throws {
+        try emitter.byte(UInt8(ascii: "["))
+        for (index, value) in elements.enumerated() {
+            if index > 0 { try emitter.byte(UInt8(ascii: ",")) }
+            try element(&self, value)
         }
         try emitter.byte(UInt8(ascii: "]"))
     }

@@ -1,22 +1,27 @@
 import HealthFlow
 
-/// The series data a sample carries beside its own fields in a sync batch: an ECG's voltage measurements or a
-/// workout's routes, as ``HealthFlow/HealthElectrocardiogramQuery`` and ``HealthFlow/HealthWorkoutRouteQuery``
-/// read them from the store. ``SyncBatchWriter/writeSample(_:series:)`` writes them into the sample's JSON
-/// (`voltageMeasurements`, `routes`); a sample written without its series says so with `null` there.
+/// The series data a sample carries beside its own fields in a sync batch: an ECG's voltage measurements, a
+/// workout's routes or a heartbeat series' beats, as ``HealthFlow/HealthElectrocardiogramQuery``,
+/// ``HealthFlow/HealthWorkoutRouteQuery`` and ``HealthFlow/HealthHeartbeatSeriesQuery`` read them from the store.
+/// ``SyncBatchWriter/writeSample(_:series:)`` writes them into the sample's JSON (`voltageMeasurements`, `routes`,
+/// `heartbeats`); a sample written without its series says so with `null` there.
 ///
-/// Memory: an ECG of 30 s at 512 Hz holds 15,360 measurements (240 KiB); a route, 64 bytes a location.
+/// Memory: an ECG of 30 s at 512 Hz holds 15,360 measurements (240 KiB); a route, 64 bytes a location; a
+/// heartbeat, 16 bytes.
 public enum SyncSampleSeries: Hashable, Sendable {
     /// An ECG's voltage measurements, in recording order.
     case voltageMeasurements([ElectrocardiogramVoltageMeasurement])
     /// A workout's routes, in the order the store keeps them.
     case routes([HealthWorkoutRoute])
+    /// A heartbeat series' beats, in time order.
+    case heartbeats([HealthHeartbeat])
 
     /// The number of elements (measurements or locations): what a batch's series budget counts.
     public var elementCount: Int {
         switch self {
         case .voltageMeasurements(let measurements): measurements.count
         case .routes(let routes): routes.reduce(0) { $0 + $1.locations.count }
+        case .heartbeats(let beats): beats.count
         }
     }
 
@@ -25,6 +30,7 @@ public enum SyncSampleSeries: Hashable, Sendable {
         switch self {
         case .voltageMeasurements: "voltageMeasurements"
         case .routes: "routes"
+        case .heartbeats: "heartbeats"
         }
     }
 }

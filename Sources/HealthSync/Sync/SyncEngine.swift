@@ -16,8 +16,9 @@ import HealthFlow
 ///    ``SyncStateError/corrupt(path:reason:)`` when the state is loaded: the batch is never silently skipped.
 /// 2. The changes since each type's anchor are gathered for all types concurrently (`when(fulfilled:)`), at most
 ///    `batchSize` samples plus deletions per batch (types in configuration order fill the batch). An ECG's voltage
-///    measurements and a workout's routes are read with their sample and sent with it; a batch takes at most 16
-///    ECGs or workouts, leaving the rest of its room to the types after them (``SyncSampleSeries``).
+///    measurements, a workout's routes and a heartbeat series' beats are read with their sample and sent with it;
+///    a batch takes at most 16 ECGs or workouts and 1,024 heartbeat series, leaving the rest of its room to the
+///    types after them (``SyncSampleSeries``).
 /// 3. The batch is written with ``SyncBatchWriter``, gzipped (``GzipCompressor``) and framed as one multipart part
 ///    (`application/gzip`, filename `batch-<ID>.json.gz`): in memory while small, else in a temp file created
 ///    0600 in the private (0700) temp folder, removed on every path.

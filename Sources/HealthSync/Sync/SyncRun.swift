@@ -26,7 +26,7 @@ struct SyncRun {
 
         var changeCount: Int { sections.reduce(0) { $0 + $1.count } }
         /// Whether changes may be left after the batch: some type filled the room the batch gave it (the batch
-        /// is full, or a type that carries series took its ``SyncSeriesGathering/samplesPerBatch``). A batch
+        /// is full, or a type that carries series took its ``SyncSeriesGathering/samplesPerBatch(of:)``). A batch
         /// where none did holds everything that was left, and the run ends with it.
         var mayHaveMore: Bool { sections.contains(where: \.filledItsRoom) }
     }
@@ -361,7 +361,7 @@ struct SyncRun {
 
     /// ``fill(_:from:since:limit:)`` over any source of changes: `changes` answers a type's changes after an
     /// anchor, at most `room` of them. A type whose samples carry series takes at most
-    /// ``SyncSeriesGathering/samplesPerBatch``, leaving the rest of the room to the types after it.
+    /// ``SyncSeriesGathering/samplesPerBatch(of:)``, leaving the rest of the room to the types after it.
     static func fill(
         _ types: [HealthObjectType], since state: SyncState, limit: Int,
         changes: (HealthObjectType, HealthQueryAnchor?, _ room: Int) async throws -> HealthAnchoredChanges

@@ -285,12 +285,29 @@ import Testing
     }
 
     @Test(arguments: [
-        ("voltage columns of different lengths", #"{"timeSinceSampleStart":[0,0.5],"microvolts":[1]}"#, "null"),
-        ("voltages out of recording order", #"{"timeSinceSampleStart":[0.5,0],"microvolts":[1,2]}"#, "null"),
-        ("a route's timestamp without an offset", "null", Self.route(timestamp: "2026-11-20T09:00:00Z")),
-        ("a latitude beyond 90 degrees", "null", Self.route(latitude: "90.5")),
+        (
+            "voltage columns of different lengths", "/voltageMeasurements",
+            #""voltageMeasurements":{"timeSinceSampleStart":[0,0.5],"microvolts":[1]}"#
+        ),
+        (
+            "voltages out of recording order", "/voltageMeasurements",
+            #""voltageMeasurements":{"timeSinceSampleStart":[0.5,0],"microvolts":[1,2]}"#
+        ),
+        (
+            "a route's timestamp without an offset", "/routes/0/locations",
+            #""routes":"# + Self.route(timestamp: "2026-11-20T09:00:00Z")
+        ),
+        ("a latitude beyond 90 degrees", "/routes/0/locations", #""routes":"# + Self.route(latitude: "90.5")),
+        (
+            "beats not ascending", "/heartbeats",
+            #""heartbeats":{"timeSinceSeriesStart":[0.5,0.5],"precededByGap":[false,false]}"#
+        ),
+        (
+            "a gap flag that is not a boolean", "/heartbeats",
+            #""heartbeats":{"timeSinceSeriesStart":[0.5],"precededByGap":[0]}"#
+        ),
     ])
-    func theReceiverRefusesSeriesThatBreakTheSchema(problem: String, voltages: String, routes: String) async throws {
+    func theReceiverRefusesSeriesThatBreakTheSchema(problem: String, field: String, series: String) async throws {
         let ecg = try Self.ecg(count: 2, uuid: F.uuid(50))
         var data = Data()
         var writer = SyncBatchWriter(header: F.header, chunkSize: 64) { data.append(contentsOf: $0) }
@@ -304,15 +321,23 @@ import Testing
             changes: HealthAnchoredChanges(
                 samples: [.workout(try Self.run(uuid: F.uuid(51)).workout)], deletedObjects: [],
                 newAnchor: SyncBatchWriterTests.anchor(1)))
+        try writer.writeSection(
+            .heartbeatSeries,
+            changes: HealthAnchoredChanges(
+                samples: [
+                    .heartbeatSeries(
+                        try HealthHeartbeatSeries(
+                            start: F.nine, end: F.nine.addingTimeInterval(2), count: 2, source: F.watch,
+                            uuid: F.uuid(52)))
+                ], deletedObjects: [], newAnchor: SyncBatchWriterTests.anchor(1)))
         try writer.finish()
-        let json = String(decoding: data, as: UTF8.self)
-            .replacingOccurrences(of: #""voltageMeasurements":null"#, with: #""voltageMeasurements":\#(voltages)"#)
-            .replacingOccurrences(of: #""routes":null"#, with: #""routes":\#(routes)"#)
+        let name = String(series.prefix { $0 != ":" })
+        let json = String(decoding: data, as: UTF8.self).replacingOccurrences(of: name + ":null", with: series)
         try await withTestReceiver { receiver in
             let answer = try await SyncReceiverTests.post(
                 SyncReceiverTests.body(json), key: F.batchID, to: receiver)
             #expect(answer.status == 400, "\(problem)")
-            let field = voltages == "null" ? "/routes/0/locations" : "/voltageMeasurements"
+            #expect(json.contains(series), "\(problem): the document holds the broken series")
             #expect(answer.error?.contains(field) == true, "\(problem): \(answer.error ?? "no error")")
             #expect(try await receiver.stats().batches == 0)
         }
