@@ -90,6 +90,7 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.wallClock, .cpuUser, .peakMemoryResident], warmupIterations: 0,
         maxDuration: mode.maxDuration(.seconds(600)), maxIterations: mode.maxIterations(3, quick: 1))
 
+    // As `healthflow import` does: no automatic snapshot on the way, one at the end.
     Benchmark("Import1M: healthflow — HealthExportImport into FileHealthStore, then its snapshot") { benchmark in
         let path = try exportPath()
         for _ in benchmark.scaledIterations {
@@ -97,6 +98,7 @@ let benchmarks: @Sendable () -> Void = {
             defer { folder.remove() }
             let store = try FileHealthStore(
                 directory: folder.url.appendingPathComponent("store"), configuration: BenchmarkData.app)
+            store.takesAutomaticSnapshots = false
             benchmark.startMeasurement()
             let report = try await HealthExportImport(path: path).run(into: store)
             try store.snapshot()
