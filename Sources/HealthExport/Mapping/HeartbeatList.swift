@@ -52,8 +52,9 @@ enum HeartbeatList {
         identity.add(HealthObjectType.heartbeatSeries.healthKitIdentifier)
         identity.add(String(index))
         let local = start.date.timeIntervalSince1970 + Double(start.utcOffset)
-        let startOfDay = local - (local / 86_400).rounded(.down) * 86_400
-        var previous = startOfDay
+        // Seconds since local midnight at which the record starts: beats are times of day.
+        let startTimeOfDay = local - (local / 86_400).rounded(.down) * 86_400
+        var previous = startTimeOfDay
         var day = 0.0
         var beats: [HealthHeartbeat] = []
         beats.reserveCapacity(list.children.count)
@@ -81,7 +82,7 @@ enum HeartbeatList {
             }
             previous = time
             identity.add(key: bpmText, value: timeText)
-            beats.append(HealthHeartbeat(timeSinceSeriesStart: time - startOfDay, precededByGap: false))
+            beats.append(HealthHeartbeat(timeSinceSeriesStart: time - startTimeOfDay, precededByGap: false))
         }
         guard !beats.isEmpty else { throw Problem(line: list.line, detail: "a list without beats") }
         do throws(ValidationError) {
