@@ -16,15 +16,6 @@ public enum SyncSampleSeries: Hashable, Sendable {
     /// A heartbeat series' beats, in time order.
     case heartbeats([HealthHeartbeat])
 
-    /// The number of elements (measurements or locations): what a batch's series budget counts.
-    public var elementCount: Int {
-        switch self {
-        case .voltageMeasurements(let measurements): measurements.count
-        case .routes(let routes): routes.reduce(0) { $0 + $1.locations.count }
-        case .heartbeats(let beats): beats.count
-        }
-    }
-
     /// The JSON field that carries the series.
     var field: String {
         switch self {
