@@ -12,9 +12,9 @@ extension SyncRun {
         let gathered: Gathered
         /// Its body; `nil` when nothing was left to gather.
         let body: PreparedSyncBatch?
-        /// The batch after it, gathered (not built) while its body was built, from the anchors it leaves; `nil`
-        /// when it is short, or when that gathering failed or was cancelled (the batch is then gathered when its
-        /// turn comes, and any error is thrown there).
+        /// The batch after it, gathered while its body was built, from the anchors it leaves, and queued on the
+        /// build thread right behind it (``Gathering/build``); `nil` when it is short, or when that gathering
+        /// failed or was cancelled (the batch is then gathered when its turn comes, and any error is thrown there).
         let following: Gathering?
         /// Its pending batch file being staged (``SyncRun/stagePending(_:body:since:plan:for:)``) on the run's
         /// staging thread, from the state the batch before it leaves once committed; `nil` when not staged. Its
@@ -25,10 +25,12 @@ extension SyncRun {
         /// staged (the body is then uploaded from its pending batch file when the batch is sent).
         let upload: Task<StagedTransportBody?, Never>?
 
-        /// Removes its staged files, once their staging is over, then its temp body (which they read), if any.
+        /// Removes its staged files, once their staging is over, then its temp body (which they read), if any, and
+        /// the body of the batch after it, once built.
         func discard() async {
             await Staging(pending: staging, upload: upload).discard()
             body?.remove()
+            await following?.discard()
         }
     }
 
@@ -45,27 +47,39 @@ extension SyncRun {
         }
     }
 
-    /// A batch's changes gathered ahead from the anchors `since`, not built.
+    /// A batch's changes gathered ahead from the anchors `since`, and its body being built on the run's build
+    /// thread, queued there behind the batch before it so that the thread goes from one build to the next without
+    /// waiting for the run's loop to take the batch before up. Whoever holds it last takes the body up or discards
+    /// it (``discard()``).
     struct Gathering: Sendable {
         let since: [String: HealthQueryAnchor]
         let gathered: Gathered
+        /// Its body being built; `nil` when no build was started for it.
+        var build: Task<PreparedSyncBatch, any Error>? = nil
+
+        /// Waits for its build, if any, and removes the body built.
+        func discard() async {
+            if let body = try? await build?.value { body.remove() }
+        }
     }
 
     /// Sends every change from the anchors on, batch after batch, pipelined: while a batch is made durable
     /// (``persist(_:body:)``), sent and committed, the batch after it is built in `group` and the one after that
-    /// gathered (``lookahead(after:reusing:)``); the batch built ahead is taken up only once the batch before it
-    /// is committed (``adopt(_:)``). At most one batch is built and one more gathered ahead, and nothing of either
-    /// becomes state before the batch before them is committed (the batch built ahead has at most its pending
-    /// batch file staged under a temp name, which ``AnchorStore/load()`` never reads and a run's start removes): a
-    /// crash, a failure or a cancellation leaves the state as the unpipelined run would.
+    /// gathered and queued on the build thread behind it (``lookahead(after:reusing:)``); the batch built ahead is
+    /// taken up only once the batch before it is committed (``adopt(_:)``). At most two batches are built ahead,
+    /// and nothing of either becomes state before the batch before them is committed (the first has at most its
+    /// pending batch file staged under a temp name, which ``AnchorStore/load()`` never reads and a run's start
+    /// removes; the second is a body in memory or in the private temp folder): a crash, a failure or a
+    /// cancellation leaves the state as the unpipelined run would.
     /// - Throws: The first step's error; the batch prepared ahead, if any, is then cancelled and discarded, and
     ///   the next run sends again from the batch that failed.
     mutating func sendAll(in group: inout ThrowingTaskGroup<Ahead, any Error>) async throws {
+        var following: Gathering?
         do {
             var next = try await gatherAndBuild()
-            var following: Gathering?
             while let (gathered, body, staging) = next {
                 let ahead = lookahead(after: gathered, reusing: following)
+                if ahead == nil { await following?.discard() }
                 following = nil
                 if let ahead { group.addTask(operation: ahead) }
                 let batch = try await persist(gathered, body: body, staging: staging)
@@ -73,15 +87,18 @@ extension SyncRun {
                 guard try commit(batch, receipt: receipt) == .gatherAgain else { break }
                 if ahead != nil, let prepared = try await group.next() {
                     next = try await adopt(prepared)
-                    following = prepared.following
+                    // `adopt` discards all of a batch it does not take up, the batch after it included.
+                    following = next?.0.batchID == prepared.gathered.batchID ? prepared.following : nil
                 } else {
                     next = try await gatherAndBuild()
                 }
             }
         } catch {
+            await following?.discard()
             await Self.discardAhead(in: &group)
             throw error
         }
+        await following?.discard()
         await Self.discardAhead(in: &group)
     }
 
@@ -105,10 +122,11 @@ extension SyncRun {
 
     /// The work that gathers and builds the batch after `batch`, to run while `batch` is made durable, sent and
     /// committed: from the anchors `batch` leaves once committed, under the next batch ID (drawn now, in batch
-    /// order). `reusing`, gathered ahead from those very anchors, is taken as it is (its ID was drawn when it was
-    /// gathered); one gathered from other anchors is dropped. While the body is built (on the run's build thread), the
-    /// batch after it is gathered (``Ahead/following``), its ID drawn then. It writes nothing durable and tells
-    /// ``SyncEngine/lookaheadHook`` once the body is built. When the pending batch files are kept beside the state
+    /// order). `reusing`, gathered ahead from those very anchors, is taken as it is with its build (its ID was
+    /// drawn when it was gathered); one gathered from other anchors is discarded. While the body is built (on the
+    /// run's build thread), the batch after it is gathered (``Ahead/following``), its ID drawn then, and its build
+    /// queued behind this one. It writes nothing durable and tells ``SyncEngine/lookaheadHook`` once the body is
+    /// built. When the pending batch files are kept beside the state
     /// file, its pending batch file is then staged under a temp name on the run's staging thread (``Ahead/staging``),
     /// for the state `batch` leaves once persisted and committed: ``persist(_:body:staging:)`` only renames it
     /// into place when that is the state it finds.
@@ -119,26 +137,35 @@ extension SyncRun {
         guard !batch.resendsLegacyBatch, batch.mayHaveMore else { return nil }
         let since = state.anchors.merging(Self.endAnchors(of: batch.sections)) { _, end in end }
         let (engine, workers) = (engine, workers)
-        let reused = gathering.flatMap { $0.since == since ? $0.gathered : nil }
-        let batchID = reused?.batchID ?? engine.makeBatchID()
+        let reused = gathering.flatMap { $0.since == since ? $0 : nil }
+        let stale = reused == nil ? gathering : nil
+        let batchID = reused?.gathered.batchID ?? engine.makeBatchID()
         let plan =
             engine.stateFolderPath == engine.anchorStore.path.parent
             ? StagingPlan(sequence: sequence + 2, checkpoint: batch.checkpoint ?? state.checkpoint) : nil
         return {
+            await stale?.discard()
             let gathered: Gathered
             if let reused {
-                gathered = reused
+                gathered = reused.gathered
             } else {
                 gathered = try await Self.collect(
                     for: engine, since: SyncState(anchors: since), batchID: batchID, resendsLegacyBatch: false)
             }
             guard gathered.changeCount > 0 else {
+                await reused?.discard()
                 return Ahead(
                     since: since, gathered: gathered, body: nil, following: nil, staging: nil, upload: nil)
             }
-            async let built = workers.build.run { try SyncRun.build(gathered, for: engine) }
-            let following = await Self.gatherFollowing(gathered, since: since, for: engine)
-            let body = try await built
+            let building = reused?.build ?? Self.startBuild(of: gathered, for: engine, on: workers.build)
+            let following = await Self.gatherFollowing(gathered, since: since, for: engine, building: workers.build)
+            let body: PreparedSyncBatch
+            do {
+                body = try await building.value
+            } catch {
+                await following?.discard()
+                throw error
+            }
             let staging = plan.map { plan in
                 Task {
                     try? await workers.staging.run {
@@ -157,16 +184,29 @@ extension SyncRun {
     }
 
     /// The batch after `batch` (gathered from `since`), gathered from the anchors `batch` leaves under a new batch
-    /// ID; `nil` when `batch` is short, or when the gathering throws (a store error or a cancellation): that batch
-    /// is then gathered again when its turn comes, where the error is thrown.
+    /// ID, its build queued on `builder` when it holds changes; `nil` when `batch` is short, or when the gathering
+    /// throws (a store error or a cancellation): that batch is then gathered again when its turn comes, where the
+    /// error is thrown.
     static func gatherFollowing(
-        _ batch: Gathered, since: [String: HealthQueryAnchor], for engine: SyncEngine
+        _ batch: Gathered, since: [String: HealthQueryAnchor], for engine: SyncEngine, building builder: SyncWorker
     ) async -> Gathering? {
         guard batch.mayHaveMore else { return nil }
         let after = since.merging(endAnchors(of: batch.sections)) { _, end in end }
-        let gathered = try? await collect(
-            for: engine, since: SyncState(anchors: after), batchID: engine.makeBatchID(), resendsLegacyBatch: false)
-        return gathered.map { Gathering(since: after, gathered: $0) }
+        guard
+            let gathered = try? await collect(
+                for: engine, since: SyncState(anchors: after), batchID: engine.makeBatchID(),
+                resendsLegacyBatch: false)
+        else { return nil }
+        let build = gathered.changeCount > 0 ? startBuild(of: gathered, for: engine, on: builder) : nil
+        return Gathering(since: after, gathered: gathered, build: build)
+    }
+
+    /// Queues the build of `batch`'s body (``build(_:for:)``) on `builder`. The task is not cancelled with the
+    /// run: whoever holds it waits for it and takes its body up or removes it.
+    static func startBuild(
+        of batch: Gathered, for engine: SyncEngine, on builder: SyncWorker
+    ) -> Task<PreparedSyncBatch, any Error> {
+        Task { try await builder.run { try SyncRun.build(batch, for: engine) } }
     }
 
     /// Stages the pending batch file of `batch`, built as `body` from the anchors `since`, as the state `plan` says

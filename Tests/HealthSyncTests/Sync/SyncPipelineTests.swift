@@ -161,6 +161,46 @@ struct SyncPipelineTests {
         #expect(try Self.pendingFiles(bench).isEmpty && bench.tempFiles().isEmpty, "discarding leaves nothing")
     }
 
+    /// The batch after the one built ahead is built too, queued on the build thread right behind it, so the
+    /// thread goes from one build to the next: the work ahead of it takes that very body up (the same temp file,
+    /// not built again), and a body built from anchors the batch in flight does not leave is removed, unread.
+    @Test func theBatchAfterTheOneBuiltAheadIsBuiltBehindItAndTakenUpWithoutBuildingAgain() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(9))
+        let run = try SyncRun(engine: bench.engine(batchSize: 3))
+        let first = try await SyncRun.collect(
+            for: run.engine, since: run.state, batchID: SyncFixtures.uuid(1), resendsLegacyBatch: false)
+        let secondWork = try #require(run.lookahead(after: first, reusing: nil))
+        let second = try await secondWork()
+        let following = try #require(second.following)
+        let building = try #require(following.build, "the batch after it is being built")
+        let built = try await building.value
+        let builtFile = try #require(built.tempFile)
+        #expect(built.request.batchID == following.gathered.batchID)
+        #expect(try bench.tempFiles().contains(builtFile.lastComponent.description))
+
+        let thirdWork = try #require(run.lookahead(after: second.gathered, reusing: following))
+        let third = try await thirdWork()
+        #expect(third.gathered.batchID == following.gathered.batchID)
+        #expect(third.body?.tempFile == builtFile, "the body built behind the batch before is taken up")
+        #expect(
+            third.following?.gathered.changeCount == 0 && third.following?.build == nil,
+            "nothing is left after batch 3, and nothing is built for the empty gathering")
+
+        let stale = SyncRun.Gathering(
+            since: [:], gathered: first, build: SyncRun.startBuild(of: first, for: run.engine, on: run.workers.build))
+        let staleBuild = try #require(stale.build)
+        let staleFile = try #require(try await staleBuild.value.tempFile)
+        let afreshWork = try #require(run.lookahead(after: first, reusing: stale))
+        let afresh = try await afreshWork()
+        #expect(afresh.gathered.batchID != first.batchID)
+        #expect(!FileManager.default.fileExists(atPath: staleFile.description), "the stale body is removed")
+
+        for ahead in [second, third, afresh] { await ahead.discard() }
+        #expect(try Self.pendingFiles(bench).isEmpty && bench.tempFiles().isEmpty, "discarding leaves nothing")
+    }
+
     /// A batch prepared ahead has its pending batch file staged (written and `fsync`ed under a temp name) while the
     /// batch before it is in flight; persisting it renames that file into place: one `fsync` (the folder's) where
     /// a file written whole costs two. A staged file that records another state (here a sequence one too far: it
