@@ -43,11 +43,11 @@ import HealthFlow
 /// the state file (four per batch), since ``AnchorStore/load()`` looks for pending files beside the state file.
 ///
 /// While a full batch goes through steps 4 and 5, the batch after it goes through step 3 — built in memory or in a
-/// temp file, from the anchors the batch in flight advances to — and the batch after that through step 2, so the
-/// `fsync`s, the upload and the gathering overlap the building. At most one batch is built and one more gathered
-/// ahead, and nothing of either becomes state before the batch before them is committed: when that batch fails or
-/// the run is cancelled, both are discarded (their temp files removed) and the next run starts again from the batch
-/// that failed. Changes saved after a batch ahead was gathered go out in a later batch or run. With a
+/// temp file, from the anchors the batch in flight advances to — and the batch after that through step 2, its build
+/// queued right behind, so the `fsync`s, the upload and the gathering overlap the building and the build thread goes
+/// from one batch to the next. At most two batches are built ahead, and nothing of either becomes state before the
+/// batch before them is committed: when that batch fails or the run is cancelled, both are discarded (their temp
+/// files removed) and the next run starts again from the batch that failed. Changes saved after a batch ahead was gathered go out in a later batch or run. With a
 /// ``StagingUploadTransport`` (``OutboxTransport`` is one), the body of the batch built ahead is also staged in the transport (for the outbox: written and `fsync`ed under its temp name); once that batch is
 /// pending, and only when the staged bytes are the pending record's (ID, length, CRC-32), its delivery is the
 /// transport's ``StagingUploadTransport/deliver(_:as:reporter:)`` (for the outbox: the link to its final name and
