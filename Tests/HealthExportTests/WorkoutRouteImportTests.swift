@@ -159,6 +159,25 @@ struct WorkoutRouteImportTests {
         #expect(try await reopened.workoutRoutes(of: try await Self.workout(in: reopened)).count == 1)
     }
 
+    /// Whether the import adds a route is decided by what the store holds, not by what the app may read: into a
+    /// store where the person denied reading workouts (a denial HealthKit hides: queries answer nothing), a
+    /// re-import adds no route the workout holds.
+    @Test func reimportingIntoAStoreThatHidesWorkoutsFromReadingAddsNoRouteAgain() async throws {
+        let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try ExportFixtures.write(ExportFixtures.export(ExportFixtures.workout), in: directory)
+        try ExportFixtures.writeRoute(in: directory)
+        let hiding = AuthorizationPolicy { $0.granting(exceptRead: [.workout]) }
+        let store = InMemoryHealthStore(configuration: app, policy: hiding)
+
+        let first = try await HealthExportImport(path: path).run(into: store)
+        #expect(first.importedCount == 1 && first.workoutRoutes == 1)
+        let again = try await HealthExportImport(path: path).run(into: store)
+
+        #expect(again.importedCount == 0 && again.alreadyInStore == 1)
+        #expect(again.workoutRoutes == 0 && again.routeLocations == 0, "the route the workout holds is not added again")
+    }
+
     @Test func timestampsParseInUTCWithFractionsAndOffsetsAndNothingElse() {
         #expect(WorkoutRouteGPX.timestamp("1970-01-01T00:00:00Z") == Date(timeIntervalSince1970: 0))
         #expect(WorkoutRouteGPX.timestamp("2000-02-29T23:59:59.25Z") == Date(timeIntervalSince1970: 951_868_799.25))

@@ -121,6 +121,51 @@ struct WorkoutRouteStoreTests {
         #expect(store.lastChangeSequence == sequence + 1, "only the ingest changed the store")
     }
 
+    /// Adding the missing routes compares with what the store keeps, even where the app may not read workouts:
+    /// only the routes the workout lacks are added (one change), and adding them again changes nothing.
+    @Test func missingRoutesAreAddedOnceByWhatTheStoreKeepsEvenWhenReadingIsDenied() throws {
+        let store = StoreFixture.store(
+            policy: AuthorizationPolicy { $0.granting(exceptRead: [.workout]) }, executor: .immediate)
+        let recording = try Self.recording()
+        let held = try #require(recording.routes.first)
+        try store.ingest([.workout(recording.workout)])
+        try store.addRoutes([held], to: recording.workout)
+        let sequence = store.lastChangeSequence
+
+        let added = try store.addMissingRoutes(recording.routes, to: recording.workout)
+
+        #expect(added == Array(recording.routes.dropFirst()), "the route held is left out")
+        #expect(store.lastChangeSequence == sequence + 1)
+        #expect(try store.addMissingRoutes(recording.routes, to: recording.workout).isEmpty)
+        #expect(try store.addMissingRoutes([], to: recording.workout).isEmpty)
+        #expect(store.lastChangeSequence == sequence + 1, "adding them again changes nothing")
+        #expect(store.image.series[recording.workout.uuid] == .routes(recording.routes))
+        let unknown = try HealthWorkout(
+            activityType: .running, start: Fixture.noon, end: Fixture.noon.addingTimeInterval(60),
+            source: Fixture.watch)
+        #expect(throws: HealthStoreError.objectNotFound(unknown.uuid)) {
+            try store.addMissingRoutes(recording.routes, to: unknown)
+        }
+    }
+
+    /// In the durable store the routes added survive a reopen, and adding them again after it writes nothing.
+    @Test func missingRoutesAddedToADurableStoreSurviveReopeningAndAreNotAddedAgain() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            let recording = try Self.recording()
+            let store = try DurableFixture.open(directory)
+            try store.ingest([.workout(recording.workout)])
+            #expect(try store.addMissingRoutes(recording.routes, to: recording.workout) == recording.routes)
+            store.close()
+
+            let reopened = try DurableFixture.open(directory)
+            defer { reopened.close() }
+            #expect(reopened.image.series[recording.workout.uuid] == .routes(recording.routes))
+            let sequence = reopened.image.sequence
+            #expect(try reopened.addMissingRoutes(recording.routes, to: recording.workout).isEmpty)
+            #expect(reopened.image.sequence == sequence, "nothing was written")
+        }
+    }
+
     @Test func routesAddedToAStoredWorkoutSurviveReplayAndSnapshot() throws {
         try DurableFixture.withTemporaryDirectory { directory in
             let recording = try Self.recording()

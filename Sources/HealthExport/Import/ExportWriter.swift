@@ -32,6 +32,9 @@ public protocol WorkoutRouteIngesting: HealthStore {
     func ingest(_ recordings: [WorkoutRecording]) throws
     /// Adds routes to a stored workout, after those it holds.
     func addRoutes(_ routes: [HealthWorkoutRoute], to workout: HealthWorkout) throws
+    /// Adds to a stored workout those routes it does not hold yet, by what the store keeps (not what the app may
+    /// read); returns them.
+    func addMissingRoutes(_ routes: [HealthWorkoutRoute], to workout: HealthWorkout) throws -> [HealthWorkoutRoute]
 }
 
 extension FileHealthStore: WorkoutRouteIngesting {}
@@ -127,27 +130,11 @@ struct ExportWriter {
     }
 
     /// Adds to the stored `workout` those of `routes` the store does not hold with it yet (a route file that was
-    /// missing when the workout was first imported); returns them. A store that keeps no routes adds none.
+    /// missing when the workout was first imported); returns them. The store compares with what it keeps, so a
+    /// store that hides workouts from reading gets no route twice. A store that keeps no routes adds none.
     func addMissingRoutes(_ routes: [HealthWorkoutRoute], to workout: HealthWorkout) throws -> [HealthWorkoutRoute] {
         guard let keeping = store as? any WorkoutRouteIngesting, !routes.isEmpty else { return [] }
-        let held = self.routes(of: workout)
-        let missing = routes.filter { !held.contains($0) }
-        try keeping.addRoutes(missing, to: workout)
-        return missing
-    }
-
-    /// The routes the store keeps with `workout` (none for a store that keeps no routes, or a workout it holds
-    /// without them).
-    private func routes(of workout: HealthWorkout) -> [HealthWorkoutRoute] {
-        let found = LockedState<[HealthWorkoutRoute]>([])
-        let done = DispatchSemaphore(value: 0)
-        store.execute(
-            HealthWorkoutRouteQuery(workout: workout) { _, outcome in
-                found.withLock { $0 = (try? outcome.get()) ?? [] }
-                done.signal()
-            })
-        done.wait()
-        return found.withLock { $0 }
+        return try keeping.addMissingRoutes(routes, to: workout)
     }
 
     /// Writes `sample` with what the store keeps beside it through `ingest`, or — a store that keeps nothing

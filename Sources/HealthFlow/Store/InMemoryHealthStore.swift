@@ -122,6 +122,28 @@ public final class InMemoryHealthStore: LocalHealthStore, @unchecked Sendable {
         }
     }
 
+    /// Adds to a stored workout those of `routes` it does not hold yet (equal by value), after the routes it holds,
+    /// as ``addRoutes(_:to:)`` adds them: what the store keeps decides, whatever the app may read, so adding the
+    /// same routes again (a re-import) adds nothing and changes nothing.
+    ///
+    /// - Parameters:
+    ///   - routes: The routes, in the order a ``HealthWorkoutRouteQuery`` reads the added ones back.
+    ///   - workout: The stored workout (matched by UUID; any source).
+    /// - Returns: The routes added, in the order given.
+    /// - Throws: ``HealthStoreError/objectNotFound(_:)`` when no such workout is stored or
+    ///   ``HealthStoreError/healthDataUnavailable``; nothing is added then. No routes add nothing.
+    @discardableResult
+    public func addMissingRoutes(
+        _ routes: [HealthWorkoutRoute], to workout: HealthWorkout
+    ) throws(HealthStoreError) -> [HealthWorkoutRoute] {
+        guard !routes.isEmpty else { return [] }
+        var added: [HealthWorkoutRoute] = []
+        try refusal { () throws(StoreEngine<MemoryPersistence>.IngestFailure) in
+            added = try engine.addMissing(routes, toSampleWith: workout.uuid)
+        }
+        return added
+    }
+
     /// Runs an ingest and throws its refusal: the storage case carries `Never` (keeping data in memory cannot
     /// fail).
     private func refusal(

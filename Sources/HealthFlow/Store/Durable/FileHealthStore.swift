@@ -324,4 +324,27 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
             throw error.underlying
         }
     }
+
+    /// Adds to a stored workout those of `routes` it does not hold yet (equal by value), after the routes it holds,
+    /// as ``addRoutes(_:to:)`` adds them: what the store keeps decides, whatever the app may read, so adding the
+    /// same routes again (a re-import) adds nothing and writes nothing.
+    ///
+    /// - Parameters:
+    ///   - routes: The routes, in the order a ``HealthWorkoutRouteQuery`` reads the added ones back.
+    ///   - workout: The stored workout (matched by UUID; any source).
+    /// - Returns: The routes added, in the order given, once they are on disk.
+    /// - Throws: ``HealthStoreError/objectNotFound(_:)`` when no such workout is stored,
+    ///   ``HealthStoreError/healthDataUnavailable``, or a ``FileStoreError`` when the routes could not be made
+    ///   durable; nothing is added then. No routes add nothing.
+    @discardableResult
+    public func addMissingRoutes(
+        _ routes: [HealthWorkoutRoute], to workout: HealthWorkout
+    ) throws -> [HealthWorkoutRoute] {
+        guard !routes.isEmpty else { return [] }
+        do throws(StoreEngine<JournalPersistence>.IngestFailure) {
+            return try engine.addMissing(routes, toSampleWith: workout.uuid)
+        } catch {
+            throw error.underlying
+        }
+    }
 }

@@ -185,18 +185,45 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
     /// non-empty series of kinds that take additions, so a refusal means no such sample is stored:
     /// ``HealthStoreError/objectNotFound(_:)``.
     func add(_ series: SampleSeries, toSampleWith uuid: UUID) throws(IngestFailure) {
+        _ = try add(toSampleWith: uuid, checking: series) { _ in series }
+    }
+
+    /// Adds to the stored workout with `uuid` those of `routes` it does not hold yet (equal by value), after those
+    /// it holds, as ``add(_:toSampleWith:)`` adds series. What the store keeps decides, whatever the app may read
+    /// (a read denial hides a workout's routes from queries, not from this), so adding the same routes again adds
+    /// nothing. The caller passes at least one route.
+    /// - Returns: The routes added, in the order given; none means no change was made.
+    func addMissing(
+        _ routes: [HealthWorkoutRoute], toSampleWith uuid: UUID
+    ) throws(IngestFailure) -> [HealthWorkoutRoute] {
+        let added = try add(toSampleWith: uuid, checking: .routes(routes)) { kept in
+            guard case .routes(let held)? = kept else { return .routes(routes) }
+            let missing = routes.filter { !held.contains($0) }
+            return missing.isEmpty ? nil : .routes(missing)
+        }
+        guard case .routes(let missing)? = added else { return [] }
+        return missing
+    }
+
+    /// Adds to the stored sample with `uuid` the series `choose` picks from the series the store keeps beside it
+    /// (`nil`: nothing, and no change), once `checked` is found to be addable to it: one change.
+    /// - Returns: What was added.
+    private func add(
+        toSampleWith uuid: UUID, checking checked: SampleSeries, choose: (SampleSeries?) -> SampleSeries?
+    ) throws(IngestFailure) -> SampleSeries? {
         guard isHealthDataAvailable else { throw .refused(.healthDataUnavailable) }
-        let failure = state.withLock { state -> IngestFailure? in
-            if state.additionProblem(series, to: uuid) != nil { return .refused(.objectNotFound(uuid)) }
+        let outcome = state.withLock { state -> Result<SampleSeries?, IngestFailure> in
+            if state.additionProblem(checked, to: uuid) != nil { return .failure(.refused(.objectNotFound(uuid))) }
+            guard let added = choose(state.series[uuid]) else { return .success(nil) }
             do throws(Persistence.Failure) {
-                try commit(.addSeries(uuid, series, announces: true), to: &state).forEach(outbox.enqueue)
-                return nil
+                try commit(.addSeries(uuid, added, announces: true), to: &state).forEach(outbox.enqueue)
+                return .success(added)
             } catch {
-                return .storage(error)
+                return .failure(.storage(error))
             }
         }
         persistence.changeFinished(in: self)
-        if let failure { throw failure }
+        return try outcome.get()
     }
 
     /// Checks `samples` and commits `mutation`, which inserts them.
