@@ -42,6 +42,37 @@ struct HealthExportFacesTests {
         #expect(try await store.inner.samples(of: .stepCount).count == 10)
     }
 
+    /// A batch is written while the next is read; when the store refuses one, the import stops with the store's
+    /// error at the next hand-over: the batches before it are written, in the order read, and none after it is
+    /// started. A rerun imports the rest.
+    @Test func aStoreRefusingABatchStopsTheImportWithTheBatchesBeforeItWrittenAndNoneStartedAfterIt() async throws {
+        let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try tenWalks(in: directory)
+        let store = IngestObservingStore(InMemoryHealthStore(configuration: app), recordsBatches: true)
+        store.refusing.withLock { $0 = 3 }
+        let options = HealthExportOptions(batchSize: 2)
+
+        await #expect(throws: IngestObservingStore.Refused(call: 3)) {
+            try await HealthExportImport(path: path, options: options).run(into: store)
+        }
+
+        let calls = store.ingestCalls
+        #expect(calls.count == 3, "the batch after the refused one is never handed to the store")
+        let values = try calls.map { batch in
+            try batch.map { sample in
+                guard case .quantity(let steps) = sample else { throw IngestObservingStore.Refused(call: 0) }
+                return try steps.quantity.doubleValue(for: .count())
+            }
+        }
+        #expect(values == [[100, 101], [102, 103], [104, 105]], "in the order read")
+        #expect(try await store.inner.samples(of: .stepCount).count == 4)
+
+        store.refusing.withLock { $0 = nil }
+        let rerun = try await HealthExportImport(path: path, options: options).run(into: store)
+        #expect(rerun.imported == ["stepCount": 6] && rerun.alreadyInStore == 4)
+    }
+
     @Test func callbackPromiseAndAsyncFacesReportTheSameAndEventsEndWithTheReport() async throws {
         let directory = try ExportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

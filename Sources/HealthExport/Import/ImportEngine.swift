@@ -2,7 +2,8 @@ import FlowKit
 import Foundation
 import HealthFlow
 
-/// The import itself, run on one thread: scan, map, batch, write.
+/// The import itself: scan, map and batch on the caller's thread, while the batch before is written on another
+/// (``BatchWriteAhead``).
 struct ImportEngine {
     let path: String
     let options: HealthExportOptions
@@ -25,6 +26,8 @@ struct ImportEngine {
     /// Heartbeat series read since the last flush, written after the batch of samples.
     private var heartbeatBatch: [HeartbeatSeriesRecording] = []
     private var heartbeatBatchUUIDs = Set<UUID>()
+    /// The batch of samples being written while the next is read.
+    private let writeAhead = BatchWriteAhead()
 
     init(
         path: String, options: HealthExportOptions, store: any HealthStore,
@@ -54,11 +57,15 @@ struct ImportEngine {
         let writer = ExportWriter(store: store)
         writer.prepare()
         let scanner = ExportXMLScanner(source: source)
+        // No write outlives the import: whatever ends it, the batch in flight is written first (its error, if any,
+        // is left behind the one that ended the import).
+        defer { _ = writeAhead.settle() }
         do {
             try scan(scanner, source: source, writer: writer)
         } catch let error as HealthExportError {
             // Keep what was read before the damage: the records of the batch under way are whole.
             try flush(writer)
+            try settleWrites()
             throw error
         }
         try flush(writer)
@@ -71,6 +78,7 @@ struct ImportEngine {
         }
         heldMembers = nil
         try flush(writer)
+        try settleWrites()
         try importElectrocardiograms(writer: writer)
         report.bytesRead = source.consumedBytes
         report.lines = scanner.line
@@ -226,6 +234,7 @@ struct ImportEngine {
                 continue
             }
             for name in parsed.unmapped { report.unmappedElements[name, default: 0] += 1 }
+            try settleWrites()
             let outcome = try writer.write(parsed.recording)
             guard outcome.isNew else {
                 report.alreadyInStore += 1
@@ -274,6 +283,7 @@ struct ImportEngine {
                 try skip(HealthExportSkip(reason: .badRoute, line: error.line, element: file, detail: error.detail))
             }
         }
+        try settleWrites()
         let outcome = try writer.write(WorkoutRecording(workout: workout, routes: routes))
         guard outcome.isNew else {
             report.alreadyInStore += 1
@@ -330,6 +340,7 @@ struct ImportEngine {
     /// Writes the heartbeat series read since the last flush, counting them like the samples.
     private mutating func flushHeartbeatSeries(_ writer: ExportWriter) throws {
         guard !heartbeatBatch.isEmpty else { return }
+        try settleWrites()
         let written = try writer.write(heartbeatBatch)
         report.alreadyInStore += heartbeatBatch.count - written.recordings.count
         if !written.recordings.isEmpty {
@@ -365,16 +376,28 @@ struct ImportEngine {
         if batch.count >= options.batchSize { try flush(writer) }
     }
 
+    /// Hands the batch read so far to ``BatchWriteAhead`` once the batch before it is written and counted, then
+    /// writes the heartbeat series read since the last flush.
     private mutating func flush(_ writer: ExportWriter) throws {
         defer { batchUUIDs.removeAll(keepingCapacity: true) }
         if !batch.isEmpty {
+            try settleWrites()
+            // Checked once the batch before is written: no batch starts after a cancellation it may have caused.
             if isCancelled() { throw CancellationError() }
-            let written = try writer.write(batch)
-            report.alreadyInStore += batch.count - written.count
-            count(written)
-            batch.removeAll(keepingCapacity: true)
+            writeAhead.start(batch, with: writer)
+            batch = []
+            batch.reserveCapacity(options.batchSize)
         }
         try flushHeartbeatSeries(writer)
+    }
+
+    /// Waits for the batch in flight, if any, and counts it in the report; throws the store's error if its write
+    /// failed.
+    private mutating func settleWrites() throws {
+        guard let (written, result) = writeAhead.settle() else { return }
+        let new = try result.get()
+        report.alreadyInStore += written.count - new.count
+        count(new)
     }
 
     /// Counts `written` per type in the report: the batch's types (few) are tallied first, so the report's

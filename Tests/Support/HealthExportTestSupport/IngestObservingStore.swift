@@ -13,19 +13,45 @@ public final class IngestObservingStore: HealthSampleIngesting {
     public let keepsSamples: Bool
     /// Runs after each ingested batch.
     public let onIngest: LockedState<(@Sendable () -> Void)?> = LockedState(nil)
+    /// The number (from 1) of the call to ``ingest(_:)`` that throws ``Refused`` with nothing ingested, if any.
+    public let refusing: LockedState<Int?> = LockedState(nil)
     private let counted = LockedState(0)
+    /// Whether ``ingestCalls`` keeps each batch given (off for memory measurements).
+    public let recordsBatches: Bool
+    private let calls = LockedState<(count: Int, batches: [[HealthSample]])>((0, []))
+
+    /// The error of the refused ingest.
+    public struct Refused: Error, Equatable {
+        /// Which call it was, from 1.
+        public let call: Int
+
+        /// The error of call `call`.
+        public init(call: Int) {
+            self.call = call
+        }
+    }
 
     /// A store over `inner`.
-    public init(_ inner: InMemoryHealthStore, keepsSamples: Bool = true) {
+    public init(_ inner: InMemoryHealthStore, keepsSamples: Bool = true, recordsBatches: Bool = false) {
         self.inner = inner
         self.keepsSamples = keepsSamples
+        self.recordsBatches = recordsBatches
     }
 
     /// Samples given to ``ingest(_:)``.
     public var ingestedCount: Int { counted.withLock { $0 } }
+    /// The batches ``ingest(_:)`` was called with, in order, refused ones included, when ``recordsBatches``.
+    public var ingestCalls: [[HealthSample]] { calls.withLock { $0.batches } }
 
-    /// Counts the samples, ingests them into ``inner`` when ``keepsSamples``, then runs ``onIngest``.
+    /// Notes the call; throws ``Refused`` when it is the one ``refusing`` names; else counts the samples, ingests
+    /// them into ``inner`` when ``keepsSamples``, then runs ``onIngest``.
     public func ingest(_ samples: [HealthSample]) throws {
+        let call = calls.withLock { calls in
+            calls.count += 1
+            if recordsBatches { calls.batches.append(samples) }
+            return calls.count
+        }
+        if refusing.withLock({ $0 }) == call { throw Refused(call: call) }
         if keepsSamples { try inner.ingest(samples) }
         counted.withLock { $0 += samples.count }
         onIngest.withLock { $0 }?()
