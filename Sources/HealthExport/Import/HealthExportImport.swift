@@ -33,7 +33,8 @@ public enum HealthExportEvent: Sendable {
 ///
 /// The input is `export.zip` (read in place: stored and deflated entries, ZIP64), an unpacked
 /// `apple_health_export/` folder, or a bare `export.xml`. The file is streamed: memory holds one buffer, one
-/// element and one batch, plus the activity summaries the report returns and the UUIDs of correlation members
+/// element and two batches (one read while the one before is written into the store on a second thread, in the
+/// order read), plus the activity summaries the report returns and the UUIDs of correlation members
 /// (16 bytes each); workouts are stored as samples like records. Top-level blood-pressure and nutrition records wait in a temporary
 /// file until the correlations that may hold them are read (the export lists members twice: they are stored
 /// once, inside their correlation). After export.xml, the ECG CSVs beside it (`electrocardiograms/*.csv`) are
