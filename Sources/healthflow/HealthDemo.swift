@@ -95,8 +95,8 @@ struct HealthDemo: Sendable {
                 ($0.sumQuantity().flatMap { try? $0.doubleValue(for: .count()) }) ?? 0
             }
             let mean = totals.isEmpty ? 0 : totals.reduce(0, +) / Double(totals.count)
-            return totals.map { grouped(Int($0.rounded())) }.joined(separator: " · ")
-                + "  (mean \(grouped(Int(mean.rounded()))))"
+            return totals.map { grouped(rounding: $0) }.joined(separator: " · ")
+                + "  (mean \(grouped(rounding: mean)))"
         }
         await trace.step("callback", "statistics: average heart rate over the last 30 days (a statistics query)") {
             let monthAgo = Self.calendar.date(byAdding: .day, value: -30, to: today) ?? today
@@ -177,6 +177,13 @@ func grouped(_ value: Int) -> String {
         result.append(digit)
     }
     return (value < 0 ? "-" : "") + String(result.reversed())
+}
+
+/// `value` rounded to a whole number and grouped as ``grouped(_:)`` does; a value no `Int` holds (a sum of
+/// imported values as large as a `Double` allows, which can reach infinity) as Swift prints a `Double`.
+func grouped(rounding value: Double) -> String {
+    guard let whole = Int(exactly: value.rounded()) else { return "\(value)" }
+    return grouped(whole)
 }
 
 /// A quantity in `unit`, one decimal, with a label: `72.4 kg`.

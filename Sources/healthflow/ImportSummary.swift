@@ -8,7 +8,7 @@ enum ImportSummary {
         Swift.print(
             "imported \(grouped(report.importedCount)) samples from \(grouped(report.lines)) lines in "
                 + "\(String(format: "%.2f", report.duration)) s "
-                + "(\(ImportProgressDisplay.megabytes(Int64(rate)))/s of export.xml, \(grouped(Int(perSecond))) samples/s)"
+                + "(\(ImportProgressDisplay.megabytes(Int64(rate)))/s of export.xml, \(grouped(rounding: perSecond)) samples/s)"
         )
         table("samples imported", report.imported)
         if report.voltageMeasurements > 0 {

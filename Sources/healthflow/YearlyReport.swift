@@ -21,7 +21,7 @@ enum YearlyReport {
                         let sum = statistics?.sumQuantity()
                         let text =
                             label.isEmpty
-                            ? grouped(Int(((try? sum?.doubleValue(for: unit)) ?? 0).rounded()))
+                            ? grouped(rounding: (try? sum?.doubleValue(for: unit)) ?? 0)
                             : formatted(sum, unit, label)
                         return "\(name) \(text)"
                     }

@@ -61,6 +61,29 @@ import Testing
     /// An import that adds nothing (the same export again) leaves the store's files as they were: no new
     /// snapshot of a store that did not change.
     /// Issue 18: a sync after re-importing a newer export of the same person sends only what the newer export added.
+    /// Two step counts as large as a `Double` holds are valid samples; their daily sum is infinite, which the demo
+    /// prints rather than trapping on the conversion to a whole number.
+    @Test func theDemoPrintsStepTotalsNoIntegerHoldsInsteadOfCrashing() async throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("export.xml")
+        let huge = Self.export.replacingOccurrences(of: "value=\"120\"/>", with: "value=\"1e308\"/>")
+            .replacingOccurrences(
+                of: " <Record type=\"HKQuantityTypeIdentifierHeartRate\" sourceName=\"Zoë’s iPhone\" unit=\"kg\"",
+                with: """
+                     <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Zoë’s iPhone" unit="count" \
+                    startDate="2024-03-01 11:00:00 -0800" endDate="2024-03-01 11:05:00 -0800" value="1e308"/>
+                     <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Zoë’s iPhone" unit="kg"
+                    """)
+        try Data(huge.utf8).write(to: path)
+        let data = folder.appendingPathComponent("data").path
+        let imported = try await HealthFlowCommandTests.healthflow("import", path.path, "--data", data)
+        #expect(imported.output.contains("imported 3 samples"), "\(imported.output)")
+        let demo = try await HealthFlowCommandTests.healthflow("demo", "--data", data)
+        #expect(demo.status == 0, "\(demo.output)\n\(demo.errors)")
+        #expect(demo.output.contains("→ inf  (mean "), "\(demo.output)")
+    }
+
     @Test func syncAfterImportingANewerExportSendsOnlyTheNewSamples() async throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
