@@ -4,7 +4,8 @@ import HealthFlow
 
 /// How the command opens its durable store and words what opening found: one rule for `demo` and `sync`.
 ///
-/// A torn last record (an interrupted write, never acknowledged) is dropped and reported as a warning. Damage
+/// A torn last record (an interrupted write, never acknowledged) is dropped, its bytes kept in `damaged/`, and
+/// reported as a warning. Damage
 /// stops the command with the error and a hint, every byte kept, unless `--repair` was given: then the store
 /// keeps what is readable, each loss is printed as a warning and the damaged files are named where they were
 /// moved.
@@ -20,8 +21,9 @@ enum StoreOpening {
         var lines: [String] = []
         if let torn = recovery.tornTail {
             lines.append(
-                "warning: dropped an unfinished write (\(torn.length) bytes at \(torn.file):\(torn.offset)); "
-                    + "it was never acknowledged")
+                "warning: dropped an unfinished last write (\(torn.length) bytes at \(torn.file):\(torn.offset)), "
+                    + "not acknowledged if the previous run stopped while writing it; its bytes were kept as "
+                    + (torn.keptAs ?? "(not kept)"))
         }
         for repair in recovery.repairs { lines.append("warning: repaired: \(repair)") }
         for moved in recovery.movedAside { lines.append("warning: the damaged file was kept as \(moved)") }

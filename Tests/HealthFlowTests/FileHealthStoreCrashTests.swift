@@ -137,15 +137,27 @@ struct FileHealthStoreCrashTests {
                     : FileStoreRecovery.TornTail(
                         file: StoreLayout.journalName(0), offset: lastRecord, length: cut - lastRecord,
                         problem: .truncated)
-                #expect(store.recovery.tornTail == expectedTail)
+                #expect(store.recovery.tornTail.map(Self.withoutCopy) == expectedTail)
                 store.close()
                 #expect(try Self.bytes(path).count == lastRecord, "the torn tail is cut off the file")
+                if let kept = store.recovery.tornTail?.keptAs {
+                    #expect(kept.hasPrefix("damaged/\(StoreLayout.journalName(0)).torn."))
+                    let copy = try Self.bytes(directory.appendingPathComponent(kept).path)
+                    #expect(copy == Array(journal[lastRecord..<cut]), "the torn bytes are kept before the cut")
+                } else {
+                    #expect(cut == lastRecord, "cut at \(cut): the torn bytes were not kept")
+                }
             }
             try Self.write(journal, to: path)
             let whole = try DurableFixture.open(directory)
             #expect(StateDump(whole.image) == Self.referenceDump(operations))
             #expect(whole.recovery.tornTail == nil)
         }
+    }
+
+    /// A torn-tail report without where its bytes were copied (a time-stamped name), to compare with an expected one.
+    static func withoutCopy(_ torn: FileStoreRecovery.TornTail) -> FileStoreRecovery.TornTail {
+        FileStoreRecovery.TornTail(file: torn.file, offset: torn.offset, length: torn.length, problem: torn.problem)
     }
 
     @Test func zerosOrGarbageAfterTheLastRecordAreATornTail() throws {
@@ -163,7 +175,7 @@ struct FileHealthStoreCrashTests {
             var reopened = try DurableFixture.open(directory)
             #expect(StateDump(reopened.image) == expected)
             #expect(
-                reopened.recovery.tornTail
+                reopened.recovery.tornTail.map(Self.withoutCopy)
                     == FileStoreRecovery.TornTail(
                         file: StoreLayout.journalName(0), offset: journal.count, length: 4096,
                         problem: .headerChecksumMismatch))
@@ -390,10 +402,18 @@ struct FileHealthStoreCrashTests {
             try Self.write(damaged, to: Self.journalPath(directory, 1))
             try DurableFixture.open(directory, fileSystem: counting).close()
             let steps = counting.steps
-            #expect(steps.map(\.operation) == ["remove", "remove", "syncDirectory", "truncate", "fsync"])
+            #expect(
+                steps.map(\.operation) == [
+                    "remove", "remove", "syncDirectory",
+                    // The torn bytes copied into damaged/ before the journal is cut.
+                    "create", "write", "fsync", "syncDirectory", "syncDirectory",
+                    "truncate", "fsync",
+                ])
 
+            let damagedFolder = directory.appendingPathComponent(StoreLayout.damagedFolder)
             for step in 1...steps.count {
                 // Restore the damaged directory, crash recovery at `step`, then open for real.
+                try FileManager.default.removeItem(at: damagedFolder)
                 try Self.write(damaged, to: Self.journalPath(directory, 1))
                 try Self.write(covered, to: Self.journalPath(directory, 0))
                 try Self.write(
@@ -405,6 +425,11 @@ struct FileHealthStoreCrashTests {
                 }
                 let reopened = try DurableFixture.open(directory)
                 #expect(StateDump(reopened.image) == expected, "crash at recovery step \(step)")
+                // Whether the crashed open or this one cut the journal, the torn bytes were copied first.
+                let copies = try FileManager.default.contentsOfDirectory(atPath: damagedFolder.path).map {
+                    try Self.bytes(damagedFolder.appendingPathComponent($0).path)
+                }
+                #expect(copies.contains(Array(torn.prefix(20))), "crash at recovery step \(step)")
                 reopened.close()
             }
         }

@@ -2,8 +2,9 @@
 /// replayed, a torn last record it dropped, and leftover files it removed.
 ///
 /// A crash while a record is being written leaves part of it at the end of the journal. That record was
-/// never acknowledged (completion handlers run only after the record is flushed), so opening drops it,
-/// truncates the journal to the last complete record, and reports it here. Damage anywhere else is an
+/// never acknowledged (completion handlers run only after the record is flushed), so opening drops it: it
+/// copies the record's bytes into the store's `damaged/` folder (``TornTail/keptAs``), truncates the journal
+/// to the last complete record, and reports it here. Damage anywhere else is an
 /// error (``FileStoreError/corruptFile(name:offset:problem:)``), never silently skipped.
 ///
 /// ```swift
@@ -25,12 +26,23 @@ public struct FileStoreRecovery: Hashable, Sendable {
         /// mismatch for a last record whose bytes did not all reach the disk (or zeros the file system left).
         public let problem: FileStoreError.Damage
 
+        /// Where the dropped bytes were copied before the journal was cut, relative to the store directory
+        /// (`damaged/journal-0000000000000003.hfj.torn.20261127T043411Z`); `nil` only in a report made before they
+        /// were copied.
+        public let keptAs: String?
+
         /// Makes a report (stores make these; tests compare against them).
-        public init(file: String, offset: Int, length: Int, problem: FileStoreError.Damage) {
+        public init(file: String, offset: Int, length: Int, problem: FileStoreError.Damage, keptAs: String? = nil) {
             self.file = file
             self.offset = offset
             self.length = length
             self.problem = problem
+            self.keptAs = keptAs
+        }
+
+        /// This report with the place its bytes were copied to.
+        func kept(as path: String) -> TornTail {
+            TornTail(file: file, offset: offset, length: length, problem: problem, keptAs: path)
         }
     }
 
