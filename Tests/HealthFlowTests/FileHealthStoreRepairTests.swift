@@ -245,4 +245,68 @@ struct FileHealthStoreRepairTests {
             reopened.close()
         }
     }
+
+    /// A snapshot cut short loses the section it cuts and every whole section after the cut; the repair counts them
+    /// all (every change up to the header's sequence left one entry), at nine cuts through the file.
+    @Test func aSnapshotCutShortCountsTheSamplesOfTheTypesAfterTheCutAsLost() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            let store = try DurableFixture.open(directory)
+            let types: [HealthObjectType] = [.stepCount, .activeEnergyBurned, .distanceWalkingRunning]
+            #expect(DurableFixture.perform(.authorize(share: Set(types), read: Set(types)), on: store))
+            let units = ["count", "kcal", "m"]
+            for (type, unit) in zip(types, units) {
+                let samples = try (0..<2_000).map { index in
+                    try StoreFixture.sample(type, unit: unit, start: Fixture.noon.addingTimeInterval(Double(index)))
+                }
+                #expect(DurableFixture.perform(.save(samples), on: store))
+            }
+            try store.snapshot()
+            store.close()
+            let path = directory.appendingPathComponent(StoreLayout.snapshotName(1)).path
+            let snapshot = try Crash.bytes(path)
+            let journal = try Crash.bytes(Crash.journalPath(directory, 1))
+            var keptAtSomeCut: Set<Int> = []
+            for tenth in 1..<10 {
+                // Put the cut file back each time: a repair moves it into damaged/.
+                try Crash.write(Array(snapshot[..<(snapshot.count * tenth / 10)]), to: path)
+                try Crash.write(journal, to: Crash.journalPath(directory, 1))
+                let repaired = try DurableFixture.open(directory, recovery: .repair)
+                let kept = StateDump(repaired.image).sections.flatMap(\.entries).count
+                keptAtSomeCut.insert(kept)
+                #expect(
+                    repaired.recovery.repairs.reduce(0) { $0 + $1.samplesLost } == 6_000 - kept,
+                    "cut at \(tenth)/10: \(repaired.recovery.repairs)")
+                repaired.close()
+                try FileManager.default.removeItem(at: directory.appendingPathComponent(StoreLayout.damagedFolder))
+                for name in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                where name.hasPrefix("journal-") || name.hasPrefix("snapshot-") {
+                    try FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+                }
+            }
+            // A section's samples are one record: the cuts fall before the first, between, and in the last.
+            #expect(keptAtSomeCut.isSuperset(of: [0, 2_000, 4_000]), "\(keptAtSomeCut)")
+        }
+    }
+
+    /// A journal that starts past where the files before it end lost the changes numbered in between: the repair
+    /// counts them.
+    @Test func aJournalStartingPastTheFilesBeforeItCountsTheMissingChangesAsLost() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            let store = try DurableFixture.open(directory)
+            #expect(DurableFixture.perform(.authorize(share: [.stepCount], read: [.stepCount]), on: store))
+            let samples = try (0..<10).map { try StoreFixture.sample(start: Fixture.noon.addingTimeInterval(Double($0))) }
+            #expect(DurableFixture.perform(.save(samples), on: store))
+            store.close()
+            let creator = JournalCreator(
+                fileSystem: PosixFileSystem(), directory: FileSystemPath(directory),
+                appBundleIdentifier: StoreFixture.app.bundleIdentifier, storeID: store.storeID)
+            try creator.create(generation: 1, startSequence: store.lastChangeSequence + 50).file.close()
+
+            let repaired = try DurableFixture.open(directory, recovery: .repair)
+            let gap = try #require(repaired.recovery.repairs.first { $0.file == StoreLayout.journalName(1) })
+            #expect(gap.changesLost == 1)
+            #expect(gap.samplesLost == 50)
+            repaired.close()
+        }
+    }
 }

@@ -192,10 +192,13 @@ struct JournalReplay {
             }
         }
         if let start = header.startSequence, start != state.sequence {
+            // Each object saved or deleted took one number, so a journal starting past where the files before it
+            // end lost that many, in at least one change.
+            let gap = start > state.sequence ? Int(clamping: start - state.sequence) : 0
             try damage(
                 at: offset, length: 0,
                 .inconsistent("the journal starts after change \(start), the files before it end at \(state.sequence)"),
-                into: &outcome)
+                changes: gap > 0 ? 1 : 0, samples: gap, into: &outcome)
         }
     }
 

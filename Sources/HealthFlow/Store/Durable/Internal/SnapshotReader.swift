@@ -140,9 +140,14 @@ private struct SnapshotAssembly {
         /// Flags a section with fewer (or more) entries than its record announced, counting the entries lost.
         func checkComplete(at offset: Int, log: inout SnapshotDamageLog) throws(SnapshotDamage) {
             guard additions.count != expectedAdditions || tombstones.count != expectedTombstones else { return }
-            let lost = max(0, expectedAdditions - additions.count) + max(0, expectedTombstones - tombstones.count)
             try log.flag(
-                SnapshotDamage(offset: offset, problem: .inconsistent("\(type)'s section is incomplete")), lost: lost)
+                SnapshotDamage(offset: offset, problem: .inconsistent("\(type)'s section is incomplete")),
+                lost: missingEntries)
+        }
+
+        /// The entries the section's record announced that were not read.
+        var missingEntries: Int {
+            max(0, expectedAdditions - additions.count) + max(0, expectedTombstones - tombstones.count)
         }
     }
 
@@ -363,15 +368,17 @@ private struct SnapshotAssembly {
 
     // MARK: Validate the whole, and make the state
 
-    /// The change sequence the state ends at: the end record's, or (without one) the last change read.
-    private var sequence: UInt64 { max(endSequence ?? lastSequence, lastSequence) }
+    /// The change sequence the state ends at: the end record's, or (without one: a file cut short) the header's,
+    /// whose changes a repair counts as lost when their records are missing (so the journal that follows the
+    /// snapshot continues from it), or the last change read.
+    private var sequence: UInt64 { max(endSequence ?? header?.startSequence ?? lastSequence, lastSequence) }
 
     /// Validates the file as a whole once its records are read: the end record, authorization table and header
     /// present, every correlation member's correlation stored (a member whose correlation is not is detached, to
     /// be kept on its own), the last section complete, and the header's start sequence where the records end.
     mutating func validateEnd(at offset: Int, headerOffset: Int, log: inout SnapshotDamageLog) throws {
         if endSequence == nil || authorization == nil || header == nil {
-            try log.flag(SnapshotDamage(offset: offset, problem: .truncated))
+            try log.flag(SnapshotDamage(offset: offset, problem: .truncated), lost: changesMissing)
         }
         for (member, correlation) in members where locations[UUIDKey(correlation)] == nil {
             try log.flag(
@@ -388,6 +395,17 @@ private struct SnapshotAssembly {
                     offset: headerOffset,
                     problem: .inconsistent("the header names sequence \(start), the records end at \(sequence)")))
         }
+    }
+
+    /// The changes a snapshot cut short lost with the records it no longer has, sections of whole types
+    /// included: every change up to the header's sequence left one entry in a section's additions (the
+    /// insertion, kept even once deleted) or tombstones (the deletion), so the entries neither read nor counted
+    /// by the last, incomplete section are the ones lost. 0 when the header is missing or names no sequence.
+    private var changesMissing: Int {
+        guard let start = header?.startSequence else { return 0 }
+        let read = sections.reduce(0) { $0 + $1.additions.count + $1.tombstones.count }
+        let countedByLastSection = sections.last.map { $0.missingEntries } ?? 0
+        return max(0, Int(clamping: start) - read - countedByLastSection)
     }
 
     /// The store state the records make.
