@@ -7,6 +7,9 @@ public enum HealthExportError: Error, Hashable, Sendable, CustomStringConvertibl
     case io(path: String, operation: String, errno: Int32)
     /// The path holds neither `export.xml`, an `apple_health_export/` folder nor a zip that contains one.
     case missingExportXML(path: String)
+    /// The zip holds more than one `export.xml` (`entries`, in the zip's order): which one is the export cannot
+    /// be told, so none is read.
+    case ambiguousExportXML(path: String, entries: [String])
     /// The zip's structure is damaged at `offset` (a byte offset into the zip file).
     case damagedZip(offset: Int64, problem: String)
     /// A zip entry uses a compression method other than stored (0) or deflate (8).
@@ -27,6 +30,9 @@ public enum HealthExportError: Error, Hashable, Sendable, CustomStringConvertibl
         case .notFound(let path): "no file or folder at \(path)"
         case .io(let path, let operation, let errno): "\(operation) failed for \(path) (errno \(errno))"
         case .missingExportXML(let path): "\(path) holds no export.xml"
+        case .ambiguousExportXML(let path, let entries):
+            "\(path) holds \(entries.count) export.xml files (\(entries.joined(separator: ", ")));"
+                + " unpack the one to import and give its folder"
         case .damagedZip(let offset, let problem): "damaged zip at byte \(offset): \(problem)"
         case .unsupportedCompression(let entry, let method):
             "zip entry \(entry) uses compression method \(method); only stored (0) and deflate (8) are read"

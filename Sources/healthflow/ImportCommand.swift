@@ -91,7 +91,13 @@ struct ImportCommand: Command {
             await watcher.value
             display.finish()
             Self.fail("\(error)")
-            Self.fail("samples written before the error are kept (whole batches); run the import again to resume")
+            let held = job.stoppedReport?.heldMembersNotWritten ?? 0
+            Self.fail(
+                "samples written before the error are kept (whole batches)"
+                    + (held > 0
+                        ? "; \(held) blood-pressure and nutrition records read before it were not written (a "
+                            + "correlation later in the export may list them)" : "")
+                    + "; run the import again to resume")
             return .failure
         }
     }

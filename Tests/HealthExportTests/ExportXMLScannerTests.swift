@@ -88,6 +88,71 @@ struct ExportXMLScannerTests {
         }
     }
 
+    /// A processing instruction in the internal DTD ends at its first `?>`: quotes and brackets inside it mean
+    /// nothing, while a quoted `]>`, a comment with `'` and an ENTITY value holding `]>` keep working beside it.
+    @Test func aProcessingInstructionInTheDTDEndsAtItsFirstQuestionMarkBracket() throws {
+        let record = " <Record type=\"t\" value=\"1\"/>\n"
+        for instruction in ["<?pi-target ]> ?>", "<?pi-target don't ?>", "<?pi \"?>", "<?pi [ ?>", "<?pi-target ??>"] {
+            let text = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <!DOCTYPE HealthData [
+                \(instruction)
+                <!-- Zoë's comment ]> -->
+                <!ENTITY e "a ]> b">
+                <!ATTLIST Record note CDATA 'x ]> y'>
+                ]>
+                <HealthData>
+                \(record)</HealthData>
+
+                """
+            for bufferSize in [64, 1 << 20] {
+                let scanner = ExportXMLScanner(source: MemoryByteSource(Array(text.utf8)), bufferSize: bufferSize)
+                var names: [String] = []
+                do {
+                    while let event = try scanner.next() {
+                        if case .start(let name, _, _, _, _) = event { names.append(name) }
+                    }
+                } catch {
+                    Issue.record("\(instruction) with a \(bufferSize)-byte buffer: \(error)")
+                }
+                #expect(names == ["HealthData", "Record"], "\(instruction)")
+            }
+        }
+    }
+
+    /// The first value of an attribute of the only Record in `value`'s export, or the scanner's error.
+    func recordValue(_ value: String) -> Result<String, HealthExportError> {
+        let text = "<HealthData>\n <Record sourceName=\"\(value)\"/>\n</HealthData>\n"
+        let scanner = ExportXMLScanner(source: MemoryByteSource(Array(text.utf8)))
+        do throws(HealthExportError) {
+            while let event = try scanner.next() {
+                if case .start("Record", let attributes, _, _, _) = event { return .success(attributes[0].value) }
+            }
+            return .failure(.notXML(offset: 0, problem: "no record"))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A numeric character reference is read whatever its number of leading zeros; its value, not its length,
+    /// bounds it: past U+10FFFF, a surrogate or 0 is a typed error at the reference.
+    @Test func aCharacterReferenceWithLeadingZerosIsDecodedAndOneOutOfRangeIsMalformed() throws {
+        #expect(try recordValue("Zo&#0000000235;").get() == "Zoë")
+        #expect(try recordValue("Zo&#x00000000000000000000eB; &#0000000000000000000000000128003;").get() == "Zoë 🐃")
+        #expect(try recordValue("&#1114111;").get() == "\u{10FFFF}")
+        let referenceOffset = Int64("<HealthData>\n <Record sourceName=\"".utf8.count)
+        for bad in [
+            "&#x110000;", "&#1114112;", "&#99999999999999999999999;", "&#xD800;", "&#57343;", "&#0;", "&#x0000;",
+            "&#;", "&#x;", "&#12a;", "&#0000000235",
+        ] {
+            guard case .failure(.malformedXML(let offset, let line, _)) = recordValue(bad) else {
+                Issue.record("\(bad) gave \(recordValue(bad))")
+                continue
+            }
+            #expect(offset == referenceOffset && line == 2, "\(bad)")
+        }
+    }
+
     @Test func attributesInAnyOrderAndBothQuotesAreRead() throws {
         let text = ExportFixtures.header + " <Record value='7' type=\"t\"\n   unit = 'count' />\n</HealthData>"
         let directory = try ExportFixtures.temporaryDirectory()

@@ -173,4 +173,85 @@ struct HealthExportErrorTests {
             try await HealthExportImport(path: missing).run(into: InMemoryHealthStore(configuration: app))
         }
     }
+
+    /// The UUIDs a store holds of each type an export with blood pressure and nutrition writes.
+    func contents(of store: InMemoryHealthStore) async throws -> [HealthObjectType: [UUID]] {
+        var contents: [HealthObjectType: [UUID]] = [:]
+        for type in [
+            HealthObjectType.stepCount, .heartRate, .bloodPressureSystolic, .bloodPressureDiastolic, .dietaryWater,
+            .bloodPressure,
+        ] {
+            contents[type] = try await store.samples(of: type).map(\.uuid).sorted { $0.uuidString < $1.uuidString }
+        }
+        return contents
+    }
+
+    /// A file cut short after blood-pressure and nutrition records, before the correlations that may hold them:
+    /// those held records are not written (one stored alone would keep its correlation out later) and the
+    /// stopped import's report counts them; the run on the complete file then leaves exactly what a clean
+    /// import of it does, each member stored once.
+    @Test func heldMembersReadBeforeATruncationAreCountedNotWrittenAndTheRerunMatchesACleanImport() async throws {
+        let water = ExportFixtures.record("DietaryWater", unit: "mL", value: "250")
+        let heartRate = ExportFixtures.record("HeartRate", unit: "count/min", value: "64")
+        let before =
+            ExportFixtures.header + ExportFixtures.record("StepCount") + ExportFixtures.bloodPressureMembers
+            + water
+        let whole = ExportFixtures.export(
+            String(before.dropFirst(ExportFixtures.header.count)) + heartRate + ExportFixtures.bloodPressure)
+        let cut = before + String(heartRate.prefix(40))
+        let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = InMemoryHealthStore(configuration: app)
+
+        let cutPath = try ExportFixtures.write(cut, named: "cut.xml", in: directory)
+        let stopped = HealthExportImport(path: cutPath, options: HealthExportOptions(batchSize: 2))
+        await #expect(throws: HealthExportError.self) { try await stopped.run(into: store) }
+        let atStop = try #require(stopped.stoppedReport)
+        #expect(atStop.heldMembersNotWritten == 3)
+        #expect(atStop.imported == ["stepCount": 1])
+        #expect(try await store.samples(of: .bloodPressureSystolic).isEmpty)
+        #expect(try await store.samples(of: .dietaryWater).isEmpty)
+
+        let wholePath = try ExportFixtures.write(whole, in: directory)
+        let rerun = try await HealthExportImport(path: wholePath).run(into: store)
+        #expect(rerun.imported == ["heartRate": 1, "dietaryWater": 1, "bloodPressure": 1])
+        #expect(rerun.alreadyInStore == 1 && rerun.correlationMembersMerged == 2 && rerun.heldMembersNotWritten == 0)
+        let clean = InMemoryHealthStore(configuration: app)
+        _ = try await HealthExportImport(path: wholePath).run(into: clean)
+        let expected = try await contents(of: clean)
+        #expect(expected[.bloodPressureSystolic]?.count == 1 && expected[.bloodPressure]?.count == 1)
+        #expect(try await contents(of: store) == expected)
+    }
+
+    /// The error of importing a zip with `entries` (each holding an export), and the zip's path.
+    func importing(zipWith entries: [String]) async throws -> (error: (any Error)?, path: String) {
+        var zip = TestZipWriter()
+        for entry in entries { zip.add(entry, Array(ExportFixtures.export(ExportFixtures.record("StepCount")).utf8)) }
+        let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("export.zip")
+        try Data(zip.finished()).write(to: url)
+        do {
+            _ = try await HealthExportImport(path: url.path).run(into: InMemoryHealthStore(configuration: app))
+            return (nil, url.path)
+        } catch {
+            return (error, url.path)
+        }
+    }
+
+    /// A zip with more than one export.xml — one name twice, one in the export folder and one at the root, or
+    /// two folders — is refused naming every candidate; a zip with one export.xml beside other files is read.
+    @Test func aZipWithTwoExportXMLEntriesIsRefusedNamingBoth() async throws {
+        for entries in [
+            ["apple_health_export/export.xml", "apple_health_export/export.xml"],
+            ["apple_health_export/export.xml", "export.xml"],
+            ["Zoë/apple_health_export/export.xml", "Max/apple_health_export/export.xml"],
+        ] {
+            let (error, path) = try await importing(zipWith: entries)
+            #expect(error as? HealthExportError == .ambiguousExportXML(path: path, entries: entries), "\(entries)")
+        }
+        let (error, _) = try await importing(
+            zipWith: ["apple_health_export/export.xml", "apple_health_export/export_cda.xml"])
+        #expect(error == nil)
+    }
 }

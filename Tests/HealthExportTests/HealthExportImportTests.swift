@@ -178,8 +178,10 @@ struct HealthExportImportTests {
         // badHeader and truncated are the ECG CSVs' reasons: ElectrocardiogramImportTests skips a file for each;
         // missingFile and badRoute are the route files': WorkoutRouteImportTests skips one for each; badHeartbeat
         // is a heartbeat list's, whose record is kept: HeartbeatImportTests skips one for each malformed beat.
+        // notUTF8 needs bytes no Swift string holds: anAttributeThatIsNotUTF8SkipsItsElementWithItsLine skips some;
+        // ambiguousFile is a route file's: WorkoutRouteImportTests skips one.
         let fileReasons: Set<HealthExportSkip.Reason> = [
-            .badHeader, .truncated, .missingFile, .badRoute, .badHeartbeat,
+            .badHeader, .truncated, .missingFile, .badRoute, .badHeartbeat, .notUTF8, .ambiguousFile,
         ]
         #expect(report.skips.map(\.reason) == HealthExportSkip.Reason.allCases.filter { !fileReasons.contains($0) })
         let headerLines = ExportFixtures.header.split(separator: "\n", omittingEmptySubsequences: false).count
@@ -197,5 +199,62 @@ struct HealthExportImportTests {
         let store = InMemoryHealthStore(configuration: app)
         _ = try await HealthExportImport(path: path).run(into: store)
         #expect(try await store.samples(of: .stepCount).first?.source.name == "Zoë & 🏃 \"<>'")
+    }
+
+    /// A record with an attribute value that is not UTF-8 — short, long (the scanner's cache of repeated values),
+    /// with a reference, or in a child — is skipped as malformed with its line, never stored with U+FFFD.
+    @Test func anAttributeThatIsNotUTF8SkipsItsElementWithItsLine() async throws {
+        var body: [UInt8] = []
+        var badLines: [Int] = []
+        let headerLines = ExportFixtures.header.split(separator: "\n", omittingEmptySubsequences: false).count
+        func add(_ record: String, bad: Bool = false) {
+            if bad { badLines.append(headerLines + body.filter { $0 == 0x0A }.count) }
+            // "\u{1}" marks the byte 0xEB (ë in Latin-1), which is not UTF-8 on its own.
+            body += record.utf8.map { $0 == 0x01 ? 0xEB : $0 }
+        }
+        add(ExportFixtures.record("StepCount", value: "1", source: "Zo\u{1}"), bad: true)
+        add(ExportFixtures.record("StepCount", value: "2"))
+        add(ExportFixtures.record("StepCount", value: "3", source: "Zo\u{1}’s iPhone (long enough)"), bad: true)
+        add(ExportFixtures.record("StepCount", value: "4", source: "Zo\u{1} &amp; Co"), bad: true)
+        add(
+            ExportFixtures.record(
+                "StepCount", value: "5", children: "  <MetadataEntry key=\"k\" value=\"\u{1}\"/>\n"), bad: true)
+        add(ExportFixtures.record("StepCount", value: "6", source: "Zoë"))
+        let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("export.xml").path
+        try Data(Array(ExportFixtures.header.utf8) + body + Array("</HealthData>\n".utf8)).write(
+            to: URL(fileURLWithPath: path))
+        let store = InMemoryHealthStore(configuration: app)
+        let report = try await HealthExportImport(path: path).run(into: store)
+
+        #expect(report.imported == ["stepCount": 2])
+        #expect(report.skipped == [.notUTF8: 4])
+        #expect(report.skips.map(\.line) == badLines)
+        #expect(report.skips.first?.detail.contains("sourceName") == true, "\(report.skips)")
+        let sources = try await store.samples(of: .stepCount).map(\.source.name).sorted()
+        #expect(sources == ["Zoë", "Zoë’s iPhone"])
+    }
+
+    /// A record repeated more than a batch later is counted as repeated within the export, not as imported
+    /// before; run again, every record is counted as already in the store.
+    @Test func aRecordRepeatedBatchesLaterIsARepeatNotAnEarlierImport() async throws {
+        let repeated = ExportFixtures.record("StepCount", value: "7")
+        let others = (0..<25).map { ExportFixtures.record("HeartRate", unit: "count/min", value: "\(60 + $0)") }
+        let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try ExportFixtures.write(
+            ExportFixtures.export(repeated + others.joined() + repeated + repeated), in: directory)
+        let store = InMemoryHealthStore(configuration: app)
+        let options = HealthExportOptions(batchSize: 10)
+        let first = try await HealthExportImport(path: path, options: options).run(into: store)
+        #expect(first.imported == ["stepCount": 1, "heartRate": 25])
+        #expect(first.repeatedInExport == 2)
+        #expect(first.alreadyInStore == 0)
+
+        let again = try await HealthExportImport(path: path, options: options).run(into: store)
+        #expect(again.imported.isEmpty)
+        #expect(again.alreadyInStore + again.repeatedInExport == 28)
+        #expect(again.alreadyInStore >= 26)
     }
 }

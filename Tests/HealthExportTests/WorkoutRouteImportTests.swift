@@ -187,4 +187,27 @@ struct WorkoutRouteImportTests {
             #expect(WorkoutRouteGPX.timestamp(bad) == nil, "\(bad)")
         }
     }
+
+    /// A route file the zip holds twice — under one name, or in two folders — is not guessed at: a listed skip
+    /// naming both entries, and the workout is kept without it.
+    @Test func aRouteFileTheZipHoldsTwiceIsASkipNamingBoth() async throws {
+        let route = "workout-routes/route_2024-03-01_6.30pm.gpx"
+        for pair in [
+            ["apple_health_export/" + route, "apple_health_export/" + route],
+            ["apple_health_export/" + route, "other/" + route],
+        ] {
+            let directory = try ExportFixtures.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            var zip = TestZipWriter()
+            zip.add("apple_health_export/export.xml", Array(ExportFixtures.export(ExportFixtures.workout).utf8))
+            for entry in pair { zip.add(entry, Array(ExportFixtures.route.utf8), method: .stored) }
+            let path = directory.appendingPathComponent("export.zip").path
+            try Data(zip.finished()).write(to: URL(fileURLWithPath: path))
+            let report = try await HealthExportImport(path: path).run(into: InMemoryHealthStore(configuration: app))
+            #expect(report.imported == ["workout": 1], "\(pair)")
+            #expect(report.workoutRoutes == 0)
+            #expect(report.skipped == [.ambiguousFile: 1])
+            #expect(report.skips.first.map { pair.allSatisfy($0.detail.contains) } == true, "\(report.skips)")
+        }
+    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Finds export.xml in what the person gave: a zip (read in place), a folder (`export.xml` in it or in its
-/// `apple_health_export/`), or the file itself.
+/// Finds export.xml in what the person gave: a zip (read in place) holding exactly one, a folder (`export.xml` in
+/// it or in its `apple_health_export/`), or the file itself.
 enum ExportInput {
     static func open(_ path: String) throws(HealthExportError) -> any ExportByteSource {
         var isDirectory: ObjCBool = false
@@ -20,7 +20,9 @@ enum ExportInput {
         let file = try ReadOnlyFile(path: path)
         guard try ZipArchive.looksLikeZip(file) else { return FileByteSource(file: file) }
         let archive = try ZipArchive(file: file)
-        guard let entry = archive.entry(endingWith: "export.xml") else { throw .missingExportXML(path: path) }
+        let candidates = archive.entries(named: "export.xml")
+        guard let entry = candidates.first else { throw .missingExportXML(path: path) }
+        guard candidates.count == 1 else { throw .ambiguousExportXML(path: path, entries: candidates.map(\.name)) }
         return try ZipEntrySource(archive: archive, entry: entry)
     }
 }

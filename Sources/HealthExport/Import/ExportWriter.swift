@@ -164,6 +164,39 @@ struct ExportWriter {
         if let error = outcome.withLock({ $0 }) { throw error }
     }
 
+    /// The store's anchor for `type` as it stands, past every change to it so far; `nil` when the store's anchored
+    /// query fails. O(c) in the type's changes, once per type and import.
+    func currentAnchor(of type: HealthObjectType) -> HealthQueryAnchor? {
+        let found = LockedState<HealthQueryAnchor?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        store.execute(
+            HealthAnchoredObjectQuery(type: type, predicate: .uuids([]), anchor: nil) { _, _, _, anchor, _ in
+                found.withLock { $0 = anchor }
+                done.signal()
+            })
+        done.wait()
+        return found.withLock { $0 }
+    }
+
+    /// The UUIDs among `samples` (which the store holds) that it received after `anchor` gives for their type —
+    /// none of a type without one. One anchored query per type, O(log n + c) in the type's changes since.
+    func received(_ samples: [HealthSample], after anchor: (HealthObjectType) -> HealthQueryAnchor?) -> Set<UUID> {
+        let byType = Dictionary(grouping: samples, by: \.type).compactMap { type, group in
+            anchor(type).map { (type, $0, Set(group.map(\.uuid))) }
+        }
+        let found = LockedState(Set<UUID>())
+        let done = DispatchSemaphore(value: 0)
+        for (type, since, uuids) in byType {
+            store.execute(
+                HealthAnchoredObjectQuery(type: type, predicate: .uuids(uuids), anchor: since) { _, added, _, _, _ in
+                    found.withLock { $0.formUnion((added ?? []).map(\.uuid).filter(uuids.contains)) }
+                    done.signal()
+                })
+        }
+        for _ in byType { done.wait() }
+        return found.withLock { $0 }
+    }
+
     /// The UUIDs among `samples` the store holds.
     private func existing(_ samples: [HealthSample]) -> Set<UUID> {
         let byType = Dictionary(grouping: samples, by: \.type)

@@ -66,6 +66,12 @@ public final class HealthExportImport: Sendable {
     private let continuation: AsyncStream<HealthExportEvent>.Continuation
     private let cancelled = Flag()
     private let started = Flag()
+    private let reportAtStop = LockedState<HealthExportReport?>(nil)
+
+    /// The counts as they stood when the import stopped with an error or was cancelled — what was written, and
+    /// ``HealthExportReport/heldMembersNotWritten`` — set before the completion runs; `nil` before then and after
+    /// an import that succeeded.
+    public var stoppedReport: HealthExportReport? { reportAtStop.withLock { $0 } }
 
     /// An import of the export at `path`, not started yet.
     public init(path: String, options: HealthExportOptions = HealthExportOptions()) {
@@ -105,6 +111,7 @@ public final class HealthExportImport: Sendable {
                             skipped: report.skippedCount))
                 })
             let result = Result { try engine.run() }
+            if case .failure = result { reportAtStop.withLock { $0 = engine.report } }
             switch result {
             case .success(let report): continuation.yield(.finished(report))
             case .failure(let error): continuation.yield(.failed(String(describing: error)))

@@ -37,6 +37,12 @@ public struct HealthExportSkip: Hashable, Sendable, CustomStringConvertible {
         /// whose `bpm` or `time` is missing or unreadable, or whose time is before the record's start or not after
         /// the beat before it (the line is the beat's); the record's own sample is kept without its series.
         case badHeartbeat
+        /// An element with an attribute value that is not UTF-8 (the detail names the attribute and its line):
+        /// no byte of the record is guessed at.
+        case notUTF8
+        /// A file the export names (a workout's route) that the zip holds more than once — twice under one name,
+        /// or in two folders: which one is meant cannot be told, so none is read; the workout is kept without it.
+        case ambiguousFile
 
         /// Alphabetical, for stable reports.
         public static func < (lhs: Reason, rhs: Reason) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -61,13 +67,19 @@ public struct HealthExportSkip: Hashable, Sendable, CustomStringConvertible {
 public struct HealthExportReport: Sendable {
     /// Samples written, per type identifier (a correlation counts once; its members are not counted again).
     public internal(set) var imported: [String: Int] = [:]
-    /// Records whose identity the store already held: imported before, or repeated in an earlier batch of this
-    /// export (a re-import adds nothing).
+    /// Records whose identity the store already held before this import (a re-import adds nothing).
     public internal(set) var alreadyInStore = 0
-    /// Records that repeat another record of the same batch exactly (same identity): kept once.
+    /// Records that repeat an earlier record of this export exactly (same identity), in the same batch or any
+    /// earlier one: kept once. (Into a store whose anchored queries fail, a repeat in an earlier batch is counted
+    /// in ``alreadyInStore``.)
     public internal(set) var repeatedInExport = 0
     /// Top-level records that are also members of a correlation: stored once, inside the correlation.
     public internal(set) var correlationMembersMerged = 0
+    /// Top-level records of correlation member types (blood pressure, nutrition) read before the import stopped
+    /// with an error and not written: whether a correlation later in the file holds them cannot be known, and one
+    /// stored alone would keep that correlation out on the next run. Running the import again on the complete
+    /// export adds them. Always 0 in the report of an import that succeeded.
+    public internal(set) var heldMembersNotWritten = 0
     /// Skipped records per reason.
     public internal(set) var skipped: [HealthExportSkip.Reason: Int] = [:]
     /// The first ``skipListLimit`` skips with their lines (all of them go to the skip report file, if any).

@@ -11,7 +11,8 @@ struct ImportEngine {
     let isCancelled: @Sendable () -> Bool
     let onProgress: @Sendable (_ bytesRead: Int64, _ totalBytes: Int64, _ report: HealthExportReport) -> Void
 
-    private var report = HealthExportReport()
+    /// The counts so far; after `run()` throws, as they stood when it stopped.
+    private(set) var report = HealthExportReport()
     private var mapper = ExportMapper()
     private var batch: [HealthSample] = []
     private var batchUUIDs = Set<UUID>()
@@ -28,6 +29,10 @@ struct ImportEngine {
     private var heartbeatBatchUUIDs = Set<UUID>()
     /// The batch of samples being written while the next is read.
     private let writeAhead = BatchWriteAhead()
+    /// Per type, the store's anchor before this import first wrote the type (none when the store could not say):
+    /// a record the store refuses as held was repeated within the export when the store received it after that.
+    private var anchorsAtStart: [HealthObjectType: HealthQueryAnchor] = [:]
+    private var typesAnchored = Set<HealthObjectType>()
 
     init(
         path: String, options: HealthExportOptions, store: any HealthStore,
@@ -62,10 +67,15 @@ struct ImportEngine {
         defer { _ = writeAhead.settle() }
         do {
             try scan(scanner, source: source, writer: writer)
-        } catch let error as HealthExportError {
-            // Keep what was read before the damage: the records of the batch under way are whole.
-            try flush(writer)
-            try settleWrites()
+        } catch {
+            // The held records are not written: a correlation later in the file may list them, and one stored on
+            // its own would keep that correlation out of the store on the next run. The report counts them.
+            countHeldMembersNotWritten()
+            if error is HealthExportError {
+                // Keep what was read before the damage: the records of the batch under way are whole.
+                try flush(writer)
+                try settleWrites()
+            }
             throw error
         }
         try flush(writer)
@@ -89,6 +99,22 @@ struct ImportEngine {
         return report
     }
 
+    /// Counts, for an import that stops early, the held records no correlation read so far lists in
+    /// ``HealthExportReport/heldMembersNotWritten`` (those one lists are stored inside it); all of them when the
+    /// spool cannot be read back.
+    private mutating func countHeldMembersNotWritten() {
+        guard let heldMembers else { return }
+        var claimed = 0
+        do {
+            try heldMembers.forEach { if correlationMembers.contains($0.uuid) { claimed += 1 } }
+        } catch {
+            claimed = 0
+        }
+        report.correlationMembersMerged += claimed
+        report.heldMembersNotWritten += heldMembers.count - claimed
+        self.heldMembers = nil
+    }
+
     /// Reads the top-level elements one at a time, checking for cancellation every few thousand.
     private mutating func scan(
         _ scanner: ExportXMLScanner, source: any ExportByteSource, writer: ExportWriter
@@ -97,13 +123,27 @@ struct ImportEngine {
         var elementsSinceCheck = 0
         while let event = try scanner.next() {
             switch event {
-            case .start(let name, let attributes, let selfClosing, _, let line):
+            case .start(let name, let attributes, let selfClosing, let offset, let line):
                 guard depth > 0 else {
                     depth = selfClosing ? 0 : 1
+                    if let problem = scanner.takeValueNotUTF8() {
+                        throw HealthExportError.malformedXML(
+                            offset: offset, line: problem.line,
+                            problem: "attribute \(problem.attribute) of <\(name)> is not UTF-8")
+                    }
                     continue
                 }
                 let element = try scanner.element(
                     name: name, attributes: attributes, selfClosing: selfClosing, line: line)
+                if let problem = scanner.takeValueNotUTF8() {
+                    try skip(
+                        HealthExportSkip(
+                            reason: .notUTF8, line: line,
+                            element: element["type"].map { "\(name) \($0)" } ?? name,
+                            detail: "attribute \(problem.attribute) of <\(problem.element)> on line \(problem.line) "
+                                + "is not UTF-8"))
+                    continue
+                }
                 try take(element, writer: writer)
             case .end:
                 depth -= 1
@@ -259,13 +299,22 @@ struct ImportEngine {
         for file in files {
             let bytes: [UInt8]
             do {
-                guard let read = try routeFiles?.contents(of: file) else {
+                switch try routeFiles?.contents(of: file) ?? .missing {
+                case .bytes(let read):
+                    bytes = read
+                case .missing:
                     try skip(
                         HealthExportSkip(
                             reason: .missingFile, line: line, element: "Workout", detail: "no route file \(file)"))
                     continue
+                case .ambiguous(let entries):
+                    try skip(
+                        HealthExportSkip(
+                            reason: .ambiguousFile, line: line, element: "Workout",
+                            detail: "route file \(file) is in the zip \(entries.count) times, none read: "
+                                + entries.joined(separator: ", ")))
+                    continue
                 }
-                bytes = read
             } catch let error as HealthExportError {
                 switch error {
                 case .damagedZip:
@@ -284,9 +333,10 @@ struct ImportEngine {
             }
         }
         try settleWrites()
+        anchorTypes(of: [.workout(workout)], writer: writer)
         let outcome = try writer.write(WorkoutRecording(workout: workout, routes: routes))
         guard outcome.isNew else {
-            report.alreadyInStore += 1
+            countRefused([.workout(workout)])
             let added = try writer.addMissingRoutes(routes, to: workout)
             report.workoutRoutes += added.count
             report.routeLocations += added.reduce(0) { $0 + $1.locations.count }
@@ -341,8 +391,13 @@ struct ImportEngine {
     private mutating func flushHeartbeatSeries(_ writer: ExportWriter) throws {
         guard !heartbeatBatch.isEmpty else { return }
         try settleWrites()
+        anchorTypes(of: [.heartbeatSeries(heartbeatBatch[0].series)], writer: writer)
         let written = try writer.write(heartbeatBatch)
-        report.alreadyInStore += heartbeatBatch.count - written.recordings.count
+        if written.recordings.count != heartbeatBatch.count {
+            let newUUIDs = Set(written.recordings.map(\.series.uuid))
+            countRefused(
+                heartbeatBatch.filter { !newUUIDs.contains($0.series.uuid) }.map { .heartbeatSeries($0.series) })
+        }
         if !written.recordings.isEmpty {
             report.imported[HealthObjectType.heartbeatSeries.identifier, default: 0] += written.recordings.count
         }
@@ -376,6 +431,28 @@ struct ImportEngine {
         if batch.count >= options.batchSize { try flush(writer) }
     }
 
+    /// Takes the store's anchor for each type of `samples` this import has not written yet (a batch holds few
+    /// types, in runs), before the first write of it.
+    private mutating func anchorTypes(of samples: [HealthSample], writer: ExportWriter) {
+        var last: HealthObjectType?
+        for index in samples.indices where samples[index].type != last {
+            let type = samples[index].type
+            last = type
+            guard typesAnchored.insert(type).inserted else { continue }
+            anchorsAtStart[type] = writer.currentAnchor(of: type)
+        }
+    }
+
+    /// Counts `refused` — samples the store refused as held — as repeated within the export when this import
+    /// wrote them, and as already in the store otherwise.
+    private mutating func countRefused(_ refused: [HealthSample]) {
+        guard !refused.isEmpty else { return }
+        let anchors = anchorsAtStart
+        let repeats = ExportWriter(store: store).received(refused, after: { anchors[$0] }).count
+        report.repeatedInExport += repeats
+        report.alreadyInStore += refused.count - repeats
+    }
+
     /// Hands the batch read so far to ``BatchWriteAhead`` once the batch before it is written and counted, then
     /// writes the heartbeat series read since the last flush.
     private mutating func flush(_ writer: ExportWriter) throws {
@@ -384,6 +461,7 @@ struct ImportEngine {
             try settleWrites()
             // Checked once the batch before is written: no batch starts after a cancellation it may have caused.
             if isCancelled() { throw CancellationError() }
+            anchorTypes(of: batch, writer: writer)
             writeAhead.start(batch, with: writer)
             batch = []
             batch.reserveCapacity(options.batchSize)
@@ -396,7 +474,10 @@ struct ImportEngine {
     private mutating func settleWrites() throws {
         guard let (written, result) = writeAhead.settle() else { return }
         let new = try result.get()
-        report.alreadyInStore += written.count - new.count
+        if written.count != new.count {
+            let newUUIDs = Set(new.map(\.uuid))
+            countRefused(written.filter { !newUUIDs.contains($0.uuid) })
+        }
         count(new)
     }
 

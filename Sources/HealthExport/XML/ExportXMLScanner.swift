@@ -42,6 +42,11 @@ final class ExportXMLScanner {
     /// one string.
     private var recentValues = RecentEntries<(bytes: [UInt8], value: String)>(capacity: 16)
 
+    /// The first attribute value read since ``takeValueNotUTF8()`` that is not UTF-8: the attribute, its element
+    /// and the element's line. The value itself reads with U+FFFD in place of the bad bytes; the caller skips the
+    /// element rather than keep it.
+    private var valueNotUTF8: (attribute: String, element: String, line: Int)?
+
     static let defaultBufferSize = 1 << 20
     private static let maximumTagSize = 64 << 20
 
@@ -56,6 +61,12 @@ final class ExportXMLScanner {
 
     /// The offset into export.xml of the next unread byte.
     var offset: Int64 { base + Int64(start) }
+
+    /// The first attribute value that was not UTF-8 since the last call, if any (see ``valueNotUTF8``).
+    func takeValueNotUTF8() -> (attribute: String, element: String, line: Int)? {
+        defer { valueNotUTF8 = nil }
+        return valueNotUTF8
+    }
 
     /// The next element event, or `nil` after the root element closed and the file ended.
     func next() throws(HealthExportError) -> XMLEvent? {
@@ -217,12 +228,15 @@ final class ExportXMLScanner {
         try skipDocumentType()
     }
 
-    /// Skips `<!DOCTYPE … [ … ]>`: quotes, comments and the bracketed internal subset may hold ">".
+    /// Skips `<!DOCTYPE … [ … ]>`: quotes, comments, processing instructions and the bracketed internal subset
+    /// may hold ">". Inside a comment or a processing instruction (which ends at its first "?>") quotes and
+    /// brackets mean nothing.
     private func skipDocumentType() throws(HealthExportError) {
         var index = start + 9
         var quote: UInt8 = 0
         var inSubset = false
         var inComment = false
+        var inInstruction = false
         while true {
             while index < end {
                 let byte = buffer[index]
@@ -232,6 +246,8 @@ final class ExportXMLScanner {
                     {
                         inComment = false
                     }
+                } else if inInstruction {
+                    if byte == UInt8(ascii: ">"), buffer[index - 1] == UInt8(ascii: "?") { inInstruction = false }
                 } else if quote != 0 {
                     if byte == quote { quote = 0 }
                 } else {
@@ -246,6 +262,9 @@ final class ExportXMLScanner {
                             inComment = true
                             index += 1  // "<!--" followed directly by "->" must not close the comment
                         }
+                    case UInt8(ascii: "?") where buffer[index - 1] == UInt8(ascii: "<"):
+                        inInstruction = true
+                        index += 1  // the "?" of "<?" must not close it: "<?>" is no whole instruction
                     case UInt8(ascii: ">") where !inSubset:
                         start = index + 1
                         return
@@ -320,6 +339,7 @@ final class ExportXMLScanner {
         var attributes: [XMLAttribute] = []
         attributes.reserveCapacity(12)
         var selfClosing = false
+        var notUTF8: String?
         while true {
             while index < close, Self.isSpace(buffer[index]) { index += 1 }
             if index == close { break }
@@ -350,7 +370,8 @@ final class ExportXMLScanner {
             let hasReference = memchr(base + valueStart, Int32(UInt8(ascii: "&")), index - valueStart) != nil
             let value = try attributeValue(
                 from: valueStart, to: index, hasReference: hasReference, isDate: endsInDate(nameEnd))
-            attributes.append(XMLAttribute(name: attributeName, value: value))
+            if !value.isUTF8, notUTF8 == nil { notUTF8 = attributeName }
+            attributes.append(XMLAttribute(name: attributeName, value: value.string))
             index += 1
         }
         if !sawRoot {
@@ -362,31 +383,45 @@ final class ExportXMLScanner {
         }
         if !selfClosing { stack.append(name) }
         countLines(upTo: tagStart)
+        if let notUTF8, valueNotUTF8 == nil { valueNotUTF8 = (notUTF8, name, line) }
         start = close + 1
         return .start(
             name: name, attributes: attributes, selfClosing: selfClosing, offset: base + Int64(tagStart), line: line)
     }
 
-    /// The value written at `buffer[first..<last]`, decoded; a value among ``recentValues`` is that string.
-    /// Values short enough to be stored inline (15 bytes) and dates (attributes named `…Date`, which rarely
-    /// repeat) are made directly.
+    /// The value written at `buffer[first..<last]`, decoded, and whether it is UTF-8 (when not, the string holds
+    /// U+FFFD for the bad bytes); a value among ``recentValues`` (all UTF-8) is that string. Values short enough
+    /// to be stored inline (15 bytes) and dates (attributes named `…Date`, which rarely repeat) are made
+    /// directly.
     private func attributeValue(
         from first: Int, to last: Int, hasReference: Bool, isDate: Bool
-    ) throws(HealthExportError) -> String {
+    ) throws(HealthExportError) -> (string: String, isUTF8: Bool) {
         let count = last - first
-        guard count > 15, !isDate else {
-            return hasReference ? try decodeReferences(from: first, to: last) : string(from: first, to: last)
-        }
+        guard count > 15, !isDate else { return try decodedValue(from: first, to: last, hasReference: hasReference) }
         let written = UnsafeRawBufferPointer(rebasing: buffer[first..<last])
         for index in recentValues.entries.indices where recentValues.entries[index].bytes.count == count {
             let same = recentValues.entries[index].bytes.withUnsafeBytes {
                 memcmp($0.baseAddress!, written.baseAddress!, count) == 0
             }
-            if same { return recentValues.entries[index].value }
+            if same { return (recentValues.entries[index].value, true) }
         }
-        let value = hasReference ? try decodeReferences(from: first, to: last) : string(from: first, to: last)
-        recentValues.add((Array(written), value))
+        let value = try decodedValue(from: first, to: last, hasReference: hasReference)
+        if value.isUTF8 { recentValues.add((Array(written), value.string)) }
         return value
+    }
+
+    /// The value at `buffer[first..<last]` with its references decoded, checked as UTF-8.
+    private func decodedValue(
+        from first: Int, to last: Int, hasReference: Bool
+    ) throws(HealthExportError) -> (string: String, isUTF8: Bool) {
+        if hasReference {
+            let bytes = try decodeReferences(from: first, to: last)
+            if let string = String(validating: bytes, as: UTF8.self) { return (string, true) }
+            return (String(decoding: bytes, as: UTF8.self), false)
+        }
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[first..<last])
+        if let string = String(validating: bytes, as: UTF8.self) { return (string, true) }
+        return (String(decoding: bytes, as: UTF8.self), false)
     }
 
     /// Whether the name ending before `buffer[end]` ends in `Date`.
@@ -399,8 +434,10 @@ final class ExportXMLScanner {
         String(decoding: UnsafeRawBufferPointer(rebasing: buffer[first..<last]), as: UTF8.self)
     }
 
-    /// Decodes `&lt; &gt; &amp; &quot; &apos;`, `&#NNN;` and `&#xHHHH;`; anything else is malformed.
-    private func decodeReferences(from first: Int, to last: Int) throws(HealthExportError) -> String {
+    /// Decodes `&lt; &gt; &amp; &quot; &apos;`, `&#NNN;` and `&#xHHHH;` (any number of leading zeros); anything
+    /// else — an unknown name, no digits, a value past U+10FFFF, a surrogate or 0, a missing ";" — is malformed at
+    /// the reference. The bytes between references are taken as they are (checked as UTF-8 by the caller).
+    private func decodeReferences(from first: Int, to last: Int) throws(HealthExportError) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(last - first)
         var index = first
@@ -409,23 +446,62 @@ final class ExportXMLScanner {
             while index < last, buffer[index] != UInt8(ascii: "&") { index += 1 }
             bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[run..<index]))
             guard index < last else { break }
-            var semicolon = index + 1
-            while semicolon < last, semicolon - index <= 10, buffer[semicolon] != UInt8(ascii: ";") { semicolon += 1 }
-            guard semicolon < last, buffer[semicolon] == UInt8(ascii: ";") else {
-                throw malformed("an unterminated character reference", at: index)
-            }
-            if let named = Self.namedEntity(UnsafeRawBufferPointer(rebasing: buffer[(index + 1)..<semicolon])) {
-                bytes.append(named)
-            } else {
-                let reference = string(from: index + 1, to: semicolon)
-                guard reference.hasPrefix("#"), let scalar = Self.characterReference(reference.dropFirst()) else {
-                    throw malformed("unknown reference &\(reference);", at: index)
-                }
+            let semicolon: Int
+            if index + 1 < last, buffer[index + 1] == UInt8(ascii: "#") {
+                let (scalar, end) = try characterReference(at: index, before: last)
                 bytes.append(contentsOf: String(Character(scalar)).utf8)
+                semicolon = end
+            } else {
+                // A name is at most four letters ("quot", "apos"): look no further than one more for the ";".
+                var end = index + 1
+                while end < last, end - index <= 5, buffer[end] != UInt8(ascii: ";") { end += 1 }
+                guard end < last, buffer[end] == UInt8(ascii: ";") else {
+                    throw malformed("an unterminated character reference", at: index)
+                }
+                guard let named = Self.namedEntity(UnsafeRawBufferPointer(rebasing: buffer[(index + 1)..<end])) else {
+                    throw malformed("unknown reference &\(string(from: index + 1, to: end));", at: index)
+                }
+                bytes.append(named)
+                semicolon = end
             }
             index = semicolon + 1
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
+    }
+
+    /// The scalar of the numeric reference `&#…;` starting at `buffer[ampersand]`, and the index of its ";":
+    /// digits are read while the value stays within U+10FFFF, so leading zeros are unbounded and the work is not.
+    private func characterReference(
+        at ampersand: Int, before last: Int
+    ) throws(HealthExportError) -> (Unicode.Scalar, semicolon: Int) {
+        var index = ampersand + 2
+        let hex = index < last && (buffer[index] == UInt8(ascii: "x") || buffer[index] == UInt8(ascii: "X"))
+        if hex { index += 1 }
+        let digitsStart = index
+        var value: UInt32 = 0
+        while index < last, buffer[index] != UInt8(ascii: ";") {
+            let byte = buffer[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default:
+                throw malformed(
+                    "a character reference with \"\(Character(Unicode.Scalar(byte)))\" in it", at: ampersand)
+            }
+            value = value * (hex ? 16 : 10) + digit
+            guard value <= 0x10_FFFF else { throw malformed("a character reference past U+10FFFF", at: ampersand) }
+            index += 1
+        }
+        guard index < last else { throw malformed("an unterminated character reference", at: ampersand) }
+        guard index > digitsStart else { throw malformed("a character reference without digits", at: ampersand) }
+        guard value != 0, let scalar = Unicode.Scalar(value) else {
+            throw malformed(
+                "a character reference to \(value == 0 ? "U+0000" : "a surrogate"), which XML does not allow",
+                at: ampersand)
+        }
+        return (scalar, index)
     }
 
     /// The byte `lt`, `gt`, `amp`, `quot` or `apos` stands for; `nil` for any other name.
@@ -442,13 +518,6 @@ final class ExportXMLScanner {
         case 4 where name.elementsEqual("apos".utf8): UInt8(ascii: "'")
         default: nil
         }
-    }
-
-    private static func characterReference(_ digits: Substring) -> Unicode.Scalar? {
-        let value: UInt32? =
-            digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
-        guard let value, value != 0 else { return nil }
-        return Unicode.Scalar(value)
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

@@ -75,10 +75,10 @@ final class ZipArchive {
         self.entries = entries
     }
 
-    /// The entry whose name ends with `suffix` (`export.xml` lies in `apple_health_export/`, or under a
-    /// localized folder name); the shortest such name wins.
-    func entry(endingWith suffix: String) -> Entry? {
-        entries.filter { $0.name == suffix || $0.name.hasSuffix("/" + suffix) }.min { $0.name.count < $1.name.count }
+    /// The entries named `name` in any folder (`export.xml` lies in `apple_health_export/`, or under a localized
+    /// folder name), in the zip's order: the caller decides what more than one means — none is preferred.
+    func entries(named name: String) -> [Entry] {
+        entries.filter { $0.name == name || $0.name.hasSuffix("/" + name) }
     }
 
     /// The number of entries and the central directory's offset and size, from the end record (and the ZIP64
