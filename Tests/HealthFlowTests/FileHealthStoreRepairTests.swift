@@ -294,7 +294,9 @@ struct FileHealthStoreRepairTests {
         try DurableFixture.withTemporaryDirectory { directory in
             let store = try DurableFixture.open(directory)
             #expect(DurableFixture.perform(.authorize(share: [.stepCount], read: [.stepCount]), on: store))
-            let samples = try (0..<10).map { try StoreFixture.sample(start: Fixture.noon.addingTimeInterval(Double($0))) }
+            let samples = try (0..<10).map {
+                try StoreFixture.sample(start: Fixture.noon.addingTimeInterval(Double($0)))
+            }
             #expect(DurableFixture.perform(.save(samples), on: store))
             store.close()
             let creator = JournalCreator(
