@@ -7,8 +7,8 @@ public enum HealthExportError: Error, Hashable, Sendable, CustomStringConvertibl
     case io(path: String, operation: String, errno: Int32)
     /// The path holds neither `export.xml`, an `apple_health_export/` folder nor a zip that contains one.
     case missingExportXML(path: String)
-    /// The zip holds more than one `export.xml` (`entries`, in the zip's order): which one is the export cannot
-    /// be told, so none is read.
+    /// The zip holds more than one `export.xml` (`entries`, in the zip's order), or the folder holds one itself and
+    /// one in its `apple_health_export/`: which one is the export cannot be told, so none is read.
     case ambiguousExportXML(path: String, entries: [String])
     /// The zip's structure is damaged at `offset` (a byte offset into the zip file).
     case damagedZip(offset: Int64, problem: String)

@@ -254,4 +254,31 @@ struct HealthExportErrorTests {
             zipWith: ["apple_health_export/export.xml", "apple_health_export/export_cda.xml"])
         #expect(error == nil)
     }
+
+    /// A folder holding export.xml both itself and in its `apple_health_export/` is refused naming both (the export,
+    /// its ECGs and its routes would otherwise come from whichever each reader looked at first); either alone is read.
+    @Test func aFolderWithExportXMLBothAtItsTopAndInItsExportFolderIsRefusedNamingBoth() async throws {
+        let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let export = Data(ExportFixtures.export(ExportFixtures.record("StepCount")).utf8)
+        let nested = directory.appendingPathComponent("apple_health_export")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        try export.write(to: nested.appendingPathComponent("export.xml"))
+        let onlyNested = try await HealthExportImport(path: directory.path).run(
+            into: InMemoryHealthStore(configuration: app))
+        #expect(onlyNested.importedCount == 1)
+
+        try export.write(to: directory.appendingPathComponent("export.xml"))
+        await #expect(
+            throws: HealthExportError.ambiguousExportXML(
+                path: directory.path, entries: ["export.xml", "apple_health_export/export.xml"])
+        ) {
+            _ = try await HealthExportImport(path: directory.path).run(into: InMemoryHealthStore(configuration: app))
+        }
+
+        try FileManager.default.removeItem(at: nested)
+        let onlyTop = try await HealthExportImport(path: directory.path).run(
+            into: InMemoryHealthStore(configuration: app))
+        #expect(onlyTop.importedCount == 1)
+    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Finds export.xml in what the person gave: a zip (read in place) holding exactly one, a folder (`export.xml` in
-/// it or in its `apple_health_export/`), or the file itself.
+/// it or in its `apple_health_export/`, not both: ``ExportFolder``), or the file itself.
 enum ExportInput {
     static func open(_ path: String) throws(HealthExportError) -> any ExportByteSource {
         var isDirectory: ObjCBool = false
@@ -9,13 +9,8 @@ enum ExportInput {
             throw .notFound(path: path)
         }
         if isDirectory.boolValue {
-            for candidate in ["export.xml", "apple_health_export/export.xml"] {
-                let file = (path as NSString).appendingPathComponent(candidate)
-                if FileManager.default.fileExists(atPath: file) {
-                    return FileByteSource(file: try ReadOnlyFile(path: file))
-                }
-            }
-            throw .missingExportXML(path: path)
+            let root = try ExportFolder.root(of: path).path
+            return FileByteSource(file: try ReadOnlyFile(path: (root as NSString).appendingPathComponent("export.xml")))
         }
         let file = try ReadOnlyFile(path: path)
         guard try ZipArchive.looksLikeZip(file) else { return FileByteSource(file: file) }

@@ -17,13 +17,8 @@ struct ElectrocardiogramFile {
             throw .notFound(path: path)
         }
         if isDirectory.boolValue {
-            for candidate in ["", "apple_health_export"] {
-                let root = candidate.isEmpty ? path : (path as NSString).appendingPathComponent(candidate)
-                if FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent("export.xml")) {
-                    return try files(besideExportIn: root, shownUnder: candidate)
-                }
-            }
-            return []
+            let root = try ExportFolder.root(of: path)
+            return try files(besideExportIn: root.path, shownUnder: root.relative)
         }
         let file = try ReadOnlyFile(path: path)
         guard try ZipArchive.looksLikeZip(file) else {

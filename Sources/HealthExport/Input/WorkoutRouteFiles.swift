@@ -26,10 +26,7 @@ struct WorkoutRouteFiles {
             throw .notFound(path: path)
         }
         if isDirectory.boolValue {
-            let nested = (path as NSString).appendingPathComponent("apple_health_export")
-            let hasNested = FileManager.default.fileExists(
-                atPath: (nested as NSString).appendingPathComponent("export.xml"))
-            location = .folder(hasNested ? nested : path)
+            location = .folder(try ExportFolder.root(of: path).path)
             return
         }
         let file = try ReadOnlyFile(path: path)
