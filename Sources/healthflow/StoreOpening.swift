@@ -4,7 +4,8 @@ import HealthFlow
 
 /// How the command opens its durable store and words what opening found: one rule for `demo` and `sync`.
 ///
-/// A torn last record (an interrupted write, never acknowledged) is dropped and reported as a warning. Damage
+/// A torn last record (an interrupted write, never acknowledged) is dropped and reported as a warning, and so is
+/// each leftover file of an interrupted snapshot the store removed (named; only its own files). Damage
 /// stops the command with the error and a hint, every byte kept, unless `--repair` was given: then the store
 /// keeps what is readable, each loss is printed as a warning and the damaged files are named where they were
 /// moved.
@@ -15,13 +16,16 @@ enum StoreOpening {
             options: FileStoreOptions(recovery: repair ? .repair : .tolerateTornTail))
     }
 
-    /// One `warning:` line per thing opening dropped, repaired or moved (none for a clean open).
+    /// One `warning:` line per thing opening dropped, removed, repaired or moved (none for a clean open).
     static func warnings(_ recovery: FileStoreRecovery) -> [String] {
         var lines: [String] = []
         if let torn = recovery.tornTail {
             lines.append(
                 "warning: dropped an unfinished write (\(torn.length) bytes at \(torn.file):\(torn.offset)); "
                     + "it was never acknowledged")
+        }
+        for name in recovery.removedFiles {
+            lines.append("warning: removed \(name), left over from an interrupted snapshot")
         }
         for repair in recovery.repairs { lines.append("warning: repaired: \(repair)") }
         for moved in recovery.movedAside { lines.append("warning: the damaged file was kept as \(moved)") }
