@@ -5,10 +5,10 @@ import HealthFlow
 /// How the command opens its durable store and words what opening found: one rule for `demo` and `sync`.
 ///
 /// A torn last record (an interrupted write, never acknowledged) is dropped, its bytes kept in `damaged/`, and
-/// reported as a warning. Damage
-/// stops the command with the error and a hint, every byte kept, unless `--repair` was given: then the store
-/// keeps what is readable, each loss is printed as a warning and the damaged files are named where they were
-/// moved.
+/// reported as a warning, and so is each leftover file of an interrupted snapshot the store removed (named; only
+/// its own files). Damage stops the command with the error and a hint, every byte kept, unless `--repair` was
+/// given: then the store keeps what is readable, each loss is printed as a warning and the damaged files are named
+/// where they were moved.
 enum StoreOpening {
     static func open(_ directory: FileSystemPath, repair: Bool) throws(FileStoreError) -> FileHealthStore {
         try FileHealthStore(
@@ -16,7 +16,7 @@ enum StoreOpening {
             options: FileStoreOptions(recovery: repair ? .repair : .tolerateTornTail))
     }
 
-    /// One `warning:` line per thing opening dropped, repaired or moved (none for a clean open).
+    /// One `warning:` line per thing opening dropped, removed, repaired or moved (none for a clean open).
     static func warnings(_ recovery: FileStoreRecovery) -> [String] {
         var lines: [String] = []
         if let torn = recovery.tornTail {
@@ -24,6 +24,9 @@ enum StoreOpening {
                 "warning: dropped an unfinished last write (\(torn.length) bytes at \(torn.file):\(torn.offset)), "
                     + "not acknowledged if the previous run stopped while writing it; its bytes were kept as "
                     + (torn.keptAs ?? "(not kept)"))
+        }
+        for name in recovery.removedFiles {
+            lines.append("warning: removed \(name), left over from an interrupted snapshot")
         }
         for repair in recovery.repairs { lines.append("warning: repaired: \(repair)") }
         for moved in recovery.movedAside { lines.append("warning: the damaged file was kept as \(moved)") }

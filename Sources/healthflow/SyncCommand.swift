@@ -84,6 +84,11 @@ struct SyncCommand: Command {
 
     static func sync(to destination: Destination, location: DataLocation) async throws -> SyncReport {
         let transport = try destination.transport()
+        if let outbox = transport as? OutboxTransport {
+            for name in outbox.removedLeftovers {
+                print("removed \(name) from the outbox: a batch an interrupted sync left unfinished (it is sent again)")
+            }
+        }
         // Opening and seeding print as they go: generating an in-memory year takes seconds.
         let opened = try await DemoStore.open(location, trace: DemoTrace(output: StandardOutput())) { print($0) }
         defer { opened.close() }

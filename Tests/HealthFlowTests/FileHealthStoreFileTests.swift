@@ -127,6 +127,101 @@ struct FileHealthStoreFileTests {
         }
     }
 
+    /// Names one byte away from the store's own (a sign, an uppercase digit, 15 or 17 digits, something before or
+    /// after): another program's files, whatever they look like.
+    static let lookAlikes = [
+        "journal-+000000000000000.hfj", "journal--000000000000000.hfj", "journal-000000000000000A.hfj",
+        "journal-000000000000000.hfj", "journal-00000000000000000.hfj", "journal-0000000000000000.hfj~",
+        "journal-0000000000000001.hfj.bak", " journal-0000000000000001.hfj", "Journal-0000000000000001.hfj",
+        "snapshot-+000000000000001.hfs", "snapshot--000000000000001.hfs", "snapshot-000000000000000F.hfs",
+        "snapshot-000000000000001.hfs", "snapshot-00000000000000001.hfs", "snapshot-0000000000000001.hfsx",
+        ".healthflow-journal-+000000000000009.hfj.tmp", ".healthflow-snapshot-000000000000000F.hfs.tmp",
+        ".healthflow-journal-000000000000009.hfj.tmp", ".healthflow-snapshot-00000000000000001.hfs.tmp",
+        ".healthflow-journal-0000000000000009.hfj.tmp~", ".healthflow-.healthflow-journal-0000000000000009.hfj.tmp.tmp",
+        ".healthflow-journal-0000000000000009.hfj\u{301}.tmp",
+    ]
+
+    @Test func onlyTheNamesTheStoreGeneratesAreTheStores() {
+        for generation: UInt64 in [0, 1, 9, 10, 0xff, 1 << 32, .max] {
+            let journal = StoreLayout.journalName(generation)
+            let snapshot = StoreLayout.snapshotName(generation)
+            #expect(StoreLayout.classify(journal) == .journal(generation))
+            #expect(StoreLayout.classify(snapshot) == .snapshot(generation))
+            #expect(StoreLayout.classify(StoreLayout.temporaryName(for: journal)) == .temporary)
+            #expect(StoreLayout.classify(StoreLayout.temporaryName(for: snapshot)) == .temporary)
+        }
+        for name in Self.lookAlikes { #expect(StoreLayout.classify(name) == .other, "\(name)") }
+    }
+
+    /// Another program's files whose names look like journals, snapshots or their temporary files stay, byte for
+    /// byte, through opening, snapshots, journal rotations and a repair, while the store's own leftover goes.
+    @Test func foreignFilesNamedLikeTheStoresOwnSurviveOpeningSnapshotsRotationAndRepair() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            let manager = FileManager.default
+            try DurableFixture.open(directory).close()
+            var foreign: [String: Data] = [:]
+            for (index, name) in Self.lookAlikes.enumerated() {
+                foreign[name] = Data("another program's file \(index)\n".utf8)
+                #expect(
+                    manager.createFile(atPath: directory.appendingPathComponent(name).path, contents: foreign[name]))
+            }
+            let ourLeftover = StoreLayout.temporaryName(for: StoreLayout.snapshotName(1))
+            #expect(manager.createFile(atPath: directory.appendingPathComponent(ourLeftover).path, contents: Data([1])))
+            func foreignIntact(_ moment: String) {
+                for (name, bytes) in foreign {
+                    #expect(
+                        (try? Data(contentsOf: directory.appendingPathComponent(name))) == bytes, "\(moment): \(name)")
+                }
+            }
+            func ownNames() throws -> [String] {
+                try manager.contentsOfDirectory(atPath: directory.path).filter { StoreLayout.classify($0) != .other }
+            }
+
+            // A small journal limit: the workload's changes rotate the journal as well as its own snapshots.
+            let store = try DurableFixture.open(directory, limit: 1 << 10)
+            #expect(store.recovery.removedFiles == [ourLeftover])
+            foreignIntact("open")
+            for operation in try DurableFixture.workload(seed: 5, snapshots: true) {
+                DurableFixture.perform(operation, on: store)
+            }
+            store.close()
+            // Two records in the newest journal, for the repair below.
+            let more = try DurableFixture.open(directory)
+            for minute in 0..<2 {
+                let sample = try StoreFixture.sample(start: Fixture.noon + Double(minute) * 60, source: Fixture.watch)
+                #expect(DurableFixture.perform(.ingest([sample]), on: more))
+            }
+            more.close()
+            foreignIntact("snapshots and rotations")
+            let journal = try #require(try ownNames().first { $0.hasPrefix("journal-") })
+            guard case .journal(let generation) = StoreLayout.classify(journal) else { return }
+            #expect(generation >= 3, "the journal was rotated")
+            #expect(try ownNames().sorted() == [journal, StoreLayout.snapshotName(generation)])
+
+            // A damaged record: the repair writes a new snapshot and removes what it covers.
+            let path = directory.appendingPathComponent(journal).path
+            var bytes = try FileHealthStoreCrashTests.bytes(path)
+            let record = try #require(try FileHealthStoreRepairTests.records(bytes).first)
+            bytes[(record.offset + RecordFrame.headerSize + record.next) / 2] ^= 0x40
+            try FileHealthStoreCrashTests.write(bytes, to: path)
+            let repaired = try DurableFixture.open(directory, recovery: .repair)
+            #expect(repaired.recovery.repairs.count == 1)
+            #expect(repaired.recovery.removedFiles.isEmpty)
+            repaired.close()
+            let reopened = try DurableFixture.open(directory)
+            #expect(reopened.recovery.removedFiles.isEmpty)
+            reopened.close()
+            foreignIntact("repair")
+            let names = Set(try manager.contentsOfDirectory(atPath: directory.path))
+            #expect(
+                names
+                    == Set(foreign.keys).union([
+                        StoreLayout.lockName, StoreLayout.damagedFolder, StoreLayout.journalName(generation + 1),
+                        StoreLayout.snapshotName(generation + 1),
+                    ]))
+        }
+    }
+
     @Test func aDeleteRecordHasTheDocumentedBytes() throws {
         let uuid = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
         let (kind, payload) = MutationCodec.encode(.delete([uuid]))

@@ -80,6 +80,32 @@ struct FileHealthStoreFullDiskTests {
         }
         print("FileHealthStoreFullDiskTests: \(cases) full-disk cases over \(steps.count) steps")
     }
+
+    /// A journal is written under a temporary name and renamed into place while open: a full disk in it afterwards
+    /// names the journal, as the file is called now.
+    @Test func aFullDiskInAJournalRenamedIntoPlaceNamesTheJournalNotItsTemporaryName() throws {
+        let operations: [Operation] = try [
+            .ingest([StoreFixture.sample(source: Fixture.watch)]), .snapshot,
+            .ingest([StoreFixture.sample(start: Fixture.noon + 60, source: Fixture.watch)]),
+        ]
+        let journal = StoreLayout.journalName(1)
+        let steps = try DurableFixture.diskSteps(of: operations)
+        let renamed = try #require(steps.firstIndex { $0.operation == "rename" && $0.name == journal })
+        let write = try #require(steps[renamed...].firstIndex { $0.operation == "write" && $0.name == journal })
+        try DurableFixture.withTemporaryDirectory { directory in
+            let faulty = FaultyFileSystem(.fail(at: write + 1, keeping: 0))
+            let store = try DurableFixture.open(directory, fileSystem: faulty)
+            defer { store.close() }
+            #expect(DurableFixture.perform(operations[0], on: store))
+            #expect(DurableFixture.perform(operations[1], on: store))
+            let error = DurableFixture.attempt(operations[2], on: store) as? FileStoreError
+            guard case .io("write", let path, ENOSPC)? = error else {
+                Issue.record("expected the write's ENOSPC, got \(String(describing: error))")
+                return
+            }
+            #expect(path == FileSystemPath(directory.standardizedFileURL).appending(journal).description)
+        }
+    }
 }
 
 extension FileStoreError {

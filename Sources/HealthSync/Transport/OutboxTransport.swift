@@ -65,17 +65,34 @@ public struct OutboxTransport: ReportingUploadTransport, StagingUploadTransport 
     }
 
     /// The partial batch files a crashed delivery left in the outbox, removed when this outbox was created: only
-    /// names the outbox itself generates (`.<BATCH-ID>.<ext>.tmp-<UUID>`), never another file. The batches they
-    /// held were never delivered (a delivered batch has its final name), so the sync engine sends them again.
+    /// names the outbox itself generates (`.<BATCH-ID>.<ext>.tmp-<UUID>`, both IDs uppercase as `uuidString` spells
+    /// them, `ext` one a delivery accepts), never another file. The batches they held were never delivered (a
+    /// delivered batch has its final name), so the sync engine sends them again.
     public let removedLeftovers: [String]
 
-    /// Whether `name` is a temp file this outbox's deliveries create.
+    /// The name a batch is delivered under, `<BATCH-ID>.<ext>`: with its temp names (``AtomicFile``), the only
+    /// names a delivery writes.
+    static func deliveryName(batchID: UUID, fileExtension: String) -> String {
+        batchID.uuidString + "." + fileExtension
+    }
+
+    /// Whether a delivery accepts `fileExtension`: not empty, no leading dot, no `/`, no NUL.
+    static func acceptsExtension(_ fileExtension: String) -> Bool {
+        !fileExtension.isEmpty && !fileExtension.hasPrefix(".") && !fileExtension.contains("/")
+            && !fileExtension.contains("\0")
+    }
+
+    /// Whether `name` is a temp file this outbox's deliveries create: byte for byte the temp name ``AtomicFile``
+    /// stages a ``deliveryName(batchID:fileExtension:)`` under, for a batch ID and an extension a delivery accepts.
     static func isLeftover(_ name: String) -> Bool {
-        guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards) else { return false }
-        let final = name[name.index(after: name.startIndex)..<marker.lowerBound]
-        guard let dot = final.firstIndex(of: "."), final.index(after: dot) < final.endIndex else { return false }
-        return UUID(uuidString: String(final[..<dot])) != nil
-            && UUID(uuidString: String(name[marker.upperBound...])) != nil
+        guard let delivery = AtomicFile.destinationName(ofTempName: Array(name.utf8)) else { return false }
+        let text = String(decoding: delivery, as: UTF8.self)
+        guard let dot = text.firstIndex(of: "."), let batchID = UUID(uuidString: String(text[..<dot])) else {
+            return false
+        }
+        let fileExtension = String(text[text.index(after: dot)...])
+        return acceptsExtension(fileExtension)
+            && Array(deliveryName(batchID: batchID, fileExtension: fileExtension).utf8) == delivery
     }
 
     /// The outbox's names that are UTF-8: every name it generates is (a name that is not is never one of them).
@@ -95,7 +112,8 @@ public struct OutboxTransport: ReportingUploadTransport, StagingUploadTransport 
     /// - Parameter request: The upload.
     /// - Returns: The destination.
     public func fileURL(for request: UploadRequest) -> URL {
-        directory.appendingPathComponent(request.batchID.uuidString + "." + request.fileExtension)
+        directory.appendingPathComponent(
+            Self.deliveryName(batchID: request.batchID, fileExtension: request.fileExtension))
     }
 
     /// The file a batch is delivered to, as the bytes the delivery writes: ``directoryPath`` followed by
@@ -104,7 +122,7 @@ public struct OutboxTransport: ReportingUploadTransport, StagingUploadTransport 
     /// - Parameter request: The upload.
     /// - Returns: The destination.
     public func filePath(for request: UploadRequest) -> FileSystemPath {
-        directoryPath.appending(request.batchID.uuidString + "." + request.fileExtension)
+        directoryPath.appending(Self.deliveryName(batchID: request.batchID, fileExtension: request.fileExtension))
     }
 
     /// Delivers the batch into the outbox (once per batch ID), on the outbox's queue, reporting the attempt and
@@ -152,9 +170,8 @@ public struct OutboxTransport: ReportingUploadTransport, StagingUploadTransport 
 
     /// The file `request` is delivered to, once its extension is checked.
     private func checkedFilePath(for request: UploadRequest) throws -> FileSystemPath {
-        let ext = request.fileExtension
-        guard !ext.isEmpty, !ext.hasPrefix("."), !ext.contains("/"), !ext.contains("\0") else {
-            throw UploadError.invalidFileExtension(ext)
+        guard Self.acceptsExtension(request.fileExtension) else {
+            throw UploadError.invalidFileExtension(request.fileExtension)
         }
         return filePath(for: request)
     }

@@ -137,6 +137,16 @@ final class FaultyFileSystem: StoreFileSystem {
         }
     }
 
+    /// The rename of an open file (``StoreFile/rename(to:)``), a step like ``rename(_:to:)``.
+    fileprivate func rename(
+        _ file: any StoreFile, _ source: FileSystemPath, to destination: FileSystemPath
+    ) throws(FileStoreError) {
+        try simple("rename", destination) { () throws(FileStoreError) in
+            try file.rename(to: destination)
+            state.withLock { $0.renamed[source] = destination }
+        }
+    }
+
     func removeFile(at path: FileSystemPath) throws(FileStoreError) {
         try simple("remove", path) { () throws(FileStoreError) in try real.removeFile(at: path) }
     }
@@ -154,7 +164,8 @@ final class FaultyFileSystem: StoreFileSystem {
 /// A file whose changes go through its ``FaultyFileSystem``.
 private final class FaultyFile: StoreFile {
     private let file: any StoreFile
-    private let path: FileSystemPath
+    /// The file's name as it is now: what the errors this layer makes name, as the real file's do.
+    private var path: FileSystemPath
     private let fileSystem: FaultyFileSystem
 
     init(_ file: any StoreFile, path: FileSystemPath, fileSystem: FaultyFileSystem) {
@@ -173,6 +184,11 @@ private final class FaultyFile: StoreFile {
 
     func truncate(to length: Int) throws(FileStoreError) {
         try fileSystem.simple("truncate", path) { () throws(FileStoreError) in try file.truncate(to: length) }
+    }
+
+    func rename(to destination: FileSystemPath) throws(FileStoreError) {
+        try fileSystem.rename(file, path, to: destination)
+        path = destination
     }
 
     func close() {

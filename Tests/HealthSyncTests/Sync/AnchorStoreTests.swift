@@ -80,6 +80,25 @@ import Testing
         #expect(try folder.names() == ["sync-state.json"])
     }
 
+    /// Only the temp names a save generates are removed: a file whose name merely starts the same way stays.
+    @Test func loadingKeepsFilesThatOnlyLookLikeATempFileOfASave() throws {
+        let folder = try SyncTempFolder()
+        defer { folder.remove() }
+        let url = folder.url.appendingPathComponent("sync-state.json")
+        let store = AnchorStore(fileURL: url)
+        try store.save(SyncState(anchors: ["heartRate": try Self.anchor(5)]))
+        let ours = ".sync-state.json.tmp-" + UUID().uuidString
+        let foreign = [
+            ".sync-state.json.tmp-notes", ".sync-state.json.tmp-" + UUID().uuidString.lowercased(),
+            ".sync-state.json.tmp-\(UUID().uuidString).bak",
+        ]
+        for name in [ours] + foreign {
+            try Data(name.utf8).write(to: folder.url.appendingPathComponent(name))
+        }
+        _ = try store.load()
+        #expect(try folder.names().sorted() == (foreign + ["sync-state.json"]).sorted())
+    }
+
     @Test func reportsACorruptFileInsteadOfResetting() throws {
         let folder = try SyncTempFolder()
         defer { folder.remove() }

@@ -100,6 +100,35 @@ import Testing
         #expect(try folder.names().sorted() == foreign.sorted())
     }
 
+    /// Names one byte away from a partial delivery's (IDs in lowercase or without hyphens, an extension a delivery
+    /// refuses, something after the tag) are another program's: a new outbox keeps them, byte for byte.
+    @Test func aNewOutboxKeepsFilesThatOnlyLookLikeItsPartialDeliveries() throws {
+        let folder = try SyncTempFolder()
+        defer { folder.remove() }
+        let upper = UUID().uuidString
+        let lower = upper.lowercased()
+        let ours = [".\(upper).multipart.tmp-\(UUID().uuidString)", ".\(UUID().uuidString).json.gz.tmp-\(upper)"]
+        let foreign = [
+            ".\(lower).multipart.tmp-\(lower)", ".\(upper).multipart.tmp-\(lower)", ".\(lower).multipart.tmp-\(upper)",
+            ".\(upper.prefix(35))a.multipart.tmp-\(upper)", ".\(upper).multipart.tmp-\(upper)~",
+            ".\(upper).multipart.tmp-\(upper.replacingOccurrences(of: "-", with: ""))",
+            ".\(upper)..hidden.tmp-\(upper)",
+            ".\(upper)..tmp-\(upper)", ".\(upper).tmp-\(upper)", "\(upper).multipart.tmp-\(upper)",
+            "..\(upper).multipart.tmp-\(upper)", ".\(upper).multipart.tmp_\(upper)",
+        ]
+        for name in ours + foreign {
+            #expect(
+                FileManager.default.createFile(
+                    atPath: folder.url.appendingPathComponent(name).path, contents: Data(name.utf8)))
+        }
+        let outbox = try OutboxTransport(directory: folder.url)
+        #expect(outbox.removedLeftovers == ours.sorted())
+        #expect(try folder.names().sorted() == foreign.sorted())
+        for name in foreign {
+            #expect(try Data(contentsOf: folder.url.appendingPathComponent(name)) == Data(name.utf8), "\(name)")
+        }
+    }
+
     @Test func anOutboxThatCannotBeCreatedNamesTheRealErrno() throws {
         let folder = try SyncTempFolder()
         defer { folder.remove() }

@@ -37,9 +37,22 @@ enum AtomicFile {
     /// seam tests count `fsync`s through. `nil` outside tests.
     @TaskLocal static var fsyncObserver: (@Sendable (FileSystemPath) -> Void)?
 
-    /// `.<name>.tmp-`: how every temp name of `destination` starts.
-    static func tempPrefix(for destination: FileSystemPath) -> [UInt8] {
-        Array(".".utf8) + destination.lastComponent.bytes + Array(".tmp-".utf8)
+    /// The temp name of the file named `destinationName` for the write `tag`: `.<name>.tmp-<TAG>`, the tag spelled
+    /// as `uuidString` spells it (uppercase, hyphenated). The only temp names these writes create.
+    static func tempName(for destinationName: [UInt8], tag: UUID) -> [UInt8] {
+        Array(".".utf8) + destinationName + Array(".tmp-".utf8) + Array(tag.uuidString.utf8)
+    }
+
+    /// The name of the destination whose temp file `name` is, when `name` is byte for byte one that
+    /// ``tempName(for:tag:)`` gives; `nil` for any other name (a tag in lowercase or without its hyphens, a missing
+    /// or extra byte): the one rule by which a leftover is known as one of these writes'.
+    static func destinationName(ofTempName name: [UInt8]) -> [UInt8]? {
+        let tagLength = 36
+        let marker = Array(".tmp-".utf8)
+        guard name.count > 1 + marker.count + tagLength, name.first == UInt8(ascii: ".") else { return nil }
+        guard let tag = UUID(uuidString: String(decoding: name.suffix(tagLength), as: UTF8.self)) else { return nil }
+        let destination = Array(name[1..<(name.count - tagLength - marker.count)])
+        return tempName(for: destination, tag: tag) == name ? destination : nil
     }
 
     /// Writes the bytes `produce` hands to its writer into `destination`, atomically: ``stage(to:_:)``, then
@@ -110,7 +123,7 @@ enum AtomicFile {
         to destination: FileSystemPath, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws -> Staged {
         let tempPath = destination.parent.appending(
-            FileSystemPath(unchecked: tempPrefix(for: destination) + Array(UUID().uuidString.utf8)))
+            FileSystemPath(unchecked: tempName(for: destination.lastComponent.bytes, tag: UUID())))
         let staged = Staged(tempPath: tempPath, destination: destination)
         let descriptor = tempPath.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
         guard descriptor >= 0 else { throw PathCallFailure(operation: "open", path: tempPath, code: errno) }
@@ -129,11 +142,11 @@ enum AtomicFile {
         return staged
     }
 
-    /// Deletes temp files a crash left beside `destination`.
+    /// Deletes temp files a crash left beside `destination`: names ``tempName(for:tag:)`` gives for it, no other.
     static func removeLeftovers(for destination: FileSystemPath) {
         let folder = destination.parent
-        let prefix = tempPrefix(for: destination)
-        for name in (try? folder.entryNames()) ?? [] where name.bytes.starts(with: prefix) {
+        let own = destination.lastComponent.bytes
+        for name in (try? folder.entryNames()) ?? [] where destinationName(ofTempName: name.bytes) == own {
             _ = folder.appending(name).withCString { unlink($0) }
         }
     }

@@ -166,7 +166,8 @@ final class JournalWriter: Sendable {
 }
 
 /// Creates an empty journal: its magic and header record written to a temporary file, flushed, and renamed
-/// into place — so a journal file always starts with a complete header. The caller flushes the directory.
+/// into place — so a journal file always starts with a complete header. The caller flushes the directory. The
+/// handle returned was renamed with the file: its errors name the journal, not the temporary name.
 struct JournalCreator {
     let fileSystem: any StoreFileSystem
     let directory: FileSystemPath
@@ -193,7 +194,7 @@ struct JournalCreator {
         do throws(FileStoreError) {
             try file.write(bytes, at: 0)
             try file.sync()
-            try fileSystem.rename(temporary, to: directory.appending(name))
+            try file.rename(to: directory.appending(name))
         } catch {
             file.close()
             try? fileSystem.removeFile(at: temporary)

@@ -115,7 +115,8 @@ extension FileStoreError {
 /// A file descriptor. Used under the store's locks only, never concurrently.
 final class PosixFile: StoreFile {
     private var descriptor: Int32
-    private let path: FileSystemPath
+    /// The file's name as it is now: what every error names.
+    private var path: FileSystemPath
 
     init(descriptor: Int32, path: FileSystemPath) {
         self.descriptor = descriptor
@@ -149,6 +150,12 @@ final class PosixFile: StoreFile {
         guard ftruncate(descriptor, off_t(length)) == 0 else {
             throw .io("ftruncate", path, errno)
         }
+    }
+
+    func rename(to destination: FileSystemPath) throws(FileStoreError) {
+        let result = path.withCString { from in destination.withCString { to in posixRename(from, to) } }
+        guard result == 0 else { throw .io("rename", destination, errno) }
+        path = destination
     }
 
     func close() {

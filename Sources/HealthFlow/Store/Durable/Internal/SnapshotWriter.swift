@@ -162,18 +162,19 @@ struct SnapshotWriter {
         }
     }
 
-    /// Removes the journals and snapshots older than `generation` once snapshot `generation` is in place.
-    /// Best effort: a file left behind is removed the next time the store opens.
+    /// Removes the journals and snapshots older than `generation` once snapshot `generation` is in place: by the
+    /// names the store generates for them (``StoreLayout/classify(_:)``), never another file. Best effort: a file left behind is removed the next time the store opens.
     func removeCovered(before generation: UInt64) {
         guard let names = try? fileSystem.contentsOfDirectory(at: directory) else { return }
         var removed = false
         for name in names.sorted() {
+            let covered: String
             switch StoreLayout.classify(name) {
-            case .journal(let older) where older < generation, .snapshot(let older) where older < generation:
-                removed = (try? fileSystem.removeFile(at: directory.appending(name))) != nil || removed
-            default:
-                break
+            case .journal(let older) where older < generation: covered = StoreLayout.journalName(older)
+            case .snapshot(let older) where older < generation: covered = StoreLayout.snapshotName(older)
+            default: continue
             }
+            removed = (try? fileSystem.removeFile(at: directory.appending(covered))) != nil || removed
         }
         if removed { try? fileSystem.syncDirectory(at: directory) }
     }

@@ -33,6 +33,9 @@ protocol StoreFile: AnyObject {
     func sync() throws(FileStoreError)
     /// Cuts the file to `length` bytes.
     func truncate(to length: Int) throws(FileStoreError)
+    /// Renames the file this handle has open, atomically, replacing `destination`; from then on the handle's errors
+    /// name `destination`, the file's name as it is now.
+    func rename(to destination: FileSystemPath) throws(FileStoreError)
     /// Closes the file (releasing any lock). Closing twice does nothing.
     func close()
 }

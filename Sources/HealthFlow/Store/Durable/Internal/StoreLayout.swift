@@ -10,8 +10,9 @@ import Foundation
 /// ```
 ///
 /// The store removes only files whose names it generated: a leftover `.healthflow-…tmp` whose middle is one of
-/// its own journal or snapshot names, and journals or snapshots a loaded snapshot covers. Anything else in the
-/// folder (another program's `*.tmp`, a directory) is never touched.
+/// its own journal or snapshot names, and journals or snapshots a loaded snapshot covers (``classify(_:)``). Anything
+/// else in the folder (another program's `*.tmp`, a directory, a name spelled otherwise than the store spells it,
+/// such as `journal-000000000000000A.hfj` or `journal-+000000000000000.hfj`) is never touched.
 enum StoreLayout {
     static let lockName = "LOCK"
     static let journalMagic: [UInt8] = Array("HFJRNL01".utf8)
@@ -40,11 +41,11 @@ enum StoreLayout {
     }
 
     static func journalName(_ generation: UInt64) -> String {
-        "journal-\(hex(generation)).hfj"
+        journal.prefix + hex(generation) + journal.suffix
     }
 
     static func snapshotName(_ generation: UInt64) -> String {
-        "snapshot-\(hex(generation)).hfs"
+        snapshot.prefix + hex(generation) + snapshot.suffix
     }
 
     /// The name a journal or snapshot file has while it is being written.
@@ -52,29 +53,49 @@ enum StoreLayout {
         temporaryPrefix + name + temporarySuffix
     }
 
+    /// What `name` is. The one rule for every name the store reads, keeps or removes: a name is the store's only
+    /// when its bytes are exactly those the store generates — ``journalName(_:)`` or ``snapshotName(_:)`` of the
+    /// generation it spells (16 lowercase hex digits), or ``temporaryName(for:)`` of one of those. A sign, an
+    /// uppercase digit, another count of digits or anything before or after makes it `.other`.
     static func classify(_ name: String) -> Entry {
-        if name.hasPrefix(temporaryPrefix), name.hasSuffix(temporarySuffix),
-            name.count > temporaryPrefix.count + temporarySuffix.count
-        {
-            switch classify(String(name.dropFirst(temporaryPrefix.count).dropLast(temporarySuffix.count))) {
+        if let inner = middle(of: name, prefix: temporaryPrefix, suffix: temporarySuffix) {
+            switch classify(inner) {
             case .journal, .snapshot: return .temporary
             case .temporary, .other: return .other
             }
         }
-        if let generation = generation(in: name, prefix: "journal-", suffix: ".hfj") { return .journal(generation) }
-        if let generation = generation(in: name, prefix: "snapshot-", suffix: ".hfs") { return .snapshot(generation) }
+        if let generation = generation(in: name, journal) { return .journal(generation) }
+        if let generation = generation(in: name, snapshot) { return .snapshot(generation) }
         return .other
     }
 
+    private static let journal = (prefix: "journal-", suffix: ".hfj")
+    private static let snapshot = (prefix: "snapshot-", suffix: ".hfs")
+
+    /// 16 lowercase hex digits, zero-padded: the only spelling of a generation in a name.
     private static func hex(_ generation: UInt64) -> String {
         let digits = String(generation, radix: 16)
         return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
     }
 
-    private static func generation(in name: String, prefix: String, suffix: String) -> UInt64? {
-        guard name.hasPrefix(prefix), name.hasSuffix(suffix) else { return nil }
-        let digits = name.dropFirst(prefix.count).dropLast(suffix.count)
-        guard digits.count == 16 else { return nil }
-        return UInt64(digits, radix: 16)
+    /// The generation whose name (`prefix`, ``hex(_:)``, `suffix`) is `name` byte for byte, if any: the digits are
+    /// parsed, then formatted again and compared, so only the spelling the store writes is accepted.
+    private static func generation(in name: String, _ kind: (prefix: String, suffix: String)) -> UInt64? {
+        guard let digits = middle(of: name, prefix: kind.prefix, suffix: kind.suffix),
+            let generation = UInt64(digits, radix: 16), hex(generation).utf8.elementsEqual(digits.utf8)
+        else { return nil }
+        return generation
+    }
+
+    /// What lies between `prefix` and `suffix` in `name`, comparing bytes (not characters); `nil` when `name` does
+    /// not start and end with them or nothing lies between.
+    private static func middle(of name: String, prefix: String, suffix: String) -> String? {
+        let bytes = Array(name.utf8)
+        let head = Array(prefix.utf8)
+        let tail = Array(suffix.utf8)
+        guard bytes.count > head.count + tail.count, bytes.starts(with: head),
+            bytes.reversed().starts(with: tail.reversed())
+        else { return nil }
+        return String(decoding: bytes[head.count..<(bytes.count - tail.count)], as: UTF8.self)
     }
 }
