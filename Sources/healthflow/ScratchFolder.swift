@@ -41,13 +41,16 @@ final class ScratchFolder {
         close(lock)
     }
 
-    /// Removes `<prefix><UUID>` folders whose `LOCK` nobody holds; returns how many.
+    /// Removes `<prefix><UUID>` folders whose `LOCK` nobody holds; returns how many. A name counts only as this
+    /// type makes it (the UUID in capitals, as `UUID().uuidString` spells it), and only a folder, not a symbolic
+    /// link to one.
     private static func sweep(_ temporary: FileSystemPath, prefix: String) -> Int {
         let names = ((try? temporary.entryNames()) ?? []).compactMap { String(validating: $0.bytes, as: UTF8.self) }
         var removed = 0
-        for name in names where name.hasPrefix(prefix) && UUID(uuidString: String(name.dropFirst(prefix.count))) != nil
-        {
+        for name in names where isMade(name, prefix: prefix) {
             let folder = temporary.appending(name)
+            var status = stat()
+            guard folder.withCString({ lstat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFDIR else { continue }
             let descriptor = folder.appending("LOCK").withCString { open($0, O_RDWR | O_CLOEXEC) }
             // No LOCK: a run between creating its folder and locking it, or not ours to judge; leave it.
             guard descriptor >= 0 else { continue }
@@ -56,5 +59,12 @@ final class ScratchFolder {
             if (try? folder.removeTree()) != nil { removed += 1 }
         }
         return removed
+    }
+
+    /// Whether `name` is one this type makes with `prefix`: the prefix, then a UUID as `uuidString` spells it.
+    static func isMade(_ name: String, prefix: String) -> Bool {
+        guard name.hasPrefix(prefix) else { return false }
+        let rest = String(name.dropFirst(prefix.count))
+        return UUID(uuidString: rest)?.uuidString == rest
     }
 }

@@ -178,7 +178,8 @@ import Testing
     }
 
     /// A `sync --in-memory` killed with `kill -9` leaves its scratch folder; the next run removes it — only
-    /// folders of its own name pattern whose lock no live run holds — and says so.
+    /// folders named exactly as it names them (not a link, not a UUID in small letters) whose lock no live run
+    /// holds — and says so.
     @Test func scratchFoldersOfKilledRunsAreRemovedByTheNextRunAndReported() async throws {
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
             "healthflow-tmp-\(UUID().uuidString)")
@@ -188,12 +189,17 @@ import Testing
         let alive = temporary.appendingPathComponent("healthflow-sync-\(UUID().uuidString)")
         let unlocked = temporary.appendingPathComponent("healthflow-sync-\(UUID().uuidString)")
         let foreign = temporary.appendingPathComponent("healthflow-sync-notes")
-        for folder in [dead, alive, unlocked, foreign] {
+        // Look-alikes this command never makes: a UUID in small letters, and a link named as a scratch folder.
+        let lowercase = temporary.appendingPathComponent("healthflow-sync-\(UUID().uuidString.lowercased())")
+        let linked = temporary.appendingPathComponent("linked")
+        let link = temporary.appendingPathComponent("healthflow-sync-\(UUID().uuidString)")
+        for folder in [dead, alive, unlocked, foreign, lowercase, linked] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
-        for folder in [dead, alive, foreign] {
+        for folder in [dead, alive, foreign, lowercase, linked] {
             #expect(FileManager.default.createFile(atPath: folder.appendingPathComponent("LOCK").path, contents: nil))
         }
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: linked)
         // A live run holds its lock: this process stands in for it.
         let held = open(alive.appendingPathComponent("LOCK").path, O_RDWR)
         defer { close(held) }
@@ -205,7 +211,13 @@ import Testing
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("removed 1 scratch folder(s) left by interrupted syncs"), "\(run.output)")
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: temporary.path))
-        #expect(left == [alive.lastPathComponent, unlocked.lastPathComponent, foreign.lastPathComponent, "outbox"])
+        #expect(
+            left == [
+                alive.lastPathComponent, unlocked.lastPathComponent, foreign.lastPathComponent,
+                lowercase.lastPathComponent, linked.lastPathComponent, link.lastPathComponent, "outbox",
+            ])
+        #expect(FileManager.default.fileExists(atPath: lowercase.appendingPathComponent("LOCK").path))
+        #expect(FileManager.default.fileExists(atPath: linked.appendingPathComponent("LOCK").path))
     }
 
     /// A scheme in capitals is still http: the URL is normalised once, up front, and the upload goes through.
