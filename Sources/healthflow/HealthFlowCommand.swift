@@ -19,6 +19,9 @@ struct HealthFlowCommand {
     ]
 
     static func main() async {
+        // Each line out as it is printed, also into a pipe or a file: a run stopped from outside (a timeout, a
+        // supervisor) keeps what it printed, and its lines keep their order with standard error's.
+        if let stream = standardOutputStream() { setvbuf(stream, nil, _IOLBF, 0) }
         exit(await run(RawCommandLine.arguments).rawValue)
     }
 
@@ -59,4 +62,18 @@ struct HealthFlowCommand {
         FileHandle.standardError.write(Data("\(prefix): \(error); see '\(see)'\n".utf8))
         return .usage
     }
+}
+
+/// C's standard output stream, the one `print` writes through, looked up by its symbol's name: Swift 6 refuses a
+/// reference to the C global `stdout` itself (shared mutable state), and this reads it once, before anything is
+/// printed.
+private func standardOutputStream() -> UnsafeMutablePointer<FILE>? {
+    #if canImport(Darwin)
+        let name = "__stdoutp"
+    #else
+        let name = "stdout"
+    #endif
+    // A null handle is RTLD_DEFAULT: the symbol as the program sees it.
+    guard let address = dlsym(nil, name) else { return nil }
+    return address.load(as: UnsafeMutablePointer<FILE>?.self)
 }
