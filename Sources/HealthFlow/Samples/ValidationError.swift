@@ -71,7 +71,7 @@ public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible 
         case .invalidDate(let type, let field):
             return "\(type) \(field) must be a finite date"
         case .endBeforeStart(let type, let start, let end):
-            return "\(type) endDate \(end) is before startDate \(start)"
+            return "\(type) endDate \(end.errorText) is before startDate \(start.errorText)"
         case .missingMetadata(let type, let key):
             return "\(type) requires metadata \(key)"
         case .invalidMetadataValue(let type, let key, let value, let expected):
@@ -94,7 +94,8 @@ public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible 
         case .voltageMeasurementTimeOutOfRange(let index, let time):
             return "electrocardiogram voltageMeasurements[\(index)] timeSinceSampleStart \(time) is out of range"
         case .workoutIntervalOutOfRange(let field, let start, let end):
-            return "workout \(field) \(start) to \(end) must not end before it starts nor lie outside its workout"
+            return
+                "workout \(field) \(start.errorText) to \(end.errorText) must not end before it starts nor lie outside its workout"
         case .duplicateWorkoutStatistics(let field, let type):
             return "workout \(field) has more than one entry for \(type)"
         case .invalidRouteLocation(let index, let field):

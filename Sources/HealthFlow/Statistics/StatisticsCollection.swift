@@ -309,8 +309,15 @@ public struct StatisticsCollection: Sendable {
     ///   - start: A date in the first interval.
     ///   - end: A date in the last interval.
     /// - Returns: One value per interval, ascending.
-    /// - Throws: As `enumerateStatistics(from:to:_:)`.
+    /// - Throws: As `enumerateStatistics(from:to:_:)`, and `.tooManyIntervals` when the span holds more than
+    ///   ``maximumIntervalCount`` intervals (enumerate those instead: `enumerateStatistics` holds none of them).
     public func statistics(from start: Date, to end: Date) throws(StatisticsError) -> [HealthStatistics] {
+        if end >= start {
+            let count = try grid.index(containing: end).subtractingReportingOverflow(grid.index(containing: start))
+            guard !count.overflow, count.partialValue < Self.maximumIntervalCount else {
+                throw .tooManyIntervals(limit: Self.maximumIntervalCount)
+            }
+        }
         var result: [HealthStatistics] = []
         try enumerateStatistics(from: start, to: end) { statistics, _ in result.append(statistics) }
         return result

@@ -40,11 +40,11 @@ public enum StatisticsError: Error, Hashable, Sendable, CustomStringConvertible 
         case .unitConversion(let type, let error):
             return "Statistics for \(type) cannot read a sample in its canonical unit: \(error)"
         case .invalidDateRange(let start, let end):
-            return "date range \(start) – \(end) must be finite and must not end before it starts"
+            return "date range \(start.errorText) – \(end.errorText) must be finite and must not end before it starts"
         case .invalidIntervalComponents(let components, let reason):
             return "interval components \(components) are invalid: \(reason)"
         case .calendarArithmeticFailed(let anchor, let index):
-            return "the calendar cannot compute interval \(index) from anchor \(anchor)"
+            return "the calendar cannot compute interval \(index) from anchor \(anchor.errorText)"
         case .tooManyIntervals(let limit):
             return "the range holds more than \(limit) intervals"
         }

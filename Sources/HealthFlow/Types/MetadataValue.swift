@@ -51,13 +51,13 @@ extension MetadataValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral
 }
 
 extension MetadataValue: CustomStringConvertible {
-    /// The value for messages: strings quoted, numbers shortest, dates as `Date.description`, quantities as
-    /// `172 cm`.
+    /// The value for messages: strings quoted, numbers shortest, dates as `Date.description` (a date that is not
+    /// finite as its seconds), quantities as `172 cm`.
     public var description: String {
         switch self {
         case .string(let string): "\"\(string)\""
         case .number(let number): NumberFormatting.shortest(number)
-        case .date(let date): date.description
+        case .date(let date): date.errorText
         case .quantity(let quantity): quantity.description
         }
     }

@@ -249,4 +249,45 @@ struct StatisticsCollectionTests {
             #expect(close(sum, total), "seed \(seed): \(sum) vs \(total)")
         }
     }
+
+    /// A NaN anchor is refused with a typed error, and printing that error names the date rather than trapping in
+    /// Foundation's description of it.
+    @Test func anErrorAboutANaNDatePrintsWithoutTrapping() throws {
+        let sample = try Self.steps(5, Self.at(10), Self.at(10))
+        let nan = Date(timeIntervalSinceReferenceDate: .nan)
+        do {
+            _ = try StatisticsCollection(
+                .stepCount, samples: [sample], options: .cumulativeSum, anchorDate: nan,
+                intervalComponents: DateComponents(day: 1), calendar: Self.utc,
+                range: DateInterval(start: Self.at(0), end: Self.at(23)))
+            Issue.record("a NaN anchor was accepted")
+        } catch {
+            #expect("\(error)".contains("invalid date nan"), "\(error)")
+        }
+        #expect("\(StatisticsError.invalidDateRange(start: nan, end: Self.at(1)))".contains("invalid date nan"))
+        #expect("\(StatisticsError.calendarArithmeticFailed(anchor: nan, intervalIndex: 1))".contains("invalid date nan"))
+        #expect("\(MetadataValue.date(nan))".contains("invalid date nan"))
+        #expect("\(MetadataValue.date(Date(timeIntervalSinceReferenceDate: .infinity)))".contains("invalid date inf"))
+    }
+
+    /// Listing the intervals of a span holds them all in memory, so a span of more than the collection's interval
+    /// limit is refused (here 10,000 years of days, at once); enumerating it stays possible.
+    @Test func listingMoreIntervalsThanTheLimitIsRefusedAtOnce() throws {
+        let sample = try Self.steps(5, Self.at(10), Self.at(10))
+        let collection = try StatisticsCollection(
+            .stepCount, samples: [sample], options: .cumulativeSum, anchorDate: Self.at(0),
+            intervalComponents: DateComponents(day: 1), calendar: Self.utc,
+            range: DateInterval(start: Self.at(0), end: Self.at(23)))
+        let start = Date(timeIntervalSinceReferenceDate: -3.2e11)
+        #expect(throws: StatisticsError.tooManyIntervals(limit: StatisticsCollection.maximumIntervalCount)) {
+            _ = try collection.statistics(from: start, to: Self.at(0))
+        }
+        var enumerated = 0
+        try collection.enumerateStatistics(from: start, to: Self.at(0)) { _, stop in
+            enumerated += 1
+            stop = enumerated == 10
+        }
+        #expect(enumerated == 10)
+        #expect(try collection.statistics(from: Self.at(0), to: Self.at(0).addingTimeInterval(2 * 86_400)).count == 3)
+    }
 }
