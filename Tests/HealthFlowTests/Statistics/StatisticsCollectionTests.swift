@@ -265,7 +265,8 @@ struct StatisticsCollectionTests {
             #expect("\(error)".contains("invalid date nan"), "\(error)")
         }
         #expect("\(StatisticsError.invalidDateRange(start: nan, end: Self.at(1)))".contains("invalid date nan"))
-        #expect("\(StatisticsError.calendarArithmeticFailed(anchor: nan, intervalIndex: 1))".contains("invalid date nan"))
+        #expect(
+            "\(StatisticsError.calendarArithmeticFailed(anchor: nan, intervalIndex: 1))".contains("invalid date nan"))
         #expect("\(MetadataValue.date(nan))".contains("invalid date nan"))
         #expect("\(MetadataValue.date(Date(timeIntervalSinceReferenceDate: .infinity)))".contains("invalid date inf"))
     }
