@@ -25,6 +25,11 @@ struct HTTPResponseHead: Sendable {
         fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
+    /// The values of every field named `name`, compared case-insensitively, in the order they came.
+    func values(of name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+    }
+
     /// Reads one head from the start of `bytes`.
     /// - Parameters:
     ///   - bytes: The bytes received so far, the head first.

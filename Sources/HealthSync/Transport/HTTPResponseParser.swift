@@ -2,8 +2,8 @@ import Foundation
 
 /// Reads one HTTP/1.x response from the bytes of a connection, as they arrive: interim heads (`100 Continue`
 /// and other 1xx but 101) are counted and skipped, then the final head, then the body, framed by
-/// `Transfer-Encoding: chunked`, by `Content-Length`, or by the end of the connection (RFC 9112 §6.3). 1xx, 204 and
-/// 304 answers have no body. Bytes after the end of the response are ignored.
+/// `Transfer-Encoding: chunked`, by `Content-Length` (every such field agreeing), or by the end of the connection
+/// (RFC 9112 §6.3). 1xx, 204 and 304 answers have no body. Bytes after the end of the response are ignored.
 ///
 /// A value-type state machine: ``consume(_:)`` takes bytes in any pieces and returns whether the response is
 /// complete; ``finish(requestSent:)`` says the connection ended. Failures are `URLError` codes as URLSession
@@ -140,15 +140,25 @@ struct HTTPResponseParser {
                 return
             }
             framing = .chunkSize
-        } else if let length = head.field("Content-Length") {
-            let values = Set(length.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-            guard values.count == 1, let value = values.first, value.allSatisfy(\.isASCII), let count = Int64(value),
-                count >= 0
-            else { throw .connection(code: -1011) }
+        } else if let count = try Self.contentLength(of: head) {
             framing = count == 0 ? .done : .length(count)
         } else {
             framing = .untilClose
         }
+    }
+
+    /// The body length the head's `Content-Length` states, `nil` without one. Every value must be the same, in
+    /// one field's comma list and across repeated fields alike (identical repeats count as one): differing
+    /// values are a framing error no reading can recover from (RFC 9112 §6.3).
+    /// - Throws: ``HTTPUploadError/connection(code:)`` −1011 for differing or invalid values.
+    private static func contentLength(of head: HTTPResponseHead) throws(HTTPUploadError) -> Int64? {
+        let fields = head.values(of: "Content-Length")
+        guard !fields.isEmpty else { return nil }
+        let values = Set(fields.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
+        guard values.count == 1, let value = values.first, value.allSatisfy(\.isASCII), let count = Int64(value),
+            count >= 0
+        else { throw .connection(code: -1011) }
+        return count
     }
 
     /// Takes up to `left` body bytes from the front of `bytes`: the framing becomes `then` when they were the

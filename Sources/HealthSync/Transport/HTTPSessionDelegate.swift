@@ -15,7 +15,9 @@ import Foundation
 ///
 /// - Note: `@unchecked Sendable`: its only state, the table of running tasks, is kept in a `LockedState`.
 final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    typealias Handler = @Sendable (Data, URLResponse?, (any Error)?) -> Void
+    /// Called with the response body, the response, the error, and how many body bytes the task handed on
+    /// (`countOfBytesSent`: fewer than the body's length when the server answered before it had them all).
+    typealias Handler = @Sendable (Data, URLResponse?, (any Error)?, _ bodyBytesSent: Int64) -> Void
 
     private struct Running {
         var data = Data()
@@ -73,6 +75,6 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Se
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let finished = running.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        finished.handler(finished.data, task.response, error)
+        finished.handler(finished.data, task.response, error, task.countOfBytesSent)
     }
 }

@@ -25,9 +25,12 @@ extension HTTPTransport {
         return URLSession(configuration: configuration, delegate: sessionDelegate, delegateQueue: nil)
     }()
 
-    /// Sends the whole body to `target` once with ``defaultSession`` and hands the final answer (any status) or the
-    /// error to `finish`: a whole body as `Data` with a `Content-Length`, a streamed one as a fresh `httpBodyStream`
-    /// with `Expect: 100-continue` (chunked, no `Content-Length`), guarded by an ``ExchangeWatchdog``.
+    /// Sends the whole body to `target` once with ``defaultSession`` and hands the final answer or the error to
+    /// `finish`: a whole body as `Data` with a `Content-Length`, a streamed one as a fresh `httpBodyStream` with
+    /// `Expect: 100-continue` (chunked, no `Content-Length`), guarded by an ``ExchangeWatchdog``. A 2xx that came
+    /// before the task handed on the whole body (its `countOfBytesSent` short of the body's length) is
+    /// ``HTTPUploadError/answeredBeforeBodySent(status:)``, as on the socket client; any other status is the
+    /// answer.
     func sendWithURLSession(
         _ request: UploadRequest, to target: URL, reporter: UploadReporter, resolver: Resolver<UploadReceipt>,
         finish: @escaping @Sendable (Result<HTTPReply, any Error>) -> Void
@@ -41,14 +44,18 @@ extension HTTPTransport {
 
         let bodyFailure = BodyFailure()
         let watchdog = LockedState<ExchangeWatchdog?>(nil)
-        let handler: HTTPSessionDelegate.Handler = { data, response, error in
+        let handler: HTTPSessionDelegate.Handler = { data, response, error, bodyBytesSent in
             let ended = watchdog.withLock { $0 }
             ended?.stop()
             finish(
                 Result {
                     if let reason = ended?.reason { throw reason }
                     if let failure = bodyFailure.recorded { throw failure }
-                    return try Self.reply(data: data, response: response, error: error)
+                    let reply = try Self.reply(data: data, response: response, error: error)
+                    if bodyBytesSent < request.contentLength, (200..<300).contains(reply.status) {
+                        throw HTTPUploadError.answeredBeforeBodySent(status: reply.status)
+                    }
+                    return reply
                 })
         }
         let task: URLSessionTask

@@ -15,8 +15,10 @@ import Foundation
 /// followed by sending the whole body again; any other redirect rejects with
 /// ``HTTPUploadError/redirectRefused(status:location:)``. Neither client follows one by itself.
 ///
-/// A 2xx fulfills with a receipt (``UploadReceipt/Disposition/duplicate`` when the reply carries
-/// `Idempotent-Replayed: true` or a JSON body with `"duplicate": true`). Any other status rejects with
+/// A 2xx to the request that carried the whole body fulfills with a receipt
+/// (``UploadReceipt/Disposition/duplicate`` when the reply carries `Idempotent-Replayed: true` or a JSON body with
+/// `"duplicate": true`); a 2xx that came before the whole body went out rejects with
+/// ``HTTPUploadError/answeredBeforeBodySent(status:)``. Any other status rejects with
 /// ``HTTPUploadError/http(status:retryAfter:message:)``, a failed connection with
 /// ``HTTPUploadError/connection(code:)`` (the same `URLError` codes from both clients). Cancelling the promise
 /// stops the exchange and closes its connection. Retries belong to ``Uploader``.
@@ -76,8 +78,8 @@ public struct HTTPTransport: ReportingUploadTransport {
     /// - Parameters:
     ///   - request: The upload.
     ///   - reporter: Where the attempt and its bytes are reported.
-    /// - Returns: The receipt on a 2xx; rejects with ``HTTPUploadError`` or ``UploadError`` (body unreadable,
-    ///   length mismatch) otherwise.
+    /// - Returns: The receipt on a 2xx to the request that carried the whole body; rejects with
+    ///   ``HTTPUploadError`` or ``UploadError`` (body unreadable, length mismatch) otherwise.
     public func upload(_ request: UploadRequest, reporter: UploadReporter) -> Promise<UploadReceipt> {
         let (promise, resolver) = Promise<UploadReceipt>.pending()
         send(request, to: url, hopsLeft: redirects.maximumHops, reporter: reporter, resolver: resolver)
@@ -104,7 +106,9 @@ public struct HTTPTransport: ReportingUploadTransport {
                 {
                     send(request, to: next, hopsLeft: hopsLeft - 1, reporter: reporter, resolver: resolver)
                 } else {
-                    resolver.reject(HTTPUploadError.redirectRefused(status: reply.status, location: location))
+                    resolver.reject(
+                        HTTPUploadError.redirectRefused(
+                            status: reply.status, location: location.map { ServerText.printable($0) }))
                 }
             case .success(let reply):
                 let result = Result { try Self.receipt(for: request, url: target, reply: reply) }
@@ -185,17 +189,15 @@ public struct HTTPTransport: ReportingUploadTransport {
     }
 
     /// At most one short line of a reply's body, for an error message: the first line with text once markup
-    /// tags are dropped, whitespace collapsed, terminal escape sequences and control characters removed, and
-    /// cut to 120 characters. A whole HTML page never reaches a terminal.
+    /// tags and terminal escape sequences (CSI) are dropped and whitespace collapsed, made printable and cut
+    /// short by ``ServerText/printable(_:)``. A whole HTML page never reaches a terminal.
     static func message(_ data: Data) -> String? {
         let text = String(decoding: data.prefix(8_192), as: UTF8.self)
             .replacing(/\x{1B}\[[0-9;?]*[ -\/]*[@-~]/, with: "").replacing(/<[^>]*>/, with: " ")
         for line in text.split(whereSeparator: \.isNewline) {
-            let printable = String(
-                String.UnicodeScalarView(line.unicodeScalars.filter { $0.properties.generalCategory != .control }))
-            let words = printable.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            let words = line.split(whereSeparator: \.isWhitespace).joined(separator: " ")
             guard !words.isEmpty else { continue }
-            return words.count > 120 ? String(words.prefix(119)) + "…" : words
+            return ServerText.printable(words)
         }
         return nil
     }

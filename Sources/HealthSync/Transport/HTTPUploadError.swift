@@ -20,8 +20,12 @@ public enum HTTPUploadError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The reply was not an HTTP response.
     case invalidResponse
     /// The server answered with a redirect the transport does not follow for an upload (see ``RedirectPolicy``):
-    /// its status and `Location`. Nothing was delivered; never retried.
+    /// its status and `Location` (made printable and cut short as ``ServerText/printable(_:)`` does). Nothing
+    /// was delivered; never retried.
     case redirectRefused(status: Int, location: String?)
+    /// The server answered with this 2xx status before the whole request body had gone out: it cannot have
+    /// stored the batch, so nothing counts as delivered. Retried (with the same `Idempotency-Key`).
+    case answeredBeforeBodySent(status: Int)
     /// One attempt's exchange took longer than the transport's whole-exchange deadline
     /// (``HTTPTransport/timeout``); retried.
     case timedOut(after: Duration)
@@ -54,6 +58,8 @@ public enum HTTPUploadError: Error, Hashable, Sendable, CustomStringConvertible 
         case .redirectRefused(let status, let location):
             "the server redirected the upload (HTTP \(status) to \(location ?? "no Location")), which is not followed "
                 + "(only 307/308 within the same origin are); nothing was delivered"
+        case .answeredBeforeBodySent(let status):
+            "the server answered \(status) before it had the whole body; nothing was delivered"
         }
     }
 }

@@ -13,8 +13,11 @@
     ///
     /// Rules of the exchange:
     /// - The answer is read whenever it comes. A final answer that arrives before the whole request went out ends
-    ///   the sending and is the outcome, whatever happens to the connection after its head (a server may reject a
-    ///   body unread and close); a later answer must arrive whole (see ``HTTPResponseParser``).
+    ///   the sending, whatever happens to the connection after its head (a server may reject a body unread and
+    ///   close): a non-2xx one is the outcome; a 2xx one is not a delivery — the server cannot have the whole
+    ///   body — and ends the exchange with ``HTTPUploadError/answeredBeforeBodySent(status:)``. A later answer
+    ///   must arrive whole (see ``HTTPResponseParser``). "Went out" means handed to the socket: the last byte of
+    ///   a whole body, or the last, empty chunk of a streamed one.
     /// - A body source that fails ends the exchange with its own error (the stream's `streamError`, or
     ///   ``UploadError/bodyUnavailable(_:)``), never a connection error. A streamed body's bytes are reported to
     ///   the reporter as the socket takes them; a whole body's are not (the transport reports them on a 2xx).
@@ -174,8 +177,10 @@
         }
 
         /// Runs the exchange to its end.
-        /// - Returns: The final answer.
-        /// - Throws: What ended it (see ``SocketHTTPExchange``).
+        /// - Returns: The final answer: any status once the whole request went out, a non-2xx one before.
+        /// - Throws: What ended it (see ``SocketHTTPExchange``);
+        ///   ``HTTPUploadError/answeredBeforeBodySent(status:)`` for a 2xx that came before the whole request
+        ///   went out.
         func reply() throws -> HTTPReply {
             stream?.open()
             defer { stream?.close() }
@@ -192,6 +197,9 @@
                 if sending, ready & Int16(POLLOUT) != 0, try send() { break }
             }
             guard let reply = parser.reply else { throw HTTPUploadError.connection(code: -1) }
+            if !requestSent, (200..<300).contains(reply.status) {
+                throw HTTPUploadError.answeredBeforeBodySent(status: reply.status)
+            }
             return reply
         }
 
@@ -229,7 +237,7 @@
 
         /// Reads all that has arrived.
         /// - Returns: Whether the exchange is over: the answer is complete, or the connection ended after an early
-        ///   answer (whose status then stands).
+        ///   answer (which ``reply()`` then judges by its status).
         private func receive() throws -> Bool {
             while true {
                 let count: Int?

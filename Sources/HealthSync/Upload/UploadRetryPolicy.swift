@@ -10,9 +10,10 @@ import Foundation
 ///
 /// Retried: connection failures (``HTTPUploadError/connection(code:)`` or a `URLError` with a code in
 /// ``retryableURLErrorCodes``), an exchange past its deadline or stalled (``HTTPUploadError/timedOut(after:)``,
-/// ``HTTPUploadError/stalled(for:)``), and HTTP 408, 429 and 5xx — after the server's `Retry-After` when it sent one
-/// (kept between ``minimumRetryAfter`` and ``maximumRetryAfter``), after the back-off otherwise. Never retried: other statuses (4xx),
-/// body errors, cancellation, anything else.
+/// ``HTTPUploadError/stalled(for:)``), a 2xx that came before the whole body went out
+/// (``HTTPUploadError/answeredBeforeBodySent(status:)``), and HTTP 408, 429 and 5xx — after the server's
+/// `Retry-After` when it sent one (kept between ``minimumRetryAfter`` and ``maximumRetryAfter``), after the back-off
+/// otherwise. Never retried: other statuses (4xx), body errors, cancellation, anything else.
 public struct UploadRetryPolicy: Sendable {
     /// The most attempts, the first included.
     public var attempts: Int
@@ -71,7 +72,7 @@ public struct UploadRetryPolicy: Sendable {
             guard Self.isRetryable(status: status) else { return .stop }
             guard let retryAfter else { return .retry }
             return .retryAfter(min(max(retryAfter, minimumRetryAfter), maximumRetryAfter))
-        case HTTPUploadError.timedOut, HTTPUploadError.stalled:
+        case HTTPUploadError.timedOut, HTTPUploadError.stalled, HTTPUploadError.answeredBeforeBodySent:
             return .retry
         case HTTPUploadError.connection(let code):
             return Self.retryableURLErrorCodes.contains(code) ? .retry : .stop

@@ -16,6 +16,7 @@ import FlowKit
 /// | Fault | Typed error | Retried |
 /// |---|---|---|
 /// | 413 sent before the body is read, then close or drain (2 kB `Data` and 4 MB streamed) | `.http(413, nil, message)` | no |
+/// | 2xx before the whole body went out (on the request's head, or on accept) | `.answeredBeforeBodySent(status)` | yes |
 /// | other 4xx (400, 401, 403, 404, 409, 422, …) | `.http(status, retryAfter, message)` | no |
 /// | 408, 429, 5xx | `.http(status, retryAfter, message)` | yes, after `Retry-After` when sent, else the back-off |
 /// | drop after N body bytes, clean close (FIN) | `.connection(code: -1)`; −1011 when the whole body was already in the socket | yes |

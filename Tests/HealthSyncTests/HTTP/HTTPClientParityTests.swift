@@ -20,6 +20,7 @@ struct HTTPClientParityTests {
             "reject-early/413/close", true,
             "HTTP 413 Payload Too Large: {\"error\": \"batch too large for this server\"}"
         ),
+        ("early-ok/drain/1", true, HTTPUploadError.answeredBeforeBodySent(status: 200).description),
         ("garbage", false, "connection failed (URLError -1002)"),
         ("truncated", false, "connection failed (URLError -1)"),
         ("drop-after/2000/fin", false, "connection failed (URLError -1011)"),

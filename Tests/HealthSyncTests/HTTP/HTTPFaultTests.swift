@@ -86,6 +86,76 @@ struct HTTPFaultTests {
         }
     }
 
+    // MARK: 2xx before the whole body went out
+
+    /// A body no socket can take in before the server answers: more than loopback's largest send buffer (4 MiB)
+    /// and a receive window nobody reads, together.
+    static let unswallowable = 12_000_000
+
+    static func earlyAnswerUploader(
+        _ server: HTTPTestServer, _ path: String, streamed: Bool, bodyBytes: Int,
+        scheduler: ManualScheduler
+    ) -> Uploader {
+        Uploader(
+            transport: HTTPTransport(
+                url: server.url(path), timeout: .seconds(20), dataThreshold: streamed ? 0 : Int64(bodyBytes)),
+            policy: UploadRetryPolicy(attempts: 2, backoff: .constant(.seconds(1))), scheduler: scheduler)
+    }
+
+    /// The server answers 200 on the request's head alone, without reading a byte of the body, then closes
+    /// ("close") or reads and drops the rest ("drain"). It cannot have the batch, so that 200 is no delivery:
+    /// the attempt fails, retryably, and the retry to the same server, honest now, delivers the whole body under
+    /// the same Idempotency-Key. A streamed body waits for `100 Continue` and gets the 200 instead; a whole one
+    /// is too large to be in the socket by then.
+    @Test(arguments: [false, true], ["close", "drain"])
+    func aSuccessBeforeTheWholeBodyWentOutIsRetriedNotDelivered(streamed: Bool, closing: String) async throws {
+        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
+            let scheduler = ManualScheduler()
+            let body = Self.body(streamed ? Self.large : Self.unswallowable)
+            let request = httpStreamedRequest(body)
+            let upload = Self.earlyAnswerUploader(
+                server, "early-ok/\(closing)/1", streamed: streamed, bodyBytes: body.count, scheduler: scheduler
+            )
+            .observedUpload(request)
+
+            let (events, delays) = await driveUpload(upload, on: scheduler)
+
+            #expect(try await upload.value.disposition == .stored)
+            #expect(uploadFailures(events) == [.answeredBeforeBodySent(status: 200)])
+            #expect(delays == [.seconds(1)])
+            let stats = try await server.stats(key: request.idempotencyKey)
+            #expect(stats.requests == 2)
+            #expect(stats.bytes == body.count)
+            #expect(stats.sha256 == GzipMultipartSHA256.hex(body))
+        }
+    }
+
+    /// The server answers 200 the moment it accepts the connection, before a byte of the request came: no
+    /// delivery either; the retry, answered honestly, stores the whole body.
+    @Test(arguments: [false, true])
+    func aSuccessOnAcceptBeforeTheRequestIsRetriedNotDelivered(streamed: Bool) async throws {
+        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
+            let scheduler = ManualScheduler()
+            let body = Self.body(streamed ? Self.large : Self.unswallowable)
+            let request = httpStreamedRequest(body)
+            try await server.answerOnAccept(1)
+            let upload = Self.earlyAnswerUploader(
+                server, "upload", streamed: streamed, bodyBytes: body.count, scheduler: scheduler
+            )
+            .observedUpload(request)
+
+            let (events, delays) = await driveUpload(upload, on: scheduler)
+
+            #expect(try await upload.value.disposition == .stored)
+            #expect(uploadFailures(events) == [.answeredBeforeBodySent(status: 200)])
+            #expect(delays == [.seconds(1)])
+            let stats = try await server.stats(key: request.idempotencyKey)
+            #expect(stats.requests == 1)  // the answer on accept never reached the handler that counts
+            #expect(stats.bytes == body.count)
+            #expect(stats.sha256 == GzipMultipartSHA256.hex(body))
+        }
+    }
+
     // MARK: 429 and 503 with Retry-After
 
     @Test(arguments: [429, 503], [false, true])

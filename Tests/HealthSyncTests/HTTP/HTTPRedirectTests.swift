@@ -68,6 +68,27 @@ struct HTTPRedirectTests {
         }
     }
 
+    /// A `Location` full of terminal escapes (clear screen, window title, reset, carriage return) reaches the
+    /// error and its message as inert text: no control character, each shown as its escape.
+    @Test(arguments: [false, true])
+    func aHostileLocationReachesTheMessageWithoutControlCharacters(streamed: Bool) async throws {
+        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
+            let error = await #expect(throws: HTTPUploadError.self) {
+                try await Self.transport(server, "hostile-location", streamed: streamed)
+                    .upload(Self.request(streamed: streamed))
+            }
+            guard case .redirectRefused(301, let location?) = error else {
+                Issue.record("expected a refused 301, got \(String(describing: error))")
+                return
+            }
+            let text = "\(error!)"
+            for shown in [location, text] {
+                #expect(!shown.unicodeScalars.contains { $0.properties.generalCategory == .control }, "\(shown)")
+            }
+            #expect(location == #"/x\u{1B}[2J\u{1B}]0;pwned\u{7}\u{1B}c\u{D}FAKE"#)
+        }
+    }
+
     @Test func aRefusedRedirectIsNotRetried() {
         let error = HTTPUploadError.redirectRefused(status: 302, location: "/elsewhere")
         #expect(UploadRetryPolicy().decision(for: error) == .stop)

@@ -73,6 +73,12 @@ final class HTTPTestServer: Sendable {
         return try JSONDecoder().decode(HTTPTestServerStats.self, from: data)
     }
 
+    /// Makes the server answer each of the next `count` connections it accepts with `200 OK` before the client
+    /// sent a byte (then it reads and drops what the client still sends).
+    func answerOnAccept(_ count: Int) async throws {
+        _ = try await HTTPTestServer.get(url("answer-on-accept/\(count)"))
+    }
+
     private static func get(_ url: URL) async throws -> Data {
         var request = URLRequest(url: url)
         request.timeoutInterval = 10
@@ -129,12 +135,60 @@ enum HTTPTestServerScript {
         stored = {}     # idempotency key -> {"sha256", "bytes"} (/upload and /retry-after, first time only)
         failures = {}   # idempotency key -> requests seen by /fail-then-ok and /retry-after
         delays = {}     # idempotency key -> Retry-After values sent, in order
+        eager = [0]     # how many of the next connections are answered 200 on accept (GET /answer-on-accept/K)
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
             def log_message(self, *args):
                 pass
+
+            def handle(self):
+                # Armed by GET /answer-on-accept/K: a connection is answered 200 the moment it is accepted, before
+                # the client sent a byte; then the server closes its sending side and reads and drops the rest.
+                with lock:
+                    armed = eager[0] > 0
+                    if armed:
+                        eager[0] -= 1
+                if not armed:
+                    return BaseHTTPRequestHandler.handle(self)
+                self.connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                        b"Content-Length: 2\r\nConnection: close\r\n\r\n{}")
+                self.drain()
+
+            def drain(self):
+                # Closes the sending side, then reads and discards whatever the client still sends.
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_WR)
+                self.connection.settimeout(10)
+                try:
+                    while self.connection.recv(65536):
+                        pass
+                except OSError:
+                    pass
+
+            def answers_early(self):
+                # /early-ok/close|drain/K: whether this request is one of the first K of its key.
+                parts = self.path.strip("/").split("/")
+                key = self.headers.get("Idempotency-Key", "")
+                with lock:
+                    return parts[0] == "early-ok" and len(parts) == 3 and failures.get(key, 0) < int(parts[2])
+
+            def answer_on_head(self, status, obj, closing):
+                # Answers before reading any of the body. "close": closes at once (unread bytes make the kernel
+                # send RST); "drain": closes its sending side, then reads and discards the body.
+                data = json.dumps(obj).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.wfile.write(data)
+                self.wfile.flush()
+                self.close_connection = True
+                if closing == "drain":
+                    self.drain()
+                self.connection.close()
 
             def read_body(self):
                 if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
@@ -196,7 +250,7 @@ enum HTTPTestServerScript {
             def handle_expect_100(self):
                 # A server that judges a request by its head answers an `Expect: 100-continue` with its final
                 # status instead of "100 Continue": /reject-early does (do_POST sends the 413), the rest continue.
-                if self.path.strip("/").startswith("reject-early"):
+                if self.path.strip("/").startswith("reject-early") or self.answers_early():
                     return True
                 return BaseHTTPRequestHandler.handle_expect_100(self)
 
@@ -208,6 +262,10 @@ enum HTTPTestServerScript {
                                 "received": len(stored), "retryAfter": delays.get(parts[1], [])}
                         info.update(stored.get(parts[1], {}))
                     self.reply(200, info)
+                elif len(parts) == 2 and parts[0] == "answer-on-accept":
+                    with lock:
+                        eager[0] = int(parts[1])
+                    self.reply(200, {"armed": eager[0]})
                 elif parts[0] == "upload":
                     # A naive receiver: answers 200 to whatever arrives, a body-less GET included.
                     key = self.headers.get("Idempotency-Key", "")
@@ -229,28 +287,18 @@ enum HTTPTestServerScript {
                     self.connection.shutdown(socket.SHUT_RDWR)
                     return
                 if parts[0] == "reject-early":
-                    # Answers before reading any of the body. "close": closes at once (unread bytes make the
-                    # kernel send RST); "drain": closes its sending side, then reads and discards the body.
+                    # /reject-early/STATUS/close|drain: STATUS on the head alone (see answer_on_head).
                     with lock:
                         requests[key] = requests.get(key, 0) + 1
-                    data = json.dumps({"error": "batch too large for this server"}).encode()
-                    self.send_response(int(parts[1]))
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.send_header("Connection", "close")
-                    self.end_headers()
-                    self.wfile.write(data)
-                    self.wfile.flush()
-                    self.close_connection = True
-                    if parts[2] == "drain":
-                        self.connection.shutdown(socket.SHUT_WR)
-                        self.connection.settimeout(10)
-                        try:
-                            while self.connection.recv(65536):
-                                pass
-                        except OSError:
-                            pass
-                    self.connection.close()
+                    self.answer_on_head(int(parts[1]), {"error": "batch too large for this server"}, parts[2])
+                    return
+                if parts[0] == "early-ok" and self.answers_early():
+                    # /early-ok/close|drain/K: the first K requests of a key get 200 on the head alone, no body
+                    # byte read (see answer_on_head); later ones are stored as /upload does.
+                    with lock:
+                        requests[key] = requests.get(key, 0) + 1
+                        failures[key] = failures.get(key, 0) + 1
+                    self.answer_on_head(200, {"received": 0, "duplicate": False}, parts[1])
                     return
                 if parts[0] == "drop-after":
                     # /drop-after/N/fin|rst[/K]: reads N bytes after the headers, then hangs up (FIN or RST);
@@ -275,7 +323,7 @@ enum HTTPTestServerScript {
                 body = self.read_body()
                 with lock:
                     requests[key] = requests.get(key, 0) + 1
-                if parts[0] in ("upload", "drop-after"):
+                if parts[0] in ("upload", "drop-after", "early-ok"):
                     duplicate, received = self.store(key, body)
                     self.reply(200, {"received": received, "duplicate": duplicate})
                 elif parts[0] == "retry-after" and len(parts) == 4:
@@ -322,6 +370,11 @@ enum HTTPTestServerScript {
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
                     self.wfile.write(data)
+                elif parts[0] == "hostile-location":
+                    # A 301 whose Location carries terminal escapes: clear screen, a window title, a reset, a CR.
+                    self.raw_reply(b"HTTP/1.1 301 Moved Permanently\r\n"
+                                   b"Location: /x\x1b[2J\x1b]0;pwned\x07\x1bc\rFAKE\r\n"
+                                   b"Content-Length: 0\r\n\r\n")
                 elif parts[0] == "garbage":
                     self.raw_reply(b"THIS IS NOT HTTP\r\n\r\n")
                 elif parts[0] == "truncated":

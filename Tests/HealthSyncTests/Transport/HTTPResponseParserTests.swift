@@ -88,6 +88,25 @@ struct HTTPResponseParserTests {
         #expect(throws: HTTPUploadError.connection(code: -1011)) { try Self.parse(text) }
     }
 
+    /// `Content-Length` fields that differ — across repeated fields as within one field's list — leave the body's
+    /// end unknowable (RFC 9112 §6.3): a bad server response, whichever comes first.
+    @Test(arguments: [
+        "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nContent-Length: 5\r\n\r\nhello",
+        "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 0\r\n\r\nhello",
+        "HTTP/1.1 200 OK\r\nContent-Length: 5\r\ncontent-length: 5, 0\r\n\r\nhello",
+    ])
+    func differingContentLengthFieldsAreABadServerResponse(text: String) {
+        #expect(throws: HTTPUploadError.connection(code: -1011)) { try Self.parse(text) }
+    }
+
+    /// Repeated `Content-Length` fields that agree count as one.
+    @Test func repeatedAgreeingContentLengthsFrameTheBodyOnce() throws {
+        let (parser, complete) = try Self.parse(
+            "HTTP/1.1 200 OK\r\nContent-Length: 5\r\ncontent-length: 5, 5\r\n\r\nhelloEXTRA")
+        #expect(complete)
+        #expect(parser.reply?.body == Data("hello".utf8))
+    }
+
     @Test func anEndlessHeadIsABadServerResponse() {
         let text = "HTTP/1.1 200 OK\r\n" + String(repeating: "X-Filler: 0123456789\r\n", count: 4_000)
         #expect(throws: HTTPUploadError.connection(code: -1011)) { try Self.parse(text) }
