@@ -1,13 +1,13 @@
 """Runs the commands that README.md and the Examples' READMEs and LESSONs tell a reader to paste, verbatim.
 
-Usage (from the package root, after a build): python3 .ci/readme_commands.py
+Usage (from the package root, after a build): python3 .ci/readme_commands.py (CI runs it in .ci/newcomer.sh's clone)
 
 Which commands: every line of a ```sh block, and every inline `swift run …` / `swift test …` command, in
 README.md and Examples/**/*.md. Each runs with bash in the package root, with a private HEALTHFLOW_DATA folder
 and a private outbox, and must exit 0; a `swift test --filter X` must also run at least one test.
 
 Skipped, and why:
-- `swift test` with no filter: it is CI's own test step (.ci/run runs exactly that line already);
+- `swift test` with no filter: it is CI's own test step (.ci/newcomer.sh runs exactly that line already);
 - lines holding a placeholder a reader fills in (`NAME`, `COMMAND`, `URL`, `DIR`, `[`…`]`, `…`): they are usage lines.
 
 Checked the other way round: `HEALTHFLOW_EXERCISES=mine swift test …` checks a learner's own answers, and the

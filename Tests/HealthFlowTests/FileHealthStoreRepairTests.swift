@@ -254,8 +254,9 @@ struct FileHealthStoreRepairTests {
             let types: [HealthObjectType] = [.stepCount, .activeEnergyBurned, .distanceWalkingRunning]
             #expect(DurableFixture.perform(.authorize(share: Set(types), read: Set(types)), on: store))
             let units = ["count", "kcal", "m"]
+            let perType = 600
             for (type, unit) in zip(types, units) {
-                let samples = try (0..<2_000).map { index in
+                let samples = try (0..<perType).map { index in
                     try StoreFixture.sample(type, unit: unit, start: Fixture.noon.addingTimeInterval(Double(index)))
                 }
                 #expect(DurableFixture.perform(.save(samples), on: store))
@@ -274,7 +275,7 @@ struct FileHealthStoreRepairTests {
                 let kept = StateDump(repaired.image).sections.flatMap(\.entries).count
                 keptAtSomeCut.insert(kept)
                 #expect(
-                    repaired.recovery.repairs.reduce(0) { $0 + $1.samplesLost } == 6_000 - kept,
+                    repaired.recovery.repairs.reduce(0) { $0 + $1.samplesLost } == 3 * perType - kept,
                     "cut at \(tenth)/10: \(repaired.recovery.repairs)")
                 repaired.close()
                 try FileManager.default.removeItem(at: directory.appendingPathComponent(StoreLayout.damagedFolder))
@@ -284,7 +285,7 @@ struct FileHealthStoreRepairTests {
                 }
             }
             // A section's samples are one record: the cuts fall before the first, between, and in the last.
-            #expect(keptAtSomeCut.isSuperset(of: [0, 2_000, 4_000]), "\(keptAtSomeCut)")
+            #expect(keptAtSomeCut.isSuperset(of: [0, perType, 2 * perType]), "\(keptAtSomeCut)")
         }
     }
 

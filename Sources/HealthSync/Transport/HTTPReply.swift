@@ -22,4 +22,17 @@ struct HTTPReply: Sendable {
     func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
+
+    /// The reply as the outcome of an exchange, under the delivery rule both clients share: an upload counts as
+    /// delivered only after a 2xx to the request that carried the whole body, so a 2xx that came while part of the
+    /// request had not gone out yet (on its head, or on accept) is no delivery. Any other answer is the outcome
+    /// whenever it came.
+    /// - Parameter wholeRequestSent: Whether the whole request, body included, had gone out when this came.
+    /// - Throws: ``HTTPUploadError/answeredBeforeBodySent(status:)`` for a 2xx before the whole request went out.
+    func outcome(wholeRequestSent: Bool) throws(HTTPUploadError) -> HTTPReply {
+        if !wholeRequestSent, (200..<300).contains(status) {
+            throw HTTPUploadError.answeredBeforeBodySent(status: status)
+        }
+        return self
+    }
 }

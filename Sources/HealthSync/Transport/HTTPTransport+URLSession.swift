@@ -51,11 +51,8 @@ extension HTTPTransport {
                 Result {
                     if let reason = ended?.reason { throw reason }
                     if let failure = bodyFailure.recorded { throw failure }
-                    let reply = try Self.reply(data: data, response: response, error: error)
-                    if bodyBytesSent < request.contentLength, (200..<300).contains(reply.status) {
-                        throw HTTPUploadError.answeredBeforeBodySent(status: reply.status)
-                    }
-                    return reply
+                    return try Self.reply(data: data, response: response, error: error)
+                        .outcome(wholeRequestSent: bodyBytesSent >= request.contentLength)
                 })
         }
         let task: URLSessionTask

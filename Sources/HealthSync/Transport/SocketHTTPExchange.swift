@@ -197,10 +197,7 @@
                 if sending, ready & Int16(POLLOUT) != 0, try send() { break }
             }
             guard let reply = parser.reply else { throw HTTPUploadError.connection(code: -1) }
-            if !requestSent, (200..<300).contains(reply.status) {
-                throw HTTPUploadError.answeredBeforeBodySent(status: reply.status)
-            }
-            return reply
+            return try reply.outcome(wholeRequestSent: requestSent)
         }
 
         /// Moves on once the queued bytes went out: to waiting for `100 Continue`, to the next chunk of a streamed

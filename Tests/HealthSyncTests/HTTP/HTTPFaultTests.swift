@@ -110,50 +110,45 @@ struct HTTPFaultTests {
     @Test(arguments: [false, true], ["close", "drain"])
     func aSuccessBeforeTheWholeBodyWentOutIsRetriedNotDelivered(streamed: Bool, closing: String) async throws {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
-            let scheduler = ManualScheduler()
-            let body = Self.body(streamed ? Self.large : Self.unswallowable)
-            let request = httpStreamedRequest(body)
-            let upload = Self.earlyAnswerUploader(
-                server, "early-ok/\(closing)/1", streamed: streamed, bodyBytes: body.count, scheduler: scheduler
-            )
-            .observedUpload(request)
-
-            let (events, delays) = await driveUpload(upload, on: scheduler)
-
-            #expect(try await upload.value.disposition == .stored)
-            #expect(uploadFailures(events) == [.answeredBeforeBodySent(status: 200)])
-            #expect(delays == [.seconds(1)])
-            let stats = try await server.stats(key: request.idempotencyKey)
-            #expect(stats.requests == 2)
-            #expect(stats.bytes == body.count)
-            #expect(stats.sha256 == GzipMultipartSHA256.hex(body))
+            try await Self.expectEarlySuccessRetried(
+                server, "early-ok/\(closing)/1", streamed: streamed, requestsCounted: 2)
         }
     }
 
     /// The server answers 200 the moment it accepts the connection, before a byte of the request came: no
-    /// delivery either; the retry, answered honestly, stores the whole body.
+    /// delivery either; the retry, answered honestly, stores the whole body. The answer on accept never reaches
+    /// the handler that counts requests, so the server counts one.
     @Test(arguments: [false, true])
     func aSuccessOnAcceptBeforeTheRequestIsRetriedNotDelivered(streamed: Bool) async throws {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
-            let scheduler = ManualScheduler()
-            let body = Self.body(streamed ? Self.large : Self.unswallowable)
-            let request = httpStreamedRequest(body)
             try await server.answerOnAccept(1)
-            let upload = Self.earlyAnswerUploader(
-                server, "upload", streamed: streamed, bodyBytes: body.count, scheduler: scheduler
-            )
-            .observedUpload(request)
-
-            let (events, delays) = await driveUpload(upload, on: scheduler)
-
-            #expect(try await upload.value.disposition == .stored)
-            #expect(uploadFailures(events) == [.answeredBeforeBodySent(status: 200)])
-            #expect(delays == [.seconds(1)])
-            let stats = try await server.stats(key: request.idempotencyKey)
-            #expect(stats.requests == 1)  // the answer on accept never reached the handler that counts
-            #expect(stats.bytes == body.count)
-            #expect(stats.sha256 == GzipMultipartSHA256.hex(body))
+            try await Self.expectEarlySuccessRetried(server, "upload", streamed: streamed, requestsCounted: 1)
         }
+    }
+
+    /// Uploads a body too large to go out before the server's early 200 to `path`, and checks that 200 failed the
+    /// first attempt as no delivery, the one retry after the 1 s back-off stored the whole body byte for byte,
+    /// and the server counted `requestsCounted` requests under the upload's one Idempotency-Key.
+    static func expectEarlySuccessRetried(
+        _ server: HTTPTestServer, _ path: String, streamed: Bool, requestsCounted: Int
+    ) async throws {
+        let scheduler = ManualScheduler()
+        let body = Self.body(streamed ? Self.large : Self.unswallowable)
+        let request = httpStreamedRequest(body)
+        let upload = Self.earlyAnswerUploader(
+            server, path, streamed: streamed, bodyBytes: body.count, scheduler: scheduler
+        )
+        .observedUpload(request)
+
+        let (events, delays) = await driveUpload(upload, on: scheduler)
+
+        #expect(try await upload.value.disposition == .stored)
+        #expect(uploadFailures(events) == [.answeredBeforeBodySent(status: 200)])
+        #expect(delays == [.seconds(1)])
+        let stats = try await server.stats(key: request.idempotencyKey)
+        #expect(stats.requests == requestsCounted)
+        #expect(stats.bytes == body.count)
+        #expect(stats.sha256 == GzipMultipartSHA256.hex(body))
     }
 
     // MARK: 429 and 503 with Retry-After
