@@ -65,8 +65,10 @@ if grep -h -E "warning:" "$scratch"/main-job.log "$scratch"/tests.log "$scratch"
     exit 1
 fi
 
-echo "== nothing left in the temp folder (what SwiftPM itself leaves, its TemporaryDirectory.* and locks, is not ours)"
-leftovers=$(ls -A "$scratch/tmp" | grep -vE '^(TemporaryDirectory\.[A-Za-z0-9]+|.*\.lock)$' || true)
+# What the toolchain leaves there is not ours: SwiftPM's TemporaryDirectory.* folders and lock files, and the
+# compiler's swift-generated-sources (the text of each macro expansion, e.g. #isolation, kept for diagnostics).
+echo "== nothing left in the temp folder by the commands (the toolchain's own leftovers aside)"
+leftovers=$(ls -A "$scratch/tmp" | grep -vE '^(TemporaryDirectory\.[A-Za-z0-9]+|.*\.lock|swift-generated-sources)$' || true)
 if [ -n "$leftovers" ]; then
     echo "error: the commands left scratch files in their temp folder (the owner of a scratch file removes it):" >&2
     echo "$leftovers" >&2
