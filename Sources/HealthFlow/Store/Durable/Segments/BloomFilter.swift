@@ -52,7 +52,9 @@ struct BloomFilter: Equatable {
         // The halves as the UUID's bytes read little-endian, so a file means the same on every machine.
         let high = UInt64(littleEndian: key.high)
         let low = UInt64(littleEndian: key.low)
-        return (mix(high ^ 0x9E37_79B9_7F4A_7C15), mix(low &+ mix(high)) | 1)
+        // Each hash depends on both halves, so keys that share one half (sequential UUIDs) still spread.
+        let first = mix(low ^ mix(high &+ 0x9E37_79B9_7F4A_7C15))
+        return (first, mix(high ^ first) | 1)
     }
 
     /// SplitMix64's finalizer: every input bit moves every output bit.
