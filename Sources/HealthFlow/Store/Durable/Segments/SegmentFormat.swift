@@ -1,13 +1,14 @@
 import Foundation
 
-/// The layout of a segment file: the live samples of one type, immutable once written, read block by block with
-/// `pread` so that a reader holds only the small index below and the blocks it asks for.
+/// The layout of a segment file: the samples and deletions of one type, immutable once written, read block by
+/// block with `pread` so that a reader holds only the small index below and the blocks it asks for.
 ///
 /// ```text
 /// segment    = magic:8 rowBlock* uuidBlock* sequenceBlock* index footer
 /// rowBlock   = count:varint start:f64×n end:f64×n sequence:u64×n flags:u8×n correlation:uuid×c sample×n
 ///              (flags bit 0: the store's app owns the row; bit 1: a correlation holds it, whose UUID follows
-///              in `correlation`, in row order; samples as ``SampleCodec``, the block's strings in one table)
+///              in `correlation`, in row order; bit 2: the row is a deletion — its sample is the deleted one,
+///              its sequence the deletion's; samples as ``SampleCodec``, the block's strings in one table)
 /// uuidBlock  = (uuid:16 row:u32)×n        by UUID, bytes compared in order
 /// sequenceBlock = (sequence:u64 row:u32)×n    by sequence
 /// index      = version:varint type:str rows:varint minSequence:u64 maxSequence:u64 longestDuration:f64
@@ -39,6 +40,9 @@ enum SegmentFormat {
     /// Row flags.
     static let ownedFlag: UInt8 = 1
     static let correlatedFlag: UInt8 = 2
+    static let deletionFlag: UInt8 = 4
+    /// Every flag a reader accepts; a row with another bit set is damage.
+    static let knownFlags: UInt8 = ownedFlag | correlatedFlag | deletionFlag
 }
 
 /// Where a block lies in a segment file and the checksum of its bytes.
@@ -66,10 +70,20 @@ struct SegmentLookupBlock<Key: Equatable>: Equatable {
     let entryCount: Int
 }
 
-/// One row of a segment: a live sample with its keys, and the correlation holding it when it is a member.
+/// One row of a segment: a sample with its keys, and the correlation holding it when it is a member.
+///
+/// A deletion row (`isDeletion`) is a tombstone: `entry.sample` is the deleted sample (so anchored queries can
+/// apply predicates to it) and `entry.sequence` the deletion's change sequence number.
 struct SegmentRow {
     let entry: IndexedSample
     let correlation: UUID?
+    let isDeletion: Bool
+
+    init(entry: IndexedSample, correlation: UUID?, isDeletion: Bool = false) {
+        self.entry = entry
+        self.correlation = correlation
+        self.isDeletion = isDeletion
+    }
 }
 
 /// A UUID's bytes in order, as two big-endian numbers: the segment's UUID columns sort by these.

@@ -57,7 +57,8 @@ final class SegmentReader {
         guard indexOffset >= UInt64(magic.count), indexLength <= UInt64(footerOffset),
             indexOffset <= UInt64(footerOffset) - indexLength
         else {
-            throw .corruptFile(name: name, offset: footerOffset, problem: .undecodable("the index lies outside the file"))
+            throw .corruptFile(
+                name: name, offset: footerOffset, problem: .undecodable("the index lies outside the file"))
         }
         let index = try Self.block(
             SegmentBlockExtent(offset: Int(indexOffset), length: Int(indexLength), checksum: indexChecksum),
@@ -144,6 +145,15 @@ final class SegmentReader {
 
     deinit { file.close() }
 
+    /// The bytes this reader keeps in memory: its block index and Bloom filter, about 2 bytes a row in all (no
+    /// sample is kept).
+    var residentBytes: Int {
+        rowBlocks.count * MemoryLayout<SegmentRowBlock>.stride
+            + uuidBlocks.count * MemoryLayout<SegmentLookupBlock<UUIDKey>>.stride
+            + sequenceBlocks.count * MemoryLayout<SegmentLookupBlock<UInt64>>.stride
+            + bloom.words.count * MemoryLayout<UInt64>.stride
+    }
+
     /// The number of the row holding the sample with `uuid`, or `nil` when the segment has none.
     /// - Complexity: O(1) for most absent UUIDs (the Bloom filter); otherwise one block read and two binary
     ///   searches.
@@ -197,7 +207,8 @@ final class SegmentReader {
     func rowBlocks(startingFrom lowerStart: Double?, below upperStart: Double?) -> Range<Int> {
         // A block holds starts from its first start up to the next block's first start.
         let lower = lowerStart.map { bound in max(0, rowBlocks.partitioningIndex { $0.firstStart >= bound } - 1) } ?? 0
-        let upper = upperStart.map { bound in rowBlocks.partitioningIndex { $0.firstStart >= bound } } ?? rowBlocks.count
+        let upper =
+            upperStart.map { bound in rowBlocks.partitioningIndex { $0.firstStart >= bound } } ?? rowBlocks.count
         return lower..<max(lower, upper)
     }
 
@@ -238,7 +249,8 @@ final class SegmentReader {
                             sample: sample, start: keys.starts[position], end: keys.ends[position],
                             sequence: keys.sequences[position],
                             isOwned: keys.flags[position] & SegmentFormat.ownedFlag != 0),
-                        correlation: correlations[position]))
+                        correlation: correlations[position],
+                        isDeletion: keys.flags[position] & SegmentFormat.deletionFlag != 0))
             }
             try reader.expectEnd()
             return rows
@@ -255,7 +267,9 @@ final class SegmentReader {
 
     /// The segment's rows in sequence order after `sequence`, as `(sequence, row)`, at most `limit` of them.
     /// - Complexity: O(log b + m) for m entries, in blocks of 512.
-    func rowsInSequenceOrder(after sequence: UInt64, limit: Int) throws(FileStoreError) -> [(sequence: UInt64, row: Int)] {
+    func rowsInSequenceOrder(after sequence: UInt64, limit: Int) throws(FileStoreError) -> [(
+        sequence: UInt64, row: Int
+    )] {
         var found: [(sequence: UInt64, row: Int)] = []
         var blockNumber = max(0, sequenceBlocks.partitioningIndex { $0.firstKey > sequence } - 1)
         while blockNumber < sequenceBlocks.count, found.count < limit {
@@ -312,7 +326,7 @@ final class SegmentReader {
         for _ in 0..<block.rowCount { sequences.append(try reader.uint64()) }
         for _ in 0..<block.rowCount {
             let flag = try reader.byte()
-            guard flag & ~(SegmentFormat.ownedFlag | SegmentFormat.correlatedFlag) == 0 else {
+            guard flag & ~SegmentFormat.knownFlags == 0 else {
                 throw BinaryReader.Failure(reason: "a row has unknown flags")
             }
             flags.append(flag)

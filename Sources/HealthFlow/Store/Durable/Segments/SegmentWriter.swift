@@ -81,7 +81,9 @@ struct SegmentWriter {
                 withUnsafeBytes(of: entry.row.littleEndian) { bytes.append(contentsOf: $0) }
             }
             let extent = try writeBlock(bytes)
-            uuidBlocks.append(SegmentLookupBlock(extent: extent, firstKey: entries[entries.startIndex].uuid, entryCount: entries.count))
+            uuidBlocks.append(
+                SegmentLookupBlock(
+                    extent: extent, firstKey: entries[entries.startIndex].uuid, entryCount: entries.count))
         }
         sequences.sort { $0.sequence < $1.sequence }
         var sequenceBlocks: [SegmentLookupBlock<UInt64>] = []
@@ -95,7 +97,8 @@ struct SegmentWriter {
             }
             let extent = try writeBlock(bytes)
             sequenceBlocks.append(
-                SegmentLookupBlock(extent: extent, firstKey: entries[entries.startIndex].sequence, entryCount: entries.count))
+                SegmentLookupBlock(
+                    extent: extent, firstKey: entries[entries.startIndex].sequence, entryCount: entries.count))
         }
         var index = BinaryWriter(capacity: 256 + 48 * (rowBlocks.count + uuidBlocks.count + sequenceBlocks.count))
         index.varint(SegmentFormat.version)
@@ -157,7 +160,8 @@ struct SegmentWriter {
         for row in pending {
             writer.byte(
                 (row.entry.isOwned ? SegmentFormat.ownedFlag : 0)
-                    | (row.correlation == nil ? 0 : SegmentFormat.correlatedFlag))
+                    | (row.correlation == nil ? 0 : SegmentFormat.correlatedFlag)
+                    | (row.isDeletion ? SegmentFormat.deletionFlag : 0))
         }
         for row in pending { if let correlation = row.correlation { writer.uuid(correlation) } }
         for row in pending { SampleCodec.encode(row.entry.sample, into: &writer) }

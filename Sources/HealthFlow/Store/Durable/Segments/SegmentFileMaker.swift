@@ -1,0 +1,65 @@
+/// Makes one segment file atomically: it is written under ``SegmentName/temporaryFileName``, flushed, opened for
+/// reading (its footer and index checked), renamed to ``SegmentName/fileName`` and the directory flushed. Until
+/// the rename no file has the segment's name, so a failure or crash before it leaves at most a temporary file
+/// (which the next opening of the type's storage removes), never a segment name on a half-written file.
+struct SegmentFileMaker {
+    let directory: FileSystemPath
+    let fileSystem: any StoreFileSystem
+
+    /// A segment now in place under its name.
+    struct Made {
+        let reader: SegmentReader
+        /// Set when the directory flush after the rename failed: the segment is in place and readable, but whether
+        /// its name survives a crash is unknown.
+        let directoryFlushFailure: FileStoreError?
+    }
+
+    /// Writes segment `name` from the rows `fill` appends (in `(start, sequence)` order, about `expectedRows`).
+    /// - Throws: What `fill` or the file system threw, after removing the temporary file (as far as possible);
+    ///   no file has `name`'s file name then.
+    func make(
+        _ name: SegmentName, expectedRows: Int,
+        fill: (inout SegmentWriter) throws(FileStoreError) -> Void
+    ) throws(FileStoreError) -> Made {
+        let temporary = directory.appending(name.temporaryFileName)
+        let reader: SegmentReader
+        do {
+            let file = try fileSystem.createFile(at: temporary)
+            defer { file.close() }
+            var writer = try SegmentWriter(file: file, type: name.type, expectedRows: expectedRows)
+            try fill(&writer)
+            _ = try writer.finish()
+            reader = try SegmentReader(file: try fileSystem.openFileForReading(at: temporary), name: name.fileName)
+            try fileSystem.rename(temporary, to: directory.appending(name.fileName))
+        } catch {
+            try? fileSystem.removeFile(at: temporary)
+            throw error
+        }
+        do {
+            try fileSystem.syncDirectory(at: directory)
+            return Made(reader: reader, directoryFlushFailure: nil)
+        } catch {
+            return Made(reader: reader, directoryFlushFailure: error)
+        }
+    }
+
+    /// Appends `row` to `writer`, turning a refusal (a row out of order or of another type) into damage of the
+    /// segment being made: rows read from segments come out of order only when a segment says what it does not
+    /// hold.
+    static func append(_ row: SegmentRow, to writer: inout SegmentWriter, making name: SegmentName)
+        throws(FileStoreError)
+    {
+        do {
+            try writer.append(row)
+        } catch {
+            switch error {
+            case .file(let failure): throw failure
+            case .refused(let refusal):
+                throw .corruptFile(
+                    name: name.temporaryFileName, offset: 0,
+                    problem: .inconsistent("the rows to write are refused (\(refusal)): a segment read is out of order")
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/// How large a type's memtable may grow before it is written as a segment: it is flushed once it holds `rows`
+/// versions or `bytes` bytes of encoded samples, whichever comes first.
+struct SegmentMemtableLimit: Equatable {
+    /// Versions (live samples and deletions), at least 1.
+    let rows: Int
+    /// Bytes of samples as ``SampleCodec`` encodes them, plus 33 bytes of keys a row: what the rows take in a
+    /// segment before the block's shared string table, a measure of what they hold in memory.
+    let bytes: Int
+
+    init(rows: Int, bytes: Int) {
+        precondition(rows > 0 && bytes > 0, "a memtable limit is positive")
+        self.rows = rows
+        self.bytes = bytes
+    }
+
+    /// 4,096 rows or 4 MiB.
+    static let standard = SegmentMemtableLimit(rows: 4_096, bytes: 4 << 20)
+}
+
+/// The changes of one type not yet written to a segment: for each UUID, its newest version — a live sample or a
+/// deletion (``SegmentRow/isDeletion``). Newer than every segment of the type.
+struct SegmentMemtable {
+    private var versions: [UUIDKey: (row: SegmentRow, bytes: Int)] = [:]
+    /// The encoded size of the versions held (``SegmentMemtableLimit/bytes``).
+    private(set) var bytes = 0
+
+    var count: Int { versions.count }
+    var isEmpty: Bool { versions.isEmpty }
+
+    func isFull(_ limit: SegmentMemtableLimit) -> Bool {
+        versions.count >= limit.rows || bytes >= limit.bytes
+    }
+
+    /// The version of `uuid` held here, live or deleted.
+    /// - Complexity: O(1).
+    func version(of uuid: UUIDKey) -> SegmentRow? {
+        versions[uuid]?.row
+    }
+
+    /// Holds `row` as the newest version of its sample's UUID, replacing the one held.
+    /// - Complexity: O(size of the encoded sample).
+    mutating func put(_ row: SegmentRow) {
+        var writer = BinaryWriter(capacity: 256)
+        SampleCodec.encode(row.entry.sample, into: &writer)
+        let size = writer.count + 33
+        let key = UUIDKey(row.entry.sample.uuid)
+        if let replaced = versions.updateValue((row, size), forKey: key) { bytes -= replaced.bytes }
+        bytes += size
+    }
+
+    mutating func removeAll() {
+        versions = [:]
+        bytes = 0
+    }
+
+    /// Every version in `(start, sequence)` order: a segment's row order.
+    /// - Complexity: O(m log m) for m versions.
+    func rowsInStartOrder() -> [SegmentRow] {
+        versions.values.map(\.row).sorted { ($0.entry.start, $0.entry.sequence) < ($1.entry.start, $1.entry.sequence) }
+    }
+
+    /// The live rows starting in `lowerStart..<upperStart` and ending at or after `lowerEnd` (absent bounds do
+    /// not narrow), in `(start, sequence)` order.
+    /// - Complexity: O(m + r log r) for m versions and r matches.
+    func liveRows(startingFrom lowerStart: Double?, below upperStart: Double?, endingAtOrAfter lowerEnd: Double?)
+        -> [SegmentRow]
+    {
+        versions.values.lazy.map(\.row)
+            .filter {
+                !$0.isDeletion
+                    && SegmentRangeFilter.matches(
+                        $0.entry, startingFrom: lowerStart, below: upperStart, endingAtOrAfter: lowerEnd)
+            }
+            .sorted { ($0.entry.start, $0.entry.sequence) < ($1.entry.start, $1.entry.sequence) }
+    }
+
+    /// The versions after `sequence`, in sequence order.
+    /// - Complexity: O(m + r log r) for m versions and r returned.
+    func rows(after sequence: UInt64) -> [SegmentRow] {
+        versions.values.lazy.map(\.row).filter { $0.entry.sequence > sequence }.sorted {
+            $0.entry.sequence < $1.entry.sequence
+        }
+    }
+}
