@@ -58,7 +58,8 @@ extension SegmentedTypeStorage {
         let replaced = replaceSegments(coveredBy: Segment(name: name, reader: made.reader))
         if let failure = made.directoryFlushFailure { throw failure }
         var leftOver: [String] = []
-        for segment in replaced {
+        // A compaction of one segment has its name: the rename replaced that file, which stays.
+        for segment in replaced where segment.name != name {
             if (try? fileSystem.removeFile(at: directory.appending(segment.name.fileName))) == nil {
                 leftOver.append(segment.name.fileName)
             }

@@ -1,0 +1,361 @@
+import Foundation
+import Testing
+
+@testable import HealthFlow
+
+/// A type's storage of memtable plus segments answers as a plain in-memory model does, through flushes,
+/// compactions, reopenings, failures and crashes, and keeps only indexes and Bloom filters in memory.
+@Suite struct SegmentedTypeStorageTests {
+    @Test func randomChangesFlushesCompactionsAndReopeningsAnswerEveryQueryAsTheReferenceDoes() throws {
+        try withDirectory { directory in
+            let harness = try SegmentStorageHarness(
+                directory: directory, limit: SegmentMemtableLimit(rows: 60, bytes: 1 << 20), seed: 42)
+            var compactions = 0
+            var reopenings = 0
+            for step in 0..<1_200 {
+                switch Int.random(in: 0..<100, using: &harness.generator) {
+                case 0..<45:
+                    try harness.insert(Int.random(in: 1...8, using: &harness.generator))
+                case 45..<52:
+                    try harness.insert(0, reinserting: harness.uuids.randomElement(using: &harness.generator))
+                case 52..<85:
+                    try harness.deleteOne()
+                case 85..<90:
+                    try harness.flush()
+                case 90..<94:
+                    let floor =
+                        Bool.random(using: &harness.generator)
+                        ? 0 : UInt64.random(in: 0...harness.sequence, using: &harness.generator)
+                    try harness.compact(keepingDeletionsAfter: floor)
+                    compactions += 1
+                case 94..<97:
+                    try harness.reopen()
+                    reopenings += 1
+                default:
+                    try harness.expectSameAnswers("step \(step)")
+                }
+            }
+            try harness.flush()
+            try harness.expectSameAnswers("the end", queries: 12)
+            try harness.reopen()
+            try harness.expectSameAnswers("reopened at the end", queries: 12)
+            #expect(compactions > 20 && reopenings > 20)
+            #expect(harness.reference.liveCount > 200)
+        }
+    }
+
+    @Test func afterAFlushMemoryHoldsIndexesAndBloomFiltersNotSamples() throws {
+        try withDirectory { directory in
+            let harness = try SegmentStorageHarness(
+                directory: directory, limit: SegmentMemtableLimit(rows: 1_000, bytes: 16 << 20), seed: 7)
+            for _ in 0..<40 { try harness.insert(500) }
+            try harness.flush()
+            let storage = harness.storage
+            #expect(storage.memtable.isEmpty)
+            #expect(storage.segments.count == 20)
+            let fileBytes = try storage.segments.reduce(0) { total, segment in
+                total + (try directory.appending(segment.name.fileName).readContents().count)
+            }
+            // 20,000 rows: about 2 bytes a row of index and Bloom filter, against more than 40 on disk.
+            #expect(storage.residentBytes < 20_000 * 3 + 20 * 1_024)
+            #expect(storage.residentBytes * 15 < fileBytes)
+            try harness.compact(keepingDeletionsAfter: 0)
+            #expect(harness.storage.segments.count == 1)
+            #expect(harness.storage.residentBytes < 20_000 * 3 + 1_024)
+            try harness.expectSameAnswers("compacted")
+        }
+    }
+
+    @Test func aNarrowDateRangeReadsOnlyTheBlocksThatMayHoldIt() throws {
+        try withDirectory { directory in
+            let counting = CountingFileSystem()
+            let storage = try SegmentedTypeStorage(
+                type: .heartRate, directory: directory, fileSystem: counting,
+                memtableLimit: SegmentMemtableLimit(rows: 1_024, bytes: 16 << 20))
+            // 10,240 one-minute samples a minute apart, in ten segments of eight blocks.
+            var sequence: UInt64 = 0
+            for chunk in 0..<10 {
+                let rows = try (0..<1_024).map { position in
+                    sequence += 1
+                    let start = Fixture.noon.addingTimeInterval(Double(chunk * 1_024 + position) * 60)
+                    return SegmentRow(
+                        entry: IndexedSample(
+                            sample: try StoreFixture.sample(.heartRate, 70, unit: "count/min", start: start, duration: 60),
+                            sequence: sequence, isOwned: true),
+                        correlation: nil)
+                }
+                try storage.insert(rows)
+            }
+            #expect(storage.segments.count == 10)
+            counting.reads = 0
+            let lower = Fixture.noon.timeIntervalSinceReferenceDate + 5_000 * 60
+            let found = try storage.rows(startingFrom: nil, below: lower + 3_600, endingAtOrAfter: lower)
+            #expect(found.count == 61)  // starts from minute 4,999 (ending at 5,000) through 5,059
+            // Of 80 row blocks: at most one key read per segment before the range, the two blocks holding it
+            // (keys and rows), and the rare UUID block a Bloom filter's false positive costs.
+            #expect(counting.reads <= 10 + 4 + 6, "\(counting.reads) reads")
+        }
+    }
+
+    @Test func aFailedFlushAtAnyStepLosesNothingAndTheNextFlushWritesIt() throws {
+        var step = 1
+        var succeeded = false
+        while !succeeded {
+            try withDirectory { directory in
+                let harness = try SegmentStorageHarness(
+                    directory: directory, limit: SegmentMemtableLimit(rows: 10_000, bytes: 16 << 20), seed: 11)
+                try harness.insert(300)
+                try harness.flush()
+                for _ in 0..<20 { try harness.deleteOne() }
+                try harness.insert(300)
+                let faulty = FaultyFileSystem(.fail(at: step, keeping: 7))
+                try harness.reopenKeepingMemtable(fileSystem: faulty)
+                do {
+                    try harness.flush()
+                    succeeded = faulty.steps.count < step
+                } catch {
+                    // Nothing lost: the memtable is kept unless the segment is in place.
+                    try harness.expectSameAnswers("after failing at step \(step)")
+                    try harness.flush()
+                }
+                try harness.expectSameAnswers("flushed after failing at step \(step)")
+                #expect(try Self.names(in: directory).allSatisfy { !$0.hasSuffix(".tmp") }, "step \(step)")
+                try harness.reopen()
+                try harness.expectSameAnswers("reopened after failing at step \(step)")
+            }
+            step += 1
+            #expect(step < 200)
+            if step >= 200 { return }
+        }
+    }
+
+    @Test func aCrashAtAnyStepOfAFlushLeavesEitherTheOldSegmentsOrTheNewOneNeverAHalfFile() throws {
+        var step = 1
+        var finished = false
+        while !finished {
+            try withDirectory { directory in
+                let harness = try SegmentStorageHarness(
+                    directory: directory, limit: SegmentMemtableLimit(rows: 10_000, bytes: 16 << 20), seed: 12)
+                try harness.insert(300)
+                try harness.flush()
+                for _ in 0..<20 { try harness.deleteOne() }
+                try harness.insert(300)
+                var withoutMemtable = harness.reference
+                withoutMemtable.reopened()
+                var withMemtable = harness.reference
+                withMemtable.flushed()
+                let faulty = FaultyFileSystem(.crash(at: step, keeping: 7))
+                try harness.reopenKeepingMemtable(fileSystem: faulty)
+                do {
+                    try harness.flush()
+                    finished = true
+                } catch {}
+                // A new process: the files as the crash left them.
+                let reopened = try SegmentedTypeStorage(
+                    type: .heartRate, directory: directory, fileSystem: PosixFileSystem(), memtableLimit: harness.limit)
+                #expect(try Self.names(in: directory).allSatisfy { !$0.hasSuffix(".tmp") }, "step \(step)")
+                harness.storage = reopened
+                harness.reference = reopened.segments.count == 2 ? withMemtable : withoutMemtable
+                #expect(reopened.segments.count == 1 || reopened.segments.count == 2, "step \(step)")
+                try harness.expectSameAnswers("reopened after a crash at step \(step)", queries: 6)
+            }
+            step += 1
+            if step >= 200 {
+                Issue.record("the flush never finished")
+                return
+            }
+        }
+    }
+
+    @Test func aFailureOrCrashAtAnyStepOfACompactionLosesNothing() throws {
+        for crashes in [false, true] {
+            var step = 1
+            var finished = false
+            while !finished {
+                try withDirectory { directory in
+                    let harness = try SegmentStorageHarness(
+                        directory: directory, limit: SegmentMemtableLimit(rows: 80, bytes: 16 << 20), seed: 13)
+                    for _ in 0..<10 {
+                        try harness.insert(30)
+                        for _ in 0..<10 { try harness.deleteOne() }
+                        try harness.insert(0, reinserting: harness.uuids.randomElement(using: &harness.generator))
+                    }
+                    try harness.flush()
+                    let segmentsBefore = harness.storage.segments.count
+                    let faulty = FaultyFileSystem(crashes ? .crash(at: step, keeping: 7) : .fail(at: step, keeping: 7))
+                    try harness.reopenKeepingMemtable(fileSystem: faulty)
+                    do {
+                        try harness.compact(keepingDeletionsAfter: 0)
+                        finished = faulty.steps.count < step
+                    } catch {
+                        if !crashes {
+                            // Nothing lost, and the next compaction goes through.
+                            try harness.expectSameAnswers("after a compaction failing at step \(step)")
+                            try harness.compact(keepingDeletionsAfter: 0)
+                        }
+                    }
+                    try harness.reopen()
+                    let count = harness.storage.segments.count
+                    #expect(count == 1 || count == segmentsBefore, "step \(step): \(count) segments")
+                    try harness.expectSameAnswers("reopened after step \(step) (crash: \(crashes))", queries: 6)
+                    let names = try Self.names(in: directory)
+                    #expect(names.count == count && names.allSatisfy { $0.hasSuffix(".hfseg") }, "\(names)")
+                }
+                step += 1
+                if step >= 300 {
+                    Issue.record("the compaction never finished")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test func damageFoundOnOpeningNamesTheFileAndOffsetAndRemovesNothing() throws {
+        try withDirectory { directory in
+            let harness = try SegmentStorageHarness(
+                directory: directory, limit: SegmentMemtableLimit(rows: 500, bytes: 16 << 20), seed: 21)
+            for _ in 0..<3 { try harness.insert(400) }
+            try harness.flush()
+            #expect(harness.storage.segments.count == 2)
+            let name = harness.storage.segments[1].name.fileName
+            let path = directory.appending(name)
+            let original = try path.readContents()
+            let before = try Self.names(in: directory)
+
+            // The index (just before the 32-byte footer) damaged: opening fails, naming the file.
+            var damaged = original
+            damaged[original.count - 40] ^= 0x10
+            try path.writeContents(damaged, mode: 0o600)
+            #expect {
+                _ = try SegmentedTypeStorage(type: .heartRate, directory: directory, fileSystem: PosixFileSystem())
+            } throws: { error in
+                guard case .corruptFile(name, _, _) = error as? FileStoreError else { return false }
+                return true
+            }
+            #expect(try Self.names(in: directory) == before)
+            #expect(try path.readContents() == damaged)
+
+            // Cut short: truncated at its end.
+            try path.writeContents(Array(original.dropLast(5)), mode: 0o600)
+            #expect(throws: FileStoreError.corruptFile(name: name, offset: original.count - 5, problem: .truncated)) {
+                _ = try SegmentedTypeStorage(type: .heartRate, directory: directory, fileSystem: PosixFileSystem())
+            }
+            #expect(try Self.names(in: directory) == before)
+
+            // A row block damaged: opening reads no block, so it succeeds; the query that needs the block fails
+            // with its offset, and the others answer.
+            try path.writeContents(original, mode: 0o600)
+            let block = harness.storage.segments[1].reader.rowBlocks[2]
+            damaged = original
+            damaged[block.extent.offset + block.extent.length / 2] ^= 0x01
+            try path.writeContents(damaged, mode: 0o600)
+            let storage = try SegmentedTypeStorage(
+                type: .heartRate, directory: directory, fileSystem: PosixFileSystem())
+            #expect(throws: FileStoreError.corruptFile(name: name, offset: block.extent.offset, problem: .payloadChecksumMismatch)) {
+                _ = try storage.rows(startingFrom: nil, below: nil, endingAtOrAfter: nil)
+            }
+            #expect(try storage.row(withUUID: UUID()) == nil)
+            #expect(throws: FileStoreError.self) { try storage.compact(keepingDeletionsAfter: 0) }
+            #expect(try Self.names(in: directory) == before)
+        }
+    }
+
+    @Test func openingTouchesOnlyNamesItGeneratesAndRefusesOverlappingSegments() throws {
+        try withDirectory { directory in
+            let harness = try SegmentStorageHarness(
+                directory: directory, limit: SegmentMemtableLimit(rows: 100, bytes: 16 << 20), seed: 22)
+            try harness.insert(250)
+            try harness.flush()
+            let segment = harness.storage.segments[0].name
+            let contents = try directory.appending(segment.fileName).readContents()
+            let strangers = [
+                segment.fileName.uppercased(), segment.fileName + ".bak", "x" + segment.fileName,
+                segment.fileName.replacingOccurrences(of: "-0000000000000001", with: "-+000000000000001"),
+                SegmentName(type: .stepCount, first: 1, last: 1).fileName,
+                SegmentName(type: .stepCount, first: 1, last: 1).temporaryFileName,
+                ".healthflow-something.tmp", "segment-.hfseg",
+            ]
+            for stranger in strangers { try directory.appending(stranger).writeContents([1, 2, 3], mode: 0o600) }
+            let leftover = SegmentName(type: .heartRate, first: 9, last: 9).temporaryFileName
+            try directory.appending(leftover).writeContents(Array(contents.prefix(100)), mode: 0o600)
+            let reopened = try SegmentedTypeStorage(type: .heartRate, directory: directory, fileSystem: PosixFileSystem())
+            #expect(reopened.removedOnOpening == [leftover])
+            #expect(reopened.segments.map(\.name) == harness.storage.segments.map(\.name))
+            for stranger in strangers { #expect(try directory.appending(stranger).readContents() == [1, 2, 3]) }
+
+            // Names round-trip exactly; every other spelling is not a segment.
+            #expect(SegmentName.classify(segment.fileName, for: .heartRate) == .segment(segment))
+            #expect(SegmentName.classify(segment.temporaryFileName, for: .heartRate) == .temporary(segment))
+            for stranger in strangers { #expect(SegmentName.classify(stranger, for: .heartRate) == .other) }
+            for type in HealthObjectType.allTypes {
+                let name = SegmentName(type: type, first: 5, last: 0x1_0000_0000)
+                #expect(SegmentName.classify(name.fileName, for: type) == .segment(name))
+            }
+
+            // A segment whose numbers overlap another's without covering them is refused, naming it; nothing is
+            // removed, not even the segment both would supersede.
+            try directory.appending(SegmentName(type: .heartRate, first: 1, last: 2).fileName)
+                .writeContents(contents, mode: 0o600)
+            let overlapping = SegmentName(type: .heartRate, first: 2, last: 3)
+            try directory.appending(overlapping.fileName).writeContents(contents, mode: 0o600)
+            let before = try Self.names(in: directory)
+            #expect(throws: FileStoreError.corruptFile(name: overlapping.fileName, offset: 0, problem: .inconsistent(
+                "its segment numbers overlap those of \(SegmentName(type: .heartRate, first: 1, last: 2).fileName)"))) {
+                _ = try SegmentedTypeStorage(type: .heartRate, directory: directory, fileSystem: PosixFileSystem())
+            }
+            #expect(try Self.names(in: directory) == before)
+        }
+    }
+
+    static func names(in directory: FileSystemPath) throws -> [String] {
+        try PosixFileSystem().contentsOfDirectory(at: directory).sorted()
+    }
+
+    private func withDirectory(_ body: (FileSystemPath) throws -> Void) throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try body(FileSystemPath(directory))
+        }
+    }
+}
+
+/// The real file system, counting the reads of files opened for reading.
+private final class CountingFileSystem: StoreFileSystem, @unchecked Sendable {
+    // Safe: one test uses it from one thread.
+    var reads = 0
+    private let real = PosixFileSystem()
+
+    func makeDirectory(at path: FileSystemPath) throws(FileStoreError) { try real.makeDirectory(at: path) }
+    func contentsOfDirectory(at path: FileSystemPath) throws(FileStoreError) -> [String] {
+        try real.contentsOfDirectory(at: path)
+    }
+    func readFile(at path: FileSystemPath) throws(FileStoreError) -> [UInt8] { try real.readFile(at: path) }
+    func createFile(at path: FileSystemPath) throws(FileStoreError) -> any StoreFile { try real.createFile(at: path) }
+    func openFile(at path: FileSystemPath) throws(FileStoreError) -> any StoreFile { try real.openFile(at: path) }
+    func openFileForReading(at path: FileSystemPath) throws(FileStoreError) -> any ReadableStoreFile {
+        CountingFile(try real.openFileForReading(at: path), owner: self)
+    }
+    func rename(_ source: FileSystemPath, to destination: FileSystemPath) throws(FileStoreError) {
+        try real.rename(source, to: destination)
+    }
+    func removeFile(at path: FileSystemPath) throws(FileStoreError) { try real.removeFile(at: path) }
+    func syncDirectory(at path: FileSystemPath) throws(FileStoreError) { try real.syncDirectory(at: path) }
+    func lockFile(at path: FileSystemPath) throws(FileStoreError) -> any StoreFile { try real.lockFile(at: path) }
+}
+
+private final class CountingFile: ReadableStoreFile {
+    private let file: any ReadableStoreFile
+    private let owner: CountingFileSystem
+
+    init(_ file: any ReadableStoreFile, owner: CountingFileSystem) {
+        self.file = file
+        self.owner = owner
+    }
+
+    func size() throws(FileStoreError) -> Int { try file.size() }
+    func read(count: Int, at offset: Int) throws(FileStoreError) -> [UInt8] {
+        owner.reads += 1
+        return try file.read(count: count, at: offset)
+    }
+    func close() { file.close() }
+}
