@@ -13,7 +13,8 @@ import Testing
         return try (0..<count).map { position in
             let start = Fixture.noon.addingTimeInterval(Double(position) * 60)
             let metadata: [MetadataKey: MetadataValue] =
-                position % 3 == 0 ? [MetadataKey(rawValue: "Zoë’s note"): .string("row \(position)"), .syncVersion: .number(1)] : [:]
+                position % 3 == 0
+                ? [MetadataKey(rawValue: "Zoë’s note"): .string("row \(position)"), .syncVersion: .number(1)] : [:]
             let sample = try StoreFixture.sample(
                 .heartRate, Double(60 + position % 40), unit: "count/min", start: start,
                 duration: Double(position % 7) * 10, metadata: metadata)
@@ -95,7 +96,8 @@ import Testing
             for _ in 0..<200 {
                 let lower = base + Double(Int.random(in: -10...1_010, using: &generator)) * 60 + 30
                 let upper = lower + Double(Int.random(in: 0...300, using: &generator)) * 60
-                let bounds: (Double?, Double?) = [(lower, upper), (nil, upper), (lower, nil)].randomElement(using: &generator)!
+                let bounds: (Double?, Double?) = [(lower, upper), (nil, upper), (lower, nil)].randomElement(
+                    using: &generator)!
                 var found: [UInt64] = []
                 for block in reader.rowBlocks(startingFrom: bounds.0, below: bounds.1) {
                     let keys = try reader.keys(ofBlock: block)
@@ -104,7 +106,9 @@ import Testing
                         found.append(sequence)
                     }
                 }
-                let expected = rows.filter { $0.entry.start >= (bounds.0 ?? -.infinity) && $0.entry.start < (bounds.1 ?? .infinity) }
+                let expected = rows.filter {
+                    $0.entry.start >= (bounds.0 ?? -.infinity) && $0.entry.start < (bounds.1 ?? .infinity)
+                }
                 #expect(found == expected.map(\.entry.sequence))
             }
         }
@@ -121,7 +125,8 @@ import Testing
                 let found = try reader.rowsInSequenceOrder(after: anchor, limit: .max)
                 #expect(found.map(\.row) == expected)
                 #expect(found.map(\.sequence) == expected.map { rows[$0].entry.sequence })
-                #expect(try reader.rowsInSequenceOrder(after: anchor, limit: 600).map(\.row) == Array(expected.prefix(600)))
+                #expect(
+                    try reader.rowsInSequenceOrder(after: anchor, limit: 600).map(\.row) == Array(expected.prefix(600)))
             }
         }
     }
@@ -147,7 +152,9 @@ import Testing
             #expect(throws: SegmentWriterFailure.refused(.outOfOrder)) { try writer.append(rows[0]) }
             #expect(throws: SegmentWriterFailure.refused(.outOfOrder)) { try writer.append(rows[1]) }
             let steps = SegmentRow(
-                entry: IndexedSample(sample: try StoreFixture.sample(.stepCount, start: Fixture.oneHourLater), sequence: 99, isOwned: true),
+                entry: IndexedSample(
+                    sample: try StoreFixture.sample(.stepCount, start: Fixture.oneHourLater), sequence: 99,
+                    isOwned: true),
                 correlation: nil)
             #expect(throws: SegmentWriterFailure.refused(.wrongType)) { try writer.append(steps) }
             try writer.append(rows[2])
@@ -196,7 +203,9 @@ import Testing
                 #expect(throws: FileStoreError.self) { _ = try Self.readEverything(try Self.open(path)) }
             }
             try path.writeContents(Array(original[..<(original.count - 1)]), mode: 0o600)
-            #expect(throws: FileStoreError.corruptFile(name: "segment-1", offset: original.count - 1, problem: .truncated)) {
+            #expect(
+                throws: FileStoreError.corruptFile(name: "segment-1", offset: original.count - 1, problem: .truncated)
+            ) {
                 _ = try Self.open(path)
             }
             try path.writeContents([], mode: 0o600)
@@ -217,7 +226,10 @@ import Testing
             try path.writeContents(bytes, mode: 0o600)
             let reader = try Self.open(path)
             #expect(try reader.rows(ofBlock: 2).count == 128)
-            #expect(throws: FileStoreError.corruptFile(name: "segment-1", offset: damagedBlock.extent.offset, problem: .payloadChecksumMismatch)) {
+            #expect(
+                throws: FileStoreError.corruptFile(
+                    name: "segment-1", offset: damagedBlock.extent.offset, problem: .payloadChecksumMismatch)
+            ) {
                 _ = try reader.rows(ofBlock: 3)
             }
             #expect(throws: FileStoreError.self) { _ = try reader.row(withUUID: rows[3 * 128 + 5].entry.sample.uuid) }

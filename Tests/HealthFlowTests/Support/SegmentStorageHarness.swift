@@ -144,7 +144,9 @@ final class SegmentStorageHarness {
                             && tombstone.sample == row.entry.sample && tombstone.object.uuid == row.entry.sample.uuid
                     }
                 }
-            #expect(same, "\(label): changes after \(anchor) (limit \(limit)): \(changes.count), expected \(expected.count)")
+            #expect(
+                same, "\(label): changes after \(anchor) (limit \(limit)): \(changes.count), expected \(expected.count)"
+            )
             #expect(!exhausted || all.count == changes.count, "\(label): exhausted too early after \(anchor)")
             #expect(all.count <= limit || !exhausted, "\(label): exhausted with more changes after \(anchor)")
         }

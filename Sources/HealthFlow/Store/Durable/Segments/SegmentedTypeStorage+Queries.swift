@@ -62,14 +62,17 @@ extension SegmentedTypeStorage {
     /// deleted since the anchor is reported as its deletion only; a deletion older than the last compaction's
     /// `keepingDeletionsAfter` may be gone.
     /// - Returns: The changes, and whether there are no more after them.
-    /// - Complexity: O(m log m + c · (s + a block decode)) for m memtable rows and c versions looked at: each
-    ///   segment's sequence column is read in blocks of 512 from the anchor, rows are decoded a block at a time.
+    /// - Complexity: O(m log m + c · s) for m memtable rows and c versions looked at, plus the decoding: each
+    ///   segment's sequence column is read from the anchor in batches of up to 512 entries, and each batch decodes
+    ///   the row blocks its rows are in once (one block a batch when sequence order follows start order, as data
+    ///   arriving in time does; up to one block a row when it does not). Memory holds a batch of rows and one
+    ///   block per segment.
     func changes(after anchor: UInt64, limit: Int) throws(FileStoreError) -> (changes: [SegmentChange], exhausted: Bool)
     {
         precondition(limit > 0, "an anchored query's limit is positive")
         let memtableRows = memtable.rows(after: anchor)
         var memtablePosition = 0
-        var cursors = segments.indices.map { SequenceCursor(segment: $0, after: anchor) }
+        var cursors = segments.indices.map { SequenceCursor(segment: $0, after: anchor, batch: limit) }
         var changes: [SegmentChange] = []
         while changes.count < limit {
             var next: (sequence: UInt64, cursor: Int?)?
@@ -78,12 +81,12 @@ extension SegmentedTypeStorage {
             }
             for position in cursors.indices {
                 guard let head = try cursors[position].head(in: self) else { continue }
-                if next.map({ head.sequence < $0.sequence }) ?? true { next = (head.sequence, position) }
+                if next.map({ head < $0.sequence }) ?? true { next = (head, position) }
             }
             guard let next else { return (changes, true) }
             let row: SegmentRow
             if let position = next.cursor {
-                let candidate = try cursors[position].take(in: self)
+                let candidate = cursors[position].take()
                 guard try isNewest(candidate.entry.sample.uuid, inSegment: cursors[position].segment) else { continue }
                 row = candidate
             } else {
@@ -123,49 +126,56 @@ extension SegmentedTypeStorage {
     }
 }
 
-/// A segment's rows in sequence order after an anchor, read a sequence block at a time, with the last row
-/// block decoded kept for the rows that follow in it.
+/// A segment's rows in sequence order after an anchor, a batch at a time: a batch's entries are read from the
+/// sequence column, and the row blocks they name are each decoded once, in row order, one block held at a time.
 private struct SequenceCursor {
     let segment: Int
+    private let batch: Int
     private var after: UInt64
-    private var pending: [(sequence: UInt64, row: Int)] = []
+    private var pending: [(sequence: UInt64, row: SegmentRow)] = []
     private var position = 0
     private var exhausted = false
-    private var decoded: (block: Int, rows: [SegmentRow])?
 
-    init(segment: Int, after: UInt64) {
+    /// A cursor reading `batch` entries at a time (1 … 512: a sequence block).
+    init(segment: Int, after: UInt64, batch: Int) {
         self.segment = segment
         self.after = after
+        self.batch = min(SegmentFormat.sequenceEntriesPerBlock, max(1, batch))
     }
 
-    /// The next row's sequence and number, reading the sequence column on when needed.
-    mutating func head(in storage: SegmentedTypeStorage) throws(FileStoreError) -> (sequence: UInt64, row: Int)? {
+    /// The next row's sequence, reading the next batch when needed.
+    mutating func head(in storage: SegmentedTypeStorage) throws(FileStoreError) -> UInt64? {
         if position == pending.count {
             guard !exhausted else { return nil }
-            let batch = SegmentFormat.sequenceEntriesPerBlock
-            pending = try storage.segments[segment].reader.rowsInSequenceOrder(after: after, limit: batch)
+            let reader = storage.segments[segment].reader
+            let entries = try reader.rowsInSequenceOrder(after: after, limit: batch)
+            exhausted = entries.count < batch
+            after = entries.last?.sequence ?? after
+            var rows: [SegmentRow?] = Array(repeating: nil, count: entries.count)
+            var decoded: (block: Int, rows: [SegmentRow])?
+            for index in entries.indices.sorted(by: { entries[$0].row < entries[$1].row }) {
+                let number = entries[index].row
+                let block = reader.rowBlocks.partitioningIndex { $0.firstRow > number } - 1
+                let blockRows: [SegmentRow]
+                if let decoded, decoded.block == block {
+                    blockRows = decoded.rows
+                } else {
+                    blockRows = try reader.rows(ofBlock: block)
+                    decoded = (block, blockRows)
+                }
+                rows[index] = blockRows[number - reader.rowBlocks[block].firstRow]
+            }
+            pending = zip(entries, rows).compactMap { entry, row in row.map { (entry.sequence, $0) } }
             position = 0
-            exhausted = pending.count < batch
-            guard let last = pending.last else { return nil }
-            after = last.sequence
+            if pending.isEmpty { return nil }
         }
-        return pending[position]
+        return pending[position].sequence
     }
 
-    /// The next row, decoded.
-    /// - Precondition: ``head(in:)`` returned a row.
-    mutating func take(in storage: SegmentedTypeStorage) throws(FileStoreError) -> SegmentRow {
-        let number = pending[position].row
-        position += 1
-        let reader = storage.segments[segment].reader
-        let block = reader.rowBlocks.partitioningIndex { $0.firstRow > number } - 1
-        let rows: [SegmentRow]
-        if let decoded, decoded.block == block {
-            rows = decoded.rows
-        } else {
-            rows = try reader.rows(ofBlock: block)
-            decoded = (block, rows)
-        }
-        return rows[number - reader.rowBlocks[block].firstRow]
+    /// The next row.
+    /// - Precondition: ``head(in:)`` returned a sequence.
+    mutating func take() -> SegmentRow {
+        defer { position += 1 }
+        return pending[position].row
     }
 }
