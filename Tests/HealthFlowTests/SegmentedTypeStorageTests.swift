@@ -59,6 +59,10 @@ import Testing
             // 10,000 rows: about 2 bytes a row of index and Bloom filter, against more than 40 on disk.
             #expect(storage.residentBytes < 10_000 * 3 + 10 * 1_024)
             #expect(storage.residentBytes * 15 < fileBytes)
+            // Opening reads indexes and Bloom filters only.
+            try harness.reopen()
+            #expect(harness.storage.memtable.isEmpty)
+            #expect(harness.storage.residentBytes == storage.residentBytes)
             try harness.compact(keepingDeletionsAfter: 0)
             #expect(harness.storage.segments.count == 1)
             #expect(harness.storage.residentBytes < 10_000 * 3 + 1_024)

@@ -47,7 +47,7 @@ extension SegmentedTypeStorage {
                     best = position
                 }
                 guard let best else { return }
-                let row = try cursors[best].take(in: self)
+                let row = cursors[best].take()
                 guard !(row.isDeletion && row.entry.sequence <= deletionFloor),
                     try isNewest(row.entry.sample.uuid, inSegment: cursors[best].segment, consultingMemtable: false)
                 else { continue }
@@ -92,7 +92,7 @@ private struct BlockCursor {
     }
 
     /// - Precondition: ``head(in:)`` returned a row.
-    mutating func take(in storage: SegmentedTypeStorage) throws(FileStoreError) -> SegmentRow {
+    mutating func take() -> SegmentRow {
         defer { position += 1 }
         return rows[position]
     }

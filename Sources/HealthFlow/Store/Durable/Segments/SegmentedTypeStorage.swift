@@ -72,12 +72,16 @@ final class SegmentedTypeStorage {
         removedOnOpening = removed
     }
 
-    /// The bytes the storage keeps in memory: the memtable's encoded size and each segment's index and Bloom
-    /// filter (``SegmentReader/residentBytes``) — O(memtable + segments + Bloom bits), independent of the samples
-    /// the segments hold.
+    /// The bytes the storage keeps in memory, as it counts them: the memtable's encoded size, and per segment its
+    /// block index and Bloom filter (``SegmentReader/residentBytes``) plus ``segmentOverhead`` — O(memtable +
+    /// segments + Bloom bits + blocks), about 2 bytes a row on disk; no sample of a segment is held.
     var residentBytes: Int {
-        memtable.bytes + segments.reduce(0) { $0 + $1.reader.residentBytes + MemoryLayout<Segment>.stride + 256 }
+        memtable.bytes + segments.reduce(0) { $0 + $1.reader.residentBytes + Self.segmentOverhead }
     }
+
+    /// What a segment costs besides its index and filter: an allowance for the reader object, its name and open
+    /// file, in bytes.
+    static let segmentOverhead = 512
 
     // MARK: Changes
 
