@@ -11,23 +11,31 @@ import Testing
             let harness = try SegmentStorageHarness(
                 directory: directory, limit: SegmentMemtableLimit(rows: 60, bytes: 1 << 20), seed: 42)
             var compactions = 0
+            var laterRuns = 0
             var reopenings = 0
-            for step in 0..<1_000 {
+            for step in 0..<900 {
                 switch Int.random(in: 0..<100, using: &harness.generator) {
                 case 0..<45:
                     try harness.insert(Int.random(in: 1...8, using: &harness.generator))
                 case 45..<52:
                     try harness.insert(0, reinserting: harness.uuids.randomElement(using: &harness.generator))
-                case 52..<85:
+                case 52..<82:
                     try harness.deleteOne()
-                case 85..<90:
+                case 82..<91:
                     try harness.flush()
-                case 90..<94:
-                    let floor =
-                        Bool.random(using: &harness.generator)
-                        ? 0 : UInt64.random(in: 0...harness.sequence, using: &harness.generator)
-                    try harness.compact(keepingDeletionsAfter: floor)
+                case 91..<94:
+                    let floor = UInt64.random(in: 0...harness.sequence, using: &harness.generator)
+                    // Every segment, or a run of them: from the oldest, or a later one (which keeps deletions).
+                    let count = harness.storage.segments.count
+                    let kind = Int.random(in: 0..<3, using: &harness.generator)
+                    var run: Range<Int>?
+                    if kind > 0, count > 1 {
+                        let lower = kind == 1 ? 0 : Int.random(in: 1..<count, using: &harness.generator)
+                        run = lower..<Int.random(in: (lower + 1)...count, using: &harness.generator)
+                    }
+                    try harness.compact(run, keepingDeletionsAfter: floor)
                     compactions += 1
+                    if let run, run.lowerBound > 0, floor > 0 { laterRuns += 1 }
                 case 94..<97:
                     try harness.reopen()
                     reopenings += 1
@@ -39,8 +47,46 @@ import Testing
             try harness.expectSameAnswers("the end", queries: 12)
             try harness.reopen()
             try harness.expectSameAnswers("reopened at the end", queries: 12)
-            #expect(compactions > 10 && reopenings > 10)
+            #expect(compactions > 10)
+            #expect(reopenings > 8)
+            #expect(laterRuns > 2)
             #expect(harness.reference.liveCount > 100)
+        }
+    }
+
+    @Test func aCompactionOfLaterSegmentsKeepsTheirDeletionsAndOneFromTheOldestDropsThem() throws {
+        try withDirectory { directory in
+            let harness = try SegmentStorageHarness(
+                directory: directory, limit: SegmentMemtableLimit(rows: 1_000, bytes: 16 << 20), seed: 5)
+            try harness.insert(20)
+            try harness.flush()
+            let deleted = harness.uuids[3]
+            harness.sequence += 1
+            #expect(try harness.storage.delete(deleted, sequence: harness.sequence) != nil)
+            try harness.flush()
+            try harness.insert(5)
+            try harness.flush()
+            #expect(harness.storage.segments.count == 3)
+
+            // The deletion's segment and the next, merged: the deletion hides the sample in the oldest segment.
+            let later = try harness.storage.compact(1..<3, keepingDeletionsAfter: .max)
+            #expect(later.rowsWritten == 6)
+            #expect(harness.storage.segments.map(\.name.first) == [1, 2])
+            #expect(try harness.storage.row(withUUID: deleted) == nil)
+            let changes = try harness.storage.changes(after: 0, limit: .max).changes
+            #expect(
+                changes.contains {
+                    if case .deleted(let tombstone) = $0 { tombstone.object.uuid == deleted } else { false }
+                })
+
+            // Every segment, from the oldest: the deletion and the sample go.
+            let all = try #require(try harness.storage.compact(keepingDeletionsAfter: .max))
+            #expect(all.rowsRead == 26)
+            #expect(all.rowsWritten == 24)
+            #expect(try harness.storage.row(withUUID: deleted) == nil)
+            #expect(try harness.storage.changes(after: 0, limit: .max).changes.count == 24)
+            try harness.reopen()
+            #expect(try harness.storage.row(withUUID: deleted) == nil)
         }
     }
 
@@ -148,7 +194,7 @@ import Testing
                 var withoutMemtable = harness.reference
                 withoutMemtable.reopened()
                 var withMemtable = harness.reference
-                withMemtable.flushed()
+                withMemtable.flushed(into: 2)
                 let faulty = FaultyFileSystem(.crash(at: step, keeping: 7))
                 try harness.reopenKeepingMemtable(fileSystem: faulty)
                 do {

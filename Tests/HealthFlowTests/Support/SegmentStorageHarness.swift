@@ -53,7 +53,7 @@ final class SegmentStorageHarness {
         if let existing { rows.append(try makeRow(uuid: existing)) }
         for row in rows { reference.insert(row) }
         uuids += rows.map(\.entry.sample.uuid)
-        if try storage.insert(rows) { reference.flushed() }
+        if try storage.insert(rows) { reference.flushed(into: storage.segments.last!.name.last) }
     }
 
     /// Deletes a UUID chosen among all ever inserted (so sometimes one already deleted).
@@ -65,17 +65,21 @@ final class SegmentStorageHarness {
         let deleted = try storage.delete(uuid, sequence: next)
         #expect(deleted.map { sameRow($0, expected!) } ?? (expected == nil), "deleting \(uuid)")
         if expected != nil { sequence = next }
-        if storage.segments.count != flushesBefore { reference.flushed() }
+        if storage.segments.count != flushesBefore { reference.flushed(into: storage.segments.last!.name.last) }
     }
 
     func flush() throws {
         try storage.flush()
-        reference.flushed()
+        if let last = storage.segments.last { reference.flushed(into: last.name.last) }
     }
 
-    func compact(keepingDeletionsAfter floor: UInt64) throws {
-        try storage.compact(keepingDeletionsAfter: floor)
-        reference.compacted(keepingDeletionsAfter: floor)
+    /// Compacts the segments at `run` (all of them by default).
+    func compact(_ run: Range<Int>? = nil, keepingDeletionsAfter floor: UInt64) throws {
+        guard !storage.segments.isEmpty else { return }
+        let run = run ?? storage.segments.indices
+        let numbers = storage.segments[run.lowerBound].name.first...storage.segments[run.upperBound - 1].name.last
+        try storage.compact(run, keepingDeletionsAfter: floor)
+        reference.compacted(numbers, dropsDeletions: run.lowerBound == 0, keepingDeletionsAfter: floor)
     }
 
     func reopen(fileSystem: any StoreFileSystem = PosixFileSystem()) throws {

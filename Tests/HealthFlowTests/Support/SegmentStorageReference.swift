@@ -3,11 +3,15 @@ import Foundation
 @testable import HealthFlow
 
 /// What a ``SegmentedTypeStorage`` must answer, kept the simplest way: every version of every UUID in memory,
-/// each marked flushed (in a segment) or not (in the memtable, lost by a reopening).
+/// each with the number of the flush that wrote it to a segment, or none while it is in the memtable (which a
+/// reopening loses).
 struct SegmentStorageReference {
     struct Version {
         let row: SegmentRow
-        var isFlushed: Bool
+        /// The number of the segment its flush wrote (a compacted segment covers its inputs' numbers).
+        var segment: UInt64?
+
+        var isFlushed: Bool { segment != nil }
     }
 
     /// Every UUID's versions, oldest first.
@@ -18,7 +22,7 @@ struct SegmentStorageReference {
     }
 
     mutating func insert(_ row: SegmentRow) {
-        histories[row.entry.sample.uuid, default: []].append(Version(row: row, isFlushed: false))
+        histories[row.entry.sample.uuid, default: []].append(Version(row: row, segment: nil))
     }
 
     /// The live row deleted, as the storage's ``SegmentedTypeStorage/delete(_:sequence:)`` returns it.
@@ -29,28 +33,31 @@ struct SegmentStorageReference {
                 sample: live.entry.sample, start: live.entry.start, end: live.entry.end, sequence: sequence,
                 isOwned: live.entry.isOwned),
             correlation: live.correlation, isDeletion: true)
-        histories[uuid, default: []].append(Version(row: tombstone, isFlushed: false))
+        histories[uuid, default: []].append(Version(row: tombstone, segment: nil))
         return live
     }
 
-    mutating func flushed() {
+    /// A flush into segment `number`.
+    mutating func flushed(into number: UInt64) {
         for uuid in histories.keys {
-            histories[uuid] = histories[uuid]!.map { Version(row: $0.row, isFlushed: true) }
+            histories[uuid] = histories[uuid]!.map { Version(row: $0.row, segment: $0.segment ?? number) }
         }
     }
 
-    /// A compaction: of the flushed versions only the newest stays, unless it is a deletion at or before
-    /// `deletionFloor`.
-    mutating func compacted(keepingDeletionsAfter deletionFloor: UInt64) {
+    /// A compaction of the segments numbered `numbers`: a version in them stays only when it is its UUID's newest
+    /// flushed version, and, when `dropsDeletions`, is not a deletion at or before `deletionFloor`.
+    mutating func compacted(
+        _ numbers: ClosedRange<UInt64>, dropsDeletions: Bool, keepingDeletionsAfter deletionFloor: UInt64
+    ) {
         for (uuid, versions) in histories {
-            var kept: [Version] = []
-            if let newestFlushed = versions.last(where: \.isFlushed),
-                !(newestFlushed.row.isDeletion && newestFlushed.row.entry.sequence <= deletionFloor)
-            {
-                kept.append(newestFlushed)
+            let newestFlushed = versions.lastIndex(where: \.isFlushed)
+            let kept = versions.indices.filter { index in
+                guard let segment = versions[index].segment, numbers.contains(segment) else { return true }
+                let row = versions[index].row
+                return index == newestFlushed
+                    && !(dropsDeletions && row.isDeletion && row.entry.sequence <= deletionFloor)
             }
-            kept += versions.filter { !$0.isFlushed }
-            histories[uuid] = kept.isEmpty ? nil : kept
+            histories[uuid] = kept.isEmpty ? nil : kept.map { versions[$0] }
         }
     }
 

@@ -1,6 +1,6 @@
 /// What a compaction did.
 struct SegmentCompaction: Equatable {
-    /// The segment written, covering every segment's numbers.
+    /// The segment written, covering the numbers of the segments it replaced.
     let name: SegmentName
     let rowsRead: Int
     let rowsWritten: Int
@@ -10,31 +10,47 @@ struct SegmentCompaction: Equatable {
 }
 
 extension SegmentedTypeStorage {
-    /// Merges every segment into one, in `(start, sequence)` order: a row is kept when it is its UUID's newest
-    /// version among the segments, except a deletion whose sequence is at most `keepingDeletionsAfter` (anchored
-    /// queries from an anchor at or after it no longer need it; pass 0 to keep every deletion). The memtable is
-    /// left alone, and rows it shadows are kept: were it lost, they are still the newest on disk.
-    ///
-    /// The new segment covers all the old ones' numbers and is made atomically (``SegmentFileMaker``); only then
-    /// does it replace them in memory and are their files removed. A crash before the rename leaves the old
-    /// segments in use; after it, opening uses the new one and removes the old.
+    /// Merges every segment into one: ``compact(_:keepingDeletionsAfter:)`` of them all.
     /// - Returns: `nil` when there is no segment.
+    @discardableResult
+    func compact(keepingDeletionsAfter deletionFloor: UInt64) throws(FileStoreError) -> SegmentCompaction? {
+        guard !segments.isEmpty else { return nil }
+        return try compact(segments.indices, keepingDeletionsAfter: deletionFloor)
+    }
+
+    /// Merges the consecutive segments `run` (positions in ``segments``, oldest first) into one, in
+    /// `(start, sequence)` order. A row is kept when no later segment holds its UUID (in the run or after it: a
+    /// newer version shadows it), except that when the run starts at the oldest segment a deletion whose sequence
+    /// is at most `deletionFloor` is dropped too — no older version is left for it to hide, and anchored queries
+    /// from an anchor at or after the floor no longer need it (pass 0 to keep every deletion). The memtable is left
+    /// alone, and rows it shadows are kept: were it lost, they are still the newest on disk.
+    ///
+    /// The new segment covers the run's numbers and is made atomically (``SegmentFileMaker``); only then does it
+    /// replace them in memory and are their files removed. A crash before the rename leaves the old segments in
+    /// use; after it, opening uses the new one and removes the old. Compacting a run rather than every segment
+    /// bounds the work and the writer's memory (about 41 bytes a row written) to the run's rows.
+    /// - Returns: What was done.
     /// - Throws: Damage found reading a segment, or the file system's error; the segments in use are then
     ///   unchanged, and no file has the new segment's name unless only the directory flush after the rename failed
     ///   (then the new segment is in use, and that error is thrown).
-    /// - Complexity: O(n · s) for n rows in s segments (a merge step and the shadowing check per row), each block
-    ///   read once; memory holds one decoded row block per segment and the writer's look-up columns (32 bytes a
-    ///   row written).
+    /// - Precondition: `run` is a non-empty range of positions in ``segments``.
+    /// - Complexity: O(n · (r + s)) for n rows in the run's r segments, s segments after each row's (a merge step
+    ///   and the shadowing check per row); each block is read once; memory holds one decoded row block per
+    ///   segment of the run and the writer's look-up columns.
     @discardableResult
-    func compact(keepingDeletionsAfter deletionFloor: UInt64) throws(FileStoreError) -> SegmentCompaction? {
-        guard let first = segments.first?.name.first, let last = segments.last?.name.last else { return nil }
-        let name = SegmentName(type: type, first: first, last: last)
-        let rowsRead = segments.reduce(0) { $0 + $1.reader.rowCount }
+    func compact(_ run: Range<Int>, keepingDeletionsAfter deletionFloor: UInt64) throws(FileStoreError)
+        -> SegmentCompaction
+    {
+        precondition(!run.isEmpty && run.lowerBound >= 0 && run.upperBound <= segments.count, "run \(run)")
+        let name = SegmentName(
+            type: type, first: segments[run.lowerBound].name.first, last: segments[run.upperBound - 1].name.last)
+        let rowsRead = segments[run].reduce(0) { $0 + $1.reader.rowCount }
+        let dropsDeletions = run.lowerBound == 0
         var written = 0
         let made = try SegmentFileMaker(directory: directory, fileSystem: fileSystem).make(
             name, expectedRows: rowsRead
         ) { (writer: inout SegmentWriter) throws(FileStoreError) in
-            var cursors = segments.indices.map { BlockCursor(segment: $0) }
+            var cursors = run.map { BlockCursor(segment: $0) }
             while true {
                 var best: Int?
                 for position in cursors.indices {
@@ -48,7 +64,7 @@ extension SegmentedTypeStorage {
                 }
                 guard let best else { return }
                 let row = cursors[best].take()
-                guard !(row.isDeletion && row.entry.sequence <= deletionFloor),
+                guard !(dropsDeletions && row.isDeletion && row.entry.sequence <= deletionFloor),
                     try isNewest(row.entry.sample.uuid, inSegment: cursors[best].segment, consultingMemtable: false)
                 else { continue }
                 try SegmentFileMaker.append(row, to: &writer, making: name)
