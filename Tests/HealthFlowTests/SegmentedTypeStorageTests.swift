@@ -116,6 +116,50 @@ import Testing
         }
     }
 
+    @Test func aCompactionHoldsTheSameBoundedColumnMemoryAt10kAnd40kRows() throws {
+        var peaks: [Int] = []
+        for total in [10_000, 40_000] {
+            try withDirectory { directory in
+                let storage = try SegmentedTypeStorage(
+                    type: .heartRate, directory: directory, fileSystem: PosixFileSystem(),
+                    memtableLimit: SegmentMemtableLimit(rows: 5_000, bytes: 64 << 20), writerRunLength: 256)
+                var uuids: [UUID] = []
+                var generator = SeededGenerator(seed: UInt64(total))
+                for chunk in 0..<(total / 5_000) {
+                    // Starts out of sequence order, so the sequence column is sorted by the writer, not given.
+                    let rows = try (0..<5_000).map { position in
+                        let uuid = UUID.random(using: &generator)
+                        uuids.append(uuid)
+                        let start = Fixture.noon.addingTimeInterval(Double((position * 7_919) % 5_000))
+                        return SegmentRow(
+                            entry: IndexedSample(
+                                sample: try StoreFixture.sample(
+                                    .heartRate, 70, unit: "count/min", start: start, duration: 60, uuid: uuid),
+                                sequence: UInt64(chunk * 5_000 + position + 1), isOwned: true),
+                            correlation: nil)
+                    }
+                    try storage.insert(rows)
+                }
+                #expect(storage.segments.count == total / 5_000)
+                let compaction = try #require(try storage.compact(keepingDeletionsAfter: 0))
+                #expect(compaction.rowsWritten == total)
+                peaks.append(compaction.peakColumnBytes)
+                // The merged columns answer: UUIDs found, sequences in order.
+                for uuid in uuids.enumerated() where uuid.offset % 97 == 0 {
+                    #expect(try storage.row(withUUID: uuid.element)?.entry.sample.uuid == uuid.element)
+                }
+                let sequences = try storage.segments[0].reader.rowsInSequenceOrder(after: 0, limit: .max)
+                #expect(sequences.map(\.sequence) == (1...UInt64(total)).map { $0 })
+                #expect(try Self.names(in: directory) == [compaction.name.fileName])
+            }
+        }
+        // 256 entries of each column (40 bytes a row) while filling; 40 and 157 runs, merged at most 32 at a time
+        // with a chunk of 64 entries each: the same bound at either size, far below 40 bytes a row (400 KB and
+        // 1.6 MB).
+        #expect(peaks.allSatisfy { $0 <= 64 * 1_024 }, "\(peaks)")
+        #expect(peaks[1] <= peaks[0] + 4 * 1_024, "\(peaks)")
+    }
+
     @Test func aNarrowDateRangeReadsOnlyTheBlocksThatMayHoldIt() throws {
         try withDirectory { directory in
             let counting = CountingFileSystem()
@@ -332,15 +376,18 @@ import Testing
             for stranger in strangers { try directory.appending(stranger).writeContents([1, 2, 3], mode: 0o600) }
             let leftover = SegmentName(type: .heartRate, first: 9, last: 9).temporaryFileName
             try directory.appending(leftover).writeContents(Array(contents.prefix(100)), mode: 0o600)
+            let scratch = SegmentName(type: .heartRate, first: 9, last: 9).scratchFileName
+            try directory.appending(scratch).writeContents([1, 2, 3], mode: 0o600)
             let reopened = try SegmentedTypeStorage(
                 type: .heartRate, directory: directory, fileSystem: PosixFileSystem())
-            #expect(reopened.removedOnOpening == [leftover])
+            #expect(reopened.removedOnOpening == [leftover, scratch].sorted())
             #expect(reopened.segments.map(\.name) == harness.storage.segments.map(\.name))
             for stranger in strangers { #expect(try directory.appending(stranger).readContents() == [1, 2, 3]) }
 
             // Names round-trip exactly; every other spelling is not a segment.
             #expect(SegmentName.classify(segment.fileName, for: .heartRate) == .segment(segment))
             #expect(SegmentName.classify(segment.temporaryFileName, for: .heartRate) == .temporary(segment))
+            #expect(SegmentName.classify(segment.scratchFileName, for: .heartRate) == .temporary(segment))
             for stranger in strangers { #expect(SegmentName.classify(stranger, for: .heartRate) == .other) }
             for type in HealthObjectType.allTypes {
                 let name = SegmentName(type: type, first: 5, last: 0x1_0000_0000)

@@ -12,6 +12,8 @@ final class SegmentStorageHarness {
 
     let directory: FileSystemPath
     let limit: SegmentMemtableLimit
+    /// The writers' run length: small, so that flushes and compactions spill and merge their look-up columns.
+    let runLength: Int
     var storage: SegmentedTypeStorage
     var reference = SegmentStorageReference()
     var generator: SeededGenerator
@@ -19,12 +21,14 @@ final class SegmentStorageHarness {
     /// Every UUID ever inserted.
     private(set) var uuids: [UUID] = []
 
-    init(directory: FileSystemPath, limit: SegmentMemtableLimit, seed: UInt64) throws {
+    init(directory: FileSystemPath, limit: SegmentMemtableLimit, seed: UInt64, runLength: Int = 37) throws {
         self.directory = directory
         self.limit = limit
+        self.runLength = runLength
         generator = SeededGenerator(seed: seed)
         storage = try SegmentedTypeStorage(
-            type: .heartRate, directory: directory, fileSystem: PosixFileSystem(), memtableLimit: limit)
+            type: .heartRate, directory: directory, fileSystem: PosixFileSystem(), memtableLimit: limit,
+            writerRunLength: runLength)
     }
 
     /// A new row: a start in ``span``, most durations under 10 minutes and one in ten up to a day, metadata on
@@ -84,7 +88,8 @@ final class SegmentStorageHarness {
 
     func reopen(fileSystem: any StoreFileSystem = PosixFileSystem()) throws {
         storage = try SegmentedTypeStorage(
-            type: .heartRate, directory: directory, fileSystem: fileSystem, memtableLimit: limit)
+            type: .heartRate, directory: directory, fileSystem: fileSystem, memtableLimit: limit,
+            writerRunLength: runLength)
         reference.reopened()
     }
 
@@ -94,7 +99,8 @@ final class SegmentStorageHarness {
         let pending = reference.histories.values.flatMap { $0.filter { !$0.isFlushed }.map(\.row) }
             .sorted { $0.entry.sequence < $1.entry.sequence }
         storage = try SegmentedTypeStorage(
-            type: .heartRate, directory: directory, fileSystem: fileSystem, memtableLimit: limit)
+            type: .heartRate, directory: directory, fileSystem: fileSystem, memtableLimit: limit,
+            writerRunLength: runLength)
         for row in pending {
             if row.isDeletion {
                 _ = try storage.delete(row.entry.sample.uuid, sequence: row.entry.sequence)

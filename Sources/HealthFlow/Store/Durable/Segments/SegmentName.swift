@@ -40,6 +40,14 @@ struct SegmentName: Hashable, CustomStringConvertible {
         StoreLayout.temporaryName(for: fileName)
     }
 
+    /// The scratch file a ``SegmentWriter`` spills its look-up columns to while the segment is written; removed
+    /// once it is complete, and by the next opening when a crash leaves it.
+    var scratchFileName: String {
+        StoreLayout.temporaryName(for: fileName + Self.scratchSuffix)
+    }
+
+    private static let scratchSuffix = ".runs"
+
     var description: String { fileName }
 
     /// Whether this segment's range holds `other`'s (and so supersedes it, when they differ).
@@ -51,7 +59,8 @@ struct SegmentName: Hashable, CustomStringConvertible {
     enum Entry: Equatable {
         /// A segment of `type`.
         case segment(SegmentName)
-        /// A segment of `type` left half written: ``temporaryFileName`` of a segment name.
+        /// A segment of `type` left half written, or its writer's scratch file: ``temporaryFileName`` or
+        /// ``scratchFileName`` of a segment name.
         case temporary(SegmentName)
         /// Anything else, including another type's segments.
         case other
@@ -67,8 +76,9 @@ struct SegmentName: Hashable, CustomStringConvertible {
         if bytes.count > temporaryPrefix.count + temporarySuffix.count, bytes.starts(with: temporaryPrefix),
             bytes.reversed().starts(with: temporarySuffix.reversed())
         {
-            let inner = String(
+            var inner = String(
                 decoding: bytes[temporaryPrefix.count..<(bytes.count - temporarySuffix.count)], as: UTF8.self)
+            if inner.hasSuffix(scratchSuffix) { inner = String(inner.dropLast(scratchSuffix.count)) }
             guard let parsed = parse(inner, for: type) else { return .other }
             return .temporary(parsed)
         }

@@ -7,6 +7,9 @@ struct SegmentCompaction: Equatable {
     /// Names of replaced segments that could not be removed: superseded, never read again, removed by the next
     /// opening.
     let leftOver: [String]
+    /// The most bytes the segment's writer held of look-up column entries (``SegmentWriter/peakColumnBytes``):
+    /// at most about 40 · ``SegmentedTypeStorage/writerRunLength``, plus a merge chunk per spilled run.
+    let peakColumnBytes: Int
 }
 
 extension SegmentedTypeStorage {
@@ -28,7 +31,7 @@ extension SegmentedTypeStorage {
     /// The new segment covers the run's numbers and is made atomically (``SegmentFileMaker``); only then does it
     /// replace them in memory and are their files removed. A crash before the rename leaves the old segments in
     /// use; after it, opening uses the new one and removes the old. Compacting a run rather than every segment
-    /// bounds the work and the writer's memory (about 41 bytes a row written) to the run's rows.
+    /// bounds the work to the run's rows; the writer's memory is bounded by ``writerRunLength`` whatever the run.
     /// - Returns: What was done.
     /// - Throws: Damage found reading a segment, or the file system's error; the segments in use are then
     ///   unchanged, and no file has the new segment's name unless only the directory flush after the rename failed
@@ -36,7 +39,7 @@ extension SegmentedTypeStorage {
     /// - Precondition: `run` is a non-empty range of positions in ``segments``.
     /// - Complexity: O(n · (r + s)) for n rows in the run's r segments, s segments after each row's (a merge step
     ///   and the shadowing check per row); each block is read once; memory holds one decoded row block per
-    ///   segment of the run and the writer's look-up columns.
+    ///   segment of the run and the writer's bounded look-up column buffers (``SegmentWriter``).
     @discardableResult
     func compact(_ run: Range<Int>, keepingDeletionsAfter deletionFloor: UInt64) throws(FileStoreError)
         -> SegmentCompaction
@@ -47,7 +50,7 @@ extension SegmentedTypeStorage {
         let rowsRead = segments[run].reduce(0) { $0 + $1.reader.rowCount }
         let dropsDeletions = run.lowerBound == 0
         var written = 0
-        let made = try SegmentFileMaker(directory: directory, fileSystem: fileSystem).make(
+        let made = try SegmentFileMaker(directory: directory, fileSystem: fileSystem, runLength: writerRunLength).make(
             name, expectedRows: rowsRead
         ) { (writer: inout SegmentWriter) throws(FileStoreError) in
             var cursors = run.map { BlockCursor(segment: $0) }
@@ -81,7 +84,9 @@ extension SegmentedTypeStorage {
             }
         }
         try? fileSystem.syncDirectory(at: directory)
-        return SegmentCompaction(name: name, rowsRead: rowsRead, rowsWritten: written, leftOver: leftOver)
+        return SegmentCompaction(
+            name: name, rowsRead: rowsRead, rowsWritten: written, leftOver: leftOver,
+            peakColumnBytes: made.peakColumnBytes)
     }
 }
 

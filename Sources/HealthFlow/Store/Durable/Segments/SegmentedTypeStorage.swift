@@ -20,6 +20,9 @@ final class SegmentedTypeStorage {
     let directory: FileSystemPath
     let memtableLimit: SegmentMemtableLimit
     let fileSystem: any StoreFileSystem
+    /// Look-up column entries a segment's writer holds before spilling them to its scratch file
+    /// (``SegmentWriter``): what bounds a compaction's memory whatever its row count.
+    let writerRunLength: Int
     private(set) var memtable = SegmentMemtable()
     /// The segments, oldest first (by the segment numbers they cover).
     private(set) var segments: [Segment]
@@ -43,8 +46,9 @@ final class SegmentedTypeStorage {
     /// - Complexity: O(s² + total index size) for s segment files.
     init(
         type: HealthObjectType, directory: FileSystemPath, fileSystem: any StoreFileSystem,
-        memtableLimit: SegmentMemtableLimit = .standard
+        memtableLimit: SegmentMemtableLimit = .standard, writerRunLength: Int = SegmentWriter.standardRunLength
     ) throws(FileStoreError) {
+        self.writerRunLength = max(1, writerRunLength)
         self.type = type
         self.directory = directory
         self.fileSystem = fileSystem
@@ -135,7 +139,7 @@ final class SegmentedTypeStorage {
         let number = (segments.last?.name.last ?? 0) + 1
         let name = SegmentName(type: type, first: number, last: number)
         let rows = memtable.rowsInStartOrder()
-        let made = try SegmentFileMaker(directory: directory, fileSystem: fileSystem).make(
+        let made = try SegmentFileMaker(directory: directory, fileSystem: fileSystem, runLength: writerRunLength).make(
             name, expectedRows: rows.count
         ) { (writer: inout SegmentWriter) throws(FileStoreError) in
             for row in rows { try SegmentFileMaker.append(row, to: &writer, making: name) }
