@@ -192,6 +192,78 @@ import Testing
         }
     }
 
+    @Test func cursorsReadBlocksOnlyAsTheyAdvance() throws {
+        try withDirectory { directory in
+            let counting = CountingFileSystem()
+            let storage = try Self.minuteSamples(in: directory, fileSystem: counting)
+            counting.reads = 0
+            // The whole range: the first row costs one block's keys and rows per segment (and the UUID blocks
+            // Bloom filter false positives cost the shadowing checks), a small part of what every row costs.
+            var range = storage.rangeCursor(startingFrom: nil, below: nil, endingAtOrAfter: nil)
+            #expect(try range.next() != nil)
+            let firstRowReads = counting.reads
+            var count = 1
+            while try range.next() != nil { count += 1 }
+            #expect(count == 10_240)
+            #expect(firstRowReads * 4 < counting.reads, "\(firstRowReads) reads of \(counting.reads)")
+            #expect(firstRowReads < 2 * 10 + 64, "\(firstRowReads) reads for the first row")
+
+            // Every change: the first costs a sequence block and a row block per segment, and the shadowing checks.
+            counting.reads = 0
+            var changes = storage.changeCursor(after: 0)
+            #expect(try changes.next()?.sequence == 1)
+            let firstChangeReads = counting.reads
+            var last: UInt64 = 1
+            while let change = try changes.next() {
+                #expect(change.sequence == last + 1)
+                last = change.sequence
+            }
+            #expect(firstChangeReads * 4 < counting.reads, "\(firstChangeReads) reads of \(counting.reads)")
+            #expect(firstChangeReads < 2 * 10 + 64, "\(firstChangeReads) reads for the first change")
+            #expect(last == 10_240)
+        }
+    }
+
+    @Test func anAnchoredQueryIsExhaustedExactlyWhenItsLimitTakesTheLastChange() throws {
+        try withDirectory { directory in
+            let harness = try SegmentStorageHarness(
+                directory: directory, limit: SegmentMemtableLimit(rows: 1_000, bytes: 16 << 20), seed: 31)
+            try harness.insert(6)
+            try harness.flush()
+            try harness.insert(4)
+            for limit in [9, 10, 11] {
+                let (changes, exhausted) = try harness.storage.changes(after: 0, limit: limit)
+                #expect(changes.count == min(limit, 10))
+                #expect(exhausted == (limit >= 10), "limit \(limit)")
+            }
+            let none = try harness.storage.changes(after: 10, limit: 1)
+            #expect(none.changes.isEmpty && none.exhausted)
+        }
+    }
+
+    /// 10,240 one-minute heart-rate samples a minute apart, in ten segments of eight blocks, with sequences 1….
+    static func minuteSamples(in directory: FileSystemPath, fileSystem: any StoreFileSystem) throws
+        -> SegmentedTypeStorage
+    {
+        let storage = try SegmentedTypeStorage(
+            type: .heartRate, directory: directory, fileSystem: fileSystem,
+            memtableLimit: SegmentMemtableLimit(rows: 1_024, bytes: 16 << 20))
+        var sequence: UInt64 = 0
+        for chunk in 0..<10 {
+            let rows = try (0..<1_024).map { position in
+                sequence += 1
+                let start = Fixture.noon.addingTimeInterval(Double(chunk * 1_024 + position) * 60)
+                return SegmentRow(
+                    entry: IndexedSample(
+                        sample: try StoreFixture.sample(.heartRate, 70, unit: "count/min", start: start, duration: 60),
+                        sequence: sequence, isOwned: true),
+                    correlation: nil)
+            }
+            try storage.insert(rows)
+        }
+        return storage
+    }
+
     @Test func aFailedFlushAtAnyStepLosesNothingAndTheNextFlushWritesIt() throws {
         var step = 1
         var succeeded = false

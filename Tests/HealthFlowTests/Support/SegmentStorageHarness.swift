@@ -157,8 +157,7 @@ final class SegmentStorageHarness {
             #expect(
                 same, "\(label): changes after \(anchor) (limit \(limit)): \(changes.count), expected \(expected.count)"
             )
-            #expect(!exhausted || all.count == changes.count, "\(label): exhausted too early after \(anchor)")
-            #expect(all.count <= limit || !exhausted, "\(label): exhausted with more changes after \(anchor)")
+            #expect(exhausted == (all.count <= limit), "\(label): exhausted is \(exhausted) after \(anchor)")
         }
     }
 }

@@ -16,112 +16,199 @@ enum SegmentChange {
 
 extension SegmentedTypeStorage {
     /// The live samples starting in `lowerStart..<upperStart` and ending at or after `lowerEnd` (absent bounds do
-    /// not narrow), in `(start, sequence)` order, merged over the memtable and the segments.
-    ///
-    /// In each segment only the row blocks that may hold such starts are read: from the one holding
-    /// `max(lowerStart, lowerEnd − the segment's longest duration − 1 s)` (the second of slack absorbs rounding)
-    /// to the one holding `upperStart`. A block's keys are read first; its samples are decoded only when a key
-    /// matches. A matching row is returned when it is its UUID's newest version.
-    /// - Complexity: O(m + Σ blocks in range + r · s) for m memtable rows, r matches and s segments (the
-    ///   shadowing check, mostly Bloom filter probes), plus O(r · s) for the merge.
+    /// not narrow), in `(start, sequence)` order: every row of ``rangeCursor(startingFrom:below:endingAtOrAfter:)``.
+    /// - Complexity: that cursor's, with memory for the r rows returned.
     func rows(startingFrom lowerStart: Double?, below upperStart: Double?, endingAtOrAfter lowerEnd: Double?)
         throws(FileStoreError) -> [SegmentRow]
     {
-        var runs: [[SegmentRow]] = [
-            memtable.liveRows(startingFrom: lowerStart, below: upperStart, endingAtOrAfter: lowerEnd)
-        ]
-        for index in segments.indices {
-            let reader = segments[index].reader
+        var cursor = rangeCursor(startingFrom: lowerStart, below: upperStart, endingAtOrAfter: lowerEnd)
+        var rows: [SegmentRow] = []
+        while let row = try cursor.next() { rows.append(row) }
+        return rows
+    }
+
+    /// A cursor over the live samples starting in `lowerStart..<upperStart` and ending at or after `lowerEnd`
+    /// (absent bounds do not narrow), in `(start, sequence)` order, merged over the memtable and the segments.
+    ///
+    /// In each segment only the row blocks that may hold such starts are read, one at a time as the cursor
+    /// advances: from the one holding `max(lowerStart, lowerEnd − the segment's longest duration − 1 s)` (the
+    /// second of slack absorbs rounding) to the one holding `upperStart`. A block's keys are read first; its
+    /// samples are decoded only when a key matches. A matching row is returned when it is its UUID's newest
+    /// version. The cursor reads the storage as it is when advanced: change the storage only once done with it.
+    /// - Complexity: creating it is O(m log m) for m memtable rows; all of it O(Σ blocks in range + r · s) for r
+    ///   matches and s segments (the shadowing check, mostly Bloom filter probes, and the merge). Memory holds the
+    ///   memtable's matches and one decoded block per segment, whatever the result's size.
+    func rangeCursor(startingFrom lowerStart: Double?, below upperStart: Double?, endingAtOrAfter lowerEnd: Double?)
+        -> SegmentRangeCursor
+    {
+        SegmentRangeCursor(storage: self, lowerStart: lowerStart, upperStart: upperStart, lowerEnd: lowerEnd)
+    }
+
+    /// The changes after `anchor` in sequence order, at most `limit` of them: the first `limit` of
+    /// ``changeCursor(after:batch:)``.
+    /// - Returns: The changes, and whether there are no more after them (exact: looking one change further when
+    ///   the limit is reached).
+    /// - Complexity: that cursor's, for up to `limit + 1` changes.
+    func changes(after anchor: UInt64, limit: Int) throws(FileStoreError) -> (changes: [SegmentChange], exhausted: Bool)
+    {
+        precondition(limit > 0, "an anchored query's limit is positive")
+        var cursor = changeCursor(after: anchor, batch: limit == .max ? limit : limit + 1)
+        var changes: [SegmentChange] = []
+        while changes.count < limit {
+            guard let change = try cursor.next() else { return (changes, true) }
+            changes.append(change)
+        }
+        return (changes, try cursor.next() == nil)
+    }
+
+    /// A cursor over the changes after `anchor` in sequence order: each UUID's newest version whose sequence is
+    /// after the anchor — a live sample as `added`, a deletion as `deleted`. A sample added and deleted since the
+    /// anchor is reported as its deletion only; a deletion older than the last compaction's
+    /// `keepingDeletionsAfter` may be gone. The cursor reads the storage as it is when advanced: change the
+    /// storage only once done with it.
+    ///
+    /// - Parameter batch: Sequence column entries each segment reads at a time (1 … 512): the number of changes
+    ///   expected, when few are.
+    /// - Complexity: creating it is O(m log m) for m memtable rows; each change costs O(s) for s segments (the
+    ///   merge and the shadowing check), plus the decoding: each segment's sequence column is read from the
+    ///   anchor in batches, and each batch decodes the row blocks its rows are in once (one block a batch when
+    ///   sequence order follows start order, as data arriving in time does; up to one block a row when it does
+    ///   not). Memory holds a batch of rows and one block per segment, whatever the number of changes.
+    func changeCursor(after anchor: UInt64, batch: Int = SegmentFormat.sequenceEntriesPerBlock) -> SegmentChangeCursor {
+        SegmentChangeCursor(storage: self, anchor: anchor, batch: batch)
+    }
+}
+
+/// The rows of a date-range query, one at a time (``SegmentedTypeStorage/rangeCursor(startingFrom:below:endingAtOrAfter:)``).
+struct SegmentRangeCursor {
+    private let storage: SegmentedTypeStorage
+    private let lowerStart: Double?
+    private let upperStart: Double?
+    private let lowerEnd: Double?
+    private let memtableRows: [SegmentRow]
+    private var memtablePosition = 0
+    private var sources: [Source]
+
+    /// One segment's matching newest rows, a row block at a time.
+    private struct Source {
+        let segment: Int
+        var blocks: Range<Int>
+        var rows: [SegmentRow] = []
+        var position = 0
+    }
+
+    init(storage: SegmentedTypeStorage, lowerStart: Double?, upperStart: Double?, lowerEnd: Double?) {
+        self.storage = storage
+        self.lowerStart = lowerStart
+        self.upperStart = upperStart
+        self.lowerEnd = lowerEnd
+        memtableRows = storage.memtable.liveRows(startingFrom: lowerStart, below: upperStart, endingAtOrAfter: lowerEnd)
+        sources = storage.segments.indices.map { index in
+            let reader = storage.segments[index].reader
             var lowerBound = lowerStart
             if let lowerEnd {
                 let bound = lowerEnd - reader.longestDuration - 1
                 lowerBound = lowerBound.map { max($0, bound) } ?? bound
             }
-            var run: [SegmentRow] = []
-            for block in reader.rowBlocks(startingFrom: lowerBound, below: upperStart) {
-                let keys = try reader.keys(ofBlock: block)
-                let matching = keys.starts.indices.filter { position in
-                    keys.flags[position] & SegmentFormat.deletionFlag == 0
-                        && SegmentRangeFilter.matches(
-                            start: keys.starts[position], end: keys.ends[position], startingFrom: lowerStart,
-                            below: upperStart, endingAtOrAfter: lowerEnd)
-                }
-                guard !matching.isEmpty else { continue }
-                let rows = try reader.rows(ofBlock: block)
-                for position in matching {
-                    if try isNewest(rows[position].entry.sample.uuid, inSegment: index) { run.append(rows[position]) }
-                }
-            }
-            runs.append(run)
+            return Source(segment: index, blocks: reader.rowBlocks(startingFrom: lowerBound, below: upperStart))
         }
-        return Self.merge(runs) { ($0.entry.start, $0.entry.sequence) < ($1.entry.start, $1.entry.sequence) }
     }
 
-    /// The changes after `anchor` in sequence order, at most `limit` of them: each UUID's newest version whose
-    /// sequence is after the anchor — a live sample as `added`, a deletion as `deleted`. A sample added and
-    /// deleted since the anchor is reported as its deletion only; a deletion older than the last compaction's
-    /// `keepingDeletionsAfter` may be gone.
-    /// - Returns: The changes, and whether there are no more after them.
-    /// - Complexity: O(m log m + c · s) for m memtable rows and c versions looked at, plus the decoding: each
-    ///   segment's sequence column is read from the anchor in batches of up to 512 entries, and each batch decodes
-    ///   the row blocks its rows are in once (one block a batch when sequence order follows start order, as data
-    ///   arriving in time does; up to one block a row when it does not). Memory holds a batch of rows and one
-    ///   block per segment.
-    func changes(after anchor: UInt64, limit: Int) throws(FileStoreError) -> (changes: [SegmentChange], exhausted: Bool)
-    {
-        precondition(limit > 0, "an anchored query's limit is positive")
-        let memtableRows = memtable.rows(after: anchor)
-        var memtablePosition = 0
-        var cursors = segments.indices.map { SequenceCursor(segment: $0, after: anchor, batch: limit) }
-        var changes: [SegmentChange] = []
-        while changes.count < limit {
+    /// The next row, or `nil` when there are no more.
+    /// - Throws: Damage found in a block read.
+    mutating func next() throws(FileStoreError) -> SegmentRow? {
+        var best: (row: SegmentRow, source: Int?)?
+        if memtablePosition < memtableRows.count { best = (memtableRows[memtablePosition], nil) }
+        for index in sources.indices {
+            guard let head = try head(of: index) else { continue }
+            if let current = best,
+                (current.row.entry.start, current.row.entry.sequence) <= (head.entry.start, head.entry.sequence)
+            {
+                continue
+            }
+            best = (head, index)
+        }
+        guard let best else { return nil }
+        if let source = best.source {
+            sources[source].position += 1
+        } else {
+            memtablePosition += 1
+        }
+        return best.row
+    }
+
+    private mutating func head(of index: Int) throws(FileStoreError) -> SegmentRow? {
+        while sources[index].position == sources[index].rows.count {
+            guard let block = sources[index].blocks.first else { return nil }
+            sources[index].blocks = sources[index].blocks.dropFirst()
+            sources[index].rows = try matches(inBlock: block, ofSegment: sources[index].segment)
+            sources[index].position = 0
+        }
+        return sources[index].rows[sources[index].position]
+    }
+
+    private func matches(inBlock block: Int, ofSegment segment: Int) throws(FileStoreError) -> [SegmentRow] {
+        let reader = storage.segments[segment].reader
+        let keys = try reader.keys(ofBlock: block)
+        let matching = keys.starts.indices.filter { position in
+            keys.flags[position] & SegmentFormat.deletionFlag == 0
+                && SegmentRangeFilter.matches(
+                    start: keys.starts[position], end: keys.ends[position], startingFrom: lowerStart,
+                    below: upperStart, endingAtOrAfter: lowerEnd)
+        }
+        guard !matching.isEmpty else { return [] }
+        let rows = try reader.rows(ofBlock: block)
+        var found: [SegmentRow] = []
+        for position in matching where try storage.isNewest(rows[position].entry.sample.uuid, inSegment: segment) {
+            found.append(rows[position])
+        }
+        return found
+    }
+}
+
+/// The changes of an anchored query, one at a time (``SegmentedTypeStorage/changeCursor(after:batch:)``).
+struct SegmentChangeCursor {
+    private let storage: SegmentedTypeStorage
+    private let memtableRows: [SegmentRow]
+    private var memtablePosition = 0
+    private var cursors: [SequenceCursor]
+
+    init(storage: SegmentedTypeStorage, anchor: UInt64, batch: Int) {
+        self.storage = storage
+        memtableRows = storage.memtable.rows(after: anchor)
+        cursors = storage.segments.indices.map { SequenceCursor(segment: $0, after: anchor, batch: batch) }
+    }
+
+    /// The next change, or `nil` when there are no more.
+    /// - Throws: Damage found in a block read.
+    mutating func next() throws(FileStoreError) -> SegmentChange? {
+        while true {
             var next: (sequence: UInt64, cursor: Int?)?
             if memtablePosition < memtableRows.count {
                 next = (memtableRows[memtablePosition].entry.sequence, nil)
             }
             for position in cursors.indices {
-                guard let head = try cursors[position].head(in: self) else { continue }
+                guard let head = try cursors[position].head(in: storage) else { continue }
                 if next.map({ head < $0.sequence }) ?? true { next = (head, position) }
             }
-            guard let next else { return (changes, true) }
+            guard let next else { return nil }
             let row: SegmentRow
             if let position = next.cursor {
                 let candidate = cursors[position].take()
-                guard try isNewest(candidate.entry.sample.uuid, inSegment: cursors[position].segment) else { continue }
+                guard try storage.isNewest(candidate.entry.sample.uuid, inSegment: cursors[position].segment) else {
+                    continue
+                }
                 row = candidate
             } else {
                 row = memtableRows[memtablePosition]
                 memtablePosition += 1
             }
-            changes.append(
-                row.isDeletion
-                    ? .deleted(
-                        StoredTombstone(
-                            sequence: row.entry.sequence, object: HealthDeletedObject(deleting: row.entry.sample),
-                            sample: row.entry.sample))
-                    : .added(row))
-        }
-        return (changes, false)
-    }
-
-    /// Sorted runs merged into one sorted array.
-    /// - Complexity: O(n · k) for n rows in k runs.
-    static func merge(_ runs: [[SegmentRow]], by areInOrder: (SegmentRow, SegmentRow) -> Bool) -> [SegmentRow] {
-        var positions = [Int](repeating: 0, count: runs.count)
-        var merged: [SegmentRow] = []
-        merged.reserveCapacity(runs.reduce(0) { $0 + $1.count })
-        while true {
-            var best: Int?
-            for run in runs.indices where positions[run] < runs[run].count {
-                if let current = best {
-                    if areInOrder(runs[run][positions[run]], runs[current][positions[current]]) { best = run }
-                } else {
-                    best = run
-                }
-            }
-            guard let best else { return merged }
-            merged.append(runs[best][positions[best]])
-            positions[best] += 1
+            return row.isDeletion
+                ? .deleted(
+                    StoredTombstone(
+                        sequence: row.entry.sequence, object: HealthDeletedObject(deleting: row.entry.sample),
+                        sample: row.entry.sample))
+                : .added(row)
         }
     }
 }
