@@ -264,6 +264,51 @@ import Testing
         return storage
     }
 
+    @Test func aDeletedUUIDInsertedAgainReportsTheDeletionAndTheInsertionAsTheInMemoryStoreDoes() throws {
+        try withDirectory { directory in
+            let harness = try SegmentStorageHarness(
+                directory: directory, limit: SegmentMemtableLimit(rows: 1_000, bytes: 16 << 20), seed: 41)
+            try harness.insert(3)
+            let uuid = harness.uuids[1]
+            try harness.deleteOne(uuid)
+            let deletion = harness.sequence
+            try harness.insert(0, reinserting: uuid)
+            let insertion = harness.sequence
+            // Deleted again and inserted again: every deletion is reported, and the newest insertion.
+            try harness.deleteOne(uuid)
+            let secondDeletion = harness.sequence
+            try harness.insert(0, reinserting: uuid)
+            let secondInsertion = harness.sequence
+            func changes(after anchor: UInt64) throws -> [String] {
+                try harness.storage.changes(after: anchor, limit: .max).changes.compactMap { change in
+                    switch change {
+                    case .added(let row) where row.entry.sample.uuid == uuid: "added \(row.entry.sequence)"
+                    case .deleted(let tombstone) where tombstone.object.uuid == uuid: "deleted \(tombstone.sequence)"
+                    default: nil
+                    }
+                }
+            }
+            let expected = ["deleted \(deletion)", "deleted \(secondDeletion)", "added \(secondInsertion)"]
+            #expect(try changes(after: 0) == expected, "in the memtable")
+            #expect(try changes(after: deletion) == Array(expected.dropFirst()))
+            try harness.flush()
+            #expect(try changes(after: 0) == expected, "flushed")
+            #expect(try harness.storage.row(withUUID: uuid)?.entry.sequence == secondInsertion)
+            try harness.insert(2)
+            try harness.flush()
+            try harness.compact(keepingDeletionsAfter: 0)
+            #expect(try changes(after: 0) == expected, "compacted")
+            #expect(try harness.storage.row(withUUID: uuid)?.entry.sequence == secondInsertion)
+            try harness.reopen()
+            #expect(try changes(after: 0) == expected, "reopened")
+            // A compaction's floor drops the deletions at or before it, shadowed or not.
+            try harness.compact(keepingDeletionsAfter: deletion)
+            #expect(try changes(after: 0) == Array(expected.dropFirst()), "compacted after the first deletion")
+            #expect(deletion < insertion && insertion < secondDeletion)
+            try harness.expectSameAnswers("the end", queries: 6)
+        }
+    }
+
     @Test func aFailedFlushAtAnyStepLosesNothingAndTheNextFlushWritesIt() throws {
         var step = 1
         var succeeded = false

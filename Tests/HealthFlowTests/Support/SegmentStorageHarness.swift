@@ -60,9 +60,9 @@ final class SegmentStorageHarness {
         if try storage.insert(rows) { reference.flushed(into: storage.segments.last!.name.last) }
     }
 
-    /// Deletes a UUID chosen among all ever inserted (so sometimes one already deleted).
-    func deleteOne() throws {
-        guard let uuid = uuids.randomElement(using: &generator) else { return }
+    /// Deletes `chosen`, or a UUID chosen among all ever inserted (so sometimes one already deleted).
+    func deleteOne(_ chosen: UUID? = nil) throws {
+        guard let uuid = chosen ?? uuids.randomElement(using: &generator) else { return }
         let flushesBefore = storage.segments.count
         let next = sequence + 1
         let expected = reference.delete(uuid, sequence: next)

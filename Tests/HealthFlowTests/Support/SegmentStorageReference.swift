@@ -44,8 +44,9 @@ struct SegmentStorageReference {
         }
     }
 
-    /// A compaction of the segments numbered `numbers`: a version in them stays only when it is its UUID's newest
-    /// flushed version, and, when `dropsDeletions`, is not a deletion at or before `deletionFloor`.
+    /// A compaction of the segments numbered `numbers`: a version in them stays when it is its UUID's newest
+    /// flushed version, and, when `dropsDeletions`, is not a deletion at or before `deletionFloor`; or when it is
+    /// an older deletion after `deletionFloor`.
     mutating func compacted(
         _ numbers: ClosedRange<UInt64>, dropsDeletions: Bool, keepingDeletionsAfter deletionFloor: UInt64
     ) {
@@ -54,8 +55,8 @@ struct SegmentStorageReference {
             let kept = versions.indices.filter { index in
                 guard let segment = versions[index].segment, numbers.contains(segment) else { return true }
                 let row = versions[index].row
-                return index == newestFlushed
-                    && !(dropsDeletions && row.isDeletion && row.entry.sequence <= deletionFloor)
+                guard index == newestFlushed else { return row.isDeletion && row.entry.sequence > deletionFloor }
+                return !(dropsDeletions && row.isDeletion && row.entry.sequence <= deletionFloor)
             }
             histories[uuid] = kept.isEmpty ? nil : kept.map { versions[$0] }
         }
@@ -85,10 +86,17 @@ struct SegmentStorageReference {
             .sorted { ($0.entry.start, $0.entry.sequence) < ($1.entry.start, $1.entry.sequence) }
     }
 
-    /// Every change after `anchor` in sequence order (no limit).
+    /// Every change after `anchor` in sequence order (no limit), as the in-memory store reports them: every
+    /// deletion kept, and each UUID's newest version when it is live.
     func changes(after anchor: UInt64) -> [SegmentRow] {
-        histories.values.compactMap { $0.last?.row }.filter { $0.entry.sequence > anchor }
-            .sorted { $0.entry.sequence < $1.entry.sequence }
+        histories.values.flatMap { versions in
+            versions.indices.compactMap { index in
+                let row = versions[index].row
+                return row.isDeletion || index == versions.count - 1 ? row : nil
+            }
+        }
+        .filter { $0.entry.sequence > anchor }
+        .sorted { $0.entry.sequence < $1.entry.sequence }
     }
 
     var liveCount: Int {

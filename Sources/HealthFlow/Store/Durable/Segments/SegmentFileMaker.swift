@@ -69,11 +69,11 @@ struct SegmentFileMaker {
     /// Appends `row` to `writer`, turning a refusal (a row out of order or of another type) into damage of the
     /// segment being made: rows read from segments come out of order only when a segment says what it does not
     /// hold.
-    static func append(_ row: SegmentRow, to writer: inout SegmentWriter, making name: SegmentName)
-        throws(FileStoreError)
-    {
+    static func append(
+        _ row: SegmentRow, to writer: inout SegmentWriter, making name: SegmentName, indexed: Bool = true
+    ) throws(FileStoreError) {
         do {
-            try writer.append(row)
+            try writer.append(row, indexed: indexed)
         } catch {
             switch error {
             case .file(let failure): throw failure

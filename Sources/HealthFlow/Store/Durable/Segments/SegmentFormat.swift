@@ -9,7 +9,8 @@ import Foundation
 ///              (flags bit 0: the store's app owns the row; bit 1: a correlation holds it, whose UUID follows
 ///              in `correlation`, in row order; bit 2: the row is a deletion — its sample is the deleted one,
 ///              its sequence the deletion's; samples as ``SampleCodec``, the block's strings in one table)
-/// uuidBlock  = (uuid:16 row:u32)×n        by UUID, bytes compared in order
+/// uuidBlock  = (uuid:16 row:u32)×n        by UUID, bytes compared in order; one entry a UUID, its newest row
+///                                           (an older deletion of the UUID in the segment has none)
 /// sequenceBlock = (sequence:u64 row:u32)×n    by sequence
 /// index      = version:varint type:str rows:varint minSequence:u64 maxSequence:u64 longestDuration:f64
 ///              rowBlocks:count (offset:varint length:varint crc:varint firstRow:varint rows:varint

@@ -18,17 +18,21 @@ struct SegmentMemtableLimit: Equatable {
 }
 
 /// The changes of one type not yet written to a segment: for each UUID, its newest version — a live sample or a
-/// deletion (``SegmentRow/isDeletion``). Newer than every segment of the type.
+/// deletion (``SegmentRow/isDeletion``) — and the deletions a newer version of their UUID replaced (kept, as the
+/// in-memory store keeps every deletion, for anchored queries). Newer than every segment of the type.
 struct SegmentMemtable {
     private var versions: [UUIDKey: (row: SegmentRow, bytes: Int)] = [:]
+    /// Deletions a newer version of their UUID replaced, in sequence order.
+    private var superseded: [SegmentRow] = []
     /// The encoded size of the versions held (``SegmentMemtableLimit/bytes``).
     private(set) var bytes = 0
 
-    var count: Int { versions.count }
-    var isEmpty: Bool { versions.isEmpty }
+    /// The versions held, superseded deletions included.
+    var count: Int { versions.count + superseded.count }
+    var isEmpty: Bool { versions.isEmpty && superseded.isEmpty }
 
     func isFull(_ limit: SegmentMemtableLimit) -> Bool {
-        versions.count >= limit.rows || bytes >= limit.bytes
+        count >= limit.rows || bytes >= limit.bytes
     }
 
     /// The version of `uuid` held here, live or deleted.
@@ -37,26 +41,36 @@ struct SegmentMemtable {
         versions[uuid]?.row
     }
 
-    /// Holds `row` as the newest version of its sample's UUID, replacing the one held.
+    /// Holds `row` as the newest version of its sample's UUID, replacing the one held; a replaced deletion is
+    /// kept as superseded, a replaced live sample is dropped.
     /// - Complexity: O(size of the encoded sample).
     mutating func put(_ row: SegmentRow) {
         var writer = BinaryWriter(capacity: 256)
         SampleCodec.encode(row.entry.sample, into: &writer)
         let size = writer.count + 33
         let key = UUIDKey(row.entry.sample.uuid)
-        if let replaced = versions.updateValue((row, size), forKey: key) { bytes -= replaced.bytes }
+        if let replaced = versions.updateValue((row, size), forKey: key) {
+            if replaced.row.isDeletion {
+                superseded.append(replaced.row)
+            } else {
+                bytes -= replaced.bytes
+            }
+        }
         bytes += size
     }
 
     mutating func removeAll() {
         versions = [:]
+        superseded = []
         bytes = 0
     }
 
-    /// Every version in `(start, sequence)` order: a segment's row order.
+    /// Every version in `(start, sequence)` order, a segment's row order, each with whether it is its UUID's
+    /// newest (a superseded deletion is not).
     /// - Complexity: O(m log m) for m versions.
-    func rowsInStartOrder() -> [SegmentRow] {
-        versions.values.map(\.row).sorted { ($0.entry.start, $0.entry.sequence) < ($1.entry.start, $1.entry.sequence) }
+    func rowsInStartOrder() -> [(row: SegmentRow, isNewest: Bool)] {
+        (versions.values.map { ($0.row, true) } + superseded.map { ($0, false) })
+            .sorted { ($0.0.entry.start, $0.0.entry.sequence) < ($1.0.entry.start, $1.0.entry.sequence) }
     }
 
     /// The live rows starting in `lowerStart..<upperStart` and ending at or after `lowerEnd` (absent bounds do
@@ -74,10 +88,10 @@ struct SegmentMemtable {
             .sorted { ($0.entry.start, $0.entry.sequence) < ($1.entry.start, $1.entry.sequence) }
     }
 
-    /// The versions after `sequence`, in sequence order.
+    /// The versions after `sequence`, superseded deletions included, in sequence order.
     /// - Complexity: O(m + r log r) for m versions and r returned.
     func rows(after sequence: UInt64) -> [SegmentRow] {
-        versions.values.lazy.map(\.row).filter { $0.entry.sequence > sequence }.sorted {
+        (versions.values.map(\.row) + superseded).filter { $0.entry.sequence > sequence }.sorted {
             $0.entry.sequence < $1.entry.sequence
         }
     }

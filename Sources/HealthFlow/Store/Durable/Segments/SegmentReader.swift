@@ -123,8 +123,9 @@ final class SegmentReader {
                 sequenceEntries += entries
                 sequenceBlocks.append(SegmentLookupBlock(extent: extent, firstKey: first, entryCount: entries))
             }
-            guard uuidEntries == rowCount, sequenceEntries == rowCount else {
-                throw BinaryReader.Failure(reason: "the look-up columns do not hold one entry a row")
+            guard uuidEntries <= rowCount, sequenceEntries == rowCount else {
+                throw BinaryReader.Failure(
+                    reason: "the sequence column does not hold one entry a row, or the UUID column holds more")
             }
             self.uuidBlocks = uuidBlocks
             self.sequenceBlocks = sequenceBlocks

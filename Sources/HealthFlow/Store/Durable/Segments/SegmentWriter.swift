@@ -72,10 +72,12 @@ struct SegmentWriter {
         offset = SegmentFormat.magic.count
     }
 
-    /// Adds the next row.
+    /// Adds the next row; with `indexed` `false` (a deletion a later row of its UUID in this segment supersedes)
+    /// it gets no UUID column entry and no Bloom filter key, so look-ups by UUID find the segment's newest row of
+    /// the UUID only.
     /// - Throws: ``Refusal`` for a row of another type or out of order (nothing is added), `FileStoreError`
     ///   when a block cannot be written.
-    mutating func append(_ row: SegmentRow) throws(SegmentWriterFailure) {
+    mutating func append(_ row: SegmentRow, indexed: Bool = true) throws(SegmentWriterFailure) {
         guard row.entry.sample.type == type else { throw .refused(.wrongType) }
         if let last, (last.start, last.sequence) >= (row.entry.start, row.entry.sequence) {
             throw .refused(.outOfOrder)
@@ -83,9 +85,11 @@ struct SegmentWriter {
         guard rowCount < Int(UInt32.max) else { throw .refused(.tooManyRows) }
         last = (row.entry.start, row.entry.sequence)
         let key = UUIDKey(row.entry.sample.uuid)
-        uuids.append((key, UInt32(rowCount)))
+        if indexed {
+            uuids.append((key, UInt32(rowCount)))
+            bloom.insert(key)
+        }
         sequences.append((row.entry.sequence, UInt32(rowCount)))
-        bloom.insert(key)
         minimumSequence = min(minimumSequence, row.entry.sequence)
         maximumSequence = max(maximumSequence, row.entry.sequence)
         longestDuration = max(longestDuration, row.entry.end - row.entry.start)
@@ -94,7 +98,7 @@ struct SegmentWriter {
         noteColumnBytes()
         do {
             if pending.count == SegmentFormat.rowsPerBlock { try writeRowBlock() }
-            if scratch != nil, uuids.count >= runLength { try spillRun() }
+            if scratch != nil, sequences.count >= runLength { try spillRun() }
         } catch {
             throw .file(error)
         }
@@ -115,7 +119,7 @@ struct SegmentWriter {
 
     /// Sorts the entries held and writes them to the scratch file as one run of each column.
     private mutating func spillRun() throws(FileStoreError) {
-        guard let scratch, !uuids.isEmpty else { return }
+        guard let scratch, !sequences.isEmpty else { return }
         let target: any StoreFile
         if let scratchFile {
             target = scratchFile

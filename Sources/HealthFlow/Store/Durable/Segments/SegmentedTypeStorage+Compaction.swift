@@ -22,10 +22,12 @@ extension SegmentedTypeStorage {
     }
 
     /// Merges the consecutive segments `run` (positions in ``segments``, oldest first) into one, in
-    /// `(start, sequence)` order. A row is kept when no later segment holds its UUID (in the run or after it: a
-    /// newer version shadows it), except that when the run starts at the oldest segment a deletion whose sequence
-    /// is at most `deletionFloor` is dropped too — no older version is left for it to hide, and anchored queries
-    /// from an anchor at or after the floor no longer need it (pass 0 to keep every deletion). The memtable is left
+    /// `(start, sequence)` order. A row is kept when it is its UUID's newest on disk (no later row of the UUID, in
+    /// the run or after it, shadows it), except that when the run starts at the oldest segment a deletion whose
+    /// sequence is at most `deletionFloor` is dropped too — no older version is left for it to hide, and anchored
+    /// queries from an anchor at or after the floor no longer need it (pass 0 to keep every deletion). A shadowed
+    /// deletion is kept when its sequence is after `deletionFloor` (anchored queries report it), without a UUID
+    /// column entry; other shadowed rows are dropped. The memtable is left
     /// alone, and rows it shadows are kept: were it lost, they are still the newest on disk.
     ///
     /// The new segment covers the run's numbers and is made atomically (``SegmentFileMaker``); only then does it
@@ -66,11 +68,20 @@ extension SegmentedTypeStorage {
                     best = position
                 }
                 guard let best else { return }
+                let number = cursors[best].rowNumber(in: self)
                 let row = cursors[best].take()
-                guard !(dropsDeletions && row.isDeletion && row.entry.sequence <= deletionFloor),
-                    try isNewest(row.entry.sample.uuid, inSegment: cursors[best].segment, consultingMemtable: false)
-                else { continue }
-                try SegmentFileMaker.append(row, to: &writer, making: name)
+                let segment = cursors[best].segment
+                let uuid = row.entry.sample.uuid
+                // Only a deletion may have a newer row of its UUID in its own segment (then it is not indexed).
+                var isNewest = try isNewest(uuid, inSegment: segment, consultingMemtable: false)
+                if isNewest, row.isDeletion { isNewest = try segments[segment].reader.row(of: uuid) == number }
+                if isNewest {
+                    guard !(dropsDeletions && row.isDeletion && row.entry.sequence <= deletionFloor) else { continue }
+                } else {
+                    // A shadowed deletion stays for anchored queries from before it, down to the floor.
+                    guard row.isDeletion, row.entry.sequence > deletionFloor else { continue }
+                }
+                try SegmentFileMaker.append(row, to: &writer, making: name, indexed: isNewest)
                 written += 1
             }
         }
@@ -110,6 +121,12 @@ private struct BlockCursor {
             position = 0
         }
         return rows[position]
+    }
+
+    /// The head's row number in its segment.
+    /// - Precondition: ``head(in:)`` returned a row.
+    func rowNumber(in storage: SegmentedTypeStorage) -> Int {
+        storage.segments[segment].reader.rowBlocks[block - 1].firstRow + position
     }
 
     /// - Precondition: ``head(in:)`` returned a row.

@@ -61,9 +61,10 @@ extension SegmentedTypeStorage {
         return (changes, try cursor.next() == nil)
     }
 
-    /// A cursor over the changes after `anchor` in sequence order: each UUID's newest version whose sequence is
-    /// after the anchor — a live sample as `added`, a deletion as `deleted`. A sample added and deleted since the
-    /// anchor is reported as its deletion only; a deletion older than the last compaction's
+    /// A cursor over the changes after `anchor` in sequence order, as the in-memory store reports them: every
+    /// deletion after the anchor as `deleted`, and each UUID's newest version when it is live and after the
+    /// anchor as `added`. A sample added and deleted since the anchor is reported as its deletion only; one
+    /// deleted and inserted again, as the deletion and the new insertion; a deletion older than a compaction's
     /// `keepingDeletionsAfter` may be gone. The cursor reads the storage as it is when advanced: change the
     /// storage only once done with it.
     ///
@@ -195,8 +196,10 @@ struct SegmentChangeCursor {
             let row: SegmentRow
             if let position = next.cursor {
                 let candidate = cursors[position].take()
-                guard try storage.isNewest(candidate.entry.sample.uuid, inSegment: cursors[position].segment) else {
-                    continue
+                // Every deletion kept is reported; a live row only when it is its UUID's newest version.
+                if !candidate.isDeletion {
+                    guard try storage.isNewest(candidate.entry.sample.uuid, inSegment: cursors[position].segment)
+                    else { continue }
                 }
                 row = candidate
             } else {

@@ -6,8 +6,11 @@ import Foundation
 ///
 /// Every change is a **version** of a sample's UUID: an insertion is a live version, a deletion a tombstone
 /// (the deleted sample with the deletion's sequence number). The newest version of a UUID — the memtable's, else
-/// the one in the newest segment holding it — is the one every query sees; older versions are *shadowed* and
-/// skipped (found with the newer segments' Bloom filters, then their UUID columns). Change sequence numbers only
+/// the one in the newest segment holding it — is the one look-ups and date ranges see; older versions are
+/// *shadowed* and skipped (found with the newer segments' Bloom filters, then their UUID columns). Anchored
+/// queries also report every deletion kept, shadowed or not, as the in-memory store reports every deletion: a
+/// UUID deleted and inserted again reports both. A segment's UUID column holds each UUID's newest row in it only;
+/// an older deletion of the same UUID there is reached through the sequence column. Change sequence numbers only
 /// grow: every change passed in has a larger number than every change stored.
 ///
 /// Files: the storage reads, writes and removes only names ``SegmentName`` generates for its type, in
@@ -142,7 +145,9 @@ final class SegmentedTypeStorage {
         let made = try SegmentFileMaker(directory: directory, fileSystem: fileSystem, runLength: writerRunLength).make(
             name, expectedRows: rows.count
         ) { (writer: inout SegmentWriter) throws(FileStoreError) in
-            for row in rows { try SegmentFileMaker.append(row, to: &writer, making: name) }
+            for (row, isNewest) in rows {
+                try SegmentFileMaker.append(row, to: &writer, making: name, indexed: isNewest)
+            }
         }
         segments.append(Segment(name: name, reader: made.reader))
         memtable.removeAll()
