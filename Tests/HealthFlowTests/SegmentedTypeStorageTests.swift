@@ -224,6 +224,47 @@ import Testing
         }
     }
 
+    @Test func anAnchoredQueryOverDataOutOfTimeOrderDecodesEachBlockOnce() throws {
+        try withDirectory { directory in
+            let counting = CountingFileSystem()
+            let storage = try SegmentedTypeStorage(
+                type: .heartRate, directory: directory, fileSystem: counting,
+                memtableLimit: SegmentMemtableLimit(rows: 4_096, bytes: 16 << 20))
+            // 4,096 samples whose starts are shuffled within windows of 1,024 (eight blocks): sequence order
+            // jumps between the window's blocks at every row.
+            var generator = SeededGenerator(seed: 51)
+            var sequence: UInt64 = 0
+            var rows: [SegmentRow] = []
+            for window in 0..<4 {
+                for position in (0..<1_024).shuffled(using: &generator) {
+                    sequence += 1
+                    let start = Fixture.noon.addingTimeInterval(Double(window * 1_024 + position) * 60)
+                    rows.append(
+                        SegmentRow(
+                            entry: IndexedSample(
+                                sample: try StoreFixture.sample(
+                                    .heartRate, 70, unit: "count/min", start: start, duration: 60),
+                                sequence: sequence, isOwned: true),
+                            correlation: nil))
+                }
+            }
+            try storage.insert(rows)
+            #expect(storage.segments.count == 1 && storage.segments[0].reader.rowBlocks.count == 32)
+            counting.reads = 0
+            // Batches of 16 changes, as a query with a small limit reads them: 256 sequence column reads (and 8
+            // more where a batch ends a sequence block, 1 for the end), and each of the 32 row blocks decoded once
+            // (without a cache, about seven blocks a batch).
+            var cursor = storage.changeCursor(after: 0, batch: 16)
+            var count = 0
+            while let change = try cursor.next() {
+                count += 1
+                #expect(change.sequence == UInt64(count))
+            }
+            #expect(count == 4_096)
+            #expect(counting.reads <= 256 + 8 + 1 + 32, "\(counting.reads) reads")
+        }
+    }
+
     @Test func anAnchoredQueryIsExhaustedExactlyWhenItsLimitTakesTheLastChange() throws {
         try withDirectory { directory in
             let harness = try SegmentStorageHarness(

@@ -72,9 +72,10 @@ extension SegmentedTypeStorage {
     ///   expected, when few are.
     /// - Complexity: creating it is O(m log m) for m memtable rows; each change costs O(s) for s segments (the
     ///   merge and the shadowing check), plus the decoding: each segment's sequence column is read from the
-    ///   anchor in batches, and each batch decodes the row blocks its rows are in once (one block a batch when
-    ///   sequence order follows start order, as data arriving in time does; up to one block a row when it does
-    ///   not). Memory holds a batch of rows and one block per segment, whatever the number of changes.
+    ///   anchor in batches, and the row blocks named are decoded through a cache of 16 blocks a segment (each
+    ///   block once when sequence order follows start order, or strays from it within 16 blocks; up to one block
+    ///   a row when rows far apart in time alternate). Memory holds a batch of rows and up to 16 blocks per
+    ///   segment, whatever the number of changes.
     func changeCursor(after anchor: UInt64, batch: Int = SegmentFormat.sequenceEntriesPerBlock) -> SegmentChangeCursor {
         SegmentChangeCursor(storage: self, anchor: anchor, batch: batch)
     }
@@ -217,14 +218,21 @@ struct SegmentChangeCursor {
 }
 
 /// A segment's rows in sequence order after an anchor, a batch at a time: a batch's entries are read from the
-/// sequence column, and the row blocks they name are each decoded once, in row order, one block held at a time.
+/// sequence column, and the row blocks they name are taken in row order from a cache of the
+/// ``cachedBlocks`` most recently used decoded blocks, or decoded into it. Data out of time order within a window
+/// of that many blocks (2,048 rows) decodes each block once per query.
 private struct SequenceCursor {
+    /// Decoded row blocks a cursor keeps across batches, least recently used dropped first.
+    static let cachedBlocks = 16
+
     let segment: Int
     private let batch: Int
     private var after: UInt64
     private var pending: [(sequence: UInt64, row: SegmentRow)] = []
     private var position = 0
     private var exhausted = false
+    /// Decoded blocks, most recently used last.
+    private var cache: [(block: Int, rows: [SegmentRow])] = []
 
     /// A cursor reading `batch` entries at a time (1 … 512: a sequence block).
     init(segment: Int, after: UInt64, batch: Int) {
@@ -242,24 +250,29 @@ private struct SequenceCursor {
             exhausted = entries.count < batch
             after = entries.last?.sequence ?? after
             var rows: [SegmentRow?] = Array(repeating: nil, count: entries.count)
-            var decoded: (block: Int, rows: [SegmentRow])?
             for index in entries.indices.sorted(by: { entries[$0].row < entries[$1].row }) {
                 let number = entries[index].row
                 let block = reader.rowBlocks.partitioningIndex { $0.firstRow > number } - 1
-                let blockRows: [SegmentRow]
-                if let decoded, decoded.block == block {
-                    blockRows = decoded.rows
-                } else {
-                    blockRows = try reader.rows(ofBlock: block)
-                    decoded = (block, blockRows)
-                }
-                rows[index] = blockRows[number - reader.rowBlocks[block].firstRow]
+                rows[index] = try decoded(block, in: reader)[number - reader.rowBlocks[block].firstRow]
             }
             pending = zip(entries, rows).compactMap { entry, row in row.map { (entry.sequence, $0) } }
             position = 0
             if pending.isEmpty { return nil }
         }
         return pending[position].sequence
+    }
+
+    /// Block `block`'s rows, from the cache or decoded (and cached).
+    private mutating func decoded(_ block: Int, in reader: SegmentReader) throws(FileStoreError) -> [SegmentRow] {
+        if let hit = cache.lastIndex(where: { $0.block == block }) {
+            let entry = cache.remove(at: hit)
+            cache.append(entry)
+            return entry.rows
+        }
+        let rows = try reader.rows(ofBlock: block)
+        if cache.count == Self.cachedBlocks { cache.removeFirst() }
+        cache.append((block, rows))
+        return rows
     }
 
     /// The next row.
