@@ -40,8 +40,9 @@ extension SegmentedTypeStorage {
     ///   (then the new segment is in use, and that error is thrown).
     /// - Precondition: `run` is a non-empty range of positions in ``segments``.
     /// - Complexity: O(n · (r + s)) for n rows in the run's r segments, s segments after each row's (a merge step
-    ///   and the shadowing check per row); each block is read once; memory holds one decoded row block per
-    ///   segment of the run and the writer's bounded look-up column buffers (``SegmentWriter``).
+    ///   and the shadowing check per row, plus a UUID block read per deletion to check it is its segment's newest
+    ///   row of the UUID); each row block is read once; memory holds one decoded row block per segment of the run
+    ///   and the writer's bounded look-up column buffers (``SegmentWriter``).
     @discardableResult
     func compact(_ run: Range<Int>, keepingDeletionsAfter deletionFloor: UInt64) throws(FileStoreError)
         -> SegmentCompaction
