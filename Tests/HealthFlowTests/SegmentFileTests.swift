@@ -86,6 +86,34 @@ import Testing
         }
     }
 
+    @Test func aSegmentWrittenThroughSpilledRunsIsByteForByteTheOneSortedInMemory() throws {
+        try withSegmentPath { path in
+            let rows = try Self.rows(3_000)
+            try Self.write(rows, to: path)
+            let inMemory = try path.readContents()
+            // Runs of 10 rows: 300 runs, merged 32 at a time in several passes.
+            let spilled = FileSystemPath(path.description + "-spilled")
+            let scratchPath = FileSystemPath(path.description + "-scratch")
+            let fileSystem = PosixFileSystem()
+            let file = try fileSystem.createFile(at: spilled)
+            defer { file.close() }
+            var writer = try SegmentWriter(
+                file: file, type: .heartRate, expectedRows: rows.count,
+                scratch: SegmentScratch(
+                    create: { () throws(FileStoreError) in try fileSystem.createFile(at: scratchPath) },
+                    openForReading: { () throws(FileStoreError) in try fileSystem.openFileForReading(at: scratchPath) }
+                ),
+                runLength: 10)
+            for row in rows { try writer.append(row) }
+            _ = try writer.finish()
+            #expect(try spilled.readContents() == inMemory)
+            #expect(writer.peakColumnBytes < 32 * SegmentWriter.mergeChunkEntries * 24 + 4_096)
+            // 3,000 entries of each column (20 + 12 bytes) written once as runs, then 9 passes (300 runs, 31 fewer
+            // a pass, down to 21) each write 320 entries again.
+            #expect(try scratchPath.readContents().count == 3_000 * 32 + 9 * 320 * 32)
+        }
+    }
+
     @Test func theBlocksForADateRangeHoldEveryRowStartingInIt() throws {
         try withSegmentPath { path in
             let rows = try Self.rows(1_000)
