@@ -109,6 +109,9 @@ public struct SegmentedHealthStoreBackend: HealthStoreBackend {
     /// The bytes the storages keep in memory, as they count them (``SegmentedTypeStorage/residentBytes``).
     var residentBytes: Int { core.state.withLock { $0.storages.values.reduce(0) { $0 + $1.residentBytes } } }
 
+    /// The bytes the memtables hold, as they count them (``SegmentMemtable/bytes``).
+    var memtableBytes: Int { core.state.withLock { $0.storages.values.reduce(0) { $0 + $1.memtable.bytes } } }
+
     /// The versions each type's memtable holds (for tests).
     var memtableCounts: [HealthObjectType: Int] {
         core.state.withLock { $0.storages.mapValues(\.memtable.count) }
