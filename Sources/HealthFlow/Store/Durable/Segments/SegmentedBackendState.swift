@@ -9,6 +9,8 @@ struct SegmentedBackendState {
     let fileSystem: any StoreFileSystem
     let memtableLimit: SegmentMemtableLimit
     let logLimit: Int
+    /// How many segments of one size class are merged into one (``compactIfDue(_:)``).
+    let compactionFanout: Int
     private(set) var storages: [HealthObjectType: SegmentedTypeStorage] = [:]
     private(set) var log: SegmentLog?
     private var lock: (any StoreFile)?
@@ -22,12 +24,13 @@ struct SegmentedBackendState {
     /// torn tail off the newest; creates the first log when there is none.
     static func open(
         directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit,
-        logLimit: Int
+        logLimit: Int, compactionFanout: Int
     ) throws(FileStoreError) -> (state: SegmentedBackendState, recovery: SegmentedBackendRecovery) {
         try fileSystem.makeDirectory(at: directory)
         let lock = try fileSystem.lockFile(at: directory.appending(lockName))
         var state = SegmentedBackendState(
-            directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit, logLimit: max(1, logLimit))
+            directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit, logLimit: max(1, logLimit),
+            compactionFanout: max(2, compactionFanout))
         state.lock = lock
         do throws(FileStoreError) {
             let recovery = try state.load()
@@ -39,8 +42,10 @@ struct SegmentedBackendState {
     }
 
     private init(
-        directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit, logLimit: Int
+        directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit, logLimit: Int,
+        compactionFanout: Int
     ) {
+        self.compactionFanout = compactionFanout
         self.directory = directory
         self.fileSystem = fileSystem
         self.memtableLimit = memtableLimit
@@ -280,7 +285,7 @@ struct SegmentedBackendState {
         }
         for type in order {
             do throws(FileStoreError) {
-                try storages[type]?.insert(rows[type] ?? [])
+                if let storage = storages[type], try storage.insert(rows[type] ?? []) { try compactIfDue(storage) }
             } catch {
                 // The rows are stored and logged; the segment that failed leaves them in the memtable.
                 if failure == nil { failure = error }
@@ -297,7 +302,11 @@ struct SegmentedBackendState {
         for object in objects {
             lastSequence += 1
             do throws(FileStoreError) {
-                try storages[object.type]?.delete(object.uuid, sequence: lastSequence)
+                if let storage = storages[object.type] {
+                    let segments = storage.segments.count
+                    try storage.delete(object.uuid, sequence: lastSequence)
+                    if storage.segments.count > segments { try compactIfDue(storage) }
+                }
             } catch {
                 if failure == nil { failure = error }
             }
@@ -321,11 +330,40 @@ struct SegmentedBackendState {
         }
     }
 
+    /// Merges the newest segments of `storage` while its last ``compactionFanout`` segments are of one size class
+    /// (rows / memtable rows, in powers of the fanout) no larger than the segment before them: a tiered policy
+    /// that keeps about `fanout · log_fanout(n / memtable rows)` segments for n rows and rewrites each row about
+    /// `log_fanout(n / memtable rows)` times. Every deletion is kept (anchored queries report them all).
+    /// - Throws: A compaction's error; the segments in use are unchanged then, unless only the directory flush
+    ///   after its rename failed.
+    /// - Complexity: O(rows merged · segments), each compaction's (``SegmentedTypeStorage/compact(_:keepingDeletionsAfter:)``).
+    private func compactIfDue(_ storage: SegmentedTypeStorage) throws(FileStoreError) {
+        while storage.segments.count >= compactionFanout {
+            let classes = storage.segments.map { sizeClass(rows: $0.reader.rowCount) }
+            let tail = classes.suffix(compactionFanout)
+            guard let newest = tail.last, tail.allSatisfy({ $0 == newest }) else { return }
+            let start = storage.segments.count - compactionFanout
+            if start > 0, classes[start - 1] < newest { return }
+            try storage.compact(start..<storage.segments.count, keepingDeletionsAfter: 0)
+        }
+    }
+
+    private func sizeClass(rows: Int) -> Int {
+        var size = max(1, rows / max(1, memtableLimit.rows))
+        var level = 0
+        while size >= compactionFanout {
+            size /= compactionFanout
+            level += 1
+        }
+        return level
+    }
+
     mutating func checkpoint() throws(FileStoreError) {
         try checkUsable()
         for storage in storages.values {
             do throws(FileStoreError) {
                 try storage.flush()
+                try compactIfDue(storage)
             } catch {
                 failure = error
                 throw error

@@ -13,6 +13,8 @@ import Foundation
 ///   any other damage is thrown, never skipped.
 /// - Once no memtable holds a change of the log, or the log passes ``logLimit`` bytes (every memtable is then
 ///   flushed first), a new log generation starts and older ones are removed.
+/// - After a flush, a type's newest segments are merged when enough of one size class have gathered (a tiered
+///   policy, fanout 8): about 8 segments per power of 8 of its rows, each row rewritten once per power.
 /// - Memory: the memtables (each bounded by its ``SegmentMemtableLimit``, all together by about ``logLimit``)
 ///   and, per segment, its block index and Bloom filter; never a segment's samples. Opening also reads the
 ///   newest log whole (about ``logLimit`` bytes).
@@ -38,10 +40,11 @@ public struct SegmentedHealthStoreBackend: HealthStoreBackend {
 
     init(
         directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit = .standard,
-        logLimit: Int = SegmentedHealthStoreBackend.standardLogLimit
+        logLimit: Int = SegmentedHealthStoreBackend.standardLogLimit, compactionFanout: Int = 8
     ) throws(FileStoreError) {
         core = try SegmentedBackendCore(
-            directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit, logLimit: logLimit)
+            directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit, logLimit: logLimit,
+            compactionFanout: compactionFanout)
     }
 
     /// The log size, in bytes, past which every memtable is flushed and a new log starts: 32 MiB.
@@ -159,10 +162,11 @@ final class SegmentedBackendCore: Sendable {
 
     init(
         directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit,
-        logLimit: Int
+        logLimit: Int, compactionFanout: Int
     ) throws(FileStoreError) {
         let opened = try SegmentedBackendState.open(
-            directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit, logLimit: logLimit)
+            directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit, logLimit: logLimit,
+            compactionFanout: compactionFanout)
         recovery = opened.recovery
         state = LockedState(opened.state)
     }
