@@ -132,13 +132,24 @@ final class SegmentLog {
 
     /// Starts generation + 1, empty, following `startSequence`, and removes every older log: call only when
     /// no memtable holds a change of this log (each is in a flushed segment).
-    /// - Throws: The file system's error creating the new log (this one is kept and goes on). Failing to remove
-    ///   an old log is not an error: the next opening replays it and skips what the segments hold.
+    /// - Throws: The file system's error creating the new log: this one is kept and goes on, unless the new one
+    ///   was renamed into place (only the directory flush failed) — then this log refuses every later append.
+    ///   Failing to remove an old log is not an error: the next opening replays it and skips what the segments
+    ///   hold.
     func rotate(startSequence: UInt64) throws(FileStoreError) {
         if let failure { throw .unusable(after: failure) }
-        let next = try Self.create(
-            fileSystem: fileSystem, directory: directory, storeID: storeID, generation: generation + 1,
-            startSequence: startSequence)
+        let next: SegmentLog
+        do throws(FileStoreError) {
+            next = try Self.create(
+                fileSystem: fileSystem, directory: directory, storeID: storeID, generation: generation + 1,
+                startSequence: startSequence)
+        } catch {
+            // Renamed into place but not known to survive a crash: a newer log must not sit beside this one while
+            // it goes on growing, so this one stops.
+            let names = (try? fileSystem.contentsOfDirectory(at: directory)) ?? [Self.name(generation + 1)]
+            if names.contains(Self.name(generation + 1)) { failure = error }
+            throw error
+        }
         file?.close()
         file = next.file
         next.file = nil

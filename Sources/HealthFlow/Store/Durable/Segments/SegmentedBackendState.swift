@@ -325,8 +325,13 @@ struct SegmentedBackendState {
                 if failure == nil { failure = error }
             }
         } else if storages.values.allSatisfy(\.memtable.isEmpty) {
-            // A failed rotation keeps the current log, which stays correct; the next change tries again.
-            try? log.rotate(startSequence: lastSequence)
+            // A failed rotation keeps the current log, which stays correct, and the next change tries again —
+            // unless the new log may be in place (``SegmentLog/rotate(startSequence:)``): then changes stop.
+            do throws(FileStoreError) {
+                try log.rotate(startSequence: lastSequence)
+            } catch {
+                if failure == nil, let stopped = log.failure { failure = stopped }
+            }
         }
     }
 
