@@ -349,6 +349,54 @@ struct SegmentedHealthStoreBackendTests {
         }
     }
 
+    @Test func aFailedLogWriteRefusesItsBatchAndTheNextBatchGoesOn() throws {
+        let roomy = SegmentMemtableLimit(rows: 1_000, bytes: 1 << 20)
+        let samples = try (1...3).map { try StoreFixture.sample(.stepCount, Double($0)) }
+        // The steps up to the first batch's; the second batch's log write comes next, then its flush.
+        let before = try DurableFixture.withTemporaryDirectory { directory in
+            let faulty = FaultyFileSystem()
+            var backend = try Self.open(directory, fileSystem: faulty, memtableLimit: roomy, logLimit: 1 << 20)
+            try backend.insert(Self.objects([samples[0]]))
+            let count = faulty.steps.count
+            try backend.insert(Self.objects([samples[1]]))
+            #expect(faulty.steps.dropFirst(count).map(\.operation) == ["write", "fsync"])
+            backend.close()
+            return count
+        }
+        try DurableFixture.withTemporaryDirectory { directory in
+            let faulty = FaultyFileSystem(.fail(at: before + 1, keeping: 5))
+            var backend = try Self.open(directory, fileSystem: faulty, memtableLimit: roomy, logLimit: 1 << 20)
+            try backend.insert(Self.objects([samples[0]]))
+            #expect(throws: FileStoreError.self) { try backend.insert(Self.objects([samples[1]])) }
+            #expect(backend.lastSequence == 1)
+            #expect(backend.sample(withUUID: samples[1].uuid) == nil)
+            try backend.insert(Self.objects([samples[2]]))
+            backend.close()
+            let reopened = try Self.open(directory, memtableLimit: roomy, logLimit: 1 << 20)
+            #expect(reopened.recovery.tornTail == nil)
+            #expect(reopened.samples(of: .stepCount, matching: nil).map(\.uuid) == [samples[0].uuid, samples[2].uuid])
+            reopened.close()
+        }
+        try DurableFixture.withTemporaryDirectory { directory in
+            // A failed flush leaves the log's tail in doubt: every later change is refused.
+            let faulty = FaultyFileSystem(.fail(at: before + 2, keeping: nil))
+            var backend = try Self.open(directory, fileSystem: faulty, memtableLimit: roomy, logLimit: 1 << 20)
+            try backend.insert(Self.objects([samples[0]]))
+            #expect(throws: FileStoreError.self) { try backend.insert(Self.objects([samples[1]])) }
+            #expect {
+                try backend.insert(Self.objects([samples[2]]))
+            } throws: { error in
+                guard case FileStoreError.unusable = error else { return false }
+                return true
+            }
+            backend.close()
+            let reopened = try Self.open(directory, memtableLimit: roomy, logLimit: 1 << 20)
+            #expect(reopened.sample(withUUID: samples[0].uuid) != nil)
+            #expect(reopened.sample(withUUID: samples[2].uuid) == nil)
+            reopened.close()
+        }
+    }
+
     // MARK: Memory
 
     @Test func fiftyThousandSamplesKeepNoMemoryPerSampleBeyondTheMemtables() throws {
