@@ -261,6 +261,11 @@ struct SegmentedHealthStoreBackendTests {
             #expect(torn.offset == acknowledged.length)
             #expect(torn.length == 20)
             #expect(torn.problem == .truncated)
+            let keptAs = try #require(torn.keptAs)
+            #expect(keptAs.hasPrefix("damaged/" + SegmentLog.name(acknowledged.generation) + ".torn."))
+            #expect(
+                try Data(contentsOf: directory.appendingPathComponent(keptAs))
+                    == bytes[acknowledged.length..<(acknowledged.length + 20)])
             #expect(reopened.samples(of: .stepCount, matching: nil).map(\.uuid) == kept.map(\.uuid))
             #expect(reopened.sample(withUUID: lost.uuid) == nil)
             #expect(reopened.lastSequence == 2)

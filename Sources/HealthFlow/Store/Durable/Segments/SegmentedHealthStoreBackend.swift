@@ -9,8 +9,8 @@ import Foundation
 ///   insert or delete batch. Acknowledged changes survive a crash.
 /// - Opening rebuilds every type's segments from the file names, then replays the logs, skipping each change
 ///   whose sequence number the segments of its type already cover. A change cut short at the end of the newest
-///   log was never acknowledged: it is reported in ``recovery`` (``FileStoreRecovery/TornTail``) and cut off;
-///   any other damage is thrown, never skipped.
+///   log was never acknowledged: its bytes are copied to `damaged/`, it is reported in ``recovery``
+///   (``FileStoreRecovery/TornTail``) and cut off; any other damage is thrown, never skipped.
 /// - Once no memtable holds a change of the log, or the log passes ``logLimit`` bytes (every memtable is then
 ///   flushed first), a new log generation starts and older ones are removed.
 /// - After a flush, a type's newest segments are merged when enough of one size class have gathered (a tiered
@@ -19,7 +19,8 @@ import Foundation
 ///   and, per segment, its block index and Bloom filter; never a segment's samples. Opening also reads the
 ///   newest log whole (about ``logLimit`` bytes).
 /// - Files: in the directory given, only names this backend generates — `segment-…` files (``SegmentName``),
-///   `segment-log-….hfj` logs, their temporary names, and `segments.lock` — are read, written or removed.
+///   `segment-log-….hfj` logs, their temporary names, and `segments.lock` — are read, written or removed, and
+///   torn tails are copied into `damaged/` under new names.
 ///
 /// A read that meets damage answers as if nothing matched (the protocol's reads cannot throw), records the
 /// error, and every later change throws ``FileStoreError/unusable(after:)``; so does a failed flush of a
