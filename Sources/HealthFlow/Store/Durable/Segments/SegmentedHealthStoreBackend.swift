@@ -32,8 +32,9 @@ public struct SegmentedHealthStoreBackend: HealthStoreBackend {
 
     /// Opens, or creates, the backend in `directory` (created with mode 0700 when missing) and takes its lock.
     /// - Throws: ``FileStoreError/alreadyOpen(path:)`` when another backend holds the directory,
-    ///   ``FileStoreError/corruptFile(name:offset:problem:)`` for damage in a segment or a log (nothing is
-    ///   changed then), or the file system's error.
+    ///   ``FileStoreError/corruptFile(name:offset:problem:)`` for damage in a segment or a log (no log is cut
+    ///   and no change lost then; memtables filled by the changes replayed before the damage may have been
+    ///   written as segments, which hold logged changes only), or the file system's error.
     /// - Complexity: O(segment indexes + log size).
     public init(directory: FileSystemPath) throws(FileStoreError) {
         try self.init(directory: directory, fileSystem: PosixFileSystem())
