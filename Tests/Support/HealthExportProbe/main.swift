@@ -1,3 +1,4 @@
+import FlowKit
 import Foundation
 import HealthExport
 import HealthExportTestSupport
@@ -7,12 +8,37 @@ import HealthFlow
     import Glibc
 #endif
 
-// A child process that measures an import's memory: `HealthExportProbe PATH RECORDS` writes an export of RECORDS
-// step and heart-rate records to PATH (streamed, 10,000 records a write), imports it into a store that only
-// counts, and prints `imported=N maxrss_kb=K`: K is the peak resident memory of this program's own image.
+// A child process that measures an import's memory: `HealthExportProbe PATH RECORDS [SEGMENTS-DIR]` writes an
+// export of RECORDS step and heart-rate records to PATH (streamed, 10,000 records a write), imports it into a store
+// that only counts — or, given SEGMENTS-DIR, into a BackedHealthStore over a SegmentedHealthStoreBackend there —
+// and prints `imported=N maxrss_kb=K`: K is the peak resident memory of this program's own image.
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let records = Int(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: HealthExportProbe PATH RECORDS\n".utf8))
+// `HealthExportProbe --backend DIR COUNT`: COUNT step samples, a minute apart, straight into a
+// SegmentedHealthStoreBackend in DIR in batches of 1,000 (no store rules, no XML), then the same line.
+if arguments.count == 4, arguments[1] == "--backend", let count = Int(arguments[3]) {
+    var backend = try SegmentedHealthStoreBackend(directory: FileSystemPath(arguments[2]))
+    let unit = try HealthUnit(from: "count")
+    let source = HealthSource(bundleIdentifier: "probe", name: "Probe")
+    let origin = Date(timeIntervalSinceReferenceDate: 700_000_000)
+    for first in stride(from: 0, to: count, by: 1_000) {
+        let batch = try (first..<min(count, first + 1_000)).map { index in
+            let start = origin + Double(index) * 60
+            return StoredHealthSample(
+                sample: .quantity(
+                    try HealthQuantitySample(
+                        type: .stepCount, quantity: HealthQuantity(unit: unit, doubleValue: Double(index % 500)),
+                        start: start, end: start + 60, source: source, metadata: [:], uuid: UUID())),
+                correlation: nil)
+        }
+        try backend.insert(batch)
+    }
+    let stored = backend.lastSequence
+    backend.close()
+    print("imported=\(stored) maxrss_kb=\(ownPeakResidentKilobytes())")
+    exit(0)
+}
+guard arguments.count == 3 || arguments.count == 4, let records = Int(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: HealthExportProbe PATH RECORDS [SEGMENTS-DIR]\n".utf8))
     exit(2)
 }
 let path = arguments[1]
@@ -51,16 +77,38 @@ for index in 0..<records {
 file.write(Data((chunk + "</HealthData>\n").utf8))
 try file.close()
 
-let store = IngestObservingStore(
-    InMemoryHealthStore(configuration: HealthAppConfiguration(bundleIdentifier: "probe", name: "Probe")),
-    keepsSamples: false)
+let configuration = HealthAppConfiguration(
+    bundleIdentifier: "probe", name: "Probe", healthShareUsageDescription: "Reads the import back.",
+    healthUpdateUsageDescription: "Stores the imported records.")
+let store: any HealthStore
+let counter: IngestObservingStore?
+if arguments.count == 4 {
+    let backend = try SegmentedHealthStoreBackend(directory: FileSystemPath(arguments[3]))
+    store = BackedHealthStore(backend: backend, configuration: configuration)
+    counter = nil
+    // A store without an ingest path of its own is saved into, which needs leave to share the export's types.
+    let authorized = DispatchSemaphore(value: 0)
+    let types: Set<HealthObjectType> = [.stepCount, .heartRate]
+    store.requestAuthorization(toShare: types, read: types) { _, error in
+        if let error { FileHandle.standardError.write(Data("\(error)\n".utf8)) }
+        authorized.signal()
+    }
+    authorized.wait()
+} else {
+    counter = IngestObservingStore(InMemoryHealthStore(configuration: configuration), keepsSamples: false)
+    store = counter!
+}
+let imported = LockedState(0)
 let done = DispatchSemaphore(value: 0)
 HealthExportImport(path: path).start(into: store) { result in
-    if case .failure(let error) = result { FileHandle.standardError.write(Data("\(error)\n".utf8)) }
+    switch result {
+    case .success(let report): imported.withLock { $0 = report.importedCount }
+    case .failure(let error): FileHandle.standardError.write(Data("\(error)\n".utf8))
+    }
     done.signal()
 }
 done.wait()
-print("imported=\(store.ingestedCount) maxrss_kb=\(ownPeakResidentKilobytes())")
+print("imported=\(counter?.ingestedCount ?? imported.withLock { $0 }) maxrss_kb=\(ownPeakResidentKilobytes())")
 
 /// The peak resident memory, in KB, of this program since it started. On Linux `getrusage`'s `ru_maxrss` is not
 /// that: `execve` keeps the larger of the new image's peak and the peak of the image it replaced, which for a
