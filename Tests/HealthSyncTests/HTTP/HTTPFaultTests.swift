@@ -92,16 +92,6 @@ struct HTTPFaultTests {
     /// and a receive window nobody reads, together.
     static let unswallowable = 12_000_000
 
-    static func earlyAnswerUploader(
-        _ server: HTTPTestServer, _ path: String, streamed: Bool, bodyBytes: Int,
-        scheduler: ManualScheduler
-    ) -> Uploader {
-        Uploader(
-            transport: HTTPTransport(
-                url: server.url(path), timeout: .seconds(20), dataThreshold: streamed ? 0 : Int64(bodyBytes)),
-            policy: UploadRetryPolicy(attempts: 2, backoff: .constant(.seconds(1))), scheduler: scheduler)
-    }
-
     /// The server answers 200 on the request's head alone, without reading a byte of the body, then closes
     /// ("close") or reads and drops the rest ("drain"). It cannot have the batch, so that 200 is no delivery:
     /// the attempt fails, retryably, and the retry to the same server, honest now, delivers the whole body under
@@ -135,8 +125,10 @@ struct HTTPFaultTests {
         let scheduler = ManualScheduler()
         let body = Self.body(streamed ? Self.large : Self.unswallowable)
         let request = httpStreamedRequest(body)
-        let upload = Self.earlyAnswerUploader(
-            server, path, streamed: streamed, bodyBytes: body.count, scheduler: scheduler
+        let upload = Uploader(
+            transport: HTTPTransport(
+                url: server.url(path), timeout: .seconds(20), dataThreshold: streamed ? 0 : Int64(body.count)),
+            policy: UploadRetryPolicy(attempts: 2, backoff: .constant(.seconds(1))), scheduler: scheduler
         )
         .observedUpload(request)
 
