@@ -37,6 +37,24 @@ if arguments.count == 4, arguments[1] == "--backend", let count = Int(arguments[
     print("imported=\(stored) maxrss_kb=\(ownPeakResidentKilobytes())")
     exit(0)
 }
+// `HealthExportProbe --import EXPORT DIR`: imports an existing export into a BackedHealthStore over a
+// SegmentedHealthStoreBackend in DIR, then prints the same line.
+if arguments.count == 4, arguments[1] == "--import" {
+    let backend = try SegmentedHealthStoreBackend(directory: FileSystemPath(arguments[3]))
+    let store = BackedHealthStore(backend: backend, configuration: probeConfiguration)
+    let imported = LockedState(0)
+    let done = DispatchSemaphore(value: 0)
+    HealthExportImport(path: arguments[2]).start(into: store) { result in
+        switch result {
+        case .success(let report): imported.withLock { $0 = report.importedCount }
+        case .failure(let error): FileHandle.standardError.write(Data("\(error)\n".utf8))
+        }
+        done.signal()
+    }
+    done.wait()
+    print("imported=\(imported.withLock { $0 }) maxrss_kb=\(ownPeakResidentKilobytes())")
+    exit(0)
+}
 guard arguments.count == 3 || arguments.count == 4, let records = Int(arguments[2]) else {
     FileHandle.standardError.write(Data("usage: HealthExportProbe PATH RECORDS [SEGMENTS-DIR]\n".utf8))
     exit(2)
@@ -77,9 +95,7 @@ for index in 0..<records {
 file.write(Data((chunk + "</HealthData>\n").utf8))
 try file.close()
 
-let configuration = HealthAppConfiguration(
-    bundleIdentifier: "probe", name: "Probe", healthShareUsageDescription: "Reads the import back.",
-    healthUpdateUsageDescription: "Stores the imported records.")
+let configuration = probeConfiguration
 let store: any HealthStore
 let counter: IngestObservingStore?
 if arguments.count == 4 {
@@ -128,4 +144,11 @@ func ownPeakResidentKilobytes() -> Int {
         getrusage(RUSAGE_SELF, &usage)
         return Int(usage.ru_maxrss) / 1024  // bytes on Darwin
     #endif
+}
+
+/// The app the probe's stores belong to.
+var probeConfiguration: HealthAppConfiguration {
+    HealthAppConfiguration(
+        bundleIdentifier: "probe", name: "Probe", healthShareUsageDescription: "Reads the import back.",
+        healthUpdateUsageDescription: "Stores the imported records.")
 }

@@ -1,10 +1,9 @@
 /// How large a type's memtable may grow before it is written as a segment: it is flushed once it holds `rows`
-/// versions or `bytes` bytes of encoded samples, whichever comes first.
+/// versions or holds an estimated `bytes` bytes, whichever comes first.
 struct SegmentMemtableLimit: Equatable {
     /// Versions (live samples and deletions), at least 1.
     let rows: Int
-    /// Bytes of samples as ``SampleCodec`` encodes them, plus 33 bytes of keys a row: what the rows take in a
-    /// segment before the block's shared string table, a measure of what they hold in memory.
+    /// Bytes the rows hold in memory, as ``SegmentRowFootprint`` estimates them.
     let bytes: Int
 
     init(rows: Int, bytes: Int) {
@@ -43,11 +42,9 @@ struct SegmentMemtable {
 
     /// Holds `row` as the newest version of its sample's UUID, replacing the one held; a replaced deletion is
     /// kept as superseded, a replaced live sample is dropped.
-    /// - Complexity: O(size of the encoded sample).
+    /// - Complexity: O(size of the sample).
     mutating func put(_ row: SegmentRow) {
-        var writer = BinaryWriter(capacity: 256)
-        SampleCodec.encode(row.entry.sample, into: &writer)
-        let size = writer.count + 33
+        let size = SegmentRowFootprint.bytes(of: row.entry.sample)
         let key = UUIDKey(row.entry.sample.uuid)
         if let replaced = versions.updateValue((row, size), forKey: key) {
             if replaced.row.isDeletion {

@@ -194,11 +194,27 @@ final class SegmentReader {
     /// The row holding the sample with `uuid`, or `nil` when the segment has none.
     func row(withUUID uuid: UUID) throws(FileStoreError) -> SegmentRow? {
         guard let number = try row(of: uuid) else { return nil }
-        let found = try row(number)
-        guard found.entry.sample.uuid == uuid else {
-            throw .corruptFile(
-                name: name, offset: rowBlocks[rowBlocks.partitioningIndex { $0.firstRow > number } - 1].extent.offset,
-                problem: .inconsistent("the UUID column names a row holding another sample"))
+        return try rows(holding: [(uuid, number)]).first
+    }
+
+    /// The rows `located` names, each checked to hold its UUID, in the order of their row numbers.
+    /// - Parameter located: UUIDs with the numbers of their rows (``row(of:)``), in any order.
+    /// - Complexity: each row block holding one of the rows is read and decoded once.
+    func rows(holding located: [(uuid: UUID, row: Int)]) throws(FileStoreError) -> [SegmentRow] {
+        var found: [SegmentRow] = []
+        found.reserveCapacity(located.count)
+        var decoded: (block: Int, rows: [SegmentRow])?
+        for (uuid, number) in located.sorted(by: { $0.row < $1.row }) {
+            precondition(number >= 0 && number < rowCount, "row \(number) is not in a segment of \(rowCount) rows")
+            let block = rowBlocks.partitioningIndex { $0.firstRow > number } - 1
+            if decoded?.block != block { decoded = (block, try rows(ofBlock: block)) }
+            let row = decoded!.rows[number - rowBlocks[block].firstRow]
+            guard row.entry.sample.uuid == uuid else {
+                throw .corruptFile(
+                    name: name, offset: rowBlocks[block].extent.offset,
+                    problem: .inconsistent("the UUID column names a row holding another sample"))
+            }
+            found.append(row)
         }
         return found
     }
@@ -256,14 +272,6 @@ final class SegmentReader {
             try reader.expectEnd()
             return rows
         }
-    }
-
-    /// Row `number` with its sample.
-    /// - Complexity: one block read and decoded.
-    func row(_ number: Int) throws(FileStoreError) -> SegmentRow {
-        precondition(number >= 0 && number < rowCount, "row \(number) is not in a segment of \(rowCount) rows")
-        let block = rowBlocks.partitioningIndex { $0.firstRow > number } - 1
-        return try rows(ofBlock: block)[number - rowBlocks[block].firstRow]
     }
 
     /// The segment's rows in sequence order after `sequence`, as `(sequence, row)`, at most `limit` of them.

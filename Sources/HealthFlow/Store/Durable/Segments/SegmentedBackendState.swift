@@ -237,10 +237,7 @@ struct SegmentedBackendState {
         let plan = QueryPlan(predicate, longestDuration: .infinity)
         var rows: [SegmentRow]
         if let uuids = plan.uuids {
-            rows = []
-            for uuid in uuids {
-                if let row = try storage.row(withUUID: uuid) { rows.append(row) }
-            }
+            rows = try storage.rows(withUUIDs: uuids)
         } else {
             let lowerStart = plan.lowerStart.flatMap { $0.isFinite ? $0 : nil }
             let lowerEnd = predicate?.dateRange.start?.timeIntervalSinceReferenceDate

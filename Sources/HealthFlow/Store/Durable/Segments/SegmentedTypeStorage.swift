@@ -174,6 +174,31 @@ final class SegmentedTypeStorage {
         return nil
     }
 
+    /// The live rows of the samples with `uuids` (deleted and unknown UUIDs have none), in no particular order.
+    /// - Complexity: as ``row(withUUID:)`` for each UUID, except that each row block holding one of the rows is
+    ///   read and decoded once per call, not once per UUID.
+    func rows(withUUIDs uuids: some Sequence<UUID>) throws(FileStoreError) -> [SegmentRow] {
+        var found: [SegmentRow] = []
+        var pending: [UUID] = []
+        for uuid in uuids {
+            if let version = memtable.version(of: UUIDKey(uuid)) {
+                if !version.isDeletion { found.append(version) }
+            } else {
+                pending.append(uuid)
+            }
+        }
+        for segment in segments.reversed() where !pending.isEmpty {
+            var located: [(uuid: UUID, row: Int)] = []
+            var absent: [UUID] = []
+            for uuid in pending {
+                if let row = try segment.reader.row(of: uuid) { located.append((uuid, row)) } else { absent.append(uuid) }
+            }
+            found += try segment.reader.rows(holding: located).filter { !$0.isDeletion }
+            pending = absent
+        }
+        return found
+    }
+
     /// Whether the version of `uuid` in segment `index` is its newest: no later segment holds the UUID and,
     /// unless `consultingMemtable` is `false`, neither does the memtable.
     /// - Complexity: a Bloom filter check per later segment, and a UUID block read for each that may hold it.
