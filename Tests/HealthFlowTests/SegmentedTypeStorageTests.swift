@@ -192,6 +192,43 @@ import Testing
         }
     }
 
+    @Test func aBatchOfUUIDsGetsTheAnswersOfSingleLookUpsReadingEachBlockOnce() throws {
+        try withDirectory { directory in
+            let counting = CountingFileSystem()
+            let storage = try Self.minuteSamples(in: directory, fileSystem: counting)
+            let all = try storage.rows(startingFrom: nil, below: nil, endingAtOrAfter: nil)
+            // The fourth segment's 1,024 samples (8 row blocks), 100 of them deleted (tombstones in the memtable),
+            // one inserted again since, one from the last segment, and 50 UUIDs the storage never held.
+            let chunk = all[3_072..<4_096].map(\.entry.sample.uuid)
+            var sequence: UInt64 = 10_240
+            for uuid in chunk.prefix(100) {
+                sequence += 1
+                #expect(try storage.delete(uuid, sequence: sequence) != nil)
+            }
+            sequence += 1
+            let again = SegmentRow(
+                entry: IndexedSample(sample: all[3_072].entry.sample, sequence: sequence, isOwned: true),
+                correlation: nil)
+            try storage.insert([again])
+            let asked = chunk + [all[10_000].entry.sample.uuid] + (0..<50).map { _ in UUID() }
+
+            counting.reads = 0
+            let batch = try storage.rows(withUUIDs: asked)
+            let batchReads = counting.reads
+            let single = try asked.compactMap { try storage.row(withUUID: $0) }
+            #expect(batch.count == 1_024 - 100 + 1 + 1)
+            func versions(_ rows: [SegmentRow]) -> [String] {
+                rows.map { "\($0.entry.sample.uuid) \($0.entry.sequence)" }.sorted()
+            }
+            #expect(versions(batch) == versions(single))
+            #expect(batch.contains { $0.entry.sequence == sequence })
+            // The segment's 8 row blocks and its UUID blocks (4 hold its 1,024 UUIDs), the last segment's two
+            // blocks, and the UUID blocks Bloom filters' false positives cost in the other segments; one look-up at
+            // a time reads a UUID block and a row block for each of the 925 samples found.
+            #expect(batchReads <= 8 + 4 + 2 + 40, "\(batchReads) reads")
+        }
+    }
+
     @Test func cursorsReadBlocksOnlyAsTheyAdvance() throws {
         try withDirectory { directory in
             let counting = CountingFileSystem()

@@ -160,12 +160,43 @@ final class SegmentReader {
     ///   searches.
     func row(of uuid: UUID) throws(FileStoreError) -> Int? {
         let key = UUIDKey(uuid)
-        guard bloom.mayContain(key) else { return nil }
+        guard bloom.mayContain(key), let blockNumber = uuidBlockNumber(of: key) else { return nil }
+        let block = uuidBlocks[blockNumber]
+        return try row(of: key, in: block, bytes: try Self.block(block.extent, of: file, name: name))
+    }
+
+    /// The numbers of the rows holding the samples with `uuids` that the segment has, with their UUIDs, in UUID
+    /// order.
+    /// - Complexity: O(k log k) for k UUIDs the Bloom filter lets through; each UUID block that may hold one of
+    ///   them is read once.
+    func rows(of uuids: some Sequence<UUID>) throws(FileStoreError) -> [(uuid: UUID, row: Int)] {
+        let candidates = uuids.map { (uuid: $0, order: SegmentUUIDOrder(UUIDKey($0))) }
+            .filter { bloom.mayContain(UUIDKey($0.uuid)) }
+            .sorted { $0.order < $1.order }
+        var found: [(uuid: UUID, row: Int)] = []
+        var loaded: (number: Int, bytes: [UInt8])?
+        for candidate in candidates {
+            let key = UUIDKey(candidate.uuid)
+            guard let blockNumber = uuidBlockNumber(of: key) else { continue }
+            let block = uuidBlocks[blockNumber]
+            if loaded?.number != blockNumber { loaded = (blockNumber, try Self.block(block.extent, of: file, name: name)) }
+            if let row = try row(of: key, in: block, bytes: loaded!.bytes) { found.append((candidate.uuid, row)) }
+        }
+        return found
+    }
+
+    /// The UUID block whose keys may include `key`.
+    private func uuidBlockNumber(of key: UUIDKey) -> Int? {
         let order = SegmentUUIDOrder(key)
         let blockNumber = uuidBlocks.partitioningIndex { SegmentUUIDOrder($0.firstKey) > order } - 1
-        guard blockNumber >= 0 else { return nil }
-        let block = uuidBlocks[blockNumber]
-        let bytes = try Self.block(block.extent, of: file, name: name)
+        return blockNumber >= 0 ? blockNumber : nil
+    }
+
+    /// The row `bytes`, UUID block `block`'s contents, name for `key`.
+    private func row(
+        of key: UUIDKey, in block: SegmentLookupBlock<UUIDKey>, bytes: [UInt8]
+    ) throws(FileStoreError) -> Int? {
+        let order = SegmentUUIDOrder(key)
         let found = bytes.withUnsafeBytes { buffer -> Int? in
             var low = 0
             var high = block.entryCount

@@ -175,8 +175,9 @@ final class SegmentedTypeStorage {
     }
 
     /// The live rows of the samples with `uuids` (deleted and unknown UUIDs have none), in no particular order.
-    /// - Complexity: as ``row(withUUID:)`` for each UUID, except that each row block holding one of the rows is
-    ///   read and decoded once per call, not once per UUID.
+    /// - Complexity: O(k) in the memtable for k UUIDs; then per segment, newest first, the Bloom filter for
+    ///   each UUID not found yet, and one read of each UUID block and row block holding one of them (a row block
+    ///   decoded once per call, not once per UUID).
     func rows(withUUIDs uuids: some Sequence<UUID>) throws(FileStoreError) -> [SegmentRow] {
         var found: [SegmentRow] = []
         var pending: [UUID] = []
@@ -188,13 +189,10 @@ final class SegmentedTypeStorage {
             }
         }
         for segment in segments.reversed() where !pending.isEmpty {
-            var located: [(uuid: UUID, row: Int)] = []
-            var absent: [UUID] = []
-            for uuid in pending {
-                if let row = try segment.reader.row(of: uuid) { located.append((uuid, row)) } else { absent.append(uuid) }
-            }
+            let located = try segment.reader.rows(of: pending)
             found += try segment.reader.rows(holding: located).filter { !$0.isDeletion }
-            pending = absent
+            let held = Set(located.map(\.uuid))
+            pending.removeAll { held.contains($0) }
         }
         return found
     }
