@@ -41,18 +41,10 @@ if arguments.count == 4, arguments[1] == "--backend", let count = Int(arguments[
 // SegmentedHealthStoreBackend in DIR, then prints the same line.
 if arguments.count == 4, arguments[1] == "--import" {
     let backend = try SegmentedHealthStoreBackend(directory: FileSystemPath(arguments[3]))
-    let store = BackedHealthStore(backend: backend, configuration: probeConfiguration)
-    let imported = LockedState(0)
-    let done = DispatchSemaphore(value: 0)
-    HealthExportImport(path: arguments[2]).start(into: store) { result in
-        switch result {
-        case .success(let report): imported.withLock { $0 = report.importedCount }
-        case .failure(let error): FileHandle.standardError.write(Data("\(error)\n".utf8))
-        }
-        done.signal()
-    }
-    done.wait()
-    print("imported=\(imported.withLock { $0 }) maxrss_kb=\(ownPeakResidentKilobytes())")
+    let imported = importExport(
+        at: arguments[2], into: BackedHealthStore(backend: backend, configuration: probeConfiguration))
+    backend.close()
+    print("imported=\(imported) maxrss_kb=\(ownPeakResidentKilobytes())")
     exit(0)
 }
 guard arguments.count == 3 || arguments.count == 4, let records = Int(arguments[2]) else {
@@ -95,36 +87,32 @@ for index in 0..<records {
 file.write(Data((chunk + "</HealthData>\n").utf8))
 try file.close()
 
-let configuration = probeConfiguration
-let store: any HealthStore
-let counter: IngestObservingStore?
 if arguments.count == 4 {
     let backend = try SegmentedHealthStoreBackend(directory: FileSystemPath(arguments[3]))
-    store = BackedHealthStore(backend: backend, configuration: configuration)
-    counter = nil
-    // A store without an ingest path of its own is saved into, which needs leave to share the export's types.
-    let authorized = DispatchSemaphore(value: 0)
-    let types: Set<HealthObjectType> = [.stepCount, .heartRate]
-    store.requestAuthorization(toShare: types, read: types) { _, error in
-        if let error { FileHandle.standardError.write(Data("\(error)\n".utf8)) }
-        authorized.signal()
-    }
-    authorized.wait()
+    let imported = importExport(at: path, into: BackedHealthStore(backend: backend, configuration: probeConfiguration))
+    backend.close()
+    print("imported=\(imported) maxrss_kb=\(ownPeakResidentKilobytes())")
 } else {
-    counter = IngestObservingStore(InMemoryHealthStore(configuration: configuration), keepsSamples: false)
-    store = counter!
+    let counter = IngestObservingStore(InMemoryHealthStore(configuration: probeConfiguration), keepsSamples: false)
+    _ = importExport(at: path, into: counter)
+    print("imported=\(counter.ingestedCount) maxrss_kb=\(ownPeakResidentKilobytes())")
 }
-let imported = LockedState(0)
-let done = DispatchSemaphore(value: 0)
-HealthExportImport(path: path).start(into: store) { result in
-    switch result {
-    case .success(let report): imported.withLock { $0 = report.importedCount }
-    case .failure(let error): FileHandle.standardError.write(Data("\(error)\n".utf8))
+
+/// Imports the export at `path` into `store`; returns the samples imported (0 after an error, which goes to
+/// standard error).
+func importExport(at path: String, into store: some HealthStore) -> Int {
+    let imported = LockedState(0)
+    let done = DispatchSemaphore(value: 0)
+    HealthExportImport(path: path).start(into: store) { result in
+        switch result {
+        case .success(let report): imported.withLock { $0 = report.importedCount }
+        case .failure(let error): FileHandle.standardError.write(Data("\(error)\n".utf8))
+        }
+        done.signal()
     }
-    done.signal()
+    done.wait()
+    return imported.withLock { $0 }
 }
-done.wait()
-print("imported=\(counter?.ingestedCount ?? imported.withLock { $0 }) maxrss_kb=\(ownPeakResidentKilobytes())")
 
 /// The peak resident memory, in KB, of this program since it started. On Linux `getrusage`'s `ru_maxrss` is not
 /// that: `execve` keeps the larger of the new image's peak and the peak of the image it replaced, which for a
