@@ -163,24 +163,8 @@ import Testing
     @Test func aNarrowDateRangeReadsOnlyTheBlocksThatMayHoldIt() throws {
         try withDirectory { directory in
             let counting = CountingFileSystem()
-            let storage = try SegmentedTypeStorage(
-                type: .heartRate, directory: directory, fileSystem: counting,
-                memtableLimit: SegmentMemtableLimit(rows: 1_024, bytes: 16 << 20))
             // 10,240 one-minute samples a minute apart, in ten segments of eight blocks.
-            var sequence: UInt64 = 0
-            for chunk in 0..<10 {
-                let rows = try (0..<1_024).map { position in
-                    sequence += 1
-                    let start = Fixture.noon.addingTimeInterval(Double(chunk * 1_024 + position) * 60)
-                    return SegmentRow(
-                        entry: IndexedSample(
-                            sample: try StoreFixture.sample(
-                                .heartRate, 70, unit: "count/min", start: start, duration: 60),
-                            sequence: sequence, isOwned: true),
-                        correlation: nil)
-                }
-                try storage.insert(rows)
-            }
+            let storage = try Self.minuteSamples(in: directory, fileSystem: counting)
             #expect(storage.segments.count == 10)
             counting.reads = 0
             let lower = Fixture.noon.timeIntervalSinceReferenceDate + 5_000 * 60

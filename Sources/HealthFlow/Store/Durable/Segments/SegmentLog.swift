@@ -73,25 +73,9 @@ final class SegmentLog {
         fileSystem: any StoreFileSystem, directory: FileSystemPath, storeID: UUID, generation: UInt64,
         startSequence: UInt64
     ) throws(FileStoreError) -> SegmentLog {
-        let name = Self.name(generation)
-        let temporary = directory.appending(StoreLayout.temporaryName(for: name))
-        var bytes = StoreLayout.journalMagic
-        RecordFrame.append(
-            kind: .header,
-            payload: StoreFileHeader(
-                generation: generation, appBundleIdentifier: owner, storeID: storeID, startSequence: startSequence
-            ).encoded(),
-            to: &bytes)
-        let file = try fileSystem.createFile(at: temporary)
-        do throws(FileStoreError) {
-            try file.write(bytes, at: 0)
-            try file.sync()
-            try file.rename(to: directory.appending(name))
-        } catch {
-            file.close()
-            try? fileSystem.removeFile(at: temporary)
-            throw error
-        }
+        let (file, length) = try JournalCreator(
+            fileSystem: fileSystem, directory: directory, appBundleIdentifier: owner, storeID: storeID
+        ).create(named: Self.name(generation), generation: generation, startSequence: startSequence)
         do throws(FileStoreError) {
             try fileSystem.syncDirectory(at: directory)
         } catch {
@@ -100,7 +84,7 @@ final class SegmentLog {
         }
         return SegmentLog(
             fileSystem: fileSystem, directory: directory, storeID: storeID, generation: generation, file: file,
-            length: bytes.count, headerLength: bytes.count)
+            length: length, headerLength: length)
     }
 
     /// Appends `mutation` (an insert or a delete) and flushes it: durable once this returns.

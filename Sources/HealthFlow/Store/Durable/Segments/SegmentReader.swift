@@ -179,7 +179,9 @@ final class SegmentReader {
             let key = UUIDKey(candidate.uuid)
             guard let blockNumber = uuidBlockNumber(of: key) else { continue }
             let block = uuidBlocks[blockNumber]
-            if loaded?.number != blockNumber { loaded = (blockNumber, try Self.block(block.extent, of: file, name: name)) }
+            if loaded?.number != blockNumber {
+                loaded = (blockNumber, try Self.block(block.extent, of: file, name: name))
+            }
             if let row = try row(of: key, in: block, bytes: loaded!.bytes) { found.append((candidate.uuid, row)) }
         }
         return found

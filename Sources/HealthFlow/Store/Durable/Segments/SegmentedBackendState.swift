@@ -79,7 +79,11 @@ struct SegmentedBackendState {
             }
             lastSequence = max(lastSequence, sequence ?? outcome.header.startSequence ?? 0)
             replayed += outcome.changes
-            if let cut = outcome.torn { torn = cut.kept(as: try keep(cut, of: bytes)) }
+            if let cut = outcome.torn {
+                // As the durable store does (``FileStoreRecovery/TornTail/keptAs``): bytes not read are kept.
+                torn = cut.kept(
+                    as: try DamagedCopy.keep(cut, of: bytes, in: directory, fileSystem: fileSystem))
+            }
             current = (generation, outcome, bytes.count)
         }
         if let current {
@@ -109,29 +113,6 @@ struct SegmentedBackendState {
             }
         }
         return SegmentedBackendRecovery(logGenerations: generations, replayedChanges: replayed, tornTail: torn)
-    }
-
-    /// Copies the bytes of a torn last change into `damaged/<log>.torn.<time>` before the log is cut, as the
-    /// durable store does (``FileStoreRecovery/TornTail/keptAs``): they could not be read, so they are kept.
-    /// - Returns: The copy's path relative to the directory.
-    private func keep(_ torn: FileStoreRecovery.TornTail, of bytes: [UInt8]) throws(FileStoreError) -> String {
-        let folder = directory.appending(StoreLayout.damagedFolder)
-        try fileSystem.makeDirectory(at: folder)
-        let taken = Set(try fileSystem.contentsOfDirectory(at: folder))
-        let stem = torn.file + ".torn." + StoreLayout.timestamp(Date())
-        var target = stem
-        var counter = 1
-        while taken.contains(target) {
-            counter += 1
-            target = stem + "-" + String(counter)
-        }
-        let file = try fileSystem.createFile(at: folder.appending(target))
-        defer { file.close() }
-        try file.write(Array(bytes[min(torn.offset, bytes.count)...]), at: 0)
-        try file.sync()
-        try fileSystem.syncDirectory(at: folder)
-        try fileSystem.syncDirectory(at: directory)
-        return StoreLayout.damagedFolder + "/" + target
     }
 
     /// Applies one logged change whose first object takes number `sequence + 1`, skipping each object whose
