@@ -94,7 +94,9 @@ struct SegmentedHealthStoreBackendTests {
             lastSequence = backend.lastSequence
             samples = SegmentedHealthStoreBackendTests.types.map { backend.samples(of: $0, matching: nil).map(\.uuid) }
             changes = SegmentedHealthStoreBackendTests.types.map {
-                backend.changes(of: $0, after: 0).map { "\($0.sequence) \($0.sample.uuid) \($0.isDeletion)" }
+                backend.changes(of: $0, after: 0, limit: .max).map {
+                    "\($0.sequence) \($0.sample.uuid) \($0.isDeletion)"
+                }
             }
             members = [:]
             for uuid in uuids {
@@ -154,7 +156,7 @@ struct SegmentedHealthStoreBackendTests {
                 backend.samples(of: $0, matching: nil)
             }
             #expect(left.isEmpty)
-            let deletions = backend.changes(of: .bloodPressureSystolic, after: 0).filter(\.isDeletion)
+            let deletions = backend.changes(of: .bloodPressureSystolic, after: 0, limit: .max).filter(\.isDeletion)
             #expect(deletions.count == 1)
         }
     }

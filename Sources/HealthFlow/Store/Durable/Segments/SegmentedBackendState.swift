@@ -231,11 +231,13 @@ struct SegmentedBackendState {
         return rows.map(\.entry.sample)
     }
 
-    func changes(of type: HealthObjectType, after sequence: UInt64) throws(FileStoreError) -> [HealthStoreChange] {
+    func changes(
+        of type: HealthObjectType, after sequence: UInt64, limit: Int
+    ) throws(FileStoreError) -> [HealthStoreChange] {
         guard let storage = storages[type] else { return [] }
         var cursor = storage.changeCursor(after: sequence)
         var changes: [HealthStoreChange] = []
-        while let change = try cursor.next() {
+        while changes.count < limit, let change = try cursor.next() {
             switch change {
             case .added(let row):
                 changes.append(

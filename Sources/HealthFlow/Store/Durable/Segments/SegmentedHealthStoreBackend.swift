@@ -77,10 +77,12 @@ public struct SegmentedHealthStoreBackend: HealthStoreBackend {
         }
     }
 
-    /// - Complexity: the storage's change cursor; memory O(changes returned).
-    public func changes(of type: HealthObjectType, after sequence: UInt64) -> [HealthStoreChange] {
+    /// - Complexity: the storage's change cursor, stopped after `limit`; memory O(limit).
+    public func changes(of type: HealthObjectType, after sequence: UInt64, limit: Int) -> [HealthStoreChange] {
         core.state.withLock { state in
-            state.answering([]) { state throws(FileStoreError) in try state.changes(of: type, after: sequence) }
+            state.answering([]) { state throws(FileStoreError) in
+                try state.changes(of: type, after: sequence, limit: limit)
+            }
         }
     }
 
