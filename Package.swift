@@ -127,7 +127,8 @@ let package = Package(
             path: "Tests/Support/HealthExportTestSupport", swiftSettings: strict),
         // A child process that writes a large export and measures its import's peak memory.
         .executableTarget(
-            name: "HealthExportProbe", dependencies: ["HealthExport", "HealthExportTestSupport", "HealthFlow"],
+            name: "HealthExportProbe",
+            dependencies: ["FlowKit", "HealthExport", "HealthExportTestSupport", "HealthFlow"],
             path: "Tests/Support/HealthExportProbe", swiftSettings: strict),
         .testTarget(
             name: "HealthSyncTests",

@@ -105,6 +105,51 @@ struct HealthExportImportTests {
         #expect(try await store.samples(of: .stepCount).count == 2)
     }
 
+    /// The disk-backed store takes an export's samples as the durable store does, keeps them across a reopening,
+    /// adds nothing on a re-import, and the report counts what it cannot keep (a heartbeat series' beats, a
+    /// workout's route) instead of dropping it silently.
+    @Test func aDiskBackedStoreImportsKeepsAndReimportsAnExport() async throws {
+        let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try ExportFixtures.write(ExportFixtures.export(Self.body), in: directory)
+        try ExportFixtures.writeRoute(in: directory)
+        let segments = FileSystemPath(directory.appendingPathComponent("segments").path)
+        let types: [HealthObjectType] = [
+            .stepCount, .heartRate, .bloodGlucose, .sleepAnalysis, .bloodPressure, .bloodPressureSystolic,
+            .heartRateVariabilitySDNN, .heartbeatSeries, .workout,
+        ]
+        func counts(_ store: some HealthStore) async throws -> [HealthObjectType: Int] {
+            var counts: [HealthObjectType: Int] = [:]
+            for type in types { counts[type] = try await store.samples(of: type).count }
+            return counts
+        }
+        let reference = InMemoryHealthStore(configuration: app)
+        let expected = try await HealthExportImport(path: path).run(into: reference)
+
+        let backend = try SegmentedHealthStoreBackend(directory: segments)
+        let first = BackedHealthStore(backend: backend, configuration: app)
+        let report = try await HealthExportImport(path: path).run(into: first)
+        #expect(report.imported == expected.imported)
+        #expect(report.skippedCount == 0)
+        #expect(report.heartbeatSeriesWithoutBeats == 1)
+        #expect(report.workoutRoutesNotKept == 1)
+        #expect(try await counts(first) == counts(reference))
+        #expect(try await counts(first).values.allSatisfy { $0 == 1 })
+        let steps = try await first.samples(of: .stepCount)
+        #expect(steps == (try await reference.samples(of: .stepCount)))
+        backend.close()  // copies of a backend share it
+
+        let reopened = BackedHealthStore(
+            backend: try SegmentedHealthStoreBackend(directory: segments), configuration: app)
+        // A new store's answers to authorization last as long as it does: ask again to read.
+        try await reopened.requestAuthorization(toShare: [], read: Set(types).subtracting([.bloodPressure]))
+        #expect(try await counts(reopened) == counts(reference))
+        let again = try await HealthExportImport(path: path).run(into: reopened)
+        #expect(again.importedCount == 0)
+        #expect(again.alreadyInStore == report.importedCount)
+        #expect(try await counts(reopened) == counts(reference))
+    }
+
     /// A store that hides every type from reading gives the look-ups nothing: the batch is halved around the
     /// UUIDs the store refuses, and still nothing is added twice.
     @Test func reimportingIntoAStoreThatHidesReadsAddsNothing() async throws {

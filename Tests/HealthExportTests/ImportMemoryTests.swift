@@ -18,10 +18,13 @@ struct ImportMemoryTests {
     }
 
     /// Runs the probe on `records` records; returns what it imported and its peak RSS in KB.
-    static func probe(records: Int, in folder: URL) throws -> ProbeRun {
+    /// Given `segments`, the probe imports into a disk-backed store there instead of a store that only counts.
+    static func probe(records: Int, in folder: URL, segments: URL? = nil) throws -> ProbeRun {
         let process = Process()
         process.executableURL = BuiltProducts.executable("HealthExportProbe")
-        process.arguments = [folder.appendingPathComponent("export-\(records).xml").path, String(records)]
+        process.arguments =
+            [folder.appendingPathComponent("export-\(records).xml").path, String(records)]
+            + (segments.map { [$0.path] } ?? [])
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -47,6 +50,26 @@ struct ImportMemoryTests {
         #expect(large.imported == 50_000)
         // Keeping ~300 bytes per record would add over 13 MB between the two runs.
         #expect(large.maxRSS - small.maxRSS < 8_000, "peak RSS \(small.maxRSS) KB, then \(large.maxRSS) KB")
+    }
+
+    /// Issue 18's bound holds for the whole import, store included, when the store keeps its samples on disk
+    /// (BackedHealthStore over SegmentedHealthStoreBackend). Both sizes are past the point where the memtables
+    /// fill (4,096 rows a type) and segments start to be written and merged.
+    @Test func peakMemoryOfAnImportIntoTheDiskBackedStoreStaysFlat() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("HealthExportMemory-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let small = try await onOwnThread {
+            try Self.probe(records: 20_000, in: folder, segments: folder.appendingPathComponent("small"))
+        }
+        let large = try await onOwnThread {
+            try Self.probe(records: 80_000, in: folder, segments: folder.appendingPathComponent("large"))
+        }
+        #expect(small.imported == 20_000)
+        #expect(large.imported == 80_000)
+        // The durable store that keeps its samples in memory (~700 bytes a sample) would add 42 MB.
+        #expect(large.maxRSS - small.maxRSS < 8_000, "peak RSS \(small.maxRSS) KB, then \(large.maxRSS) KB")
+        #expect(large.maxRSS < 150_000, "peak RSS \(large.maxRSS) KB")
     }
 
     /// A spawned child's `ru_maxrss` on Linux includes the peak of the process that spawned it; the probe's

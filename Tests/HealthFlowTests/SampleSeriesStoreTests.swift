@@ -409,7 +409,7 @@ private struct KeepsNothingBackend: HealthStoreBackend {
     var lastSequence: UInt64 { 0 }
     func sample(withUUID uuid: UUID) -> StoredHealthSample? { nil }
     func samples(of type: HealthObjectType, matching predicate: SamplePredicate?) -> [HealthSample] { [] }
-    func changes(of type: HealthObjectType, after sequence: UInt64) -> [HealthStoreChange] { [] }
+    func changes(of type: HealthObjectType, after sequence: UInt64, limit: Int) -> [HealthStoreChange] { [] }
     mutating func insert(_ objects: [StoredHealthSample]) throws {}
     mutating func delete(_ objects: [HealthSample]) throws {}
 }

@@ -19,11 +19,13 @@ struct DictionaryBackend: HealthStoreBackend {
         }
     }
 
-    func changes(of type: HealthObjectType, after sequence: UInt64) -> [HealthStoreChange] {
-        log.filter { change in
-            guard change.sequence > sequence, change.sample.type == type else { return false }
-            return change.isDeletion || live[change.sample.uuid]?.sequence == change.sequence
-        }
+    func changes(of type: HealthObjectType, after sequence: UInt64, limit: Int) -> [HealthStoreChange] {
+        Array(
+            log.lazy.filter { change in
+                guard change.sequence > sequence, change.sample.type == type else { return false }
+                return change.isDeletion || self.live[change.sample.uuid]?.sequence == change.sequence
+            }
+            .prefix(limit))
     }
 
     mutating func insert(_ objects: [StoredHealthSample]) throws {

@@ -1,6 +1,7 @@
 // Import benchmarks: a generated Health export (1,000,000 records, about 485 MB of export.xml, written by
-// Benchmarks/generate-health-export.py) imported into the durable store as `healthflow import` does, beside
-// healthkit-to-sqlite — the established open-source tool for the job — on the same file in the same run.
+// Benchmarks/generate-health-export.py) imported into the durable store as `healthflow import` does, and into
+// the disk-backed store (SegmentedHealthStoreBackend), beside healthkit-to-sqlite — the established open-source
+// tool for the job — on the same file in the same run.
 //
 // Run: swift package --disable-sandbox benchmark --target ImportBenchmarks
 // HEALTHFLOW_IMPORT_RECORDS=200000 imports a smaller export. The export and healthkit-to-sqlite's virtual
@@ -104,6 +105,24 @@ let benchmarks: @Sendable () -> Void = {
             try store.snapshot()
             benchmark.stopMeasurement()
             store.close()
+            precondition(report.importedCount == records, "imported \(report.importedCount) of \(records)")
+        }
+    }
+
+    // The store that keeps its samples on disk: memory bounded by its memtables, not by the export.
+    Benchmark("Import1M: healthflow — HealthExportImport into BackedHealthStore over SegmentedHealthStoreBackend") {
+        benchmark in
+        let path = try exportPath()
+        for _ in benchmark.scaledIterations {
+            let folder = try ScratchFolder(prefix: "import-segments")
+            defer { folder.remove() }
+            let backend = try SegmentedHealthStoreBackend(
+                directory: FileSystemPath(folder.url.appendingPathComponent("segments").path))
+            let store = BackedHealthStore(backend: backend, configuration: BenchmarkData.app)
+            benchmark.startMeasurement()
+            let report = try await HealthExportImport(path: path).run(into: store)
+            benchmark.stopMeasurement()
+            backend.close()
             precondition(report.importedCount == records, "imported \(report.importedCount) of \(records)")
         }
     }

@@ -2,7 +2,7 @@ import FlowKit
 import Foundation
 import HealthFlow
 
-/// A store that adds samples from other sources all-or-nothing (the durable and in-memory stores): the import
+/// A store that adds samples from other sources all-or-nothing (the durable, in-memory and backed stores): the import
 /// writes through it when it can, and through ``HealthStore/save(_:withCompletion:)`` otherwise.
 public protocol HealthSampleIngesting: HealthStore {
     /// Adds samples with any source, all-or-nothing.
@@ -11,6 +11,7 @@ public protocol HealthSampleIngesting: HealthStore {
 
 extension FileHealthStore: HealthSampleIngesting {}
 extension InMemoryHealthStore: HealthSampleIngesting {}
+extension BackedHealthStore: HealthSampleIngesting {}
 
 /// A store that keeps ECGs with their voltage measurements (the durable and in-memory stores): the import
 /// writes an export's ECG CSVs through it; into any other store it writes the ECG samples alone and counts them

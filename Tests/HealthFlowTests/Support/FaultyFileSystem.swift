@@ -118,6 +118,11 @@ final class FaultyFileSystem: StoreFileSystem {
         return try real.readFile(at: path)
     }
 
+    func openFileForReading(at path: FileSystemPath) throws(FileStoreError) -> any ReadableStoreFile {
+        try checkAlive("read", path)
+        return try real.openFileForReading(at: path)
+    }
+
     func createFile(at path: FileSystemPath) throws(FileStoreError) -> any StoreFile {
         var file: (any StoreFile)?
         try simple("create", path) { () throws(FileStoreError) in file = try real.createFile(at: path) }

@@ -230,6 +230,9 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
             .map(\.element)
     }
 
+    /// How many changes an anchored query asks its backend for at a time.
+    static var changeChunk: Int { 4_096 }
+
     /// The visible changes to `type` after `anchor`, at most `limit` (0: all), and the anchor after them.
     private static func changes(
         of type: HealthObjectType, matching predicate: SamplePredicate?, after anchor: UInt64, limit: Int,
@@ -239,19 +242,24 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
         var deleted: [HealthDeletedObject] = []
         var last = anchor
         var cut = false
-        for change in state.backend.changes(of: type, after: anchor) {
-            if limit > 0, samples.count + deleted.count >= limit {
-                cut = true
-                break
+        reading: while true {
+            let chunk = state.backend.changes(of: type, after: last, limit: changeChunk)
+            for change in chunk {
+                if limit > 0, samples.count + deleted.count >= limit {
+                    cut = true
+                    break reading
+                }
+                last = change.sequence
+                guard predicate?.evaluate(change.sample) ?? true,
+                    state.authorization.isVisible(change.sample, toApp: app)
+                else { continue }
+                if change.isDeletion {
+                    deleted.append(HealthDeletedObject(deleting: change.sample))
+                } else {
+                    samples.append(change.sample)
+                }
             }
-            last = change.sequence
-            guard predicate?.evaluate(change.sample) ?? true, state.authorization.isVisible(change.sample, toApp: app)
-            else { continue }
-            if change.isDeletion {
-                deleted.append(HealthDeletedObject(deleting: change.sample))
-            } else {
-                samples.append(change.sample)
-            }
+            if chunk.count < changeChunk { break }
         }
         let newAnchor = cut ? last : max(anchor, state.backend.lastSequence)
         return HealthAnchoredChanges(

@@ -22,9 +22,10 @@ public protocol HealthStoreBackend: Sendable {
     /// sorting and limits.
     func samples(of type: HealthObjectType, matching predicate: SamplePredicate?) -> [HealthSample]
 
-    /// The changes to objects of `type` numbered after `sequence`, in sequence order: the insertion of each
-    /// object still live, and every deletion.
-    func changes(of type: HealthObjectType, after sequence: UInt64) -> [HealthStoreChange]
+    /// The first `limit` changes to objects of `type` numbered after `sequence` (fewer only when no more are
+    /// left), in sequence order: the insertion of each object still live, and every deletion. The store asks
+    /// in chunks, so an anchored query's memory follows its limit, not the number of changes behind it.
+    func changes(of type: HealthObjectType, after sequence: UInt64, limit: Int) -> [HealthStoreChange]
 
     /// Stores `objects` (checked: new UUIDs, valid), each taking the next sequence number; a correlation
     /// arrives followed by its members, each member naming it.

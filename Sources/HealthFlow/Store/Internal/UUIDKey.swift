@@ -32,3 +32,10 @@ struct UUIDKey: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(low)
     }
 }
+
+extension UUIDKey {
+    /// The key whose halves are `high` and `low`, as ``init(_:)`` loads them from a UUID's bytes.
+    init(high: UInt64, low: UInt64) {
+        self = withUnsafeBytes(of: (high, low)) { UUIDKey(UUID(uuid: $0.loadUnaligned(as: uuid_t.self))) }
+    }
+}

@@ -180,7 +180,13 @@ struct JournalCreator {
     func create(
         generation: UInt64, startSequence: UInt64
     ) throws(FileStoreError) -> (file: any StoreFile, length: Int) {
-        let name = StoreLayout.journalName(generation)
+        try create(named: StoreLayout.journalName(generation), generation: generation, startSequence: startSequence)
+    }
+
+    /// Creates a file in the journal's format named `name` (a journal, or the segmented backend's log).
+    func create(
+        named name: String, generation: UInt64, startSequence: UInt64
+    ) throws(FileStoreError) -> (file: any StoreFile, length: Int) {
         let temporary = directory.appending(StoreLayout.temporaryName(for: name))
         var bytes = StoreLayout.journalMagic
         RecordFrame.append(

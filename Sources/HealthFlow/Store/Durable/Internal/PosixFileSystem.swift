@@ -64,6 +64,12 @@ struct PosixFileSystem: StoreFileSystem {
         return PosixFile(descriptor: descriptor, path: path)
     }
 
+    func openFileForReading(at path: FileSystemPath) throws(FileStoreError) -> any ReadableStoreFile {
+        let descriptor = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw .io("open", path, errno) }
+        return PosixReadableFile(descriptor: descriptor, path: path)
+    }
+
     func rename(_ source: FileSystemPath, to destination: FileSystemPath) throws(FileStoreError) {
         let result = source.withCString { from in destination.withCString { to in posixRename(from, to) } }
         guard result == 0 else { throw .io("rename", destination, errno) }
@@ -156,6 +162,59 @@ final class PosixFile: StoreFile {
         let result = path.withCString { from in destination.withCString { to in posixRename(from, to) } }
         guard result == 0 else { throw .io("rename", destination, errno) }
         path = destination
+    }
+
+    func close() {
+        guard descriptor >= 0 else { return }
+        _ = posixClose(descriptor)
+        descriptor = -1
+    }
+}
+
+/// A file descriptor open for reading. Used under the store's locks only, never concurrently.
+final class PosixReadableFile: ReadableStoreFile {
+    private var descriptor: Int32
+    private let path: FileSystemPath
+
+    init(descriptor: Int32, path: FileSystemPath) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit { close() }
+
+    func size() throws(FileStoreError) -> Int {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .io("fstat", path, errno) }
+        return Int(info.st_size)
+    }
+
+    func read(count: Int, at offset: Int) throws(FileStoreError) -> [UInt8] {
+        guard count >= 0, offset >= 0 else { throw .io("pread", path, EINVAL) }
+        var failure: Int32 = 0
+        var filled = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            while filled < count, let base = buffer.baseAddress {
+                let got = pread(descriptor, base + filled, count - filled, off_t(offset + filled))
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if got == 0 { break }
+                filled += got
+            }
+            // Bytes not read are zeroed so the array is fully initialized; a short read throws below.
+            if filled < count, let base = buffer.baseAddress {
+                (base + filled).initialize(repeating: 0, count: count - filled)
+            }
+            initialized = count
+        }
+        if failure != 0 { throw .io("pread", path, failure) }
+        guard filled == count else {
+            throw .corruptFile(name: path.lastComponent.description, offset: offset + filled, problem: .truncated)
+        }
+        return bytes
     }
 
     func close() {

@@ -13,6 +13,8 @@ protocol StoreFileSystem: Sendable {
     func createFile(at path: FileSystemPath) throws(FileStoreError) -> any StoreFile
     /// Opens an existing file for writing (a journal to append to).
     func openFile(at path: FileSystemPath) throws(FileStoreError) -> any StoreFile
+    /// Opens an existing file for reading parts of it (a segment, read block by block).
+    func openFileForReading(at path: FileSystemPath) throws(FileStoreError) -> any ReadableStoreFile
     /// Renames atomically, replacing `destination`.
     func rename(_ source: FileSystemPath, to destination: FileSystemPath) throws(FileStoreError)
     /// Removes a file.
@@ -37,5 +39,17 @@ protocol StoreFile: AnyObject {
     /// name `destination`, the file's name as it is now.
     func rename(to destination: FileSystemPath) throws(FileStoreError)
     /// Closes the file (releasing any lock). Closing twice does nothing.
+    func close()
+}
+
+/// A file open for reading at offsets (`pread`), so that a reader holds only the parts it asked for. Not
+/// thread-safe: the store uses each one under a lock.
+protocol ReadableStoreFile: AnyObject {
+    /// The file's size in bytes when asked.
+    func size() throws(FileStoreError) -> Int
+    /// Exactly `count` bytes from `offset`, or throws (a file that ends before
+    /// them is `corruptFile(…, .truncated)`).
+    func read(count: Int, at offset: Int) throws(FileStoreError) -> [UInt8]
+    /// Closes the file. Closing twice does nothing.
     func close()
 }

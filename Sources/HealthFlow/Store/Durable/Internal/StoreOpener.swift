@@ -291,7 +291,7 @@ struct StoreOpener {
         var taken = Set(try fileSystem.contentsOfDirectory(at: folder))
         var moved: [String] = []
         for name in names {
-            let target = Self.unusedName(for: name, taken: &taken)
+            let target = DamagedCopy.unusedName(for: name, taken: &taken)
             try fileSystem.rename(path(name), to: folder.appending(target))
             moved.append(StoreLayout.damagedFolder + "/" + target)
         }
@@ -300,35 +300,11 @@ struct StoreOpener {
         return moved
     }
 
-    /// Copies the bytes of a torn last record into `damaged/`, as `<journal>.torn.<time>`, before the journal is
-    /// cut to its last complete record: they could not be read, so they are kept, not deleted. (A record cut by
-    /// a crash was never acknowledged; the store cannot tell that from a journal cut or damaged afterwards.)
-    /// Returns the copy's path relative to the store.
+    /// Keeps the bytes of a torn last record (``DamagedCopy/keep(_:of:in:fileSystem:)``) before the journal is
+    /// cut. (A record cut by a crash was never acknowledged; the store cannot tell that from a journal cut or
+    /// damaged afterwards.) Returns the copy's path relative to the store.
     private func keep(_ torn: FileStoreRecovery.TornTail) throws(FileStoreError) -> String {
-        let bytes = try fileSystem.readFile(at: path(torn.file))
-        let folder = path(StoreLayout.damagedFolder)
-        try fileSystem.makeDirectory(at: folder)
-        var taken = Set(try fileSystem.contentsOfDirectory(at: folder))
-        let target = Self.unusedName(for: torn.file + ".torn", taken: &taken)
-        let file = try fileSystem.createFile(at: folder.appending(target))
-        defer { file.close() }
-        try file.write(Array(bytes[min(torn.offset, bytes.count)...]), at: 0)
-        try file.sync()
-        try fileSystem.syncDirectory(at: folder)
-        try fileSystem.syncDirectory(at: directory)
-        return StoreLayout.damagedFolder + "/" + target
-    }
-
-    /// `name` plus the time, and a counter when that is in `taken` (which gets the result).
-    private static func unusedName(for name: String, taken: inout Set<String>) -> String {
-        let stamp = StoreLayout.timestamp(Date())
-        var target = name + "." + stamp
-        var counter = 1
-        while taken.contains(target) {
-            counter += 1
-            target = name + "." + stamp + "-" + String(counter)
-        }
-        taken.insert(target)
-        return target
+        try DamagedCopy.keep(
+            torn, of: try fileSystem.readFile(at: path(torn.file)), in: directory, fileSystem: fileSystem)
     }
 }

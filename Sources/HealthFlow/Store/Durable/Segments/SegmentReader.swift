@@ -1,0 +1,406 @@
+import Foundation
+
+/// Reads a segment (``SegmentFormat``) with `pread`: opening reads the footer and the index (the blocks' places,
+/// the Bloom filter — about 1.3 bytes a row in all); every other read fetches one block and checks its CRC-32.
+///
+/// Damage is a `FileStoreError.corruptFile` naming the segment and the offset of what is damaged, whether found
+/// on opening or on a later read; nothing is decoded from bytes whose checksum does not match. Not thread-safe:
+/// the store reads a segment under its lock.
+final class SegmentReader {
+    let name: String
+    let type: HealthObjectType
+    let rowCount: Int
+    /// The smallest and largest sequence of the segment's rows (both 0 when it has none).
+    let sequences: ClosedRange<UInt64>
+    /// The longest `end − start` of the segment's rows.
+    let longestDuration: Double
+    let rowBlocks: [SegmentRowBlock]
+    private let uuidBlocks: [SegmentLookupBlock<UUIDKey>]
+    private let sequenceBlocks: [SegmentLookupBlock<UInt64>]
+    private let bloom: BloomFilter
+    private let file: any ReadableStoreFile
+
+    /// The keys of a row block's rows, without their samples.
+    struct BlockKeys {
+        let starts: [Double]
+        let ends: [Double]
+        let sequences: [UInt64]
+        let flags: [UInt8]
+    }
+
+    /// Opens the segment in `file`, whose name `name` errors report; the reader keeps the file open.
+    init(file: any ReadableStoreFile, name: String) throws(FileStoreError) {
+        self.file = file
+        self.name = name
+        let size = try file.size()
+        let magic = SegmentFormat.magic
+        guard size >= magic.count else {
+            throw .corruptFile(name: name, offset: 0, problem: size == 0 ? .notAStoreFile : .truncated)
+        }
+        guard try file.read(count: magic.count, at: 0) == magic else {
+            throw .corruptFile(name: name, offset: 0, problem: .notAStoreFile)
+        }
+        let footerOffset = size - SegmentFormat.footerSize
+        guard footerOffset >= magic.count else { throw .corruptFile(name: name, offset: size, problem: .truncated) }
+        let footer = try file.read(count: SegmentFormat.footerSize, at: footerOffset)
+        guard Array(footer[24..<32]) == magic, footer[20..<24].allSatisfy({ $0 == 0 }) else {
+            // A segment is complete only with its footer: the file ends where writing stopped.
+            throw .corruptFile(name: name, offset: size, problem: .truncated)
+        }
+        let (indexOffset, indexLength, indexChecksum) = footer.withUnsafeBytes { bytes in
+            (
+                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+                UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
+            )
+        }
+        guard indexOffset >= UInt64(magic.count), indexLength <= UInt64(footerOffset),
+            indexOffset <= UInt64(footerOffset) - indexLength
+        else {
+            throw .corruptFile(
+                name: name, offset: footerOffset, problem: .undecodable("the index lies outside the file"))
+        }
+        let index = try Self.block(
+            SegmentBlockExtent(offset: Int(indexOffset), length: Int(indexLength), checksum: indexChecksum),
+            of: file, name: name)
+        do throws(BinaryReader.Failure) {
+            var reader = BinaryReader(index, range: 0..<index.count)
+            guard try reader.varint() == SegmentFormat.version else {
+                throw BinaryReader.Failure(reason: "the segment's format version is not \(SegmentFormat.version)")
+            }
+            let identifier = try reader.string()
+            guard let type = HealthObjectType(identifier: identifier) else {
+                throw BinaryReader.Failure(reason: "unknown type \"\(identifier)\"")
+            }
+            self.type = type
+            rowCount = try reader.integer()
+            let minimumSequence = try reader.uint64()
+            let maximumSequence = try reader.uint64()
+            guard minimumSequence <= maximumSequence else {
+                throw BinaryReader.Failure(reason: "the sequence range is reversed")
+            }
+            sequences = minimumSequence...maximumSequence
+            longestDuration = try reader.double()
+            let dataEnd = Int(indexOffset)
+            var blocks: [SegmentRowBlock] = []
+            for _ in 0..<(try reader.count(minimumSize: 20)) {
+                let extent = try Self.extent(from: &reader, within: magic.count..<dataEnd)
+                let firstRow = try reader.integer()
+                let rows = try reader.integer()
+                guard firstRow == (blocks.last.map { $0.firstRow + $0.rowCount } ?? 0), rows > 0 else {
+                    throw BinaryReader.Failure(reason: "the row blocks do not follow each other")
+                }
+                blocks.append(
+                    SegmentRowBlock(
+                        extent: extent, firstRow: firstRow, rowCount: rows, firstStart: try reader.double(),
+                        firstSequence: try reader.uint64()))
+            }
+            guard (blocks.last.map { $0.firstRow + $0.rowCount } ?? 0) == rowCount else {
+                throw BinaryReader.Failure(reason: "the row blocks do not hold the segment's rows")
+            }
+            rowBlocks = blocks
+            var uuidBlocks: [SegmentLookupBlock<UUIDKey>] = []
+            var uuidEntries = 0
+            for _ in 0..<(try reader.count(minimumSize: 20)) {
+                let extent = try Self.extent(from: &reader, within: magic.count..<dataEnd)
+                let first = UUIDKey(try reader.uuid())
+                let entries = try reader.integer()
+                guard entries > 0, extent.length == entries * SegmentFormat.uuidEntrySize else {
+                    throw BinaryReader.Failure(reason: "a UUID block's length does not match its entries")
+                }
+                uuidEntries += entries
+                uuidBlocks.append(SegmentLookupBlock(extent: extent, firstKey: first, entryCount: entries))
+            }
+            var sequenceBlocks: [SegmentLookupBlock<UInt64>] = []
+            var sequenceEntries = 0
+            for _ in 0..<(try reader.count(minimumSize: 12)) {
+                let extent = try Self.extent(from: &reader, within: magic.count..<dataEnd)
+                let first = try reader.uint64()
+                let entries = try reader.integer()
+                guard entries > 0, extent.length == entries * SegmentFormat.sequenceEntrySize else {
+                    throw BinaryReader.Failure(reason: "a sequence block's length does not match its entries")
+                }
+                sequenceEntries += entries
+                sequenceBlocks.append(SegmentLookupBlock(extent: extent, firstKey: first, entryCount: entries))
+            }
+            guard uuidEntries <= rowCount, sequenceEntries == rowCount else {
+                throw BinaryReader.Failure(
+                    reason: "the sequence column does not hold one entry a row, or the UUID column holds more")
+            }
+            self.uuidBlocks = uuidBlocks
+            self.sequenceBlocks = sequenceBlocks
+            let probes = try reader.integer()
+            var words: [UInt64] = []
+            let wordCount = try reader.count(minimumSize: 8)
+            words.reserveCapacity(wordCount)
+            for _ in 0..<wordCount { words.append(try reader.uint64()) }
+            guard let bloom = BloomFilter(words: words, probes: probes) else {
+                throw BinaryReader.Failure(reason: "the Bloom filter is malformed")
+            }
+            self.bloom = bloom
+            try reader.expectEnd()
+        } catch {
+            throw .corruptFile(name: name, offset: Int(indexOffset), problem: .undecodable(error.reason))
+        }
+    }
+
+    deinit { file.close() }
+
+    /// The bytes this reader keeps in memory: its block index and Bloom filter, about 2 bytes a row in all (no
+    /// sample is kept).
+    var residentBytes: Int {
+        rowBlocks.count * MemoryLayout<SegmentRowBlock>.stride
+            + uuidBlocks.count * MemoryLayout<SegmentLookupBlock<UUIDKey>>.stride
+            + sequenceBlocks.count * MemoryLayout<SegmentLookupBlock<UInt64>>.stride
+            + bloom.words.count * MemoryLayout<UInt64>.stride
+    }
+
+    /// The number of the row holding the sample with `uuid`, or `nil` when the segment has none.
+    /// - Complexity: O(1) for most absent UUIDs (the Bloom filter); otherwise one block read and two binary
+    ///   searches.
+    func row(of uuid: UUID) throws(FileStoreError) -> Int? {
+        let key = UUIDKey(uuid)
+        guard bloom.mayContain(key), let blockNumber = uuidBlockNumber(of: key) else { return nil }
+        let block = uuidBlocks[blockNumber]
+        return try row(of: key, in: block, bytes: try Self.block(block.extent, of: file, name: name))
+    }
+
+    /// The numbers of the rows holding the samples with `uuids` that the segment has, with their UUIDs, in UUID
+    /// order.
+    /// - Complexity: O(k log k) for k UUIDs the Bloom filter lets through; each UUID block that may hold one of
+    ///   them is read once.
+    func rows(of uuids: some Sequence<UUID>) throws(FileStoreError) -> [(uuid: UUID, row: Int)] {
+        let candidates = uuids.map { (uuid: $0, order: SegmentUUIDOrder(UUIDKey($0))) }
+            .filter { bloom.mayContain(UUIDKey($0.uuid)) }
+            .sorted { $0.order < $1.order }
+        var found: [(uuid: UUID, row: Int)] = []
+        var loaded: (number: Int, bytes: [UInt8])?
+        for candidate in candidates {
+            let key = UUIDKey(candidate.uuid)
+            guard let blockNumber = uuidBlockNumber(of: key) else { continue }
+            let block = uuidBlocks[blockNumber]
+            if loaded?.number != blockNumber {
+                loaded = (blockNumber, try Self.block(block.extent, of: file, name: name))
+            }
+            if let row = try row(of: key, in: block, bytes: loaded!.bytes) { found.append((candidate.uuid, row)) }
+        }
+        return found
+    }
+
+    /// The UUID block whose keys may include `key`.
+    private func uuidBlockNumber(of key: UUIDKey) -> Int? {
+        let order = SegmentUUIDOrder(key)
+        let blockNumber = uuidBlocks.partitioningIndex { SegmentUUIDOrder($0.firstKey) > order } - 1
+        return blockNumber >= 0 ? blockNumber : nil
+    }
+
+    /// The row `bytes`, UUID block `block`'s contents, name for `key`.
+    private func row(
+        of key: UUIDKey, in block: SegmentLookupBlock<UUIDKey>, bytes: [UInt8]
+    ) throws(FileStoreError) -> Int? {
+        let order = SegmentUUIDOrder(key)
+        let found = bytes.withUnsafeBytes { buffer -> Int? in
+            var low = 0
+            var high = block.entryCount
+            while low < high {
+                let middle = (low + high) / 2
+                let base = middle * SegmentFormat.uuidEntrySize
+                let candidate = UUIDKey(
+                    high: buffer.loadUnaligned(fromByteOffset: base, as: UInt64.self),
+                    low: buffer.loadUnaligned(fromByteOffset: base + 8, as: UInt64.self))
+                if candidate == key {
+                    return Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: base + 16, as: UInt32.self)))
+                }
+                if SegmentUUIDOrder(candidate) < order { low = middle + 1 } else { high = middle }
+            }
+            return nil
+        }
+        guard let found else { return nil }
+        guard found < rowCount else {
+            throw .corruptFile(
+                name: name, offset: block.extent.offset,
+                problem: .inconsistent("a UUID names a row the segment does not have"))
+        }
+        return found
+    }
+
+    /// The row holding the sample with `uuid`, or `nil` when the segment has none.
+    func row(withUUID uuid: UUID) throws(FileStoreError) -> SegmentRow? {
+        guard let number = try row(of: uuid) else { return nil }
+        return try rows(holding: [(uuid, number)]).first
+    }
+
+    /// The rows `located` names, each checked to hold its UUID, in the order of their row numbers.
+    /// - Parameter located: UUIDs with the numbers of their rows (``row(of:)``), in any order.
+    /// - Complexity: each row block holding one of the rows is read and decoded once.
+    func rows(holding located: [(uuid: UUID, row: Int)]) throws(FileStoreError) -> [SegmentRow] {
+        var found: [SegmentRow] = []
+        found.reserveCapacity(located.count)
+        var decoded: (block: Int, rows: [SegmentRow])?
+        for (uuid, number) in located.sorted(by: { $0.row < $1.row }) {
+            precondition(number >= 0 && number < rowCount, "row \(number) is not in a segment of \(rowCount) rows")
+            let block = rowBlocks.partitioningIndex { $0.firstRow > number } - 1
+            if decoded?.block != block { decoded = (block, try rows(ofBlock: block)) }
+            let row = decoded!.rows[number - rowBlocks[block].firstRow]
+            guard row.entry.sample.uuid == uuid else {
+                throw .corruptFile(
+                    name: name, offset: rowBlocks[block].extent.offset,
+                    problem: .inconsistent("the UUID column names a row holding another sample"))
+            }
+            found.append(row)
+        }
+        return found
+    }
+
+    /// The row blocks that may hold rows starting in `lowerStart..<upperStart` (either bound may be absent).
+    /// - Complexity: O(log b) for b blocks.
+    func rowBlocks(startingFrom lowerStart: Double?, below upperStart: Double?) -> Range<Int> {
+        // A block holds starts from its first start up to the next block's first start.
+        let lower = lowerStart.map { bound in max(0, rowBlocks.partitioningIndex { $0.firstStart >= bound } - 1) } ?? 0
+        let upper =
+            upperStart.map { bound in rowBlocks.partitioningIndex { $0.firstStart >= bound } } ?? rowBlocks.count
+        return lower..<max(lower, upper)
+    }
+
+    /// The keys of row block `number`'s rows.
+    func keys(ofBlock number: Int) throws(FileStoreError) -> BlockKeys {
+        let block = rowBlocks[number]
+        let bytes = try Self.block(block.extent, of: file, name: name)
+        var reader = BinaryReader(bytes, range: 0..<bytes.count)
+        return try decoding(block) { () throws(BinaryReader.Failure) in try Self.keys(of: block, from: &reader) }
+    }
+
+    /// Row block `number`'s rows with their samples.
+    func rows(ofBlock number: Int) throws(FileStoreError) -> [SegmentRow] {
+        let block = rowBlocks[number]
+        let bytes = try Self.block(block.extent, of: file, name: name)
+        var reader = BinaryReader(bytes, range: 0..<bytes.count)
+        return try decoding(block) { () throws(BinaryReader.Failure) in
+            let keys = try Self.keys(of: block, from: &reader)
+            var correlations: [UUID?] = []
+            correlations.reserveCapacity(block.rowCount)
+            for flag in keys.flags {
+                correlations.append(flag & SegmentFormat.correlatedFlag != 0 ? try reader.uuid() : nil)
+            }
+            var decoder = SampleDecoder(trustsKnownQuantitySamples: true)
+            var rows: [SegmentRow] = []
+            rows.reserveCapacity(block.rowCount)
+            for position in 0..<block.rowCount {
+                let sample = try decoder.sample(from: &reader)
+                guard sample.type == type else {
+                    throw BinaryReader.Failure(reason: "a row is not of the segment's type")
+                }
+                guard sample.startDate.timeIntervalSinceReferenceDate == keys.starts[position],
+                    sample.endDate.timeIntervalSinceReferenceDate == keys.ends[position]
+                else { throw BinaryReader.Failure(reason: "a row's keys do not match its sample") }
+                rows.append(
+                    SegmentRow(
+                        entry: IndexedSample(
+                            sample: sample, start: keys.starts[position], end: keys.ends[position],
+                            sequence: keys.sequences[position],
+                            isOwned: keys.flags[position] & SegmentFormat.ownedFlag != 0),
+                        correlation: correlations[position],
+                        isDeletion: keys.flags[position] & SegmentFormat.deletionFlag != 0))
+            }
+            try reader.expectEnd()
+            return rows
+        }
+    }
+
+    /// The segment's rows in sequence order after `sequence`, as `(sequence, row)`, at most `limit` of them.
+    /// - Complexity: O(log b + m) for m entries, in blocks of 512.
+    func rowsInSequenceOrder(after sequence: UInt64, limit: Int) throws(FileStoreError) -> [(
+        sequence: UInt64, row: Int
+    )] {
+        var found: [(sequence: UInt64, row: Int)] = []
+        var blockNumber = max(0, sequenceBlocks.partitioningIndex { $0.firstKey > sequence } - 1)
+        while blockNumber < sequenceBlocks.count, found.count < limit {
+            let block = sequenceBlocks[blockNumber]
+            let bytes = try Self.block(block.extent, of: file, name: name)
+            var previous: UInt64?
+            for entry in 0..<block.entryCount where found.count < limit {
+                let base = entry * SegmentFormat.sequenceEntrySize
+                let (value, row) = bytes.withUnsafeBytes { buffer in
+                    (
+                        UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: base, as: UInt64.self)),
+                        Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: base + 8, as: UInt32.self)))
+                    )
+                }
+                guard row < rowCount, previous.map({ $0 < value }) ?? true else {
+                    throw .corruptFile(
+                        name: name, offset: block.extent.offset,
+                        problem: .inconsistent("the sequence column is out of order or names a missing row"))
+                }
+                previous = value
+                if value > sequence { found.append((value, row)) }
+            }
+            blockNumber += 1
+        }
+        return found
+    }
+
+    private func decoding<Result>(
+        _ block: SegmentRowBlock, _ body: () throws(BinaryReader.Failure) -> Result
+    ) throws(FileStoreError) -> Result {
+        do {
+            return try body()
+        } catch {
+            throw .corruptFile(name: name, offset: block.extent.offset, problem: .undecodable(error.reason))
+        }
+    }
+
+    private static func keys(of block: SegmentRowBlock, from reader: inout BinaryReader) throws(BinaryReader.Failure)
+        -> BlockKeys
+    {
+        guard try reader.integer() == block.rowCount else {
+            throw BinaryReader.Failure(reason: "a row block's count does not match the index")
+        }
+        var starts: [Double] = []
+        var ends: [Double] = []
+        var sequences: [UInt64] = []
+        var flags: [UInt8] = []
+        starts.reserveCapacity(block.rowCount)
+        ends.reserveCapacity(block.rowCount)
+        sequences.reserveCapacity(block.rowCount)
+        flags.reserveCapacity(block.rowCount)
+        for _ in 0..<block.rowCount { starts.append(try reader.double()) }
+        for _ in 0..<block.rowCount { ends.append(try reader.double()) }
+        for _ in 0..<block.rowCount { sequences.append(try reader.uint64()) }
+        for _ in 0..<block.rowCount {
+            let flag = try reader.byte()
+            guard flag & ~SegmentFormat.knownFlags == 0 else {
+                throw BinaryReader.Failure(reason: "a row has unknown flags")
+            }
+            flags.append(flag)
+        }
+        guard starts.first == block.firstStart, sequences.first == block.firstSequence else {
+            throw BinaryReader.Failure(reason: "a row block's first row does not match the index")
+        }
+        return BlockKeys(starts: starts, ends: ends, sequences: sequences, flags: flags)
+    }
+
+    private static func extent(from reader: inout BinaryReader, within bounds: Range<Int>) throws(BinaryReader.Failure)
+        -> SegmentBlockExtent
+    {
+        let offset = try reader.integer()
+        let length = try reader.integer()
+        guard let checksum = UInt32(exactly: try reader.varint()) else {
+            throw BinaryReader.Failure(reason: "a checksum is out of range")
+        }
+        guard offset >= bounds.lowerBound, length <= bounds.upperBound - offset else {
+            throw BinaryReader.Failure(reason: "a block lies outside the segment's data")
+        }
+        return SegmentBlockExtent(offset: offset, length: length, checksum: checksum)
+    }
+
+    /// A block's bytes, checked against their checksum.
+    private static func block(_ extent: SegmentBlockExtent, of file: any ReadableStoreFile, name: String)
+        throws(FileStoreError) -> [UInt8]
+    {
+        let bytes = try file.read(count: extent.length, at: extent.offset)
+        guard CRC32.checksum(bytes) == extent.checksum else {
+            throw .corruptFile(name: name, offset: extent.offset, problem: .payloadChecksumMismatch)
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,389 @@
+import Foundation
+
+/// Everything a ``SegmentedHealthStoreBackend`` keeps: the storages by type, the log, the sequence. Not
+/// thread-safe: used under the backend's lock.
+struct SegmentedBackendState {
+    static let lockName = "segments.lock"
+
+    let directory: FileSystemPath
+    let fileSystem: any StoreFileSystem
+    let memtableLimit: SegmentMemtableLimit
+    let logLimit: Int
+    /// How many segments of one size class are merged into one (``compactIfDue(_:)``).
+    let compactionFanout: Int
+    private(set) var storages: [HealthObjectType: SegmentedTypeStorage] = [:]
+    private(set) var log: SegmentLog?
+    private var lock: (any StoreFile)?
+    private(set) var lastSequence: UInt64 = 0
+    /// What stopped the backend accepting changes.
+    private(set) var failure: FileStoreError?
+
+    // MARK: Opening
+
+    /// Takes the lock, opens the storage of every type with segments in `directory`, replays the logs and cuts a
+    /// torn tail off the newest; creates the first log when there is none.
+    static func open(
+        directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit,
+        logLimit: Int, compactionFanout: Int
+    ) throws(FileStoreError) -> (state: SegmentedBackendState, recovery: SegmentedBackendRecovery) {
+        try fileSystem.makeDirectory(at: directory)
+        let lock = try fileSystem.lockFile(at: directory.appending(lockName))
+        var state = SegmentedBackendState(
+            directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit, logLimit: max(1, logLimit),
+            compactionFanout: max(2, compactionFanout))
+        state.lock = lock
+        do throws(FileStoreError) {
+            let recovery = try state.load()
+            return (state, recovery)
+        } catch {
+            state.close()
+            throw error
+        }
+    }
+
+    private init(
+        directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit, logLimit: Int,
+        compactionFanout: Int
+    ) {
+        self.compactionFanout = compactionFanout
+        self.directory = directory
+        self.fileSystem = fileSystem
+        self.memtableLimit = memtableLimit
+        self.logLimit = logLimit
+    }
+
+    private mutating func load() throws(FileStoreError) -> SegmentedBackendRecovery {
+        let names = try fileSystem.contentsOfDirectory(at: directory)
+        var types: Set<HealthObjectType> = []
+        var generations: [UInt64] = []
+        for name in names {
+            if let type = Self.segmentType(in: name) { types.insert(type) }
+            if let generation = SegmentLog.generation(in: name) { generations.append(generation) }
+        }
+        for type in types.sorted(by: { $0.identifier < $1.identifier }) { _ = try storage(for: type) }
+        lastSequence = storages.values.map(\.lastSequence).max() ?? 0
+        generations.sort()
+        var replayed = 0
+        var torn: FileStoreRecovery.TornTail?
+        var current: (generation: UInt64, outcome: SegmentLogReplay.Outcome, size: Int)?
+        for (position, generation) in generations.enumerated() {
+            let name = SegmentLog.name(generation)
+            let bytes = try fileSystem.readFile(at: directory.appending(name))
+            let replay = SegmentLogReplay(
+                name: name, bytes: bytes, generation: generation, isLast: position == generations.count - 1)
+            var sequence: UInt64?
+            let outcome = try replay.run { (header: StoreFileHeader, mutation: StoreMutation) throws(FileStoreError) in
+                var next = sequence ?? header.startSequence ?? 0
+                try replayChange(mutation, sequence: &next)
+                sequence = next
+            }
+            lastSequence = max(lastSequence, sequence ?? outcome.header.startSequence ?? 0)
+            replayed += outcome.changes
+            if let cut = outcome.torn {
+                // As the durable store does (``FileStoreRecovery/TornTail/keptAs``): bytes not read are kept.
+                torn = cut.kept(
+                    as: try DamagedCopy.keep(cut, of: bytes, in: directory, fileSystem: fileSystem))
+            }
+            current = (generation, outcome, bytes.count)
+        }
+        if let current {
+            let name = SegmentLog.name(current.generation)
+            let file = try fileSystem.openFile(at: directory.appending(name))
+            if current.outcome.length < current.size {
+                do throws(FileStoreError) {
+                    try file.truncate(to: current.outcome.length)
+                    try file.sync()
+                } catch {
+                    file.close()
+                    throw error
+                }
+            }
+            log = SegmentLog(
+                fileSystem: fileSystem, directory: directory, storeID: current.outcome.header.storeID ?? UUID(),
+                generation: current.generation, file: file, length: current.outcome.length,
+                headerLength: current.outcome.headerLength)
+        } else {
+            log = try SegmentLog.create(
+                fileSystem: fileSystem, directory: directory, storeID: UUID(), generation: 1,
+                startSequence: lastSequence)
+        }
+        for name in names where name.hasPrefix(StoreLayout.temporaryPrefix + SegmentLog.prefix) {
+            if let inner = Self.temporaryInner(name), SegmentLog.generation(in: inner) != nil {
+                try? fileSystem.removeFile(at: directory.appending(name))
+            }
+        }
+        return SegmentedBackendRecovery(logGenerations: generations, replayedChanges: replayed, tornTail: torn)
+    }
+
+    /// Applies one logged change whose first object takes number `sequence + 1`, skipping each object whose
+    /// number its type's segments already cover.
+    private mutating func replayChange(_ mutation: StoreMutation, sequence: inout UInt64) throws(FileStoreError) {
+        switch mutation {
+        case .insert(let samples):
+            var rows: [HealthObjectType: [SegmentRow]] = [:]
+            var order: [HealthObjectType] = []
+            for sample in samples {
+                for (offset, object) in HealthSaveRules.flattened(sample).enumerated() {
+                    sequence += 1
+                    let storage = try storage(for: object.type)
+                    guard sequence > storage.lastSequence else { continue }
+                    if rows[object.type] == nil { order.append(object.type) }
+                    rows[object.type, default: []].append(
+                        Self.row(object, correlation: offset == 0 ? nil : sample.uuid, sequence: sequence))
+                }
+            }
+            for type in order { try storages[type]?.insert(rows[type] ?? []) }
+        case .delete(let uuids):
+            for uuid in uuids {
+                sequence += 1
+                guard let (storage, row) = try liveRow(uuid), row.entry.sequence < sequence,
+                    sequence > storage.lastSequence
+                else { continue }
+                try storage.delete(uuid, sequence: sequence)
+            }
+        case .insertSeries, .addSeries, .authorization:
+            throw .corruptFile(
+                name: log.map { SegmentLog.name($0.generation) } ?? SegmentLog.prefix, offset: 0,
+                problem: .inconsistent("a segment log holds insertions and deletions only"))
+        }
+        lastSequence = max(lastSequence, sequence)
+    }
+
+    /// The type in a segment's name, or in the temporary name of a segment or its scratch file.
+    static func segmentType(in name: String) -> HealthObjectType? {
+        let inner = temporaryInner(name).map { $0.hasSuffix(".runs") ? String($0.dropLast(5)) : $0 } ?? name
+        let head = SegmentName.prefix.utf8.count
+        let tail = 33 + 1 + SegmentName.suffix.utf8.count
+        let bytes = Array(inner.utf8)
+        guard bytes.count > head + tail, inner.hasPrefix(SegmentName.prefix), inner.hasSuffix(SegmentName.suffix)
+        else { return nil }
+        let identifier = String(decoding: bytes[head..<(bytes.count - tail)], as: UTF8.self)
+        guard let type = HealthObjectType(identifier: identifier) else { return nil }
+        switch SegmentName.classify(name, for: type) {
+        case .segment, .temporary: return type
+        case .other: return nil
+        }
+    }
+
+    private static func temporaryInner(_ name: String) -> String? {
+        guard name.hasPrefix(StoreLayout.temporaryPrefix), name.hasSuffix(StoreLayout.temporarySuffix),
+            name.utf8.count > StoreLayout.temporaryPrefix.utf8.count + StoreLayout.temporarySuffix.utf8.count
+        else { return nil }
+        return String(name.dropFirst(StoreLayout.temporaryPrefix.count).dropLast(StoreLayout.temporarySuffix.count))
+    }
+
+    private mutating func storage(for type: HealthObjectType) throws(FileStoreError) -> SegmentedTypeStorage {
+        if let storage = storages[type] { return storage }
+        let storage = try SegmentedTypeStorage(
+            type: type, directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit)
+        storages[type] = storage
+        return storage
+    }
+
+    private static func row(_ sample: HealthSample, correlation: UUID?, sequence: UInt64) -> SegmentRow {
+        SegmentRow(entry: IndexedSample(sample: sample, sequence: sequence, isOwned: false), correlation: correlation)
+    }
+
+    // MARK: Reading
+
+    /// Runs a read; damage is recorded as the backend's failure and answered with `fallback`.
+    mutating func answering<Result>(
+        _ fallback: Result, _ read: (inout SegmentedBackendState) throws(FileStoreError) -> Result
+    ) -> Result {
+        do throws(FileStoreError) {
+            return try read(&self)
+        } catch {
+            if failure == nil { failure = error }
+            return fallback
+        }
+    }
+
+    /// The live row `uuid` and the storage holding it.
+    /// - Complexity: a look-up in each storage opened.
+    private func liveRow(_ uuid: UUID) throws(FileStoreError) -> (SegmentedTypeStorage, SegmentRow)? {
+        for storage in storages.values {
+            if let row = try storage.row(withUUID: uuid) { return (storage, row) }
+        }
+        return nil
+    }
+
+    func stored(_ uuid: UUID) throws(FileStoreError) -> StoredHealthSample? {
+        try liveRow(uuid).map { StoredHealthSample(sample: $0.1.entry.sample, correlation: $0.1.correlation) }
+    }
+
+    func samples(of type: HealthObjectType, matching predicate: SamplePredicate?) throws(FileStoreError)
+        -> [HealthSample]
+    {
+        guard let storage = storages[type] else { return [] }
+        let plan = QueryPlan(predicate, longestDuration: .infinity)
+        var rows: [SegmentRow]
+        if let uuids = plan.uuids {
+            rows = try storage.rows(withUUIDs: uuids)
+        } else {
+            let lowerStart = plan.lowerStart.flatMap { $0.isFinite ? $0 : nil }
+            let lowerEnd = predicate?.dateRange.start?.timeIntervalSinceReferenceDate
+            rows = try storage.rows(startingFrom: lowerStart, below: plan.upperStart, endingAtOrAfter: lowerEnd)
+        }
+        if let predicate {
+            rows.removeAll { !predicate.evaluate($0.entry.sample, start: $0.entry.start, end: $0.entry.end) }
+        }
+        rows.sort { $0.entry.sequence < $1.entry.sequence }
+        return rows.map(\.entry.sample)
+    }
+
+    func changes(
+        of type: HealthObjectType, after sequence: UInt64, limit: Int
+    ) throws(FileStoreError) -> [HealthStoreChange] {
+        guard let storage = storages[type] else { return [] }
+        var cursor = storage.changeCursor(after: sequence)
+        var changes: [HealthStoreChange] = []
+        while changes.count < limit, let change = try cursor.next() {
+            switch change {
+            case .added(let row):
+                changes.append(
+                    HealthStoreChange(sequence: row.entry.sequence, sample: row.entry.sample, isDeletion: false))
+            case .deleted(let tombstone):
+                changes.append(
+                    HealthStoreChange(sequence: tombstone.sequence, sample: tombstone.sample, isDeletion: true))
+            }
+        }
+        return changes
+    }
+
+    // MARK: Changing
+
+    private func checkUsable() throws(FileStoreError) {
+        if let failure { throw .unusable(after: failure) }
+        guard log != nil else { throw .closed }
+    }
+
+    /// Checks the batch's shape, logs it, then applies it.
+    mutating func insert(_ objects: [StoredHealthSample]) throws {
+        try checkUsable()
+        var topLevel: [HealthSample] = []
+        var index = 0
+        while index < objects.count {
+            let object = objects[index]
+            guard object.correlation == nil else { throw SegmentedBackendError.unexpectedMember(index: index) }
+            let flattened = HealthSaveRules.flattened(object.sample)
+            for (offset, member) in flattened.enumerated().dropFirst() {
+                let position = index + offset
+                guard position < objects.count, objects[position].correlation == object.sample.uuid,
+                    objects[position].sample.uuid == member.uuid
+                else { throw SegmentedBackendError.unexpectedMember(index: min(position, objects.count)) }
+            }
+            topLevel.append(object.sample)
+            index += flattened.count
+        }
+        // Every storage the batch needs is opened before anything is written: opening is what may fail.
+        for object in objects { _ = try storage(for: object.sample.type) }
+        try log?.append(.insert(topLevel))
+        var rows: [HealthObjectType: [SegmentRow]] = [:]
+        var order: [HealthObjectType] = []
+        for object in objects {
+            lastSequence += 1
+            if rows[object.sample.type] == nil { order.append(object.sample.type) }
+            rows[object.sample.type, default: []].append(
+                Self.row(object.sample, correlation: object.correlation, sequence: lastSequence))
+        }
+        for type in order {
+            do throws(FileStoreError) {
+                if let storage = storages[type], try storage.insert(rows[type] ?? []) { try compactIfDue(storage) }
+            } catch {
+                // The rows are stored and logged; the segment that failed leaves them in the memtable.
+                if failure == nil { failure = error }
+            }
+        }
+        afterChange()
+    }
+
+    /// Looks each object up, logs the deletion, then applies it.
+    mutating func delete(_ objects: [HealthSample]) throws(FileStoreError) {
+        try checkUsable()
+        for object in objects { _ = try storage(for: object.type) }
+        try log?.append(.delete(objects.map(\.uuid)))
+        for object in objects {
+            lastSequence += 1
+            do throws(FileStoreError) {
+                if let storage = storages[object.type] {
+                    let segments = storage.segments.count
+                    try storage.delete(object.uuid, sequence: lastSequence)
+                    if storage.segments.count > segments { try compactIfDue(storage) }
+                }
+            } catch {
+                if failure == nil { failure = error }
+            }
+        }
+        afterChange()
+    }
+
+    /// Starts a new log when no memtable holds a change of this one, or flushes every memtable first when the
+    /// log has passed ``logLimit``.
+    private mutating func afterChange() {
+        guard failure == nil, let log, log.length > log.headerLength else { return }
+        if log.length >= logLimit {
+            do throws(FileStoreError) {
+                try checkpoint()
+            } catch {
+                if failure == nil { failure = error }
+            }
+        } else if storages.values.allSatisfy(\.memtable.isEmpty) {
+            // A failed rotation keeps the current log, which stays correct, and the next change tries again —
+            // unless the new log may be in place (``SegmentLog/rotate(startSequence:)``): then changes stop.
+            do throws(FileStoreError) {
+                try log.rotate(startSequence: lastSequence)
+            } catch {
+                if failure == nil, let stopped = log.failure { failure = stopped }
+            }
+        }
+    }
+
+    /// Merges the newest segments of `storage` while its last ``compactionFanout`` segments are of one size class
+    /// (rows / memtable rows, in powers of the fanout) no larger than the segment before them: a tiered policy
+    /// that keeps about `fanout · log_fanout(n / memtable rows)` segments for n rows and rewrites each row about
+    /// `log_fanout(n / memtable rows)` times. Every deletion is kept (anchored queries report them all).
+    /// - Throws: A compaction's error; the segments in use are unchanged then, unless only the directory flush
+    ///   after its rename failed.
+    /// - Complexity: O(rows merged · segments), each compaction's (``SegmentedTypeStorage/compact(_:keepingDeletionsAfter:)``).
+    private func compactIfDue(_ storage: SegmentedTypeStorage) throws(FileStoreError) {
+        while storage.segments.count >= compactionFanout {
+            let classes = storage.segments.map { sizeClass(rows: $0.reader.rowCount) }
+            let tail = classes.suffix(compactionFanout)
+            guard let newest = tail.last, tail.allSatisfy({ $0 == newest }) else { return }
+            let start = storage.segments.count - compactionFanout
+            if start > 0, classes[start - 1] < newest { return }
+            try storage.compact(start..<storage.segments.count, keepingDeletionsAfter: 0)
+        }
+    }
+
+    private func sizeClass(rows: Int) -> Int {
+        var size = max(1, rows / max(1, memtableLimit.rows))
+        var level = 0
+        while size >= compactionFanout {
+            size /= compactionFanout
+            level += 1
+        }
+        return level
+    }
+
+    mutating func checkpoint() throws(FileStoreError) {
+        try checkUsable()
+        for storage in storages.values {
+            do throws(FileStoreError) {
+                try storage.flush()
+                try compactIfDue(storage)
+            } catch {
+                failure = error
+                throw error
+            }
+        }
+        try log?.rotate(startSequence: lastSequence)
+    }
+
+    mutating func close() {
+        log?.close()
+        log = nil
+        lock?.close()
+        lock = nil
+    }
+}

@@ -1,0 +1,177 @@
+import FlowKit
+import Foundation
+
+/// A durable ``HealthStoreBackend`` whose memory stays bounded whatever it holds: each type's samples in a
+/// ``SegmentedTypeStorage`` (a bounded memtable plus immutable segment files), and a write-ahead log
+/// (``SegmentLog``) of the changes the memtables hold.
+///
+/// - Every change is written to the log and flushed (`fsync`) before it is applied: one write and one flush per
+///   insert or delete batch. Acknowledged changes survive a crash.
+/// - Opening rebuilds every type's segments from the file names, then replays the logs, skipping each change
+///   whose sequence number the segments of its type already cover. A change cut short at the end of the newest
+///   log was never acknowledged: its bytes are copied to `damaged/`, it is reported in ``recovery``
+///   (``FileStoreRecovery/TornTail``) and cut off; any other damage is thrown, never skipped.
+/// - Once no memtable holds a change of the log, or the log passes ``logLimit`` bytes (every memtable is then
+///   flushed first), a new log generation starts and older ones are removed.
+/// - After a flush, a type's newest segments are merged when enough of one size class have gathered (a tiered
+///   policy, fanout 8): about 8 segments per power of 8 of its rows, each row rewritten once per power.
+/// - Memory: the memtables (each bounded by its ``SegmentMemtableLimit``, all together by about ``logLimit``)
+///   and, per segment, its block index and Bloom filter; never a segment's samples. Opening also reads the
+///   newest log whole (about ``logLimit`` bytes).
+/// - Files: in the directory given, only names this backend generates — `segment-…` files (``SegmentName``),
+///   `segment-log-….hfj` logs, their temporary names, and `segments.lock` — are read, written or removed, and
+///   torn tails are copied into `damaged/` under new names.
+///
+/// A read that meets damage answers as if nothing matched (the protocol's reads cannot throw), records the
+/// error, and every later change throws ``FileStoreError/unusable(after:)``; so does a failed flush of a
+/// memtable or of the log.
+///
+/// - Note: Sendable: all state is behind one lock (``LockedState``); copies of a backend share it.
+public struct SegmentedHealthStoreBackend: HealthStoreBackend {
+    private let core: SegmentedBackendCore
+
+    /// Opens, or creates, the backend in `directory` (created with mode 0700 when missing) and takes its lock.
+    /// - Throws: ``FileStoreError/alreadyOpen(path:)`` when another backend holds the directory,
+    ///   ``FileStoreError/corruptFile(name:offset:problem:)`` for damage in a segment or a log (no log is cut
+    ///   and no change lost then; memtables filled by the changes replayed before the damage may have been
+    ///   written as segments, which hold logged changes only), or the file system's error.
+    /// - Complexity: O(segment indexes + log size).
+    public init(directory: FileSystemPath) throws(FileStoreError) {
+        try self.init(directory: directory, fileSystem: PosixFileSystem())
+    }
+
+    init(
+        directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit = .standard,
+        logLimit: Int = SegmentedHealthStoreBackend.standardLogLimit, compactionFanout: Int = 8
+    ) throws(FileStoreError) {
+        core = try SegmentedBackendCore(
+            directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit, logLimit: logLimit,
+            compactionFanout: compactionFanout)
+    }
+
+    /// The log size, in bytes, past which every memtable is flushed and a new log starts: 32 MiB.
+    public static let standardLogLimit = 32 << 20
+
+    /// What opening found: the log changes replayed and a torn tail cut off, if any.
+    public var recovery: SegmentedBackendRecovery { core.recovery }
+
+    /// The error that stopped the backend accepting changes, if any.
+    public var failure: FileStoreError? { core.state.withLock { $0.failure } }
+
+    /// The number of the last change, replayed ones included; 0 before any.
+    public var lastSequence: UInt64 { core.state.withLock { $0.lastSequence } }
+
+    /// - Complexity: per type opened, a memtable look-up and a Bloom filter check per segment (a block read for
+    ///   each segment that may hold it).
+    public func sample(withUUID uuid: UUID) -> StoredHealthSample? {
+        core.state.withLock { state in
+            state.answering(nil) { state throws(FileStoreError) in try state.stored(uuid) }
+        }
+    }
+
+    /// - Complexity: the storage's date-range cursor over the predicate's date bounds (every block without
+    ///   them), plus O(r log r) to put the r matches in insertion order; memory O(r).
+    public func samples(of type: HealthObjectType, matching predicate: SamplePredicate?) -> [HealthSample] {
+        core.state.withLock { state in
+            state.answering([]) { state throws(FileStoreError) in try state.samples(of: type, matching: predicate) }
+        }
+    }
+
+    /// - Complexity: the storage's change cursor, stopped after `limit`; memory O(limit).
+    public func changes(of type: HealthObjectType, after sequence: UInt64, limit: Int) -> [HealthStoreChange] {
+        core.state.withLock { state in
+            state.answering([]) { state throws(FileStoreError) in
+                try state.changes(of: type, after: sequence, limit: limit)
+            }
+        }
+    }
+
+    /// - Throws: ``FileStoreError`` — the log's or the file system's error (nothing changed), or
+    ///   ``FileStoreError/unusable(after:)`` after an earlier failure; ``SegmentedBackendError`` when the
+    ///   objects are not top-level samples each followed by its members.
+    /// - Complexity: O(b) for b objects, one log write and `fsync`, plus any memtable flushes.
+    public mutating func insert(_ objects: [StoredHealthSample]) throws {
+        try core.state.withLock { state throws in try state.insert(objects) }
+    }
+
+    /// - Throws: ``FileStoreError`` as ``insert(_:)`` does, or for damage met looking the objects up (nothing
+    ///   changed then).
+    /// - Complexity: a look-up per object, one log write and `fsync`, plus any memtable flushes.
+    public mutating func delete(_ objects: [HealthSample]) throws {
+        try core.state.withLock { state throws(FileStoreError) in try state.delete(objects) }
+    }
+
+    /// Flushes every memtable to a segment and starts a new, empty log.
+    /// - Throws: The file system's error; ``FileStoreError/unusable(after:)`` once the backend has failed.
+    public func checkpoint() throws(FileStoreError) {
+        try core.state.withLock { state throws(FileStoreError) in try state.checkpoint() }
+    }
+
+    /// Closes the log and the lock; later changes throw ``FileStoreError/closed``. Nothing is flushed: the log
+    /// already holds every change.
+    public func close() {
+        core.state.withLock { $0.close() }
+    }
+
+    /// The bytes the storages keep in memory, as they count them (``SegmentedTypeStorage/residentBytes``).
+    var residentBytes: Int { core.state.withLock { $0.storages.values.reduce(0) { $0 + $1.residentBytes } } }
+
+    /// The bytes the memtables hold, as they count them (``SegmentMemtable/bytes``).
+    var memtableBytes: Int { core.state.withLock { $0.storages.values.reduce(0) { $0 + $1.memtable.bytes } } }
+
+    /// The versions each type's memtable holds (for tests).
+    var memtableCounts: [HealthObjectType: Int] {
+        core.state.withLock { $0.storages.mapValues(\.memtable.count) }
+    }
+
+    /// The segments each type has (for tests).
+    var segmentCounts: [HealthObjectType: Int] {
+        core.state.withLock { $0.storages.mapValues(\.segments.count) }
+    }
+
+    /// The current log's generation and length in bytes (for tests).
+    var log: (generation: UInt64, length: Int)? { core.state.withLock { $0.log.map { ($0.generation, $0.length) } } }
+}
+
+/// What opening a ``SegmentedHealthStoreBackend`` found.
+public struct SegmentedBackendRecovery: Sendable, Equatable {
+    /// The log generations read, in order.
+    public let logGenerations: [UInt64]
+    /// The changes replayed from them (each batch one, whether the segments already held it or not).
+    public let replayedChanges: Int
+    /// The change cut short at the end of the newest log, which was never acknowledged; the log now ends before it.
+    public let tornTail: FileStoreRecovery.TornTail?
+}
+
+/// Why a ``SegmentedHealthStoreBackend`` refused a batch it was handed.
+public enum SegmentedBackendError: Error, Equatable, CustomStringConvertible {
+    /// The object at `index` is not where the batch's shape puts it: a correlation's members must follow it, in
+    /// the order ``HealthSaveRules/flattened(_:)`` gives, each naming it, and nothing else may name a correlation.
+    case unexpectedMember(index: Int)
+
+    /// The refusal, in words.
+    public var description: String {
+        switch self {
+        case .unexpectedMember(let index):
+            "object \(index) of the batch is not the correlation member expected there"
+        }
+    }
+}
+
+/// The backend's state behind its lock.
+/// - Note: Sendable: every stored property is immutable or the lock itself.
+final class SegmentedBackendCore: Sendable {
+    let recovery: SegmentedBackendRecovery
+    let state: LockedState<SegmentedBackendState>
+
+    init(
+        directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit,
+        logLimit: Int, compactionFanout: Int
+    ) throws(FileStoreError) {
+        let opened = try SegmentedBackendState.open(
+            directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit, logLimit: logLimit,
+            compactionFanout: compactionFanout)
+        recovery = opened.recovery
+        state = LockedState(opened.state)
+    }
+}

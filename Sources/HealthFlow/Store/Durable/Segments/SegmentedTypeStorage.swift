@@ -1,0 +1,219 @@
+import Foundation
+
+/// One type's samples kept on disk: a bounded memtable of the newest changes plus immutable segment files
+/// (``SegmentFormat``), so memory holds the memtable and, per segment, its block index and Bloom filter — about
+/// 2 bytes a row — never the segments' samples.
+///
+/// Every change is a **version** of a sample's UUID: an insertion is a live version, a deletion a tombstone
+/// (the deleted sample with the deletion's sequence number). The newest version of a UUID — the memtable's, else
+/// the one in the newest segment holding it — is the one look-ups and date ranges see; older versions are
+/// *shadowed* and skipped (found with the newer segments' Bloom filters, then their UUID columns). Anchored
+/// queries also report every deletion kept, shadowed or not, as the in-memory store reports every deletion: a
+/// UUID deleted and inserted again reports both. A segment's UUID column holds each UUID's newest row in it only;
+/// an older deletion of the same UUID there is reached through the sequence column. Change sequence numbers only
+/// grow: every change passed in has a larger number than every change stored.
+///
+/// Files: the storage reads, writes and removes only names ``SegmentName`` generates for its type, in
+/// `directory`. A flush or compaction makes its segment atomically (``SegmentFileMaker``). Opening rebuilds the
+/// segment list from those names; the memtable is not durable (the store's journal is what keeps its changes).
+///
+/// Not thread-safe: the store uses it under its lock.
+final class SegmentedTypeStorage {
+    let type: HealthObjectType
+    let directory: FileSystemPath
+    let memtableLimit: SegmentMemtableLimit
+    let fileSystem: any StoreFileSystem
+    /// Look-up column entries a segment's writer holds before spilling them to its scratch file
+    /// (``SegmentWriter``): what bounds a compaction's memory whatever its row count.
+    let writerRunLength: Int
+    private(set) var memtable = SegmentMemtable()
+    /// The segments, oldest first (by the segment numbers they cover).
+    private(set) var segments: [Segment]
+    /// The largest change sequence number stored (0 when none).
+    private(set) var lastSequence: UInt64
+    /// What opening removed: leftover temporary files and segments a compacted one supersedes.
+    let removedOnOpening: [String]
+
+    /// A segment in use: its name and open reader.
+    struct Segment {
+        let name: SegmentName
+        let reader: SegmentReader
+    }
+
+    /// Opens the storage of `type` in `directory` (which must exist), rebuilding the segment list from the files:
+    /// each segment's footer, index and Bloom filter are read and checked, no sample is. A segment whose range
+    /// another's covers (``SegmentName``) is superseded: it is removed unread once the covering one has opened, as
+    /// are leftover temporary segment files of the type. The memtable starts empty.
+    /// - Throws: `FileStoreError.corruptFile` naming the damaged segment and offset (nothing is removed then), or
+    ///   the file system's error.
+    /// - Complexity: O(s² + total index size) for s segment files.
+    init(
+        type: HealthObjectType, directory: FileSystemPath, fileSystem: any StoreFileSystem,
+        memtableLimit: SegmentMemtableLimit = .standard, writerRunLength: Int = SegmentWriter.standardRunLength
+    ) throws(FileStoreError) {
+        self.writerRunLength = max(1, writerRunLength)
+        self.type = type
+        self.directory = directory
+        self.fileSystem = fileSystem
+        self.memtableLimit = memtableLimit
+        let found = try SegmentDirectoryScan(type: type, directory: directory, fileSystem: fileSystem)
+        var opened: [Segment] = []
+        for name in found.current {
+            let reader = try SegmentReader(
+                file: try fileSystem.openFileForReading(at: directory.appending(name.fileName)), name: name.fileName)
+            guard reader.type == type else {
+                throw .corruptFile(
+                    name: name.fileName, offset: 0,
+                    problem: .inconsistent(
+                        "its rows are of type \(reader.type.identifier), its name says \(type.identifier)"))
+            }
+            opened.append(Segment(name: name, reader: reader))
+        }
+        segments = opened
+        lastSequence = opened.map { $0.reader.rowCount == 0 ? 0 : $0.reader.sequences.upperBound }.max() ?? 0
+        var removed: [String] = []
+        for name in found.leftovers {
+            if (try? fileSystem.removeFile(at: directory.appending(name))) != nil { removed.append(name) }
+        }
+        if !removed.isEmpty { try? fileSystem.syncDirectory(at: directory) }
+        removedOnOpening = removed
+    }
+
+    /// The bytes the storage keeps in memory, as it counts them: the memtable's encoded size, and per segment its
+    /// block index and Bloom filter (``SegmentReader/residentBytes``) plus ``segmentOverhead`` — O(memtable +
+    /// segments + Bloom bits + blocks), about 2 bytes a row on disk; no sample of a segment is held.
+    var residentBytes: Int {
+        memtable.bytes + segments.reduce(0) { $0 + $1.reader.residentBytes + Self.segmentOverhead }
+    }
+
+    /// What a segment costs besides its index and filter: an allowance for the reader object, its name and open
+    /// file, in bytes.
+    static let segmentOverhead = 512
+
+    // MARK: Changes
+
+    /// Stores live samples, each the newest version of its UUID (a stored UUID is replaced: its older version is
+    /// shadowed), then flushes the memtable when it reaches ``memtableLimit``.
+    /// - Precondition: Every row is of ``type``, not a deletion, and its sequence is larger than ``lastSequence``
+    ///   and than the rows before it.
+    /// - Returns: Whether a segment was written.
+    /// - Throws: A failed flush's error; the rows are stored either way, and stay in the memtable.
+    /// - Complexity: O(b) for b rows, plus a flush's.
+    @discardableResult
+    func insert(_ rows: [SegmentRow]) throws(FileStoreError) -> Bool {
+        for row in rows {
+            precondition(
+                row.entry.sample.type == type && !row.isDeletion, "inserting a row of another type or a deletion")
+            precondition(row.entry.sequence > lastSequence, "sequence \(row.entry.sequence) after \(lastSequence)")
+            lastSequence = row.entry.sequence
+            memtable.put(row)
+        }
+        return try flushIfFull()
+    }
+
+    /// Deletes the live sample `uuid` as change `sequence`: its tombstone becomes the UUID's newest version.
+    /// - Precondition: `sequence` is larger than ``lastSequence``.
+    /// - Returns: The deleted row, or `nil` when no live sample has `uuid` (nothing changes, `sequence` is unused).
+    /// - Throws: Damage found looking the sample up, or a failed flush's error (the deletion is stored either way).
+    /// - Complexity: a ``row(withUUID:)`` look-up, plus a flush's.
+    @discardableResult
+    func delete(_ uuid: UUID, sequence: UInt64) throws(FileStoreError) -> SegmentRow? {
+        precondition(sequence > lastSequence, "sequence \(sequence) after \(lastSequence)")
+        guard let live = try row(withUUID: uuid) else { return nil }
+        lastSequence = sequence
+        memtable.put(
+            SegmentRow(
+                entry: IndexedSample(
+                    sample: live.entry.sample, start: live.entry.start, end: live.entry.end, sequence: sequence,
+                    isOwned: live.entry.isOwned),
+                correlation: live.correlation, isDeletion: true))
+        _ = try flushIfFull()
+        return live
+    }
+
+    /// Writes the memtable as a new segment and empties it; nothing happens when it is empty.
+    /// - Throws: The file system's error, with the memtable kept and no segment name written. When only the
+    ///   directory flush after the rename fails, the segment is in use and the memtable emptied, and that error
+    ///   is thrown: the segment's name may not survive a crash (the store then stops accepting changes, as it
+    ///   does after a failed journal flush).
+    /// - Complexity: O(m log m) for m memtable rows, written once.
+    func flush() throws(FileStoreError) {
+        guard !memtable.isEmpty else { return }
+        let number = (segments.last?.name.last ?? 0) + 1
+        let name = SegmentName(type: type, first: number, last: number)
+        let rows = memtable.rowsInStartOrder()
+        let made = try SegmentFileMaker(directory: directory, fileSystem: fileSystem, runLength: writerRunLength).make(
+            name, expectedRows: rows.count
+        ) { (writer: inout SegmentWriter) throws(FileStoreError) in
+            for (row, isNewest) in rows {
+                try SegmentFileMaker.append(row, to: &writer, making: name, indexed: isNewest)
+            }
+        }
+        segments.append(Segment(name: name, reader: made.reader))
+        memtable.removeAll()
+        if let failure = made.directoryFlushFailure { throw failure }
+    }
+
+    private func flushIfFull() throws(FileStoreError) -> Bool {
+        guard memtable.isFull(memtableLimit) else { return false }
+        try flush()
+        return true
+    }
+
+    // MARK: Look-ups
+
+    /// The live sample `uuid` with its keys, or `nil` when it was never stored or its newest version is a
+    /// deletion.
+    /// - Complexity: O(1) in the memtable; then per segment, newest first, a Bloom filter check, and for a
+    ///   segment that may hold it one UUID block and one row block read.
+    func row(withUUID uuid: UUID) throws(FileStoreError) -> SegmentRow? {
+        if let version = memtable.version(of: UUIDKey(uuid)) { return version.isDeletion ? nil : version }
+        for segment in segments.reversed() {
+            if let version = try segment.reader.row(withUUID: uuid) { return version.isDeletion ? nil : version }
+        }
+        return nil
+    }
+
+    /// The live rows of the samples with `uuids` (deleted and unknown UUIDs have none), in no particular order.
+    /// - Complexity: O(k) in the memtable for k UUIDs; then per segment, newest first, the Bloom filter for
+    ///   each UUID not found yet, and one read of each UUID block and row block holding one of them (a row block
+    ///   decoded once per call, not once per UUID).
+    func rows(withUUIDs uuids: some Sequence<UUID>) throws(FileStoreError) -> [SegmentRow] {
+        var found: [SegmentRow] = []
+        var pending: [UUID] = []
+        for uuid in uuids {
+            if let version = memtable.version(of: UUIDKey(uuid)) {
+                if !version.isDeletion { found.append(version) }
+            } else {
+                pending.append(uuid)
+            }
+        }
+        for segment in segments.reversed() where !pending.isEmpty {
+            let located = try segment.reader.rows(of: pending)
+            found += try segment.reader.rows(holding: located).filter { !$0.isDeletion }
+            let held = Set(located.map(\.uuid))
+            pending.removeAll { held.contains($0) }
+        }
+        return found
+    }
+
+    /// Whether the version of `uuid` in segment `index` is its newest: no later segment holds the UUID and,
+    /// unless `consultingMemtable` is `false`, neither does the memtable.
+    /// - Complexity: a Bloom filter check per later segment, and a UUID block read for each that may hold it.
+    func isNewest(_ uuid: UUID, inSegment index: Int, consultingMemtable: Bool = true) throws(FileStoreError) -> Bool {
+        if consultingMemtable, memtable.version(of: UUIDKey(uuid)) != nil { return false }
+        for later in segments.indices.dropFirst(index + 1) {
+            if try segments[later].reader.row(of: uuid) != nil { return false }
+        }
+        return true
+    }
+
+    /// Puts `segment` in place of every segment it covers (a compaction's result), returning those replaced.
+    func replaceSegments(coveredBy segment: Segment) -> [Segment] {
+        let replaced = segments.filter { segment.name.covers($0.name) }
+        segments.removeAll { segment.name.covers($0.name) }
+        let slot = segments.partitioningIndex { $0.name.last > segment.name.last }
+        segments.insert(segment, at: slot)
+        return replaced
+    }
+}
