@@ -13,11 +13,13 @@ struct SegmentedHealthStoreBackendTests {
 
     static func open(
         _ directory: URL, fileSystem: any StoreFileSystem = PosixFileSystem(),
-        memtableLimit: SegmentMemtableLimit = tinyMemtable, logLimit: Int = 4_096, compactionFanout: Int = 3
+        memtableLimit: SegmentMemtableLimit = tinyMemtable,
+        memtableBudget: Int = SegmentedHealthStoreBackend.standardMemtableBudget, logLimit: Int = 4_096,
+        compactionFanout: Int = 3
     ) throws -> SegmentedHealthStoreBackend {
         try SegmentedHealthStoreBackend(
             directory: FileSystemPath(directory), fileSystem: fileSystem, memtableLimit: memtableLimit,
-            logLimit: logLimit, compactionFanout: compactionFanout)
+            memtableBudget: memtableBudget, logLimit: logLimit, compactionFanout: compactionFanout)
     }
 
     /// A step of a workload against the backend directly, as ``BackedHealthStore`` calls it.
@@ -432,6 +434,41 @@ struct SegmentedHealthStoreBackendTests {
             #expect(backend.log!.length <= 8 << 20)
             #expect(backend.samples(of: .stepCount, matching: nil).count == total / 2)
             backend.close()
+        }
+    }
+
+    @Test func manyTypesTogetherKeepTheirMemtablesWithinTheBudget() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            // Each memtable alone could hold 1,000 rows; the budget holds about 400 rows of all types together.
+            let budget = 64 << 10
+            let roomy = SegmentMemtableLimit(rows: 1_000, bytes: 1 << 20)
+            let types: [(HealthObjectType, String)] = [
+                (.heartRate, "count/min"), (.stepCount, "count"), (.flightsClimbed, "count"),
+                (.activeEnergyBurned, "kcal"), (.basalEnergyBurned, "kcal"), (.distanceWalkingRunning, "m"),
+                (.bodyMass, "kg"), (.respiratoryRate, "count/min"),
+            ]
+            var backend = try Self.open(
+                directory, memtableLimit: roomy, memtableBudget: budget, logLimit: 8 << 20, compactionFanout: 4)
+            var generator = SeededGenerator(seed: 60)
+            var peak = 0
+            for batch in 0..<20 {
+                let samples = try types.flatMap { type, unit in
+                    try (0..<50).map { index in
+                        try StoreFixture.sample(
+                            type, Double(index + 1), unit: unit,
+                            start: Fixture.noon + Double(batch * 50 + index) * 60, uuid: UUID.random(using: &generator))
+                    }
+                }
+                try backend.insert(Self.objects(samples))
+                peak = max(peak, backend.memtableBytes)
+            }
+            #expect(peak <= budget, "memtables held \(peak) bytes")
+            #expect(backend.failure == nil)
+            for (type, _) in types { #expect(backend.samples(of: type, matching: nil).count == 1_000) }
+            backend.close()
+            let reopened = try Self.open(directory, memtableLimit: roomy, memtableBudget: budget)
+            for (type, _) in types { #expect(reopened.samples(of: type, matching: nil).count == 1_000) }
+            reopened.close()
         }
     }
 

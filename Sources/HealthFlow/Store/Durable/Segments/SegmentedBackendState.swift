@@ -8,6 +8,9 @@ struct SegmentedBackendState {
     let directory: FileSystemPath
     let fileSystem: any StoreFileSystem
     let memtableLimit: SegmentMemtableLimit
+    /// The estimated bytes all memtables together may hold (``SegmentMemtable/bytes``): past it, the largest
+    /// are flushed until they are back within it.
+    let memtableBudget: Int
     let logLimit: Int
     /// How many segments of one size class are merged into one (``compactIfDue(_:)``).
     let compactionFanout: Int
@@ -24,12 +27,13 @@ struct SegmentedBackendState {
     /// torn tail off the newest; creates the first log when there is none.
     static func open(
         directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit,
-        logLimit: Int, compactionFanout: Int
+        memtableBudget: Int, logLimit: Int, compactionFanout: Int
     ) throws(FileStoreError) -> (state: SegmentedBackendState, recovery: SegmentedBackendRecovery) {
         try fileSystem.makeDirectory(at: directory)
         let lock = try fileSystem.lockFile(at: directory.appending(lockName))
         var state = SegmentedBackendState(
-            directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit, logLimit: max(1, logLimit),
+            directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit,
+            memtableBudget: max(1, memtableBudget), logLimit: max(1, logLimit),
             compactionFanout: max(2, compactionFanout))
         state.lock = lock
         do throws(FileStoreError) {
@@ -42,13 +46,14 @@ struct SegmentedBackendState {
     }
 
     private init(
-        directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit, logLimit: Int,
-        compactionFanout: Int
+        directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit,
+        memtableBudget: Int, logLimit: Int, compactionFanout: Int
     ) {
         self.compactionFanout = compactionFanout
         self.directory = directory
         self.fileSystem = fileSystem
         self.memtableLimit = memtableLimit
+        self.memtableBudget = memtableBudget
         self.logLimit = logLimit
     }
 
@@ -317,10 +322,23 @@ struct SegmentedBackendState {
         afterChange()
     }
 
-    /// Starts a new log when no memtable holds a change of this one, or flushes every memtable first when the
-    /// log has passed ``logLimit``.
+    /// Flushes the largest memtables while all of them together hold more than ``memtableBudget``; then starts a
+    /// new log when no memtable holds a change of this one, or flushes every memtable first when the log has
+    /// passed ``logLimit``.
     private mutating func afterChange() {
-        guard failure == nil, let log, log.length > log.headerLength else { return }
+        guard failure == nil else { return }
+        var held = storages.values.reduce(0) { $0 + $1.memtable.bytes }
+        while held > memtableBudget, let largest = storages.values.max(by: { $0.memtable.bytes < $1.memtable.bytes }) {
+            held -= largest.memtable.bytes
+            do throws(FileStoreError) {
+                try largest.flush()
+                try compactIfDue(largest)
+            } catch {
+                failure = error
+                return
+            }
+        }
+        guard let log, log.length > log.headerLength else { return }
         if log.length >= logLimit {
             do throws(FileStoreError) {
                 try checkpoint()

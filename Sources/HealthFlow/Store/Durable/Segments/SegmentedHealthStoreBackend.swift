@@ -15,9 +15,10 @@ import Foundation
 ///   flushed first), a new log generation starts and older ones are removed.
 /// - After a flush, a type's newest segments are merged when enough of one size class have gathered (a tiered
 ///   policy, fanout 8): about 8 segments per power of 8 of its rows, each row rewritten once per power.
-/// - Memory: the memtables (each bounded by its ``SegmentMemtableLimit``, all together by about ``logLimit``)
-///   and, per segment, its block index and Bloom filter; never a segment's samples. Opening also reads the
-///   newest log whole (about ``logLimit`` bytes).
+/// - Memory: the memtables (each bounded by its ``SegmentMemtableLimit``; all together, after each change, by
+///   ``standardMemtableBudget``: the largest are flushed past it) and, per segment, its block index and Bloom
+///   filter (about 3 bytes a sample); never a segment's samples. Opening also reads the newest log whole (about
+///   ``standardLogLimit`` bytes).
 /// - Files: in the directory given, only names this backend generates — `segment-…` files (``SegmentName``),
 ///   `segment-log-….hfj` logs, their temporary names, and `segments.lock` — are read, written or removed, and
 ///   torn tails are copied into `damaged/` under new names.
@@ -42,15 +43,20 @@ public struct SegmentedHealthStoreBackend: HealthStoreBackend {
 
     init(
         directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit = .standard,
+        memtableBudget: Int = SegmentedHealthStoreBackend.standardMemtableBudget,
         logLimit: Int = SegmentedHealthStoreBackend.standardLogLimit, compactionFanout: Int = 8
     ) throws(FileStoreError) {
         core = try SegmentedBackendCore(
-            directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit, logLimit: logLimit,
-            compactionFanout: compactionFanout)
+            directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit,
+            memtableBudget: memtableBudget, logLimit: logLimit, compactionFanout: compactionFanout)
     }
 
     /// The log size, in bytes, past which every memtable is flushed and a new log starts: 32 MiB.
     public static let standardLogLimit = 32 << 20
+
+    /// The estimated bytes all types' memtables together may hold before the largest are flushed: 32 MiB, so an
+    /// export of many types keeps the memory of a few full memtables, not of one per type.
+    public static let standardMemtableBudget = 32 << 20
 
     /// What opening found: the log changes replayed and a torn tail cut off, if any.
     public var recovery: SegmentedBackendRecovery { core.recovery }
@@ -166,10 +172,11 @@ final class SegmentedBackendCore: Sendable {
 
     init(
         directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit,
-        logLimit: Int, compactionFanout: Int
+        memtableBudget: Int, logLimit: Int, compactionFanout: Int
     ) throws(FileStoreError) {
         let opened = try SegmentedBackendState.open(
-            directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit, logLimit: logLimit,
+            directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit,
+            memtableBudget: memtableBudget, logLimit: logLimit,
             compactionFanout: compactionFanout)
         recovery = opened.recovery
         state = LockedState(opened.state)
