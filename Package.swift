@@ -100,10 +100,13 @@ let package = Package(
         .target(
             name: "Solutions", dependencies: exerciseDependencies, path: "Examples/Solutions", swiftSettings: strict),
     ] + exampleNames.map(example) + healthKitTargets + [
-        .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting", "TestScale"], swiftSettings: strict),
         .testTarget(
             name: "HealthFlowTests",
-            dependencies: ["HealthFlow", "FlowKit", "FlowKitTesting", "RawPathSupport", "StoreConformance"],
+            dependencies: [
+                "HealthFlow", "FlowKit", "FlowKitTesting", "RawPathSupport", "StoreConformance", "TestScale",
+            ],
             exclude: ["Fixtures"], swiftSettings: strict),
         // The store conformance session, over HealthFlow's public API alone: every store's tests run it.
         .target(
@@ -148,6 +151,8 @@ let package = Package(
         // check a path reaches the disk as given.
         .target(name: "RawPathSupport", path: "Tests/Support/RawPathSupport", swiftSettings: strict),
         .target(name: "ProductSupport", path: "Tests/Support/ProductSupport", swiftSettings: strict),
+        // HEALTHFLOW_STRESS_SCALE, read once: how much of the stress and randomized tests runs.
+        .target(name: "TestScale", path: "Tests/Support/TestScale", swiftSettings: strict),
         // Starts Tests/Receiver/healthsync_receiver.py (Werkzeug, python-multipart, jsonschema) for the tests that
         // need a real server. Tests/Receiver itself is no target: it holds the Python receiver and its JSON schema.
         .target(

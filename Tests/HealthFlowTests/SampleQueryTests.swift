@@ -1,6 +1,7 @@
 import FlowKit
 import Foundation
 import HealthFlow
+import TestScale
 import Testing
 
 struct SampleQueryTests {
@@ -185,7 +186,7 @@ struct SampleQueryTests {
     func matchesBruteForceOnRandomData(seed: UInt64) async throws {
         let world = try await Self.world(seed: seed)
         var random = SeededGenerator(seed: seed ^ 0xABCD)
-        for round in 0..<250 {
+        for round in 0..<TestScale.count(250, atLeast: 25) {
             let type: HealthObjectType = round % 4 == 0 ? .heartRate : .stepCount
             let predicate = round % 10 == 0 ? nil : Self.randomPredicate(world, depth: 2, using: &random)
             let sort = Self.sorts.randomElement(using: &random) ?? []

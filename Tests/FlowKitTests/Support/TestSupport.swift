@@ -1,6 +1,7 @@
 import FlowKit
 import Foundation
 import Synchronization
+import TestScale
 import Testing
 
 /// Errors the tests throw on purpose.
@@ -74,13 +75,5 @@ func settledResult<Value: Sendable>(_ promise: Promise<Value>) -> Result<Value, 
     promise.result
 }
 
-/// Test scale for the million-element stress tests: one million times `HEALTHFLOW_STRESS_SCALE` (a fraction, 1
-/// when unset), the one knob with which CI's sanitizer runs shrink every stress test, since a sanitizer slows every
-/// memory access and lock several times over.
-let stressCount: Int = {
-    let text = ProcessInfo.processInfo.environment["HEALTHFLOW_STRESS_SCALE"] ?? "1"
-    guard let scale = Double(text), scale > 0, scale <= 1 else {
-        fatalError("HEALTHFLOW_STRESS_SCALE must be a fraction in (0, 1]; got \(text)")
-    }
-    return max(1, Int((1_000_000 * scale).rounded()))
-}()
+/// Test scale for the million-element stress tests: one million, scaled by ``TestScale``.
+let stressCount = TestScale.count(1_000_000)

@@ -1,4 +1,5 @@
 import Foundation
+import TestScale
 import Testing
 
 @testable import HealthFlow
@@ -146,7 +147,8 @@ struct ColumnarStatisticsTests {
             try store.ingest(samples)
             visible += samples
         }
-        for round in 0..<40 {
+        // Every type at least twice when scaled down (TestScale).
+        for round in 0..<TestScale.count(40, atLeast: 2 * Self.types.count) {
             let type = Self.types[round % Self.types.count]
             try await Self.compare(
                 store, type: type, visible: visible, around: around, calendar: calendar, using: &generator)
@@ -219,7 +221,7 @@ struct ColumnarStatisticsTests {
                 columns.insert(sample, isOwned: sample.source == Fixture.source)
             }
             #expect(columns.count == samples.count)
-            for _ in 0..<8 {
+            for _ in 0..<TestScale.count(8, atLeast: 2) {
                 let options = Self.randomOptions(for: type, using: &generator)
                 let components = Self.intervals.randomElement(using: &generator)!
                 let anchor = around + Double(Int.random(in: -50...50, using: &generator)) * 900
