@@ -86,63 +86,6 @@ struct HTTPFaultTests {
         }
     }
 
-    // MARK: 2xx before the whole body went out
-
-    /// A body no socket can take in before the server answers: more than loopback's largest send buffer (4 MiB)
-    /// and a receive window nobody reads, together.
-    static let unswallowable = 12_000_000
-
-    /// The server answers 200 on the request's head alone, without reading a byte of the body, then closes
-    /// ("close") or reads and drops the rest ("drain"). It cannot have the batch, so that 200 is no delivery:
-    /// the attempt fails, retryably, and the retry to the same server, honest now, delivers the whole body under
-    /// the same Idempotency-Key. A streamed body waits for `100 Continue` and gets the 200 instead; a whole one
-    /// is too large to be in the socket by then.
-    @Test(arguments: [false, true], ["close", "drain"])
-    func aSuccessBeforeTheWholeBodyWentOutIsRetriedNotDelivered(streamed: Bool, closing: String) async throws {
-        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
-            try await Self.expectEarlySuccessRetried(
-                server, "early-ok/\(closing)/1", streamed: streamed, requestsCounted: 2)
-        }
-    }
-
-    /// The server answers 200 the moment it accepts the connection, before a byte of the request came: no
-    /// delivery either; the retry, answered honestly, stores the whole body. The answer on accept never reaches
-    /// the handler that counts requests, so the server counts one.
-    @Test(arguments: [false, true])
-    func aSuccessOnAcceptBeforeTheRequestIsRetriedNotDelivered(streamed: Bool) async throws {
-        try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
-            try await server.answerOnAccept(1)
-            try await Self.expectEarlySuccessRetried(server, "upload", streamed: streamed, requestsCounted: 1)
-        }
-    }
-
-    /// Uploads a body too large to go out before the server's early 200 to `path`, and checks that 200 failed the
-    /// first attempt as no delivery, the one retry after the 1 s back-off stored the whole body byte for byte,
-    /// and the server counted `requestsCounted` requests under the upload's one Idempotency-Key.
-    static func expectEarlySuccessRetried(
-        _ server: HTTPTestServer, _ path: String, streamed: Bool, requestsCounted: Int
-    ) async throws {
-        let scheduler = ManualScheduler()
-        let body = Self.body(streamed ? Self.large : Self.unswallowable)
-        let request = httpStreamedRequest(body)
-        let upload = Uploader(
-            transport: HTTPTransport(
-                url: server.url(path), timeout: .seconds(20), dataThreshold: streamed ? 0 : Int64(body.count)),
-            policy: UploadRetryPolicy(attempts: 2, backoff: .constant(.seconds(1))), scheduler: scheduler
-        )
-        .observedUpload(request)
-
-        let (events, delays) = await driveUpload(upload, on: scheduler)
-
-        #expect(try await upload.value.disposition == .stored)
-        #expect(uploadFailures(events) == [.answeredBeforeBodySent(status: 200)])
-        #expect(delays == [.seconds(1)])
-        let stats = try await server.stats(key: request.idempotencyKey)
-        #expect(stats.requests == requestsCounted)
-        #expect(stats.bytes == body.count)
-        #expect(stats.sha256 == GzipMultipartSHA256.hex(body))
-    }
-
     // MARK: 429 and 503 with Retry-After
 
     @Test(arguments: [429, 503], [false, true])
