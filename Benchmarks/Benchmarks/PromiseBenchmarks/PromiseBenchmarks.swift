@@ -1,21 +1,17 @@
-// Promise benchmarks: each FlowKit operation beside its baselines and peers, in the same run.
+// Promise benchmarks: each FlowKit operation beside its baselines; its peers (swift-nio) are PromisePeerBenchmarks.
 //
-// Run: swift package --disable-sandbox benchmark --target PromiseBenchmarks
+// Run both: swift package --disable-sandbox benchmark --target 'PromiseBenchmarks|PromisePeerBenchmarks'
 // Ratios in Benchmarks/README.md compare rows of one run; malloc counts are deterministic, wall time is not.
 
 import Benchmark
 import BenchmarkSupport
 import Dispatch
 import FlowKit
-import NIOCore
-import NIOEmbedded
-import NIOPosix
 
 private let serial = DispatchQueue(label: "bench.serial")
 private let serialExecutor = FlowExecutor.queue(serial)
-private let nioGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-private let chainLength = 10_000
-private let whenWidth = 100_000
+private let chainLength = PromiseRows.chainLength
+private let whenWidth = PromiseRows.whenWidth
 
 /// Waits until every job queued on `serial` so far has run.
 private func drainSerialQueue() {
@@ -23,14 +19,8 @@ private func drainSerialQueue() {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .mallocCountTotal, .throughput],
-        warmupIterations: 3,
-        maxDuration: BenchmarkRunMode.current.maxDuration(.seconds(2)),
-        maxIterations: BenchmarkRunMode.current.maxIterations(1_000),
-        thresholds: AllocationGate.thresholds
-    )
-    let perThousand = Benchmark.Configuration(scalingFactor: .kilo)
+    Benchmark.defaultConfiguration = PromiseRows.defaultConfiguration
+    let perThousand = PromiseRows.perThousand
 
     // MARK: 1. Round trip: pending → continuation on a serial queue → resolve
 
@@ -63,31 +53,11 @@ let benchmarks: @Sendable () -> Void = {
         group.wait()
     }
 
-    Benchmark("RoundTrip: NIO EventLoopPromise → map → succeed (1-thread group)", configuration: perThousand) {
-        benchmark in
-        let loop = nioGroup.next()
-        for index in benchmark.scaledIterations {
-            let promise = loop.makePromise(of: Int.self)
-            blackHole(promise.futureResult.map { $0 &+ 1 })
-            promise.succeed(index)
-        }
-        try loop.submit {}.wait()
-    }
-
     Benchmark("RoundTrip: FlowKit pending → map(on: .immediate) → fulfill", configuration: perThousand) { benchmark in
         for index in benchmark.scaledIterations {
             let (promise, resolver) = Promise<Int>.pending()
             blackHole(promise.map(on: .immediate) { $0 &+ 1 })
             resolver.fulfill(index)
-        }
-    }
-
-    Benchmark("RoundTrip: NIO EmbeddedEventLoop promise → map → succeed", configuration: perThousand) { benchmark in
-        let loop = EmbeddedEventLoop()
-        for index in benchmark.scaledIterations {
-            let promise = loop.makePromise(of: Int.self)
-            blackHole(promise.futureResult.map { $0 &+ 1 })
-            promise.succeed(index)
         }
     }
 
@@ -167,17 +137,6 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("Chain10k: NIO EventLoopFuture flatMap ×10,000 (1-thread group)") { benchmark in
-        let loop = nioGroup.next()
-        for _ in benchmark.scaledIterations {
-            let root = loop.makePromise(of: Int.self)
-            var end = root.futureResult
-            for _ in 0..<chainLength { end = end.flatMap { loop.makeSucceededFuture($0 &+ 1) } }
-            root.succeed(0)
-            blackHole(try end.wait())
-        }
-    }
-
     Benchmark(
         "Chain1M: FlowKit map(on: .immediate) ×1,000,000 completes (correctness)",
         configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxIterations: 3)
@@ -225,16 +184,6 @@ let benchmarks: @Sendable () -> Void = {
             group.wait()
             blackHole(values)
         }
-    }
-
-    Benchmark("When100k: NIO whenAllSucceed over succeeded futures (Embedded)") { benchmark in
-        let loop = EmbeddedEventLoop()
-        let inputs = (0..<whenWidth).map { loop.makeSucceededFuture($0) }
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            blackHole(try EventLoopFuture.whenAllSucceed(inputs, on: loop).wait())
-        }
-        benchmark.stopMeasurement()
     }
 
     Benchmark("When100k: task group of 100,000 child tasks", configuration: .init(maxIterations: 5)) { benchmark in
