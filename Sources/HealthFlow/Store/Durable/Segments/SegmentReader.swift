@@ -170,13 +170,13 @@ final class SegmentReader {
     /// - Complexity: O(k log k) for k UUIDs the Bloom filter lets through; each UUID block that may hold one of
     ///   them is read once.
     func rows(of uuids: some Sequence<UUID>) throws(FileStoreError) -> [(uuid: UUID, row: Int)] {
-        let candidates = uuids.map { (uuid: $0, order: SegmentUUIDOrder(UUIDKey($0))) }
-            .filter { bloom.mayContain(UUIDKey($0.uuid)) }
-            .sorted { $0.order < $1.order }
+        let candidates = uuids.map { (uuid: $0, key: UUIDKey($0)) }
+            .filter { bloom.mayContain($0.key) }
+            .sorted { SegmentUUIDOrder($0.key) < SegmentUUIDOrder($1.key) }
         var found: [(uuid: UUID, row: Int)] = []
         var loaded: (number: Int, bytes: [UInt8])?
         for candidate in candidates {
-            let key = UUIDKey(candidate.uuid)
+            let key = candidate.key
             guard let blockNumber = uuidBlockNumber(of: key) else { continue }
             let block = uuidBlocks[blockNumber]
             if loaded?.number != blockNumber {
