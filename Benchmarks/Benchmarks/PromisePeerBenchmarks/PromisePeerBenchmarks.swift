@@ -1,5 +1,6 @@
 // The promise rows' peers: swift-nio's futures beside FlowKit's rows in PromiseBenchmarks, measured alike
-// (PromiseRows). Run together: swift package --disable-sandbox benchmark --target 'PromiseBenchmarks|PromisePeerBenchmarks'
+// (PromiseRows). Run together:
+//   swift package --disable-sandbox benchmark --target 'PromiseBenchmarks|PromisePeerBenchmarks'
 
 import Benchmark
 import BenchmarkSupport
