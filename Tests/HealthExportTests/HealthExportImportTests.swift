@@ -105,9 +105,8 @@ struct HealthExportImportTests {
         #expect(try await store.samples(of: .stepCount).count == 2)
     }
 
-    /// The disk-backed store takes an export's samples as the durable store does, keeps them across a reopening,
-    /// adds nothing on a re-import, and the report counts what it cannot keep (a heartbeat series' beats, a
-    /// workout's route) instead of dropping it silently.
+    /// The disk-backed store takes an export's samples as the durable store does — a heartbeat series with its
+    /// beats, a workout with its route — keeps them across a reopening, and adds nothing on a re-import.
     @Test func aDiskBackedStoreImportsKeepsAndReimportsAnExport() async throws {
         let directory = try ExportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -131,8 +130,11 @@ struct HealthExportImportTests {
         let report = try await HealthExportImport(path: path).run(into: first)
         #expect(report.imported == expected.imported)
         #expect(report.skippedCount == 0)
-        #expect(report.heartbeatSeriesWithoutBeats == 1)
-        #expect(report.workoutRoutesNotKept == 1)
+        #expect(report.heartbeatSeriesWithoutBeats == 0)
+        #expect(report.workoutRoutesNotKept == 0)
+        #expect(report.heartbeats == expected.heartbeats && report.heartbeats > 0)
+        #expect(report.workoutRoutes == expected.workoutRoutes && report.workoutRoutes == 1)
+        #expect(report.routeLocations == expected.routeLocations)
         #expect(try await counts(first) == counts(reference))
         #expect(try await counts(first).values.allSatisfy { $0 == 1 })
         let steps = try await first.samples(of: .stepCount)
@@ -144,9 +146,16 @@ struct HealthExportImportTests {
         // A new store's answers to authorization last as long as it does: ask again to read.
         try await reopened.requestAuthorization(toShare: [], read: Set(types).subtracting([.bloodPressure]))
         #expect(try await counts(reopened) == counts(reference))
+        for case .workout(let workout) in try await reference.samples(of: .workout) {
+            #expect(try await reopened.workoutRoutes(of: workout) == reference.workoutRoutes(of: workout))
+        }
+        for case .heartbeatSeries(let series) in try await reference.samples(of: .heartbeatSeries) {
+            #expect(try await reopened.heartbeats(of: series) == reference.heartbeats(of: series))
+        }
         let again = try await HealthExportImport(path: path).run(into: reopened)
         #expect(again.importedCount == 0)
         #expect(again.alreadyInStore == report.importedCount)
+        #expect(again.workoutRoutes == 0, "the workout holds its route: a re-import adds none")
         #expect(try await counts(reopened) == counts(reference))
     }
 

@@ -78,7 +78,7 @@ extension SeriesKind {
     }
 
     /// What the kind's query reads back for `sample` (through its `async` face), as a series.
-    func read(_ sample: HealthSample, from store: any HealthStore) async throws -> SampleSeries {
+    func read(_ sample: HealthSample, from store: any HealthStore) async throws -> HealthSampleSeries {
         switch (self, sample) {
         case (.voltages, .electrocardiogram(let ecg)): .voltages(try await store.voltageMeasurements(of: ecg))
         case (.routes, .workout(let workout)): .routes(try await store.workoutRoutes(of: workout))
@@ -88,7 +88,7 @@ extension SeriesKind {
     }
 
     /// The series of the kind holding nothing: what a query reads when no series is kept or shown.
-    var none: SampleSeries {
+    var none: HealthSampleSeries {
         switch self {
         case .voltages: .voltages([])
         case .routes: .routes([])
@@ -386,7 +386,7 @@ struct SampleSeriesStoreTests {
     }
 
     /// Voltages as the fixture wrote them: `microvolts`, one every 1/512 s.
-    private static func at512Hertz(_ microvolts: [Double]) -> SampleSeries {
+    private static func at512Hertz(_ microvolts: [Double]) -> HealthSampleSeries {
         .voltages(
             microvolts.enumerated().map {
                 ElectrocardiogramVoltageMeasurement(

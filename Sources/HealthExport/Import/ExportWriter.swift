@@ -13,9 +13,9 @@ extension FileHealthStore: HealthSampleIngesting {}
 extension InMemoryHealthStore: HealthSampleIngesting {}
 extension BackedHealthStore: HealthSampleIngesting {}
 
-/// A store that keeps ECGs with their voltage measurements (the durable and in-memory stores): the import
-/// writes an export's ECG CSVs through it; into any other store it writes the ECG samples alone and counts them
-/// in ``HealthExportReport/electrocardiogramsWithoutVoltages``.
+/// A store that keeps ECGs with their voltage measurements (the durable and in-memory stores, and a backed store
+/// over a ``HealthSeriesStoreBackend``): the import writes an export's ECG CSVs through it; into any other store it
+/// writes the ECG samples alone and counts them in ``HealthExportReport/electrocardiogramsWithoutVoltages``.
 public protocol ElectrocardiogramIngesting: HealthStore {
     /// Adds ECGs with their measurements, all-or-nothing.
     func ingest(_ recordings: [ElectrocardiogramRecording]) throws
@@ -23,10 +23,11 @@ public protocol ElectrocardiogramIngesting: HealthStore {
 
 extension FileHealthStore: ElectrocardiogramIngesting {}
 extension InMemoryHealthStore: ElectrocardiogramIngesting {}
+extension BackedHealthStore: ElectrocardiogramIngesting where Backend: HealthSeriesStoreBackend {}
 
-/// A store that keeps workouts with their routes (the durable and in-memory stores): the import writes an export's
-/// workouts with the routes of their GPX files through it, and adds to a workout it already holds the routes it
-/// lacks; into any other store it writes the workouts alone and counts their routes in
+/// A store that keeps workouts with their routes (as ``ElectrocardiogramIngesting``'s keep voltages): the import
+/// writes an export's workouts with the routes of their GPX files through it, and adds to a workout it already
+/// holds the routes it lacks; into any other store it writes the workouts alone and counts their routes in
 /// ``HealthExportReport/workoutRoutesNotKept``.
 public protocol WorkoutRouteIngesting: HealthStore {
     /// Adds workouts with their routes, all-or-nothing.
@@ -40,10 +41,11 @@ public protocol WorkoutRouteIngesting: HealthStore {
 
 extension FileHealthStore: WorkoutRouteIngesting {}
 extension InMemoryHealthStore: WorkoutRouteIngesting {}
+extension BackedHealthStore: WorkoutRouteIngesting where Backend: HealthSeriesStoreBackend {}
 
-/// A store that keeps heartbeat series with their beats (the durable and in-memory stores): the import writes the
-/// series of an export's heart rate variability records through it; into any other store it writes the series
-/// samples alone and counts them in ``HealthExportReport/heartbeatSeriesWithoutBeats``.
+/// A store that keeps heartbeat series with their beats (as ``ElectrocardiogramIngesting``'s keep voltages): the
+/// import writes the series of an export's heart rate variability records through it; into any other store it
+/// writes the series samples alone and counts them in ``HealthExportReport/heartbeatSeriesWithoutBeats``.
 public protocol HeartbeatSeriesIngesting: HealthStore {
     /// Adds heartbeat series with their beats, all-or-nothing.
     func ingest(_ recordings: [HeartbeatSeriesRecording]) throws
@@ -51,6 +53,7 @@ public protocol HeartbeatSeriesIngesting: HealthStore {
 
 extension FileHealthStore: HeartbeatSeriesIngesting {}
 extension InMemoryHealthStore: HeartbeatSeriesIngesting {}
+extension BackedHealthStore: HeartbeatSeriesIngesting where Backend: HealthSeriesStoreBackend {}
 
 /// Writes batches into a store, leaving out what it already holds: the first attempt writes the batch whole;
 /// when the store refuses a UUID it holds, the batch's UUIDs are looked up per type (one query each) and only

@@ -149,12 +149,14 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
         if let failure { throw failure }
     }
 
-    /// Validates `samples`, runs `check` and inserts them under the lock; returns the refusal or storage error,
-    /// if any, and queues `reply` with it ahead of the update callbacks the insertion calls for.
+    /// Validates `samples`, runs `check` and inserts them under the lock with `store` (the backend's
+    /// ``HealthStoreBackend/insert(_:)`` by default); returns the refusal or storage error, if any, and queues
+    /// `reply` with it ahead of the update callbacks the insertion calls for.
     @discardableResult
     private func insert(
         _ samples: [HealthSample], reply: (@Sendable ((any Error)?) -> Void)?,
-        check: (borrowing Locked) throws(HealthStoreError) -> Void
+        check: (borrowing Locked) throws(HealthStoreError) -> Void,
+        store: (inout Backend, [StoredHealthSample]) throws -> Void = { try $0.insert($1) }
     ) -> (any Error)? {
         do {
             guard isHealthDataAvailable else { throw HealthStoreError.healthDataUnavailable }
@@ -172,7 +174,7 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
                         StoredHealthSample(sample: object, correlation: offset == 0 ? nil : sample.uuid)
                     }
                 }
-                try state.backend.insert(objects)
+                try store(&state.backend, objects)
                 if let reply { enqueue { reply(nil) } }
                 notifications(for: objects.map(\.sample), in: &state).forEach(enqueue)
             } catch {
@@ -388,6 +390,47 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
         }
     }
 
+    /// Runs an ECG query: the voltage measurements the backend keeps with the ECG (none for an ECG ingested
+    /// without them, an unknown one, or when the app may not read ECGs); over a backend that keeps no series
+    /// (not a ``HealthSeriesStoreBackend``), fails with ``HealthStoreError/unsupportedQueryType(_:query:)``.
+    public func run(
+        _ query: HealthElectrocardiogramQuery, in execution: QueryExecution<[ElectrocardiogramVoltageMeasurement]>
+    ) {
+        runSeries(of: query.electrocardiogram.uuid, as: ElectrocardiogramRecording.self, in: execution)
+    }
+
+    /// Runs a workout route query: the routes the backend keeps with the workout, as an ECG query reads voltages.
+    public func run(_ query: HealthWorkoutRouteQuery, in execution: QueryExecution<[HealthWorkoutRoute]>) {
+        runSeries(of: query.workout.uuid, as: WorkoutRecording.self, in: execution)
+    }
+
+    /// Runs a heartbeat series query: the beats the backend keeps with the series, as an ECG query reads voltages.
+    public func run(_ query: HealthHeartbeatSeriesQuery, in execution: QueryExecution<[HealthHeartbeat]>) {
+        runSeries(of: query.heartbeatSeries.uuid, as: HeartbeatSeriesRecording.self, in: execution)
+    }
+
+    /// The one path of the series queries: the series kept beside the visible sample `uuid`, as `Recording`'s
+    /// elements.
+    private func runSeries<Recording: SeriesRecording>(
+        of uuid: UUID, as recording: Recording.Type, in execution: QueryExecution<[Recording.Element]>
+    ) {
+        guard Backend.self is any HealthSeriesStoreBackend.Type else {
+            let query = execution.query
+            return execution.fail(HealthStoreError.unsupportedQueryType(query.objectType, query: query.description))
+        }
+        withState { state, enqueue in
+            var elements: [Recording.Element] = []
+            if let keeping = state.backend as? any HealthSeriesStoreBackend,
+                let stored = state.backend.sample(withUUID: uuid),
+                state.authorization.isVisible(stored.sample, toApp: app),
+                let series = keeping.series(ofSampleWith: uuid)
+            {
+                elements = Recording.elements(of: series) ?? []
+            }
+            enqueue(execution.resultsJob(.success(elements)))
+        }
+    }
+
     // MARK: Characteristics
 
     /// The person's date of birth; `noData` when unset or unreadable.
@@ -423,3 +466,92 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
 }
 
 extension BackedHealthStore: AuthorizationTableStore {}
+
+extension BackedHealthStore where Backend: HealthSeriesStoreBackend {
+    /// Adds ECGs recorded by a device with their voltage measurements, as ``ingest(_:)`` adds samples: the rules
+    /// of the samples and UUID uniqueness, all-or-nothing; ``HealthElectrocardiogramQuery`` reads them back.
+    /// - Throws: ``HealthStoreError`` when a rule refuses them; the backend's error when it cannot store them.
+    public func ingest(_ recordings: [ElectrocardiogramRecording]) throws {
+        try ingestRecordings(recordings)
+    }
+
+    /// Adds workouts with their routes, as ECGs are added with their voltages; ``HealthWorkoutRouteQuery`` reads
+    /// the routes back.
+    /// - Throws: As the ECGs' `ingest(_:)`.
+    public func ingest(_ recordings: [WorkoutRecording]) throws {
+        try ingestRecordings(recordings)
+    }
+
+    /// Adds heartbeat series with their beats, as ECGs are added with their voltages;
+    /// ``HealthHeartbeatSeriesQuery`` reads the beats back.
+    /// - Throws: As the ECGs' `ingest(_:)`.
+    public func ingest(_ recordings: [HeartbeatSeriesRecording]) throws {
+        try ingestRecordings(recordings)
+    }
+
+    /// Adds routes to a stored workout, after the routes it holds — as `HKWorkoutRouteBuilder` adds a route to a
+    /// saved workout. The change announces the workout again: anchored queries from an earlier anchor (and so a
+    /// sync) read it once more, and its observers are called. No routes add nothing.
+    /// - Throws: ``HealthStoreError/objectNotFound(_:)`` when no such workout is stored,
+    ///   ``HealthStoreError/healthDataUnavailable``, or the backend's error; nothing is added then.
+    public func addRoutes(_ routes: [HealthWorkoutRoute], to workout: HealthWorkout) throws {
+        guard !routes.isEmpty else { return }
+        _ = try addSeries(to: workout.uuid) { _ in .routes(routes) }
+    }
+
+    /// Adds to a stored workout those of `routes` it does not hold yet (equal by value), after the routes it
+    /// holds, as ``addRoutes(_:to:)`` adds them: what the backend keeps decides, whatever the app may read, so
+    /// adding the same routes again (a re-import) adds nothing and writes nothing.
+    /// - Returns: The routes added, in the order given.
+    /// - Throws: As ``addRoutes(_:to:)``.
+    public func addMissingRoutes(
+        _ routes: [HealthWorkoutRoute], to workout: HealthWorkout
+    ) throws -> [HealthWorkoutRoute] {
+        guard !routes.isEmpty else { return [] }
+        let added = try addSeries(to: workout.uuid) { kept in
+            guard case .routes(let held)? = kept else { return .routes(routes) }
+            let missing = routes.filter { !held.contains($0) }
+            return missing.isEmpty ? nil : .routes(missing)
+        }
+        guard case .routes(let missing)? = added else { return [] }
+        return missing
+    }
+
+    /// Inserts the recordings' samples as ``ingest(_:)`` does, each with its series.
+    private func ingestRecordings<Recording: SeriesRecording>(_ recordings: [Recording]) throws {
+        let entries = recordings.map(\.seriesSample)
+        let samples = entries.samples
+        var series: [UUID: HealthSampleSeries] = [:]
+        for entry in entries where !entry.series.isEmpty { series[entry.sample.uuid] = entry.series }
+        let failure = insert(
+            samples, reply: nil,
+            check: { state throws(HealthStoreError) in
+                try HealthSaveRules.checkIngest(samples) { state.backend.sample(withUUID: $0) != nil }
+            },
+            store: { backend, objects in try backend.insert(objects, series: series) })
+        if let failure { throw failure }
+    }
+
+    /// Adds to the stored workout `uuid` the series `choose` picks from the one kept beside it (`nil`: nothing,
+    /// and no change); returns what was added.
+    private func addSeries(
+        to uuid: UUID, choose: (HealthSampleSeries?) -> HealthSampleSeries?
+    ) throws -> HealthSampleSeries? {
+        guard isHealthDataAvailable else { throw HealthStoreError.healthDataUnavailable }
+        var outcome: Result<HealthSampleSeries?, any Error> = .success(nil)
+        withState { state, enqueue in
+            guard let stored = state.backend.sample(withUUID: uuid), stored.correlation == nil,
+                stored.sample.type == .workout
+            else { return outcome = .failure(HealthStoreError.objectNotFound(uuid)) }
+            guard let added = choose(state.backend.series(ofSampleWith: uuid)) else { return }
+            do {
+                try state.backend.add(added, toSampleWith: uuid)
+                outcome = .success(added)
+                notifications(for: [stored.sample], in: &state).forEach(enqueue)
+            } catch {
+                outcome = .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+}

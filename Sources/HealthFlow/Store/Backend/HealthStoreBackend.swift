@@ -54,3 +54,26 @@ public struct HealthStoreChange: Sendable {
         self.isDeletion = isDeletion
     }
 }
+
+/// A ``HealthStoreBackend`` that also keeps series data beside samples (``HealthSampleSeries``: an ECG's voltages,
+/// a workout's routes, a heartbeat series' beats). A ``BackedHealthStore`` over one ingests recordings with their
+/// series, adds routes to stored workouts, and answers ``HealthElectrocardiogramQuery``,
+/// ``HealthWorkoutRouteQuery`` and ``HealthHeartbeatSeriesQuery``; over any other backend those queries fail with
+/// ``HealthStoreError/unsupportedQueryType(_:query:)``.
+///
+/// The store calls these, like the base requirements, under its lock with checked arguments.
+public protocol HealthSeriesStoreBackend: HealthStoreBackend {
+    /// The series kept beside the live object with `uuid`, or `nil` when none is (or no such object is live).
+    func series(ofSampleWith uuid: UUID) -> HealthSampleSeries?
+
+    /// Stores `objects` as ``HealthStoreBackend/insert(_:)`` does, keeping `series[uuid]` beside the top-level
+    /// sample with that UUID (each series non-empty, of the kind of its sample's type).
+    /// - Throws: When the objects cannot be stored; nothing may have changed then.
+    mutating func insert(_ objects: [StoredHealthSample], series: [UUID: HealthSampleSeries]) throws
+
+    /// Keeps `series` after the series kept beside the live top-level sample with `uuid` (routes added to a stored
+    /// workout: the kind of its type, non-empty). The addition is a change: the sample takes the next sequence
+    /// number, so anchored queries from an earlier anchor report it again as inserted, now with the added series.
+    /// - Throws: When the series cannot be stored; nothing may have changed then.
+    mutating func add(_ series: HealthSampleSeries, toSampleWith uuid: UUID) throws
+}

@@ -184,7 +184,7 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
     /// `ingest(_:)` adds samples: without authorization or source rules, one change. The public callers add only
     /// non-empty series of kinds that take additions, so a refusal means no such sample is stored:
     /// ``HealthStoreError/objectNotFound(_:)``.
-    func add(_ series: SampleSeries, toSampleWith uuid: UUID) throws(IngestFailure) {
+    func add(_ series: HealthSampleSeries, toSampleWith uuid: UUID) throws(IngestFailure) {
         _ = try add(toSampleWith: uuid, checking: series) { _ in series }
     }
 
@@ -209,10 +209,11 @@ final class StoreEngine<Persistence: StorePersistence>: StoreEngineCore {
     /// (`nil`: nothing, and no change), once `checked` is found to be addable to it: one change.
     /// - Returns: What was added.
     private func add(
-        toSampleWith uuid: UUID, checking checked: SampleSeries, choose: (SampleSeries?) -> SampleSeries?
-    ) throws(IngestFailure) -> SampleSeries? {
+        toSampleWith uuid: UUID, checking checked: HealthSampleSeries,
+        choose: (HealthSampleSeries?) -> HealthSampleSeries?
+    ) throws(IngestFailure) -> HealthSampleSeries? {
         guard isHealthDataAvailable else { throw .refused(.healthDataUnavailable) }
-        let outcome = state.withLock { state -> Result<SampleSeries?, IngestFailure> in
+        let outcome = state.withLock { state -> Result<HealthSampleSeries?, IngestFailure> in
             if state.additionProblem(checked, to: uuid) != nil { return .failure(.refused(.objectNotFound(uuid))) }
             guard let added = choose(state.series[uuid]) else { return .success(nil) }
             do throws(Persistence.Failure) {

@@ -6,7 +6,7 @@ import Foundation
 /// record `uuid:16 series` (one live sample's series). The record kind is the series' tag, so records written
 /// before the kinds shared this code read unchanged (``DurableStoreFormat``).
 ///
-/// A new kind is a case here, a case of ``SampleSeries`` with its codec, and a ``SeriesRecording`` type.
+/// A new kind is a case here, a case of ``HealthSampleSeries`` with its codec, and a ``SeriesRecording`` type.
 enum SeriesKind: CaseIterable, Sendable {
     /// An ECG's voltage measurements.
     case voltages
@@ -80,6 +80,12 @@ enum SeriesKind: CaseIterable, Sendable {
         return nil
     }
 
+    /// The kind kept beside samples of `type`, or `nil` when its samples keep none.
+    init?(sampleType type: HealthObjectType) {
+        guard let kind = Self.allCases.first(where: { $0.sampleType == type }) else { return nil }
+        self = kind
+    }
+
     /// The kind whose journal record is `record`, or `nil`.
     init?(journalRecord record: RecordKind) {
         guard let kind = Self.allCases.first(where: { $0.journalRecord == record }) else { return nil }
@@ -93,7 +99,11 @@ enum SeriesKind: CaseIterable, Sendable {
     }
 }
 
-/// Series data kept beside a sample, by ``SeriesKind``, with its codec.
+/// Series data kept beside a sample: an ECG's voltage measurements, a workout's routes or a heartbeat series'
+/// beats. Stores keep them apart from the sample (they can be large: an ECG holds ~15,000 measurements) and read
+/// them back only for the query of their kind. A ``HealthSeriesStoreBackend`` stores and returns them.
+///
+/// Encoded (without its kind, which the record or the sample's type gives):
 ///
 /// ```text
 /// voltages  = count:varint (timeSinceSampleStart:f64 microvolts:f64)*
@@ -102,7 +112,7 @@ enum SeriesKind: CaseIterable, Sendable {
 /// location  = timestamp:f64 latitude:f64 longitude:f64 altitude:f64 speed:f64 course:f64
 ///             horizontalAccuracy:f64 verticalAccuracy:f64
 /// ```
-enum SampleSeries: Hashable, Sendable {
+public enum HealthSampleSeries: Hashable, Sendable {
     /// An ECG's voltage measurements, in recording order.
     case voltages([ElectrocardiogramVoltageMeasurement])
     /// A workout's routes, in the order given.
@@ -115,6 +125,15 @@ enum SampleSeries: Hashable, Sendable {
         case .voltages: .voltages
         case .routes: .routes
         case .heartbeats: .heartbeats
+        }
+    }
+
+    /// A series of `kind` that holds nothing.
+    init(empty kind: SeriesKind) {
+        switch kind {
+        case .voltages: self = .voltages([])
+        case .routes: self = .routes([])
+        case .heartbeats: self = .heartbeats([])
         }
     }
 
@@ -165,7 +184,7 @@ enum SampleSeries: Hashable, Sendable {
 
     /// The series with `added` after it, for a kind that takes additions (``SeriesKind/additionRecord``) and
     /// `added` of the same kind; `nil` otherwise.
-    func appending(_ added: SampleSeries) -> SampleSeries? {
+    func appending(_ added: HealthSampleSeries) -> HealthSampleSeries? {
         switch (self, added) {
         case (.routes(let routes), .routes(let more)): .routes(routes + more)
         default: nil
@@ -258,7 +277,7 @@ enum SampleSeries: Hashable, Sendable {
 /// A sample with the series kept beside it.
 struct SeriesSample: Hashable, Sendable {
     let sample: HealthSample
-    let series: SampleSeries
+    let series: HealthSampleSeries
 }
 
 extension [SeriesSample] {
@@ -276,7 +295,7 @@ protocol SeriesRecording: Sendable {
     var seriesSample: SeriesSample { get }
 
     /// The elements of `series` when it is of this recording's kind; `nil` otherwise.
-    static func elements(of series: SampleSeries) -> [Element]?
+    static func elements(of series: HealthSampleSeries) -> [Element]?
 }
 
 extension ElectrocardiogramRecording: SeriesRecording {
@@ -284,7 +303,7 @@ extension ElectrocardiogramRecording: SeriesRecording {
         SeriesSample(sample: .electrocardiogram(electrocardiogram), series: .voltages(voltageMeasurements))
     }
 
-    static func elements(of series: SampleSeries) -> [ElectrocardiogramVoltageMeasurement]? {
+    static func elements(of series: HealthSampleSeries) -> [ElectrocardiogramVoltageMeasurement]? {
         if case .voltages(let measurements) = series { measurements } else { nil }
     }
 }
@@ -292,7 +311,7 @@ extension ElectrocardiogramRecording: SeriesRecording {
 extension WorkoutRecording: SeriesRecording {
     var seriesSample: SeriesSample { SeriesSample(sample: .workout(workout), series: .routes(routes)) }
 
-    static func elements(of series: SampleSeries) -> [HealthWorkoutRoute]? {
+    static func elements(of series: HealthSampleSeries) -> [HealthWorkoutRoute]? {
         if case .routes(let routes) = series { routes } else { nil }
     }
 }
@@ -300,7 +319,7 @@ extension WorkoutRecording: SeriesRecording {
 extension HeartbeatSeriesRecording: SeriesRecording {
     var seriesSample: SeriesSample { SeriesSample(sample: .heartbeatSeries(series), series: .heartbeats(heartbeats)) }
 
-    static func elements(of series: SampleSeries) -> [HealthHeartbeat]? {
+    static func elements(of series: HealthSampleSeries) -> [HealthHeartbeat]? {
         if case .heartbeats(let beats) = series { beats } else { nil }
     }
 }

@@ -51,7 +51,7 @@ struct StoreState {
     private(set) var correlations = UUIDTable<UUID>()
     /// The series data kept beside live samples ingested as recordings (an ECG's voltages, a workout's routes),
     /// by the sample's UUID; never an empty series.
-    private(set) var series: [UUID: SampleSeries] = [:]
+    private(set) var series: [UUID: HealthSampleSeries] = [:]
     /// The number of the last change recorded; every insertion and deletion takes the next one.
     private(set) var sequence: UInt64 = 0
     /// The history fingerprint of every change so far (see `fingerprint(through:)`), kept as changes apply.
@@ -70,7 +70,7 @@ struct StoreState {
     init(
         appBundleIdentifier: String, storeID: UUID, authorization: AuthorizationTable, indexes: [TypeIndex],
         slots: [HealthObjectType: Int], locations: UUIDTable<Location>, correlations: UUIDTable<UUID>,
-        sequence: UInt64, series: [UUID: SampleSeries] = [:]
+        sequence: UInt64, series: [UUID: HealthSampleSeries] = [:]
     ) {
         self.appBundleIdentifier = appBundleIdentifier
         self.storeID = storeID
@@ -201,7 +201,7 @@ struct StoreState {
     /// Why `added` cannot be added to the sample with `uuid`, or `nil` when it can: the sample must be stored (live)
     /// and of the type the series belongs beside, the kind must take additions, and the series must hold
     /// something.
-    func additionProblem(_ added: SampleSeries, to uuid: UUID) -> String? {
+    func additionProblem(_ added: HealthSampleSeries, to uuid: UUID) -> String? {
         guard added.kind.additionRecord != nil else { return "\(added.kind.names.series) cannot be added to a sample" }
         guard !added.isEmpty else { return "an added series is empty" }
         guard let stored = stored(uuid), stored.sample.type == added.kind.sampleType else {
@@ -301,7 +301,7 @@ struct StoreState {
     /// The series kept beside the sample with `uuid` when it is stored and the app may see it; `nil` otherwise (a
     /// sample kept without a series, an unknown UUID, or one the app may not read: read denial is never revealed).
     /// - Complexity: O(1) (the series is shared, not copied).
-    func series(of uuid: UUID) -> SampleSeries? {
+    func series(of uuid: UUID) -> HealthSampleSeries? {
         guard let kept = series[uuid], let stored = stored(uuid), isVisible(stored.sample) else { return nil }
         return kept
     }

@@ -160,7 +160,7 @@ private struct SnapshotAssembly {
     private var slots: [HealthObjectType: Int] = [:]
     private var locations = UUIDTable<StoreState.Location>()
     private var correlations = UUIDTable<UUID>()
-    private var series: [UUID: SampleSeries] = [:]
+    private var series: [UUID: HealthSampleSeries] = [:]
     private var members: [(member: UUID, correlation: UUID)] = []
     private var endSequence: UInt64?
     private var lastSequence: UInt64 = 0

@@ -41,7 +41,7 @@ enum SnapshotRecord {
     case additions(Entries<Addition>)
     case tombstones(Entries<Tombstone>)
     /// The series kept beside a live sample (an ECG's voltages, a workout's routes).
-    case series(UUID, SampleSeries)
+    case series(UUID, HealthSampleSeries)
     /// The last record: the change sequence number, and the counts of sections and live samples.
     case end(sequence: UInt64, sections: Int, live: Int)
 
@@ -53,7 +53,7 @@ enum SnapshotRecord {
     ) throws(BinaryReader.Failure) -> SnapshotRecord {
         if let seriesKind = SeriesKind(snapshotRecord: kind) {
             let uuid = try reader.uuid()
-            let series = try SampleSeries.decode(seriesKind, from: &reader)
+            let series = try HealthSampleSeries.decode(seriesKind, from: &reader)
             try reader.expectEnd()
             return .series(uuid, series)
         }

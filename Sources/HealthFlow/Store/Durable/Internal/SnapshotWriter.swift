@@ -13,7 +13,7 @@ import Foundation
 /// tombstones    = (sequenceDelta:varint sample)*
 /// series        = uuid:16 series                         (a live sample's, by SeriesKind in case order, then
 ///                                                         by UUID; the record kind is SeriesKind/snapshotRecord,
-///                                                         the series SampleSeries's)
+///                                                         the series HealthSampleSeries's)
 /// end           = sequence:u64 sectionCount:varint liveCount:varint
 /// ```
 ///

@@ -17,7 +17,7 @@ struct StoreImage: Sendable {
     let sections: [Section]
     let locations: UUIDTable<StoreState.Location>
     let correlations: UUIDTable<UUID>
-    let series: [UUID: SampleSeries]
+    let series: [UUID: HealthSampleSeries]
 
     init(_ state: StoreState) {
         appBundleIdentifier = state.appBundleIdentifier

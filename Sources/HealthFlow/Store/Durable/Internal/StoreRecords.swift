@@ -60,14 +60,14 @@ struct StoreFileHeader: Equatable {
 /// series record = (sample series)+                        (samples ingested with their series, of the kind
 ///                                                           SeriesKind/journalRecord names; a batch is written
 ///                                                           one record per sample)
-/// recording     = sample voltages                         (kind 5: one ECG; SampleSeries's voltages)
-/// workoutRecording = sample routes                        (kind 6: one workout; SampleSeries's routes)
+/// recording     = sample voltages                         (kind 5: one ECG; HealthSampleSeries's voltages)
+/// workoutRecording = sample routes                        (kind 6: one workout; HealthSampleSeries's routes)
 /// announcedRoutes = uuid:16 routes                        (kind 9: routes added to a stored workout, which
 ///                                                           takes the next sequence number;
 ///                                                           SeriesKind/additionRecord)
 /// addedRoutes   = uuid:16 routes                          (kind 7: the same as written before, the workout
 ///                                                           keeping its number; SeriesKind/legacyAdditionRecord)
-/// heartbeatRecording = sample heartbeats                  (kind 8: one heartbeat series; SampleSeries's
+/// heartbeatRecording = sample heartbeats                  (kind 8: one heartbeat series; HealthSampleSeries's
 ///                                                           heartbeats)
 /// ```
 enum MutationCodec {
@@ -237,7 +237,7 @@ enum MutationCodec {
             var entries: [SeriesSample] = []
             repeat {
                 let sample = try decoder.sample(from: &reader)
-                let series = try SampleSeries.decode(seriesKind, from: &reader)
+                let series = try HealthSampleSeries.decode(seriesKind, from: &reader)
                 if let problem = series.problem(beside: sample) { throw BinaryReader.Failure(reason: problem) }
                 entries.append(SeriesSample(sample: sample, series: series))
             } while !reader.isAtEnd
@@ -246,7 +246,7 @@ enum MutationCodec {
         if let addition = SeriesKind.addition(record: kind) {
             let uuid = try reader.uuid()
             let added = StoreMutation.addSeries(
-                uuid, try SampleSeries.decode(addition.kind, from: &reader), announces: addition.announces)
+                uuid, try HealthSampleSeries.decode(addition.kind, from: &reader), announces: addition.announces)
             try reader.expectEnd()
             return added
         }

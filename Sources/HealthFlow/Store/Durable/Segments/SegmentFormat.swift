@@ -4,11 +4,15 @@ import Foundation
 /// block with `pread` so that a reader holds only the small index below and the blocks it asks for.
 ///
 /// ```text
-/// segment    = magic:8 rowBlock* uuidBlock* sequenceBlock* index footer
-/// rowBlock   = count:varint start:f64×n end:f64×n sequence:u64×n flags:u8×n correlation:uuid×c sample×n
+/// segment    = magic:8 (rowBlock | seriesBlock)* uuidBlock* sequenceBlock* index footer
+/// rowBlock   = count:varint start:f64×n end:f64×n sequence:u64×n flags:u8×n correlation:uuid×c
+///              series:(offset:varint length:varint crc:varint)×s sample×n
 ///              (flags bit 0: the store's app owns the row; bit 1: a correlation holds it, whose UUID follows
 ///              in `correlation`, in row order; bit 2: the row is a deletion — its sample is the deleted one,
-///              its sequence the deletion's; samples as ``SampleCodec``, the block's strings in one table)
+///              its sequence the deletion's; bit 3: a series is kept beside the row's sample, in the series
+///              block `series` names, in row order (version 2); samples as ``SampleCodec``, the block's strings
+///              in one table)
+/// seriesBlock = the series' encoding (``HealthSampleSeries``), of the kind of the segment's type
 /// uuidBlock  = (uuid:16 row:u32)×n        by UUID, bytes compared in order; one entry a UUID, its newest row
 ///                                           (an older deletion of the UUID in the segment has none)
 /// sequenceBlock = (sequence:u64 row:u32)×n    by sequence
@@ -24,12 +28,15 @@ import Foundation
 /// Rows are in `(start, sequence)` order, the order of a type's index in memory, so a date range is a run of
 /// blocks found in the index by their first start. Every block and the index carry a CRC-32; a block is checked
 /// whenever it is read, so damage is reported where it is found (`FileStoreError.corruptFile` with the
-/// segment's name and the damaged block's offset), never decoded into wrong samples.
+/// segment's name and the damaged block's offset), never decoded into wrong samples. A series block is read only
+/// when its series is asked for (an ECG's is ~240 KB), and a merge copies its bytes without decoding them.
 enum SegmentFormat {
     /// The first and last eight bytes of every segment.
     static let magic: [UInt8] = Array("HFSEGv01".utf8)
     static let footerSize = 32
-    static let version: UInt64 = 1
+    /// The version written: 2, which added series blocks. Version 1 segments (no series) are read unchanged.
+    static let version: UInt64 = 2
+    static let readableVersions: ClosedRange<UInt64> = 1...2
     /// Rows a row block holds at most: a block is read and decoded whole, so this bounds the work of reading one
     /// row by its UUID.
     static let rowsPerBlock = 128
@@ -42,8 +49,9 @@ enum SegmentFormat {
     static let ownedFlag: UInt8 = 1
     static let correlatedFlag: UInt8 = 2
     static let deletionFlag: UInt8 = 4
+    static let seriesFlag: UInt8 = 8
     /// Every flag a reader accepts; a row with another bit set is damage.
-    static let knownFlags: UInt8 = ownedFlag | correlatedFlag | deletionFlag
+    static let knownFlags: UInt8 = ownedFlag | correlatedFlag | deletionFlag | seriesFlag
 }
 
 /// Where a block lies in a segment file and the checksum of its bytes.
@@ -74,16 +82,54 @@ struct SegmentLookupBlock<Key: Equatable>: Equatable {
 /// One row of a segment: a sample with its keys, and the correlation holding it when it is a member.
 ///
 /// A deletion row (`isDeletion`) is a tombstone: `entry.sample` is the deleted sample (so anchored queries can
-/// apply predicates to it) and `entry.sequence` the deletion's change sequence number.
+/// apply predicates to it) and `entry.sequence` the deletion's change sequence number. It keeps no series.
 struct SegmentRow {
     let entry: IndexedSample
     let correlation: UUID?
     let isDeletion: Bool
+    /// The series kept beside the sample, if any.
+    let series: SegmentRowSeries?
 
-    init(entry: IndexedSample, correlation: UUID?, isDeletion: Bool = false) {
+    init(entry: IndexedSample, correlation: UUID?, isDeletion: Bool = false, series: SegmentRowSeries? = nil) {
         self.entry = entry
         self.correlation = correlation
         self.isDeletion = isDeletion
+        self.series = isDeletion ? nil : series
+    }
+}
+
+/// Where a row's series is: in memory (a memtable row), or in a block of the segment the row was read from, read
+/// only when asked for.
+enum SegmentRowSeries {
+    case held(HealthSampleSeries)
+    case stored(SegmentReader, SegmentBlockExtent)
+
+    /// The series, read and decoded (and checked against its checksum) when it is stored.
+    /// - Throws: Damage in the series block.
+    func series(of kind: SeriesKind) throws(FileStoreError) -> HealthSampleSeries {
+        switch self {
+        case .held(let series): series
+        case .stored(let reader, let extent): try reader.series(at: extent, of: kind)
+        }
+    }
+
+    /// The series' encoding (``HealthSampleSeries/encode(into:)``): a stored series' bytes as they are, checked.
+    func encoded() throws(FileStoreError) -> [UInt8] {
+        switch self {
+        case .held(let series):
+            var writer = BinaryWriter(capacity: series.encodedSize)
+            series.encode(into: &writer)
+            return writer.takeBytes()
+        case .stored(let reader, let extent): return try reader.seriesBytes(at: extent)
+        }
+    }
+
+    /// The bytes a memtable counts for it (``SegmentRowFootprint``): a held series' encoded size.
+    var heldBytes: Int {
+        switch self {
+        case .held(let series): series.encodedSize
+        case .stored: 0
+        }
     }
 }
 

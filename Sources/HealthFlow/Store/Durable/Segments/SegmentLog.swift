@@ -21,6 +21,11 @@ import Foundation
 /// Not thread-safe: the backend uses it under its lock.
 final class SegmentLog {
     static let prefix = "segment-log-"
+    /// The records a log holds: insertions (samples alone, or each with its series), series additions that
+    /// announce their sample, and deletions. Any other record is damage.
+    static let recordKinds: Set<RecordKind> = Set(
+        [.insert, .delete] + SeriesKind.allCases.map(\.journalRecord) + SeriesKind.allCases.compactMap(\.additionRecord)
+    )
     static let suffix = ".hfj"
     /// What the header names as the app: the log belongs to a segment directory, not to one app.
     static let owner = "segments"
@@ -235,10 +240,10 @@ struct SegmentLogReplay {
             case .corrupt(let at, let problem):
                 throw .corruptFile(name: name, offset: at, problem: problem)
             case .record(let kind, let payload, let next, let continues):
-                guard kind == .insert || kind == .delete else {
+                guard SegmentLog.recordKinds.contains(kind) else {
                     throw .corruptFile(
                         name: name, offset: offset,
-                        problem: .inconsistent("a segment log holds insertions and deletions only"))
+                        problem: .inconsistent("a segment log holds insertions, series additions and deletions only"))
                 }
                 var reader = BinaryReader(bytes, range: payload)
                 do throws(BinaryReader.Failure) {

@@ -44,7 +44,7 @@ struct SegmentMemtable {
     /// kept as superseded, a replaced live sample is dropped.
     /// - Complexity: O(size of the sample).
     mutating func put(_ row: SegmentRow) {
-        let size = SegmentRowFootprint.bytes(of: row.entry.sample)
+        let size = SegmentRowFootprint.bytes(of: row)
         let key = UUIDKey(row.entry.sample.uuid)
         if let replaced = versions.updateValue((row, size), forKey: key) {
             if replaced.row.isDeletion {

@@ -19,6 +19,10 @@ final class SegmentReader {
     private let sequenceBlocks: [SegmentLookupBlock<UInt64>]
     private let bloom: BloomFilter
     private let file: any ReadableStoreFile
+    /// Where the blocks end (the index's offset): a series block named by a row lies before it.
+    private let dataEnd: Int
+    /// The kind of series the segment's rows may keep, `nil` for a type that keeps none.
+    private let seriesKind: SeriesKind?
 
     /// The keys of a row block's rows, without their samples.
     struct BlockKeys {
@@ -65,14 +69,17 @@ final class SegmentReader {
             of: file, name: name)
         do throws(BinaryReader.Failure) {
             var reader = BinaryReader(index, range: 0..<index.count)
-            guard try reader.varint() == SegmentFormat.version else {
-                throw BinaryReader.Failure(reason: "the segment's format version is not \(SegmentFormat.version)")
+            let version = try reader.varint()
+            guard SegmentFormat.readableVersions.contains(version) else {
+                throw BinaryReader.Failure(
+                    reason: "the segment's format version \(version) is not one of \(SegmentFormat.readableVersions)")
             }
             let identifier = try reader.string()
             guard let type = HealthObjectType(identifier: identifier) else {
                 throw BinaryReader.Failure(reason: "unknown type \"\(identifier)\"")
             }
             self.type = type
+            seriesKind = SeriesKind(sampleType: type)
             rowCount = try reader.integer()
             let minimumSequence = try reader.uint64()
             let maximumSequence = try reader.uint64()
@@ -82,6 +89,7 @@ final class SegmentReader {
             sequences = minimumSequence...maximumSequence
             longestDuration = try reader.double()
             let dataEnd = Int(indexOffset)
+            self.dataEnd = dataEnd
             var blocks: [SegmentRowBlock] = []
             for _ in 0..<(try reader.count(minimumSize: 20)) {
                 let extent = try Self.extent(from: &reader, within: magic.count..<dataEnd)
@@ -282,6 +290,19 @@ final class SegmentReader {
             for flag in keys.flags {
                 correlations.append(flag & SegmentFormat.correlatedFlag != 0 ? try reader.uuid() : nil)
             }
+            var series: [SegmentRowSeries?] = []
+            series.reserveCapacity(block.rowCount)
+            for flag in keys.flags {
+                guard flag & SegmentFormat.seriesFlag != 0 else {
+                    series.append(nil)
+                    continue
+                }
+                guard seriesKind != nil, flag & SegmentFormat.deletionFlag == 0 else {
+                    throw BinaryReader.Failure(reason: "a row of a type that keeps no series, or a deletion, names one")
+                }
+                series.append(
+                    .stored(self, try Self.extent(from: &reader, within: SegmentFormat.magic.count..<dataEnd)))
+            }
             var decoder = SampleDecoder(trustsKnownQuantitySamples: true)
             var rows: [SegmentRow] = []
             rows.reserveCapacity(block.rowCount)
@@ -300,11 +321,30 @@ final class SegmentReader {
                             sequence: keys.sequences[position],
                             isOwned: keys.flags[position] & SegmentFormat.ownedFlag != 0),
                         correlation: correlations[position],
-                        isDeletion: keys.flags[position] & SegmentFormat.deletionFlag != 0))
+                        isDeletion: keys.flags[position] & SegmentFormat.deletionFlag != 0, series: series[position]))
             }
             try reader.expectEnd()
             return rows
         }
+    }
+
+    /// The series in the block at `extent` (named by one of this segment's rows), decoded as `kind`.
+    /// - Throws: Damage: a checksum mismatch, or bytes that are not such a series.
+    func series(at extent: SegmentBlockExtent, of kind: SeriesKind) throws(FileStoreError) -> HealthSampleSeries {
+        let bytes = try seriesBytes(at: extent)
+        do throws(BinaryReader.Failure) {
+            var reader = BinaryReader(bytes, range: 0..<bytes.count)
+            let series = try HealthSampleSeries.decode(kind, from: &reader)
+            try reader.expectEnd()
+            return series
+        } catch {
+            throw .corruptFile(name: name, offset: extent.offset, problem: .undecodable(error.reason))
+        }
+    }
+
+    /// The bytes of the series block at `extent`, checked against their checksum.
+    func seriesBytes(at extent: SegmentBlockExtent) throws(FileStoreError) -> [UInt8] {
+        try Self.block(extent, of: file, name: name)
     }
 
     /// The segment's rows in sequence order after `sequence`, as `(sequence, row)`, at most `limit` of them.

@@ -1,7 +1,8 @@
 /// An estimate of the memory a memtable row holds: a fixed allowance for the sample's fields and keys, plus what
 /// grows with it — its metadata entries (with the UTF-8 of their keys and string values), a correlation's members,
-/// a workout's events, activities and statistics. Type, unit and source are shared between samples and not
-/// counted. Found in O(size of the sample) without encoding it: no hashing, no allocation.
+/// a workout's events, activities and statistics, and a series held beside it (its encoded size: an ECG's ~240 KB).
+/// Type, unit and source are shared between samples and not counted. Found in O(size of the sample) without
+/// encoding it: no hashing, no allocation.
 enum SegmentRowFootprint {
     /// The fixed allowance of a row: the sample's fields, its keys and the memtable's slot.
     static let row = 160
@@ -9,6 +10,11 @@ enum SegmentRowFootprint {
     static let metadataEntry = 32
     /// One workout event, statistics entry or activity, beside their metadata.
     static let workoutPart = 64
+
+    /// The estimate for `row`: its sample's, plus the series it holds in memory.
+    static func bytes(of row: SegmentRow) -> Int {
+        bytes(of: row.entry.sample) + (row.series?.heldBytes ?? 0)
+    }
 
     /// The estimate for a row holding `sample`.
     static func bytes(of sample: HealthSample) -> Int {

@@ -26,6 +26,10 @@ struct SegmentWriter {
     private let type: HealthObjectType
     private var offset: Int
     private var pending: [SegmentRow] = []
+    /// Where the series of each pending row was written, if it keeps one.
+    private var pendingSeries: [SegmentBlockExtent?] = []
+    /// The kind of series the segment's rows may keep.
+    private let seriesKind: SeriesKind?
     private var rowBlocks: [SegmentRowBlock] = []
     private var uuids: [(uuid: UUIDKey, row: UInt32)] = []
     private var sequences: [(sequence: UInt64, row: UInt32)] = []
@@ -52,6 +56,8 @@ struct SegmentWriter {
         case outOfOrder
         /// A segment holds at most `UInt32.max` rows.
         case tooManyRows
+        /// A row keeps a series of another kind than its type's (or its type keeps none).
+        case wrongSeries
     }
 
     /// A writer of a segment of `type` into `file` (empty, open for writing), sized for about `expectedRows`,
@@ -64,6 +70,7 @@ struct SegmentWriter {
         self.type = type
         self.scratch = scratch
         self.runLength = max(1, runLength)
+        seriesKind = SeriesKind(sampleType: type)
         bloom = BloomFilter(expectedKeys: max(1, expectedRows))
         let held = scratch == nil ? max(0, expectedRows) : min(max(0, expectedRows), self.runLength)
         uuids.reserveCapacity(held)
@@ -74,15 +81,28 @@ struct SegmentWriter {
 
     /// Adds the next row; with `indexed` `false` (a deletion a later row of its UUID in this segment supersedes)
     /// it gets no UUID column entry and no Bloom filter key, so look-ups by UUID find the segment's newest row of
-    /// the UUID only.
-    /// - Throws: ``Refusal`` for a row of another type or out of order (nothing is added), `FileStoreError`
-    ///   when a block cannot be written.
+    /// the UUID only. A row's series is written at once, as a block of its own (a stored one copied as it is,
+    /// checked but not decoded): the writer holds one series at a time.
+    /// - Throws: ``Refusal`` for a row of another type, out of order or with a series its type does not keep
+    ///   (nothing is added), `FileStoreError` when a block cannot be written or a stored series read.
     mutating func append(_ row: SegmentRow, indexed: Bool = true) throws(SegmentWriterFailure) {
         guard row.entry.sample.type == type else { throw .refused(.wrongType) }
         if let last, (last.start, last.sequence) >= (row.entry.start, row.entry.sequence) {
             throw .refused(.outOfOrder)
         }
         guard rowCount < Int(UInt32.max) else { throw .refused(.tooManyRows) }
+        if let series = row.series {
+            guard seriesKind != nil else { throw .refused(.wrongSeries) }
+            if case .held(let held) = series, held.kind != seriesKind { throw .refused(.wrongSeries) }
+        }
+        var seriesExtent: SegmentBlockExtent?
+        if let series = row.series {
+            do {
+                seriesExtent = try writeBlock(try series.encoded())
+            } catch {
+                throw .file(error)
+            }
+        }
         last = (row.entry.start, row.entry.sequence)
         let key = UUIDKey(row.entry.sample.uuid)
         if indexed {
@@ -95,6 +115,7 @@ struct SegmentWriter {
         longestDuration = max(longestDuration, row.entry.end - row.entry.start)
         rowCount += 1
         pending.append(row)
+        pendingSeries.append(seriesExtent)
         noteColumnBytes()
         do {
             if pending.count == SegmentFormat.rowsPerBlock { try writeRowBlock() }
@@ -351,9 +372,11 @@ struct SegmentWriter {
             writer.byte(
                 (row.entry.isOwned ? SegmentFormat.ownedFlag : 0)
                     | (row.correlation == nil ? 0 : SegmentFormat.correlatedFlag)
-                    | (row.isDeletion ? SegmentFormat.deletionFlag : 0))
+                    | (row.isDeletion ? SegmentFormat.deletionFlag : 0)
+                    | (row.series == nil ? 0 : SegmentFormat.seriesFlag))
         }
         for row in pending { if let correlation = row.correlation { writer.uuid(correlation) } }
+        for case let extent? in pendingSeries { Self.write(extent, into: &writer) }
         for row in pending { SampleCodec.encode(row.entry.sample, into: &writer) }
         let extent = try writeBlock(writer.takeBytes())
         rowBlocks.append(
@@ -361,6 +384,7 @@ struct SegmentWriter {
                 extent: extent, firstRow: rowCount - pending.count, rowCount: pending.count,
                 firstStart: pending[0].entry.start, firstSequence: pending[0].entry.sequence))
         pending.removeAll(keepingCapacity: true)
+        pendingSeries.removeAll(keepingCapacity: true)
     }
 
     private mutating func writeBlock(_ bytes: [UInt8]) throws(FileStoreError) -> SegmentBlockExtent {

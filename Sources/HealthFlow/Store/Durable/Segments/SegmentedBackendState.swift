@@ -125,19 +125,14 @@ struct SegmentedBackendState {
     private mutating func replayChange(_ mutation: StoreMutation, sequence: inout UInt64) throws(FileStoreError) {
         switch mutation {
         case .insert(let samples):
-            var rows: [HealthObjectType: [SegmentRow]] = [:]
-            var order: [HealthObjectType] = []
-            for sample in samples {
-                for (offset, object) in HealthSaveRules.flattened(sample).enumerated() {
-                    sequence += 1
-                    let storage = try storage(for: object.type)
-                    guard sequence > storage.lastSequence else { continue }
-                    if rows[object.type] == nil { order.append(object.type) }
-                    rows[object.type, default: []].append(
-                        Self.row(object, correlation: offset == 0 ? nil : sample.uuid, sequence: sequence))
-                }
-            }
-            for type in order { try storages[type]?.insert(rows[type] ?? []) }
+            try replayInsert(samples.lazy.map { ($0, nil) }, sequence: &sequence)
+        case .insertSeries(let entries):
+            try replayInsert(entries.lazy.map { ($0.sample, $0.series.isEmpty ? nil : $0.series) }, sequence: &sequence)
+        case .addSeries(let uuid, let added, let announces):
+            guard announces else { throw logProblem("a segment log's series addition does not announce its sample") }
+            sequence += 1
+            guard let (storage, row) = try liveRow(uuid), sequence > storage.lastSequence else { break }
+            try storage.insert([try Self.version(of: row, adding: added, sequence: sequence)])
         case .delete(let uuids):
             for uuid in uuids {
                 sequence += 1
@@ -146,12 +141,53 @@ struct SegmentedBackendState {
                 else { continue }
                 try storage.delete(uuid, sequence: sequence)
             }
-        case .insertSeries, .addSeries, .authorization:
-            throw .corruptFile(
-                name: log.map { SegmentLog.name($0.generation) } ?? SegmentLog.prefix, offset: 0,
-                problem: .inconsistent("a segment log holds insertions and deletions only"))
+        case .authorization:
+            throw logProblem("a segment log holds insertions, series additions and deletions only")
         }
         lastSequence = max(lastSequence, sequence)
+    }
+
+    /// Replays the insertion of `samples` (each with the series kept beside it, if any) whose first object takes
+    /// number `sequence + 1`, skipping each object whose number its type's segments already cover.
+    private mutating func replayInsert(
+        _ samples: some Sequence<(HealthSample, HealthSampleSeries?)>, sequence: inout UInt64
+    ) throws(FileStoreError) {
+        var rows: [HealthObjectType: [SegmentRow]] = [:]
+        var order: [HealthObjectType] = []
+        for (sample, series) in samples {
+            for (offset, object) in HealthSaveRules.flattened(sample).enumerated() {
+                sequence += 1
+                let storage = try storage(for: object.type)
+                guard sequence > storage.lastSequence else { continue }
+                if rows[object.type] == nil { order.append(object.type) }
+                rows[object.type, default: []].append(
+                    Self.row(
+                        object, correlation: offset == 0 ? nil : sample.uuid, sequence: sequence,
+                        series: offset == 0 ? series : nil))
+            }
+        }
+        for type in order { try storages[type]?.insert(rows[type] ?? []) }
+    }
+
+    /// Damage in the log being replayed: a change this backend never writes.
+    private func logProblem(_ problem: String) -> FileStoreError {
+        .corruptFile(
+            name: log.map { SegmentLog.name($0.generation) } ?? SegmentLog.prefix, offset: 0,
+            problem: .inconsistent(problem))
+    }
+
+    /// A new version of the live top-level `row` as change `sequence`, keeping `added` after its series.
+    /// - Throws: Damage reading the series it keeps.
+    private static func version(
+        of row: SegmentRow, adding added: HealthSampleSeries, sequence: UInt64
+    ) throws(FileStoreError) -> SegmentRow {
+        let kept = try row.series?.series(of: added.kind)
+        let series = kept.map { $0.appending(added) ?? added } ?? added
+        return SegmentRow(
+            entry: IndexedSample(
+                sample: row.entry.sample, start: row.entry.start, end: row.entry.end, sequence: sequence,
+                isOwned: row.entry.isOwned),
+            correlation: nil, series: .held(series))
     }
 
     /// The type in a segment's name, or in the temporary name of a segment or its scratch file.
@@ -185,8 +221,12 @@ struct SegmentedBackendState {
         return storage
     }
 
-    private static func row(_ sample: HealthSample, correlation: UUID?, sequence: UInt64) -> SegmentRow {
-        SegmentRow(entry: IndexedSample(sample: sample, sequence: sequence, isOwned: false), correlation: correlation)
+    private static func row(
+        _ sample: HealthSample, correlation: UUID?, sequence: UInt64, series: HealthSampleSeries? = nil
+    ) -> SegmentRow {
+        SegmentRow(
+            entry: IndexedSample(sample: sample, sequence: sequence, isOwned: false), correlation: correlation,
+            series: series.map { .held($0) })
     }
 
     // MARK: Reading
@@ -214,6 +254,14 @@ struct SegmentedBackendState {
 
     func stored(_ uuid: UUID) throws(FileStoreError) -> StoredHealthSample? {
         try liveRow(uuid).map { StoredHealthSample(sample: $0.1.entry.sample, correlation: $0.1.correlation) }
+    }
+
+    /// The series kept beside the live sample `uuid`, read from its segment when stored there.
+    func series(ofSampleWith uuid: UUID) throws(FileStoreError) -> HealthSampleSeries? {
+        guard let (storage, row) = try liveRow(uuid), let kind = SeriesKind(sampleType: storage.type) else {
+            return nil
+        }
+        return try row.series?.series(of: kind)
     }
 
     func samples(of type: HealthObjectType, matching predicate: SamplePredicate?) throws(FileStoreError)
@@ -262,8 +310,10 @@ struct SegmentedBackendState {
         guard log != nil else { throw .closed }
     }
 
-    /// Checks the batch's shape, logs it, then applies it.
-    mutating func insert(_ objects: [StoredHealthSample]) throws {
+    /// Checks the batch's shape, logs it, then applies it; `series` names top-level samples of the batch, each of
+    /// a type that keeps series of its kind (a batch with series holds only such samples: the log records each
+    /// with its series, an empty one when it keeps none).
+    mutating func insert(_ objects: [StoredHealthSample], series: [UUID: HealthSampleSeries] = [:]) throws {
         try checkUsable()
         var topLevel: [HealthSample] = []
         var index = 0
@@ -280,16 +330,35 @@ struct SegmentedBackendState {
             topLevel.append(object.sample)
             index += flattened.count
         }
+        let mutation: StoreMutation
+        if series.isEmpty {
+            mutation = .insert(topLevel)
+        } else {
+            var entries: [SeriesSample] = []
+            entries.reserveCapacity(topLevel.count)
+            for (index, sample) in topLevel.enumerated() {
+                guard let kind = SeriesKind(sampleType: sample.type),
+                    series[sample.uuid].map({ $0.kind == kind }) ?? true
+                else { throw SegmentedBackendError.unexpectedSeries(index: index) }
+                entries.append(
+                    SeriesSample(sample: sample, series: series[sample.uuid] ?? HealthSampleSeries(empty: kind)))
+            }
+            guard topLevel.lazy.filter({ series[$0.uuid] != nil }).count == series.count else {
+                throw SegmentedBackendError.unexpectedSeries(index: topLevel.count)
+            }
+            mutation = .insertSeries(entries)
+        }
         // Every storage the batch needs is opened before anything is written: opening is what may fail.
         for object in objects { _ = try storage(for: object.sample.type) }
-        try log?.append(.insert(topLevel))
+        try log?.append(mutation)
         var rows: [HealthObjectType: [SegmentRow]] = [:]
         var order: [HealthObjectType] = []
         for object in objects {
             lastSequence += 1
             if rows[object.sample.type] == nil { order.append(object.sample.type) }
+            let kept = object.correlation == nil ? series[object.sample.uuid].flatMap { $0.isEmpty ? nil : $0 } : nil
             rows[object.sample.type, default: []].append(
-                Self.row(object.sample, correlation: object.correlation, sequence: lastSequence))
+                Self.row(object.sample, correlation: object.correlation, sequence: lastSequence, series: kept))
         }
         for type in order {
             do throws(FileStoreError) {
@@ -298,6 +367,27 @@ struct SegmentedBackendState {
                 // The rows are stored and logged; the segment that failed leaves them in the memtable.
                 if failure == nil { failure = error }
             }
+        }
+        afterChange()
+    }
+
+    /// Logs `added` as a series addition to the live top-level sample `uuid`, then stores the sample's new version
+    /// (as change `lastSequence + 1`) with its series followed by `added`.
+    /// - Throws: ``SegmentedBackendError/noSampleForSeries`` when no such sample of the series' kind is live, or
+    ///   the series is empty or of a kind that takes no additions (nothing changed); the log's or the file
+    ///   system's error, or damage met reading the sample or its series.
+    mutating func add(_ added: HealthSampleSeries, toSampleWith uuid: UUID) throws {
+        try checkUsable()
+        guard added.kind.additionRecord != nil, !added.isEmpty, let (storage, row) = try liveRow(uuid),
+            row.correlation == nil, SeriesKind(sampleType: storage.type) == added.kind
+        else { throw SegmentedBackendError.noSampleForSeries(uuid) }
+        let version = try Self.version(of: row, adding: added, sequence: lastSequence + 1)
+        try log?.append(.addSeries(uuid, added, announces: true))
+        lastSequence += 1
+        do throws(FileStoreError) {
+            if try storage.insert([version]) { try compactIfDue(storage) }
+        } catch {
+            if failure == nil { failure = error }
         }
         afterChange()
     }

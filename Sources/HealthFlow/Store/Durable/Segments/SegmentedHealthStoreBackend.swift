@@ -28,7 +28,7 @@ import Foundation
 /// memtable or of the log.
 ///
 /// - Note: Sendable: all state is behind one lock (``LockedState``); copies of a backend share it.
-public struct SegmentedHealthStoreBackend: HealthStoreBackend {
+public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend {
     private let core: SegmentedBackendCore
 
     /// Opens, or creates, the backend in `directory` (created with mode 0700 when missing) and takes its lock.
@@ -100,6 +100,32 @@ public struct SegmentedHealthStoreBackend: HealthStoreBackend {
         try core.state.withLock { state throws in try state.insert(objects) }
     }
 
+    /// Stores `objects` with the series kept beside them: each series in the change's log record, and in a block
+    /// of its own once its row is written to a segment, read only when asked for (``series(ofSampleWith:)``).
+    /// - Throws: As ``insert(_:)``; ``SegmentedBackendError/unexpectedSeries(index:)`` when a series names no
+    ///   top-level sample of the batch or is not of its type's kind, or the batch holds a sample whose type keeps
+    ///   no series.
+    /// - Complexity: O(b + series size) for b objects, one log write and `fsync`, plus any memtable flushes.
+    public mutating func insert(_ objects: [StoredHealthSample], series: [UUID: HealthSampleSeries]) throws {
+        try core.state.withLock { state throws in try state.insert(objects, series: series) }
+    }
+
+    /// - Throws: ``SegmentedBackendError/noSampleForSeries(_:)`` when no live top-level sample of the series'
+    ///   kind has `uuid`, or the series is empty or of a kind that takes no additions; ``FileStoreError`` as
+    ///   ``insert(_:)`` does, or for damage met reading the sample and its series (nothing changed then).
+    /// - Complexity: a look-up, the series kept read and joined with `series` (held in the memtable until
+    ///   flushed), one log write and `fsync`.
+    public mutating func add(_ series: HealthSampleSeries, toSampleWith uuid: UUID) throws {
+        try core.state.withLock { state throws in try state.add(series, toSampleWith: uuid) }
+    }
+
+    /// - Complexity: ``sample(withUUID:)``'s look-up, then one block read and decode for a series on disk.
+    public func series(ofSampleWith uuid: UUID) -> HealthSampleSeries? {
+        core.state.withLock { state in
+            state.answering(nil) { state throws(FileStoreError) in try state.series(ofSampleWith: uuid) }
+        }
+    }
+
     /// - Throws: ``FileStoreError`` as ``insert(_:)`` does, or for damage met looking the objects up (nothing
     ///   changed then).
     /// - Complexity: a look-up per object, one log write and `fsync`, plus any memtable flushes.
@@ -154,12 +180,22 @@ public enum SegmentedBackendError: Error, Equatable, CustomStringConvertible {
     /// The object at `index` is not where the batch's shape puts it: a correlation's members must follow it, in
     /// the order ``HealthSaveRules/flattened(_:)`` gives, each naming it, and nothing else may name a correlation.
     case unexpectedMember(index: Int)
+    /// The batch's top-level sample at `index` (`count`: none) does not fit the series handed with the batch: its
+    /// type keeps no series, or its series is of another kind, or a series names no top-level sample of the batch.
+    case unexpectedSeries(index: Int)
+    /// No live top-level sample with the UUID keeps series of the kind added, or the series cannot be added (empty,
+    /// or of a kind kept only with its sample).
+    case noSampleForSeries(UUID)
 
     /// The refusal, in words.
     public var description: String {
         switch self {
         case .unexpectedMember(let index):
             "object \(index) of the batch is not the correlation member expected there"
+        case .unexpectedSeries(let index):
+            "top-level sample \(index) of the batch does not fit the series handed with it"
+        case .noSampleForSeries(let uuid):
+            "no live sample \(uuid) takes the series added to it"
         }
     }
 }
