@@ -24,12 +24,14 @@ struct SegmentedHealthStoreBackendTests {
 
     /// A step of a workload against the backend directly, as ``BackedHealthStore`` calls it.
     enum Change {
-        case insert([HealthSample])
+        case insert([HealthSample], series: [UUID: HealthSampleSeries] = [:])
         case delete([HealthSample])
+        case addSeries(HealthSampleSeries, to: UUID)
     }
 
-    /// Heart rates, step counts and blood pressures inserted in batches, some deleted (a correlation deleted
-    /// with its members), from a seed.
+    /// Heart rates, step counts and blood pressures inserted in batches, ECGs with their voltages and workouts
+    /// with their routes in batches of their own, some samples deleted (a correlation deleted with its members)
+    /// and routes added to live workouts, from a seed.
     static func workload(seed: UInt64, batches: Int) throws -> [Change] {
         var generator = SeededGenerator(seed: seed)
         var live: [HealthSample] = []
@@ -38,6 +40,28 @@ struct SegmentedHealthStoreBackendTests {
             if batch % 4 == 3, !live.isEmpty {
                 let doomed = live.remove(at: Int.random(in: 0..<live.count, using: &generator))
                 changes.append(.delete([doomed]))
+                continue
+            }
+            let workouts = live.filter { $0.type == .workout }
+            if batch % 6 == 5, let workout = workouts.randomElement(using: &generator) {
+                let start = workout.startDate.addingTimeInterval(Double(Int.random(in: 0..<600, using: &generator)))
+                let route = try WorkoutRouteStoreTests.route(
+                    count: Int.random(in: 1...4, using: &generator), start: start)
+                changes.append(.addSeries(.routes([route]), to: workout.uuid))
+                continue
+            }
+            if Int.random(in: 0..<4, using: &generator) == 0 {
+                let kind: SeriesKind = Bool.random(using: &generator) ? .voltages : .routes
+                var series: [UUID: HealthSampleSeries] = [:]
+                var samples: [HealthSample] = []
+                for _ in 0..<Int.random(in: 1...2, using: &generator) {
+                    let recording = try kind.recording(
+                        hours: Double(Int.random(in: 0..<24, using: &generator)), source: Fixture.watch)
+                    samples.append(recording.sample)
+                    series[recording.sample.uuid] = recording.series
+                }
+                live += samples
+                changes.append(.insert(samples, series: series))
                 continue
             }
             var samples: [HealthSample] = []
@@ -75,14 +99,15 @@ struct SegmentedHealthStoreBackendTests {
 
     static func apply(_ change: Change, to backend: inout SegmentedHealthStoreBackend) throws {
         switch change {
-        case .insert(let samples): try backend.insert(objects(samples))
+        case .insert(let samples, let series): try backend.insert(objects(samples), series: series)
         case .delete(let samples): try backend.delete(samples.flatMap(HealthSaveRules.flattened))
+        case .addSeries(let series, let uuid): try backend.add(series, toSampleWith: uuid)
         }
     }
 
     static let types: [HealthObjectType] = [
         .heartRate, .stepCount, .bloodPressureSystolic, .bloodPressureDiastolic,
-        .bloodPressure,
+        .bloodPressure, .electrocardiogram, .workout,
     ]
 
     /// Everything a backend answers, for comparing two.
@@ -91,6 +116,7 @@ struct SegmentedHealthStoreBackendTests {
         var samples: [[UUID]]
         var changes: [[String]]
         var members: [UUID: UUID]
+        var series: [UUID: HealthSampleSeries]
 
         init(_ backend: SegmentedHealthStoreBackend, uuids: [UUID]) {
             lastSequence = backend.lastSequence
@@ -101,16 +127,30 @@ struct SegmentedHealthStoreBackendTests {
                 }
             }
             members = [:]
+            series = [:]
             for uuid in uuids {
                 if let stored = backend.sample(withUUID: uuid) { members[uuid] = stored.correlation ?? uuid }
+                series[uuid] = backend.series(ofSampleWith: uuid)
             }
         }
+    }
+
+    /// Whether `changes` insert a sample with its series and add a series to a stored one.
+    static func keepSeries(_ changes: [Change]) -> Bool {
+        let inserts = changes.contains {
+            if case .insert(_, let series) = $0 { !series.isEmpty } else { false }
+        }
+        let additions = changes.contains {
+            if case .addSeries = $0 { true } else { false }
+        }
+        return inserts && additions
     }
 
     static func allUUIDs(_ changes: [Change]) -> [UUID] {
         changes.flatMap { change -> [UUID] in
             switch change {
-            case .insert(let samples), .delete(let samples): samples.flatMap(HealthSaveRules.flattened).map(\.uuid)
+            case .insert(let samples, _), .delete(let samples): samples.flatMap(HealthSaveRules.flattened).map(\.uuid)
+            case .addSeries: []
             }
         }
     }
@@ -168,6 +208,8 @@ struct SegmentedHealthStoreBackendTests {
     @Test func reopenedBackendAnswersExactlyAsBeforeClosing() throws {
         try DurableFixture.withTemporaryDirectory { directory in
             let changes = try Self.workload(seed: 7, batches: 60)
+            let keepsSeries = Self.keepSeries(changes)
+        #expect(keepsSeries)
             var backend = try Self.open(directory)
             for change in changes { try Self.apply(change, to: &backend) }
             let uuids = Self.allUUIDs(changes)
@@ -187,6 +229,8 @@ struct SegmentedHealthStoreBackendTests {
     @Test func tieredCompactionKeepsFewSegmentsAndTheSameAnswers() throws {
         try DurableFixture.withTemporaryDirectory { directory in
             let changes = try Self.workload(seed: 5, batches: 200)
+            let keepsSeries = Self.keepSeries(changes)
+        #expect(keepsSeries)
             let uuids = Self.allUUIDs(changes)
             var compacted = try Self.open(directory)
             for change in changes { try Self.apply(change, to: &compacted) }
@@ -311,7 +355,9 @@ struct SegmentedHealthStoreBackendTests {
     }
 
     @Test func aCrashAtAnyStepLosesNoAcknowledgedChangeAndKeepsEachBatchWholeOrAbsent() throws {
-        let changes = try Self.workload(seed: 3, batches: 9)
+        let changes = try Self.workload(seed: 5, batches: 9)
+        let keepsSeries = Self.keepSeries(changes)
+        #expect(keepsSeries)
         let uuids = Self.allUUIDs(changes)
         let steps = try DurableFixture.withTemporaryDirectory { directory in
             let faulty = FaultyFileSystem()

@@ -154,6 +154,43 @@ struct SegmentedSeriesTests {
         }
     }
 
+    @Test func aMergeThatMeetsADamagedSeriesStopsWithTheDamageAndKeepsEverySegment() async throws {
+        try await WorkoutStoreTests.withTemporaryDirectory { directory in
+            // One row a memtable: each ECG is a segment, and the third one's flush merges the three.
+            let limit = SegmentMemtableLimit(rows: 1, bytes: 1 << 20)
+            let recordings = try (0..<4).map { try SeriesKind.voltages.recording(hours: Double($0)) }
+            do {
+                let backend = try Backend.open(directory, memtableLimit: limit)
+                try SeriesKind.voltages.ingest(Array(recordings.prefix(2)), into: Self.store(backend))
+                #expect(backend.segmentCounts[.electrocardiogram] == 1, "a batch of two is one flush")
+                try SeriesKind.voltages.ingest([recordings[2]], into: Self.store(backend))
+                backend.close()
+            }
+            let name = SegmentName(type: .electrocardiogram, first: 1, last: 1).fileName
+            let file = directory.appendingPathComponent(name)
+            var bytes = try Data(contentsOf: file)
+            bytes[SegmentFormat.magic.count + 3] ^= 0x01
+            try bytes.write(to: file)
+            let before = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+
+            var backend = try Backend.open(directory, memtableLimit: limit)
+            try backend.insert(
+                Backend.objects([recordings[3].sample]), series: [recordings[3].sample.uuid: recordings[3].series])
+            #expect(
+                backend.failure
+                    == .corruptFile(name: name, offset: SegmentFormat.magic.count, problem: .payloadChecksumMismatch))
+            #expect(backend.segmentCounts[.electrocardiogram] == 3, "the merge did not replace them")
+            #expect(throws: FileStoreError.self) { try backend.insert([]) }
+            backend.close()
+            let after = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+            #expect(
+                after.filter { !before.contains($0) } == [
+                    SegmentName(type: .electrocardiogram, first: 3, last: 3).fileName
+                ])
+            #expect(try Data(contentsOf: file) == bytes, "the damaged segment is kept as it is")
+        }
+    }
+
     @Test func theMemtableCountsTheSeriesItHoldsAndFlushesPastItsBytes() async throws {
         try await WorkoutStoreTests.withTemporaryDirectory { directory in
             // A thirty-second ECG at 512 Hz: 15,360 measurements, ~245 KB encoded.

@@ -3,7 +3,10 @@ import Foundation
 
 /// A durable ``HealthStoreBackend`` whose memory stays bounded whatever it holds: each type's samples in a
 /// ``SegmentedTypeStorage`` (a bounded memtable plus immutable segment files), and a write-ahead log
-/// (``SegmentLog``) of the changes the memtables hold.
+/// (``SegmentLog``) of the changes the memtables hold. As a ``HealthSeriesStoreBackend`` it keeps the series beside
+/// samples (an ECG's voltages, a workout's routes, a heartbeat series' beats): logged with their sample, held in the
+/// memtable (and counted in its bytes), then written as a block of their own beside the row, read only when asked
+/// for and copied as they are by merges. Routes added to a stored workout are a new version of its row.
 ///
 /// - Every change is written to the log and flushed (`fsync`) before it is applied: one write and one flush per
 ///   insert or delete batch. Acknowledged changes survive a crash.
