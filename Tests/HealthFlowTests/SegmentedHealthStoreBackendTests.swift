@@ -209,7 +209,7 @@ struct SegmentedHealthStoreBackendTests {
         try DurableFixture.withTemporaryDirectory { directory in
             let changes = try Self.workload(seed: 7, batches: 60)
             let keepsSeries = Self.keepSeries(changes)
-        #expect(keepsSeries)
+            #expect(keepsSeries)
             var backend = try Self.open(directory)
             for change in changes { try Self.apply(change, to: &backend) }
             let uuids = Self.allUUIDs(changes)
@@ -230,7 +230,7 @@ struct SegmentedHealthStoreBackendTests {
         try DurableFixture.withTemporaryDirectory { directory in
             let changes = try Self.workload(seed: 5, batches: 200)
             let keepsSeries = Self.keepSeries(changes)
-        #expect(keepsSeries)
+            #expect(keepsSeries)
             let uuids = Self.allUUIDs(changes)
             var compacted = try Self.open(directory)
             for change in changes { try Self.apply(change, to: &compacted) }

@@ -124,6 +124,17 @@ struct SegmentedSeriesTests {
         }
     }
 
+    /// Flips a bit `offset` bytes into the first ECG segment's first block — the series of its first row, written as
+    /// the row was appended, right after the magic; returns the segment's name, file and bytes now.
+    static func damageFirstSeriesBlock(in directory: URL, at offset: Int) throws -> (String, URL, Data) {
+        let name = SegmentName(type: .electrocardiogram, first: 1, last: 1).fileName
+        let file = directory.appendingPathComponent(name)
+        var bytes = try Data(contentsOf: file)
+        bytes[SegmentFormat.magic.count + offset] ^= 0x40
+        try bytes.write(to: file)
+        return (name, file, bytes)
+    }
+
     @Test func aDamagedSeriesBlockIsReportedAndItsSampleStillReads() async throws {
         try await WorkoutStoreTests.withTemporaryDirectory { directory in
             let recording = try SeriesKind.voltages.recording()
@@ -133,12 +144,7 @@ struct SegmentedSeriesTests {
                 try backend.checkpoint()
                 backend.close()
             }
-            // The segment's first block is the ECG's series (written as its row is appended), right after the magic.
-            let name = SegmentName(type: .electrocardiogram, first: 1, last: 1).fileName
-            let file = directory.appendingPathComponent(name)
-            var bytes = try Data(contentsOf: file)
-            bytes[SegmentFormat.magic.count + 10] ^= 0x40
-            try bytes.write(to: file)
+            let (name, file, bytes) = try Self.damageFirstSeriesBlock(in: directory, at: 10)
 
             var backend = try Backend.open(directory)
             let store = try await Self.readable(.voltages, backend)
@@ -156,7 +162,8 @@ struct SegmentedSeriesTests {
 
     @Test func aMergeThatMeetsADamagedSeriesStopsWithTheDamageAndKeepsEverySegment() async throws {
         try await WorkoutStoreTests.withTemporaryDirectory { directory in
-            // One row a memtable: each ECG is a segment, and the third one's flush merges the three.
+            // One row a memtable: a batch of two ECGs is a segment, the third ECG another, and after reopening the
+            // fourth's flush makes a third segment and merges the three.
             let limit = SegmentMemtableLimit(rows: 1, bytes: 1 << 20)
             let recordings = try (0..<4).map { try SeriesKind.voltages.recording(hours: Double($0)) }
             do {
@@ -166,11 +173,7 @@ struct SegmentedSeriesTests {
                 try SeriesKind.voltages.ingest([recordings[2]], into: Self.store(backend))
                 backend.close()
             }
-            let name = SegmentName(type: .electrocardiogram, first: 1, last: 1).fileName
-            let file = directory.appendingPathComponent(name)
-            var bytes = try Data(contentsOf: file)
-            bytes[SegmentFormat.magic.count + 3] ^= 0x01
-            try bytes.write(to: file)
+            let (name, file, bytes) = try Self.damageFirstSeriesBlock(in: directory, at: 3)
             let before = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
 
             var backend = try Backend.open(directory, memtableLimit: limit)
