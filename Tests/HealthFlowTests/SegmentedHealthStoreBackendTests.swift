@@ -117,6 +117,8 @@ struct SegmentedHealthStoreBackendTests {
         var changes: [[String]]
         var members: [UUID: UUID]
         var series: [UUID: HealthSampleSeries]
+        /// The history's fingerprint through the last change (``SegmentedHistoryTests``).
+        var fingerprint: UInt64?
 
         init(_ backend: SegmentedHealthStoreBackend, uuids: [UUID]) {
             lastSequence = backend.lastSequence
@@ -126,6 +128,7 @@ struct SegmentedHealthStoreBackendTests {
                     "\($0.sequence) \($0.sample.uuid) \($0.isDeletion)"
                 }
             }
+            fingerprint = backend.historyFingerprint(through: backend.lastSequence)
             members = [:]
             series = [:]
             for uuid in uuids {

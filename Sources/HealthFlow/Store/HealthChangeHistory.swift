@@ -115,3 +115,17 @@ public enum HealthHistoryMismatch: Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension HealthHistoryCheckpoint {
+    /// Why this checkpoint is not a point of the history of store `storeID`, whose last change is `last` and whose
+    /// fingerprint through a sequence `fingerprint` gives (`nil`: not vouched for), or `nil` when it is: the one
+    /// rule of ``HealthChangeHistory/mismatch(with:)`` for every store.
+    func mismatch(
+        storeID: UUID, last: UInt64, fingerprint: (UInt64) -> UInt64?
+    ) -> HealthHistoryMismatch? {
+        if self.storeID != storeID { return .differentStore(recorded: self.storeID, current: storeID) }
+        if sequence > last { return .beyondEnd(recorded: sequence, end: last) }
+        if fingerprint(sequence) != self.fingerprint { return .rewritten(sequence: sequence) }
+        return nil
+    }
+}

@@ -67,28 +67,57 @@ struct SyncStoreHistoryTests {
         #expect(Set(try bench.deliveredUUIDs().samples) == Set((first + late).map(\.uuid)))
     }
 
-    @Test func aStoreRestoredFromAnOlderCopyIsSentAgain() async throws {
+    /// A durable store of either kind, opened in a directory.
+    struct DurableStore {
+        let store: any HealthStore
+        let ingest: ([HealthSample]) throws -> Void
+        let close: () -> Void
+
+        enum Kind: CaseIterable {
+            /// ``FileHealthStore``.
+            case file
+            /// ``BackedHealthStore`` over ``SegmentedHealthStoreBackend``.
+            case diskBacked
+        }
+
+        static func open(_ kind: Kind, _ directory: URL) async throws -> DurableStore {
+            switch kind {
+            case .file:
+                let store = try await SyncStoreHistoryTests.fileStore(directory)
+                return DurableStore(store: store, ingest: { try store.ingest($0) }, close: { store.close() })
+            case .diskBacked:
+                let backend = try SegmentedHealthStoreBackend(directory: FileSystemPath(directory.path))
+                let store = BackedHealthStore(backend: backend, configuration: SyncEngineBench.app, policy: .grantAll)
+                try await store.requestAuthorization(
+                    toShare: Set(SyncEngineBench.types), read: Set(SyncEngineBench.types))
+                return DurableStore(store: store, ingest: { try store.ingest($0) }, close: { backend.close() })
+            }
+        }
+    }
+
+    @Test(arguments: DurableStore.Kind.allCases)
+    func aStoreRestoredFromAnOlderCopyIsSentAgain(_ kind: DurableStore.Kind) async throws {
         let bench = try await SyncEngineBench.make()
         defer { bench.remove() }
         let directory = bench.folder.url.appendingPathComponent("store")
         let copy = bench.folder.url.appendingPathComponent("copy")
-        var store = try await Self.fileStore(directory)
+        var store = try await DurableStore.open(kind, directory)
         let early = try SyncEngineBench.heartRates(3)
         try store.ingest(early)
         store.close()
         try FileManager.default.copyItem(at: directory, to: copy)
-        store = try await Self.fileStore(directory)
+        store = try await DurableStore.open(kind, directory)
         try store.ingest(try SyncEngineBench.heartRates(4, first: 100))
-        #expect(try await Self.engine(bench, store: store).sync().totalSamples == 7)
+        #expect(try await Self.engine(bench, store: store.store).sync().totalSamples == 7)
         store.close()
 
         try FileManager.default.removeItem(at: directory)
         try FileManager.default.moveItem(at: copy, to: directory)
-        let restored = try await Self.fileStore(directory)
+        let restored = try await DurableStore.open(kind, directory)
         defer { restored.close() }
         let after = try SyncEngineBench.heartRates(6, first: 500)
         try restored.ingest(after)  // past the recorded sequence: only the fingerprint tells the histories apart
-        let report = try await Self.engine(bench, store: restored).sync()
+        let report = try await Self.engine(bench, store: restored.store).sync()
         #expect(report.restart == .historyMismatch(.rewritten(sequence: 7)))
         #expect(report.samples == ["heartRate": 9])
         #expect(Set(try bench.deliveredUUIDs().samples).isSuperset(of: (early + after).map(\.uuid)))

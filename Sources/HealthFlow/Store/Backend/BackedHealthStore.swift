@@ -555,3 +555,32 @@ extension BackedHealthStore where Backend: HealthSeriesStoreBackend {
         return try outcome.get()
     }
 }
+
+extension BackedHealthStore: HealthChangeHistory where Backend: HealthHistoryStoreBackend {
+    /// The backend's identity (``HealthHistoryStoreBackend/storeID``).
+    public var storeID: UUID { state.withLock { $0.backend.storeID } }
+
+    /// The checkpoint at the backend's last change; its fingerprint is 0 when the backend cannot vouch for it
+    /// (then ``mismatch(with:)`` refuses it later, and a sync starts again: never a skip).
+    public func historyCheckpoint() -> HealthHistoryCheckpoint {
+        state.withLock { state in
+            let last = state.backend.lastSequence
+            return HealthHistoryCheckpoint(
+                storeID: state.backend.storeID, sequence: last,
+                fingerprint: state.backend.historyFingerprint(through: last) ?? 0)
+        }
+    }
+
+    /// Why `checkpoint` is not on the backend's history: another store, past its last change, or a fingerprint
+    /// that differs or that the backend cannot vouch for; `nil` when it is.
+    public func mismatch(with checkpoint: HealthHistoryCheckpoint) -> HealthHistoryMismatch? {
+        state.withLock { state in
+            checkpoint.mismatch(storeID: state.backend.storeID, last: state.backend.lastSequence) {
+                state.backend.historyFingerprint(through: $0)
+            }
+        }
+    }
+
+    /// The backend's last change (``HealthStoreBackend/lastSequence``).
+    public var lastChangeSequence: UInt64 { state.withLock { $0.backend.lastSequence } }
+}

@@ -77,3 +77,16 @@ public protocol HealthSeriesStoreBackend: HealthStoreBackend {
     /// - Throws: When the series cannot be stored; nothing may have changed then.
     mutating func add(_ series: HealthSampleSeries, toSampleWith uuid: UUID) throws
 }
+
+/// A ``HealthStoreBackend`` that can vouch for its change history: a ``BackedHealthStore`` over one is a
+/// ``HealthChangeHistory``, so a sync checks its anchors against it (``HealthHistoryCheckpoint``) and sends
+/// everything again from a recreated or restored backend instead of skipping what it never saw.
+public protocol HealthHistoryStoreBackend: HealthStoreBackend {
+    /// The backend's identity, drawn when its storage was created; a recreated storage has a new one.
+    var storeID: UUID { get }
+
+    /// A fingerprint of the changes numbered up to `sequence`: the same for the same changes whenever asked, and
+    /// almost surely different for a history rewritten below it; `nil` when the backend cannot vouch for
+    /// `sequence` (not the end of a batch of changes, or older than the history it keeps).
+    func historyFingerprint(through sequence: UInt64) -> UInt64?
+}

@@ -8,12 +8,7 @@ extension StoreState {
 
     /// Why `checkpoint` is not on this state's history, or `nil`.
     func mismatch(with checkpoint: HealthHistoryCheckpoint) -> HealthHistoryMismatch? {
-        if checkpoint.storeID != storeID { return .differentStore(recorded: checkpoint.storeID, current: storeID) }
-        if checkpoint.sequence > sequence { return .beyondEnd(recorded: checkpoint.sequence, end: sequence) }
-        if fingerprint(through: checkpoint.sequence) != checkpoint.fingerprint {
-            return .rewritten(sequence: checkpoint.sequence)
-        }
-        return nil
+        checkpoint.mismatch(storeID: storeID, last: sequence) { fingerprint(through: $0) }
     }
 
     /// The wrapping sum of ``HistoryMix`` over every addition and deletion numbered up to `last`: order-free,

@@ -18,6 +18,10 @@ struct SegmentedBackendState {
     private(set) var log: SegmentLog?
     private var lock: (any StoreFile)?
     private(set) var lastSequence: UInt64 = 0
+    /// The store's identity, from its log's header (drawn when the directory's first log was made).
+    private(set) var storeID = UUID()
+    /// The fingerprints of the change history, by batch (``SegmentHistory``).
+    private(set) var history: SegmentHistory?
     /// What stopped the backend accepting changes.
     private(set) var failure: FileStoreError?
 
@@ -69,6 +73,8 @@ struct SegmentedBackendState {
         lastSequence = storages.values.map(\.lastSequence).max() ?? 0
         generations.sort()
         var replayed = 0
+        var batches: [(sum: UInt64, last: UInt64)] = []
+        var origin: UInt64?
         var torn: FileStoreRecovery.TornTail?
         var current: (generation: UInt64, outcome: SegmentLogReplay.Outcome, size: Int)?
         for (position, generation) in generations.enumerated() {
@@ -79,9 +85,12 @@ struct SegmentedBackendState {
             var sequence: UInt64?
             let outcome = try replay.run { (header: StoreFileHeader, mutation: StoreMutation) throws(FileStoreError) in
                 var next = sequence ?? header.startSequence ?? 0
-                try replayChange(mutation, sequence: &next)
+                var sum: UInt64 = 0
+                try replayChange(mutation, sequence: &next, historySum: &sum)
+                batches.append((sum, next))
                 sequence = next
             }
+            if origin == nil { origin = outcome.header.startSequence ?? 0 }
             lastSequence = max(lastSequence, sequence ?? outcome.header.startSequence ?? 0)
             replayed += outcome.changes
             if let cut = outcome.torn {
@@ -91,7 +100,15 @@ struct SegmentedBackendState {
             }
             current = (generation, outcome, bytes.count)
         }
+        let (history, restarted) = try SegmentHistory.open(
+            directory: directory, fileSystem: fileSystem, origin: origin ?? lastSequence)
+        self.history = history
+        for batch in batches { self.history?.add(batch: batch.sum, through: batch.last) }
+        // A restarted history is written at once, so that the restart is reported by this opening only; if that
+        // fails, the next opening restarts it the same way (from the same oldest log) and reports it again.
+        if restarted { try? self.history?.persist() }
         if let current {
+            storeID = current.outcome.header.storeID ?? storeID
             let name = SegmentLog.name(current.generation)
             let file = try fileSystem.openFile(at: directory.appending(name))
             if current.outcome.length < current.size {
@@ -109,33 +126,43 @@ struct SegmentedBackendState {
                 headerLength: current.outcome.headerLength)
         } else {
             log = try SegmentLog.create(
-                fileSystem: fileSystem, directory: directory, storeID: UUID(), generation: 1,
+                fileSystem: fileSystem, directory: directory, storeID: storeID, generation: 1,
                 startSequence: lastSequence)
         }
-        for name in names where name.hasPrefix(StoreLayout.temporaryPrefix + SegmentLog.prefix) {
-            if let inner = Self.temporaryInner(name), SegmentLog.generation(in: inner) != nil {
+        for name in names where name.hasPrefix(StoreLayout.temporaryPrefix) {
+            if let inner = Self.temporaryInner(name),
+                SegmentLog.generation(in: inner) != nil || inner == SegmentHistory.fileName
+            {
                 try? fileSystem.removeFile(at: directory.appending(name))
             }
         }
-        return SegmentedBackendRecovery(logGenerations: generations, replayedChanges: replayed, tornTail: torn)
+        return SegmentedBackendRecovery(
+            logGenerations: generations, replayedChanges: replayed, tornTail: torn,
+            historyRestarted: restarted ? history.origin : nil)
     }
 
     /// Applies one logged change whose first object takes number `sequence + 1`, skipping each object whose
-    /// number its type's segments already cover.
-    private mutating func replayChange(_ mutation: StoreMutation, sequence: inout UInt64) throws(FileStoreError) {
+    /// number its type's segments already cover, and adds every object's ``HistoryMix`` to `historySum`.
+    private mutating func replayChange(
+        _ mutation: StoreMutation, sequence: inout UInt64, historySum: inout UInt64
+    ) throws(FileStoreError) {
         switch mutation {
         case .insert(let samples):
-            try replayInsert(samples.lazy.map { ($0, nil) }, sequence: &sequence)
+            try replayInsert(samples.lazy.map { ($0, nil) }, sequence: &sequence, historySum: &historySum)
         case .insertSeries(let entries):
-            try replayInsert(entries.lazy.map { ($0.sample, $0.series.isEmpty ? nil : $0.series) }, sequence: &sequence)
+            try replayInsert(
+                entries.lazy.map { ($0.sample, $0.series.isEmpty ? nil : $0.series) }, sequence: &sequence,
+                historySum: &historySum)
         case .addSeries(let uuid, let added, let announces):
             guard announces else { throw logProblem("a segment log's series addition does not announce its sample") }
             sequence += 1
+            historySum &+= HistoryMix.addition(sequence: sequence, uuid: uuid)
             guard let (storage, row) = try liveRow(uuid), sequence > storage.lastSequence else { break }
             try storage.insert([try Self.version(of: row, adding: added, sequence: sequence)])
         case .delete(let uuids):
             for uuid in uuids {
                 sequence += 1
+                historySum &+= HistoryMix.deletion(sequence: sequence, uuid: uuid)
                 guard let (storage, row) = try liveRow(uuid), row.entry.sequence < sequence,
                     sequence > storage.lastSequence
                 else { continue }
@@ -150,13 +177,15 @@ struct SegmentedBackendState {
     /// Replays the insertion of `samples` (each with the series kept beside it, if any) whose first object takes
     /// number `sequence + 1`, skipping each object whose number its type's segments already cover.
     private mutating func replayInsert(
-        _ samples: some Sequence<(HealthSample, HealthSampleSeries?)>, sequence: inout UInt64
+        _ samples: some Sequence<(HealthSample, HealthSampleSeries?)>, sequence: inout UInt64,
+        historySum: inout UInt64
     ) throws(FileStoreError) {
         var rows: [HealthObjectType: [SegmentRow]] = [:]
         var order: [HealthObjectType] = []
         for (sample, series) in samples {
             for (offset, object) in HealthSaveRules.flattened(sample).enumerated() {
                 sequence += 1
+                historySum &+= HistoryMix.addition(sequence: sequence, uuid: object.uuid)
                 let storage = try storage(for: object.type)
                 guard sequence > storage.lastSequence else { continue }
                 if rows[object.type] == nil { order.append(object.type) }
@@ -353,13 +382,16 @@ struct SegmentedBackendState {
         try log?.append(mutation)
         var rows: [HealthObjectType: [SegmentRow]] = [:]
         var order: [HealthObjectType] = []
+        var historySum: UInt64 = 0
         for object in objects {
             lastSequence += 1
+            historySum &+= HistoryMix.addition(sequence: lastSequence, uuid: object.sample.uuid)
             if rows[object.sample.type] == nil { order.append(object.sample.type) }
             let kept = object.correlation == nil ? series[object.sample.uuid].flatMap { $0.isEmpty ? nil : $0 } : nil
             rows[object.sample.type, default: []].append(
                 Self.row(object.sample, correlation: object.correlation, sequence: lastSequence, series: kept))
         }
+        history?.add(batch: historySum, through: lastSequence)
         for type in order {
             do throws(FileStoreError) {
                 if let storage = storages[type], try storage.insert(rows[type] ?? []) { try compactIfDue(storage) }
@@ -384,6 +416,7 @@ struct SegmentedBackendState {
         let version = try Self.version(of: row, adding: added, sequence: lastSequence + 1)
         try log?.append(.addSeries(uuid, added, announces: true))
         lastSequence += 1
+        history?.add(batch: HistoryMix.addition(sequence: lastSequence, uuid: uuid), through: lastSequence)
         do throws(FileStoreError) {
             if try storage.insert([version]) { try compactIfDue(storage) }
         } catch {
@@ -397,8 +430,10 @@ struct SegmentedBackendState {
         try checkUsable()
         for object in objects { _ = try storage(for: object.type) }
         try log?.append(.delete(objects.map(\.uuid)))
+        var historySum: UInt64 = 0
         for object in objects {
             lastSequence += 1
+            historySum &+= HistoryMix.deletion(sequence: lastSequence, uuid: object.uuid)
             do throws(FileStoreError) {
                 if let storage = storages[object.type] {
                     let segments = storage.segments.count
@@ -409,6 +444,7 @@ struct SegmentedBackendState {
                 if failure == nil { failure = error }
             }
         }
+        history?.add(batch: historySum, through: lastSequence)
         afterChange()
     }
 
@@ -439,7 +475,7 @@ struct SegmentedBackendState {
             // A failed rotation keeps the current log, which stays correct, and the next change tries again —
             // unless the new log may be in place (``SegmentLog/rotate(startSequence:)``): then changes stop.
             do throws(FileStoreError) {
-                try log.rotate(startSequence: lastSequence)
+                try rotateLog()
             } catch {
                 if failure == nil, let stopped = log.failure { failure = stopped }
             }
@@ -485,7 +521,19 @@ struct SegmentedBackendState {
                 throw error
             }
         }
+        try rotateLog()
+    }
+
+    /// Writes the history's batches to its file, then starts a new log, which lets go of the older ones: their
+    /// batches' fingerprints are on disk first.
+    private mutating func rotateLog() throws(FileStoreError) {
+        try history?.persist()
         try log?.rotate(startSequence: lastSequence)
+    }
+
+    /// The fingerprint of the history through `sequence` (``SegmentHistory/fingerprint(through:)``).
+    func historyFingerprint(through sequence: UInt64) throws(FileStoreError) -> UInt64? {
+        try history?.fingerprint(through: sequence)
     }
 
     mutating func close() {

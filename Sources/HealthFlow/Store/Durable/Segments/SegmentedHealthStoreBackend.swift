@@ -23,15 +23,18 @@ import Foundation
 ///   filter (about 3 bytes a sample); never a segment's samples. Opening also reads the newest log whole (about
 ///   ``standardLogLimit`` bytes).
 /// - Files: in the directory given, only names this backend generates — `segment-…` files (``SegmentName``),
-///   `segment-log-….hfj` logs, their temporary names, and `segments.lock` — are read, written or removed, and
-///   torn tails are copied into `damaged/` under new names.
+///   `segment-log-….hfj` logs, the history `segments-history.hfh` (``SegmentHistory``), their temporary names,
+///   and `segments.lock` — are read, written or removed, and torn tails are copied into `damaged/` under new
+///   names.
+/// - History: as a ``HealthHistoryStoreBackend`` it keeps its identity in every log's header and the fingerprint
+///   of its history at the end of every batch, so a ``BackedHealthStore`` over it is a ``HealthChangeHistory``.
 ///
 /// A read that meets damage answers as if nothing matched (the protocol's reads cannot throw), records the
 /// error, and every later change throws ``FileStoreError/unusable(after:)``; so does a failed flush of a
 /// memtable or of the log.
 ///
 /// - Note: Sendable: all state is behind one lock (``LockedState``); copies of a backend share it.
-public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend {
+public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend, HealthHistoryStoreBackend {
     private let core: SegmentedBackendCore
 
     /// Opens, or creates, the backend in `directory` (created with mode 0700 when missing) and takes its lock.
@@ -69,6 +72,18 @@ public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend {
 
     /// The number of the last change, replayed ones included; 0 before any.
     public var lastSequence: UInt64 { core.state.withLock { $0.lastSequence } }
+
+    /// The identity in the header of every log, drawn when the directory's first log was made.
+    public var storeID: UUID { core.state.withLock { $0.storeID } }
+
+    /// The wrapping sum of a mix of each change's sequence number and UUID over every change up to `sequence` (as
+    /// the durable store's), kept for the end of every batch since the history began (``SegmentHistory``: in memory for the logs in use, in `segments-history.hfh` before them).
+    /// - Complexity: O(log b) for b batches: a binary search in memory, or `pread`s of the history file.
+    public func historyFingerprint(through sequence: UInt64) -> UInt64? {
+        core.state.withLock { state in
+            state.answering(nil) { state throws(FileStoreError) in try state.historyFingerprint(through: sequence) }
+        }
+    }
 
     /// - Complexity: per type opened, a memtable look-up and a Bloom filter check per segment (a block read for
     ///   each segment that may hold it).
@@ -176,6 +191,11 @@ public struct SegmentedBackendRecovery: Sendable, Equatable {
     public let replayedChanges: Int
     /// The change cut short at the end of the newest log, which was never acknowledged; the log now ends before it.
     public let tornTail: FileStoreRecovery.TornTail?
+    /// Set when the history file (its fingerprints by batch) was missing from a directory whose logs start after
+    /// change 0: the history now starts after this change, and checkpoints up to it are not vouched for
+    /// (``HealthChangeHistory/mismatch(with:)`` answers ``HealthHistoryMismatch/rewritten(sequence:)``, so a sync
+    /// sends everything again rather than trusting them).
+    public let historyRestarted: UInt64?
 }
 
 /// Why a ``SegmentedHealthStoreBackend`` refused a batch it was handed.
