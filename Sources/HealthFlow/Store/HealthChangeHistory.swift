@@ -10,7 +10,9 @@ import Foundation
 /// again from the beginning.
 ///
 /// ``InMemoryHealthStore`` and ``FileHealthStore`` conform (the file store keeps its identity in every file's
-/// header). HealthKit's anchors are opaque and its store has no identity to ask, so the HealthKit bridge does not.
+/// header), and so does a ``BackedHealthStore`` over a ``HealthHistoryStoreBackend`` such as
+/// ``SegmentedHealthStoreBackend``. HealthKit's anchors are opaque and its store has no identity to ask, so the
+/// HealthKit bridge does not.
 ///
 /// ```swift
 /// if let history = store as? any HealthChangeHistory, let saved = state.checkpoint,
