@@ -43,9 +43,84 @@ import Testing
             _ = try reader.keys(ofBlock: block)
             all += try reader.rows(ofBlock: block)
         }
-        for row in all { _ = try reader.row(of: row.entry.sample.uuid) }
+        for row in all {
+            _ = try reader.row(of: row.entry.sample.uuid)
+            if let series = row.series, let kind = SeriesKind(sampleType: reader.type) {
+                _ = try series.series(of: kind)
+            }
+        }
         _ = try reader.rowsInSequenceOrder(after: 0, limit: .max)
         return all
+    }
+
+    /// `count` ECG rows, one a minute from noon, each with its voltages (every third without).
+    static func electrocardiogramRows(_ count: Int) throws -> [SegmentRow] {
+        try (0..<count).map { position in
+            let recording = try SeriesKind.voltages.recording(hours: Double(position) / 60)
+            return SegmentRow(
+                entry: IndexedSample(sample: recording.sample, sequence: UInt64(position + 1), isOwned: false),
+                correlation: nil, series: position % 3 == 2 ? nil : .held(recording.series))
+        }
+    }
+
+    /// Rewrites the version in the index of the segment at `path` (and the index's checksum in the footer).
+    static func setVersion(_ version: UInt8, ofSegmentAt path: FileSystemPath) throws {
+        var bytes = try path.readContents()
+        let footer = bytes.count - SegmentFormat.footerSize
+        let (offset, length) = bytes.withUnsafeBytes {
+            (
+                Int(UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: footer, as: UInt64.self))),
+                Int(UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: footer + 8, as: UInt64.self)))
+            )
+        }
+        bytes[offset] = version
+        let checksum = CRC32.checksum(bytes, in: offset..<(offset + length))
+        withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange((footer + 16)..<(footer + 20), with: $0) }
+        try path.writeContents(bytes, mode: 0o600)
+    }
+
+    @Test func aSegmentOfVersionOneReadsAsWrittenAndANewerVersionIsRefused() throws {
+        try withSegmentPath { path in
+            let rows = try Self.rows(300)
+            try Self.write(rows, to: path)
+            try Self.setVersion(1, ofSegmentAt: path)
+            let read = try Self.readEverything(try Self.open(path))
+            #expect(read.count == rows.count)
+            #expect(zip(read, rows.sorted { $0.entry.start < $1.entry.start }).allSatisfy(Self.same))
+            try Self.setVersion(3, ofSegmentAt: path)
+            #expect {
+                try Self.open(path)
+            } throws: { error in
+                guard case FileStoreError.corruptFile("segment-1", _, .undecodable(let reason)) = error else {
+                    return false
+                }
+                return reason.contains("version 3")
+            }
+        }
+    }
+
+    @Test func aSegmentGivesBackEachRowsSeriesAndASeriesItsTypeDoesNotKeepIsRefused() throws {
+        try withSegmentPath { path in
+            let rows = try Self.electrocardiogramRows(300)
+            try Self.write(rows, type: .electrocardiogram, to: path)
+            let reader = try Self.open(path)
+            let read = try Self.readEverything(reader)
+            #expect(read.count == rows.count)
+            for (got, written) in zip(read, rows) {
+                #expect(Self.same(got, written))
+                #expect(try got.series?.series(of: .voltages) == written.series?.series(of: .voltages))
+            }
+
+            let file = try PosixFileSystem().createFile(at: path)
+            defer { file.close() }
+            var writer = try SegmentWriter(file: file, type: .heartRate, expectedRows: 1)
+            let heartRate = try Self.rows(1)[0]
+            let withVoltages = SegmentRow(entry: heartRate.entry, correlation: nil, series: rows[0].series)
+            #expect(throws: SegmentWriterFailure.refused(.wrongSeries)) { try writer.append(withVoltages) }
+            var ecgWriter = try SegmentWriter(file: file, type: .electrocardiogram, expectedRows: 1)
+            let withRoutes = SegmentRow(entry: rows[0].entry, correlation: nil, series: .held(SeriesKind.routes.none))
+            #expect(throws: SegmentWriterFailure.refused(.wrongSeries)) { try ecgWriter.append(withRoutes) }
+        }
     }
 
     static func same(_ left: SegmentRow, _ right: SegmentRow) -> Bool {
@@ -193,12 +268,14 @@ import Testing
         }
     }
 
-    /// Every byte of a small segment flipped in turn (a stride through it, bounded): opening or reading it all
-    /// throws `corruptFile` naming the segment; none decodes into rows that differ from those written.
-    @Test func everyFlippedByteIsFoundAsDamageNeverReadAsOtherRows() throws {
+    /// Every byte of a small segment flipped in turn (a stride through it, bounded) — heart rates, and ECGs whose
+    /// voltages lie in series blocks: opening or reading it all (every series included) throws `corruptFile` naming
+    /// the segment; none decodes into rows that differ from those written.
+    @Test(arguments: [HealthObjectType.heartRate, .electrocardiogram])
+    func everyFlippedByteIsFoundAsDamageNeverReadAsOtherRows(_ type: HealthObjectType) throws {
         try withSegmentPath { path in
-            let rows = try Self.rows(300)
-            try Self.write(rows, to: path)
+            let rows = try type == .heartRate ? Self.rows(300) : Self.electrocardiogramRows(60)
+            try Self.write(rows, type: type, to: path)
             let original = try path.readContents()
             var detected = 0
             for offset in stride(from: 0, to: original.count, by: 11) {
