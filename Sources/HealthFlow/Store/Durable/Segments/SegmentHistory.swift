@@ -127,6 +127,10 @@ struct SegmentHistory {
     /// renamed into place and the directory flushed. Call before a log rotation lets go of their log.
     /// - Throws: The file system's error, or damage in the old file; the old file is in place then (unless only
     ///   the directory flush failed) and the batches are still held.
+    /// - Complexity: O(b) for b batches in all: the old entries are copied, 1 MiB at a time. Rotations follow the
+    ///   log (about every ``SegmentedHealthStoreBackend/standardLogLimit`` bytes of changes, or whenever every
+    ///   memtable is flushed), so a backend written in batches of one sample copies its whole history every few
+    ///   thousand batches.
     mutating func persist() throws(FileStoreError) {
         guard !pending.isEmpty || writtenCount == 0 else { return }
         let path = directory.appending(Self.fileName)
