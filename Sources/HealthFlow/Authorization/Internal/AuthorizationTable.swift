@@ -50,6 +50,14 @@ struct AuthorizationTable {
         self.read = read
     }
 
+    /// A table with the answers a backend kept (``HealthAuthorizationStoreBackend``).
+    init(_ answers: HealthAuthorizationAnswers) {
+        self.init(share: answers.share, read: answers.read)
+    }
+
+    /// The answers, as a backend keeps them.
+    var answers: HealthAuthorizationAnswers { HealthAuthorizationAnswers(share: share, read: read) }
+
     /// The sharing status of `type`.
     func status(for type: HealthObjectType) -> AuthorizationStatus {
         switch share[type] {

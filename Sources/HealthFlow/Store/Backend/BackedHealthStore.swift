@@ -4,10 +4,11 @@ import Foundation
 
 /// A complete ``HealthStore`` over any ``HealthStoreBackend``: implement the backend's few storage operations
 /// and this store supplies HealthKit's rules and every query, as ``InMemoryHealthStore`` applies them —
-/// authorization validated by HealthFlow's rules and answered by an ``AuthorizationPolicy`` (answers last as
-/// long as the store), hidden read denial, ``HealthSaveRules`` before every change, each query kind run through
-/// its ``QueryExecution``, anchored and observer updates after each change, and handlers in the order of the
-/// changes on ``callbackExecutor``, never while the lock is held.
+/// authorization validated by HealthFlow's rules and answered by an ``AuthorizationPolicy`` (answers kept by a
+/// ``HealthAuthorizationStoreBackend``; over any other backend they last as long as the store), hidden read
+/// denial, ``HealthSaveRules`` before every change, each query kind run through its ``QueryExecution``, anchored
+/// and observer updates after each change, and handlers in the order of the changes on ``callbackExecutor``,
+/// never while the lock is held.
 ///
 /// - Note: Sendable: the backend and everything the store changes sit behind one `LockedState`.
 public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRunner {
@@ -71,7 +72,10 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
         self.characteristics = characteristics
         self.isHealthDataAvailable = isHealthDataAvailable
         self.activitySummaryGoals = activitySummaryGoals
-        self.state = LockedState(Locked(backend: backend))
+        let kept = (backend as? any HealthAuthorizationStoreBackend).map {
+            AuthorizationTable($0.authorizationAnswers(forApp: configuration.bundleIdentifier))
+        }
+        self.state = LockedState(Locked(backend: backend, authorization: kept ?? AuthorizationTable()))
     }
 
     private var app: String { configuration.bundleIdentifier }
@@ -121,7 +125,19 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
         withState { state, enqueue in
-            state.authorization.record(share: share, read: read, for: request)
+            var table = state.authorization
+            table.record(share: share, read: read, for: request)
+            if table.answers != state.authorization.answers,
+                var keeping = state.backend as? any HealthAuthorizationStoreBackend
+            {
+                do {
+                    try keeping.keep(table.answers, forApp: app)
+                } catch {
+                    return enqueue { completion(false, error) }
+                }
+                if let kept = keeping as? Backend { state.backend = kept }
+            }
+            state.authorization = table
             enqueue { completion(true, nil) }
         }
     }

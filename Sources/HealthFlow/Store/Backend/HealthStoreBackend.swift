@@ -90,3 +90,29 @@ public protocol HealthHistoryStoreBackend: HealthStoreBackend {
     /// `sequence` (not the end of a batch of changes, or older than the history it keeps).
     func historyFingerprint(through sequence: UInt64) -> UInt64?
 }
+
+/// A ``HealthStoreBackend`` that keeps the person's answers to permission sheets, per app: a ``BackedHealthStore``
+/// over one starts with the answers kept for its app, as HealthKit remembers them across launches, and keeps each
+/// new answer before reporting it. Over any other backend the answers last as long as the store.
+public protocol HealthAuthorizationStoreBackend: HealthStoreBackend {
+    /// The answers kept for the app `bundleIdentifier`; none for an app never answered.
+    func authorizationAnswers(forApp bundleIdentifier: String) -> HealthAuthorizationAnswers
+
+    /// Keeps `answers` for the app `bundleIdentifier` in place of those kept for it: durable once this returns.
+    /// - Throws: When they cannot be kept; the answers kept before are unchanged then.
+    mutating func keep(_ answers: HealthAuthorizationAnswers, forApp bundleIdentifier: String) throws
+}
+
+/// The person's answers to permission sheets, per type: `true` allowed, `false` denied, no entry never asked.
+public struct HealthAuthorizationAnswers: Hashable, Sendable {
+    /// Sharing (writing) answers.
+    public var share: [HealthObjectType: Bool]
+    /// Reading answers.
+    public var read: [HealthObjectType: Bool]
+
+    /// Answers; none by default.
+    public init(share: [HealthObjectType: Bool] = [:], read: [HealthObjectType: Bool] = [:]) {
+        self.share = share
+        self.read = read
+    }
+}

@@ -133,11 +133,10 @@ struct SegmentHistory {
     ///   thousand batches.
     mutating func persist() throws(FileStoreError) {
         guard !pending.isEmpty || writtenCount == 0 else { return }
+        let fileSystem = fileSystem
         let path = directory.appending(Self.fileName)
-        let temporary = directory.appending(StoreLayout.temporaryPrefix + Self.fileName + StoreLayout.temporarySuffix)
-        do throws(FileStoreError) {
-            let target = try fileSystem.createFile(at: temporary)
-            defer { target.close() }
+        let (origin, writtenCount, pending) = (origin, writtenCount, pending)
+        try fileSystem.replaceFile(named: Self.fileName, in: directory) { target throws(FileStoreError) in
             var header = Self.magic
             Self.append((origin, 0), to: &header)
             try target.write(header, at: 0)
@@ -158,16 +157,10 @@ struct SegmentHistory {
             bytes.reserveCapacity(pending.count * Self.entrySize)
             for entry in pending { Self.append(entry, to: &bytes) }
             try target.write(bytes, at: offset)
-            try target.sync()
-        } catch {
-            try? fileSystem.removeFile(at: temporary)
-            throw error
         }
-        try fileSystem.rename(temporary, to: path)
-        writtenCount += pending.count
+        self.writtenCount += pending.count
         if let last = pending.last { written = last }
-        pending = []
-        try fileSystem.syncDirectory(at: directory)
+        self.pending = []
     }
 
     /// The entry at `base` of `bytes` (the origin's, in the header), when its checksum matches.

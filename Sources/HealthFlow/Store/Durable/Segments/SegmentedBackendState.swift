@@ -22,6 +22,8 @@ struct SegmentedBackendState {
     private(set) var storeID = UUID()
     /// The fingerprints of the change history, by batch (``SegmentHistory``).
     private(set) var history: SegmentHistory?
+    /// The answers to permission sheets, by app (``SegmentAuthorization``).
+    private(set) var authorization: [String: HealthAuthorizationAnswers] = [:]
     /// What stopped the backend accepting changes.
     private(set) var failure: FileStoreError?
 
@@ -63,6 +65,7 @@ struct SegmentedBackendState {
 
     private mutating func load() throws(FileStoreError) -> SegmentedBackendRecovery {
         let names = try fileSystem.contentsOfDirectory(at: directory)
+        authorization = try SegmentAuthorization.read(in: directory, fileSystem: fileSystem)
         var types: Set<HealthObjectType> = []
         var generations: [UInt64] = []
         for name in names {
@@ -132,6 +135,7 @@ struct SegmentedBackendState {
         for name in names where name.hasPrefix(StoreLayout.temporaryPrefix) {
             if let inner = Self.temporaryInner(name),
                 SegmentLog.generation(in: inner) != nil || inner == SegmentHistory.fileName
+                    || inner == SegmentAuthorization.fileName
             {
                 try? fileSystem.removeFile(at: directory.appending(name))
             }
@@ -423,6 +427,17 @@ struct SegmentedBackendState {
             if failure == nil { failure = error }
         }
         afterChange()
+    }
+
+    /// Keeps `answers` for the app `app` (``SegmentAuthorization``): the file is rewritten, then the answers held.
+    /// - Throws: The file system's error (the answers held are unchanged then), or
+    ///   ``FileStoreError/unusable(after:)`` once the backend has failed.
+    mutating func keep(_ answers: HealthAuthorizationAnswers, forApp app: String) throws(FileStoreError) {
+        try checkUsable()
+        var apps = authorization
+        apps[app] = answers
+        try SegmentAuthorization.write(apps, in: directory, fileSystem: fileSystem)
+        authorization = apps
     }
 
     /// Looks each object up, logs the deletion, then applies it.

@@ -23,9 +23,9 @@ import Foundation
 ///   filter (about 3 bytes a sample); never a segment's samples. Opening also reads the newest log whole (about
 ///   ``standardLogLimit`` bytes).
 /// - Files: in the directory given, only names this backend generates — `segment-…` files (``SegmentName``),
-///   `segment-log-….hfj` logs, the history `segments-history.hfh` (``SegmentHistory``), their temporary names,
-///   and `segments.lock` — are read, written or removed, and torn tails are copied into `damaged/` under new
-///   names.
+///   `segment-log-….hfj` logs, the history `segments-history.hfh` (``SegmentHistory``), the permission answers
+///   `segments-authorization.hfa` (``SegmentAuthorization``), their temporary names, and `segments.lock` — are
+///   read, written or removed, and torn tails are copied into `damaged/` under new names.
 /// - History: as a ``HealthHistoryStoreBackend`` it keeps its identity in every log's header and the fingerprint
 ///   of its history at the end of every batch, so a ``BackedHealthStore`` over it is a ``HealthChangeHistory``.
 ///
@@ -34,14 +34,17 @@ import Foundation
 /// memtable or of the log.
 ///
 /// - Note: Sendable: all state is behind one lock (``LockedState``); copies of a backend share it.
-public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend, HealthHistoryStoreBackend {
+public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend, HealthHistoryStoreBackend,
+    HealthAuthorizationStoreBackend
+{
     private let core: SegmentedBackendCore
 
     /// Opens, or creates, the backend in `directory` (created with mode 0700 when missing) and takes its lock.
     /// - Throws: ``FileStoreError/alreadyOpen(path:)`` when another backend holds the directory,
-    ///   ``FileStoreError/corruptFile(name:offset:problem:)`` for damage in a segment or a log (no log is cut
-    ///   and no change lost then; memtables filled by the changes replayed before the damage may have been
-    ///   written as segments, which hold logged changes only), or the file system's error.
+    ///   ``FileStoreError/corruptFile(name:offset:problem:)`` for damage in a segment, a log, the history's last
+    ///   entry or the permission answers (the damaged file is left as it is, no log is cut and no change lost;
+    ///   memtables filled by the changes replayed before the damage may have been written as segments, which hold
+    ///   logged changes only), or the file system's error.
     /// - Complexity: O(segment indexes + log size).
     public init(directory: FileSystemPath) throws(FileStoreError) {
         try self.init(directory: directory, fileSystem: PosixFileSystem())
@@ -72,6 +75,19 @@ public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend, HealthHisto
 
     /// The number of the last change, replayed ones included; 0 before any.
     public var lastSequence: UInt64 { core.state.withLock { $0.lastSequence } }
+
+    /// The answers kept for the app in `segments-authorization.hfa` (``SegmentAuthorization``).
+    public func authorizationAnswers(forApp bundleIdentifier: String) -> HealthAuthorizationAnswers {
+        core.state.withLock { $0.authorization[bundleIdentifier] ?? HealthAuthorizationAnswers() }
+    }
+
+    /// Rewrites `segments-authorization.hfa` with `answers` for the app (under a temporary name, flushed, renamed
+    /// into place and the directory flushed).
+    /// - Throws: ``FileStoreError`` — the file system's error (the answers kept are unchanged), or
+    ///   ``FileStoreError/unusable(after:)`` after an earlier failure.
+    public mutating func keep(_ answers: HealthAuthorizationAnswers, forApp bundleIdentifier: String) throws {
+        try core.state.withLock { state throws(FileStoreError) in try state.keep(answers, forApp: bundleIdentifier) }
+    }
 
     /// The identity in the header of every log, drawn when the directory's first log was made.
     public var storeID: UUID { core.state.withLock { $0.storeID } }
