@@ -14,10 +14,11 @@ enum SegmentAuthorization {
     /// The answers kept in `directory`, by app; none when there is no file.
     /// - Throws: ``FileStoreError/corruptFile(name:offset:problem:)`` for a file that is not such answers or whose
     ///   checksum does not match (it is left as it is); the file system's error.
+    /// - Parameter names: The names in `directory`, as opening the backend listed them.
     static func read(
-        in directory: FileSystemPath, fileSystem: any StoreFileSystem
+        in directory: FileSystemPath, names: [String], fileSystem: any StoreFileSystem
     ) throws(FileStoreError) -> [String: HealthAuthorizationAnswers] {
-        guard try fileSystem.contentsOfDirectory(at: directory).contains(fileName) else { return [:] }
+        guard names.contains(fileName) else { return [:] }
         let bytes = try fileSystem.readFile(at: directory.appending(fileName))
         guard bytes.count >= magic.count + 4, Array(bytes[0..<magic.count]) == magic else {
             throw .corruptFile(name: fileName, offset: 0, problem: .notAStoreFile)

@@ -39,10 +39,10 @@ struct SegmentHistory {
     ///   fingerprints are unknown, so checkpoints among them are not vouched for).
     /// - Throws: ``FileStoreError/corruptFile(name:offset:problem:)`` for a file that is not a history, is cut
     ///   inside an entry, or whose origin or last entry does not match its checksum; the file system's error.
+    /// - Parameter names: The names in `directory`, as opening the backend listed them.
     static func open(
-        directory: FileSystemPath, fileSystem: any StoreFileSystem, origin: UInt64
+        directory: FileSystemPath, names: [String], fileSystem: any StoreFileSystem, origin: UInt64
     ) throws(FileStoreError) -> (history: SegmentHistory, restarted: Bool) {
-        let names = try fileSystem.contentsOfDirectory(at: directory)
         guard names.contains(fileName) else {
             let history = SegmentHistory(
                 directory: directory, fileSystem: fileSystem, origin: origin, last: (origin, 0), count: 0)

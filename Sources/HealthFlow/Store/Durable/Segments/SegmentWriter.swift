@@ -91,12 +91,10 @@ struct SegmentWriter {
             throw .refused(.outOfOrder)
         }
         guard rowCount < Int(UInt32.max) else { throw .refused(.tooManyRows) }
+        var seriesExtent: SegmentBlockExtent?
         if let series = row.series {
             guard seriesKind != nil else { throw .refused(.wrongSeries) }
             if case .held(let held) = series, held.kind != seriesKind { throw .refused(.wrongSeries) }
-        }
-        var seriesExtent: SegmentBlockExtent?
-        if let series = row.series {
             do {
                 seriesExtent = try writeBlock(try series.encoded())
             } catch {

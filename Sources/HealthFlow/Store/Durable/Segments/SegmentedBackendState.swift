@@ -65,7 +65,7 @@ struct SegmentedBackendState {
 
     private mutating func load() throws(FileStoreError) -> SegmentedBackendRecovery {
         let names = try fileSystem.contentsOfDirectory(at: directory)
-        authorization = try SegmentAuthorization.read(in: directory, fileSystem: fileSystem)
+        authorization = try SegmentAuthorization.read(in: directory, names: names, fileSystem: fileSystem)
         var types: Set<HealthObjectType> = []
         var generations: [UInt64] = []
         for name in names {
@@ -104,7 +104,7 @@ struct SegmentedBackendState {
             current = (generation, outcome, bytes.count)
         }
         let (history, restarted) = try SegmentHistory.open(
-            directory: directory, fileSystem: fileSystem, origin: origin ?? lastSequence)
+            directory: directory, names: names, fileSystem: fileSystem, origin: origin ?? lastSequence)
         self.history = history
         for batch in batches { self.history?.add(batch: batch.sum, through: batch.last) }
         // A restarted history is written at once, so that the restart is reported by this opening only; if that
