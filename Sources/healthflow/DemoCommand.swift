@@ -12,8 +12,10 @@ struct DemoCommand: Command {
 
         The store is durable and lives in a per-user folder: $HEALTHFLOW_DATA if set, else
         $XDG_DATA_HOME/healthflow (~/.local/share/healthflow), or ~/Library/Application Support/HealthFlow on
-        Apple platforms. The first run generates and stores the year; later runs reopen it. Folders are used byte
-        for byte, so one whose name is not UTF-8 is the one written to.
+        Apple platforms. The first run generates and stores the year; later runs reopen it. A new folder gets the
+        disk-backed store (segments + log, bounded memory); a folder made by an earlier version keeps its journal
+        store (journal + snapshots). Folders are used byte for byte, so one whose name is not UTF-8 is the one
+        written to.
         """
     let options = DataLocation.options
     let failsWhen = "a step fails or the store cannot be opened or seeded"

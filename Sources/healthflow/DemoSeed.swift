@@ -25,10 +25,14 @@ enum DemoSeed {
         store.lastChangeSequence == 0
     }
 
-    /// Stores `year` in `store` as one change, then takes a snapshot (so reopening reads it in large blocks).
-    /// Throws the store's error when the year could not be stored; nothing of it is then kept.
-    static func seed(_ store: FileHealthStore, with year: GeneratedHealthData) throws {
-        try store.ingest(year.allSamples())
-        try store.snapshot()
+    /// Stores `year` in `opened` as one change, then settles it (``OpenedStore/settle()``: reopening then reads
+    /// it fastest). Throws the store's error when the year could not be stored (nothing of it is then kept), or
+    /// the settling's (the store then holds the year).
+    static func seed(_ opened: OpenedStore, with year: GeneratedHealthData) throws {
+        switch opened {
+        case .journal(let file): try file.ingest(year.allSamples())
+        case .segments(let backed, _): try backed.ingest(year.allSamples())
+        }
+        try opened.settle()
     }
 }

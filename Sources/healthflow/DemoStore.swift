@@ -7,13 +7,13 @@ import HealthFlow
 /// and `sync`.
 ///
 /// A durable store opens as ``StoreOpening`` says: each warning goes to `log`; damage stops the command unless
-/// the location asks for a repair. A store without any sample (new, in memory, or left without the year by an
+/// the location asks for a repair the store can make. A store without any sample (new, in memory, or left without the year by an
 /// interrupted seeding) gets the year (``DemoSeed``). With a ``DemoTrace``, opening and each seeding phase are
 /// `[setup]` steps of the trace; without one they run silently.
 struct DemoStore: Sendable {
     let store: any HealthChangeHistory
     /// The durable store, or `nil` in memory.
-    private let durable: FileHealthStore?
+    private let durable: OpenedStore?
 
     /// Why the store is not ready.
     enum Failure: Error {
@@ -21,6 +21,8 @@ struct DemoStore: Sendable {
         case cannotOpen(FileStoreError, directory: FileSystemPath)
         /// The year could not be stored (nothing of it was kept).
         case notSeeded(any Error)
+        /// The store met damage in `directory` after opening (``OpenedStore/failure``).
+        case damaged(FileStoreError, directory: FileSystemPath)
 
         /// What the command prints: the error, then what to try.
         var lines: [String] {
@@ -30,6 +32,11 @@ struct DemoStore: Sendable {
                     + StoreOpening.hint(for: error, directory: directory)
             case .notSeeded(let error):
                 ["the year was not stored (nothing of it was kept; \(error)); the next run stores it again"]
+            case .damaged(let error, let directory):
+                [
+                    "error: the store in \(directory) met damage while answering (\(error)): an answer above may "
+                        + "miss samples, and nothing after it was changed"
+                ] + StoreOpening.hint(for: error, directory: directory)
             }
         }
     }
@@ -46,18 +53,18 @@ struct DemoStore: Sendable {
         case .directory(let directory, let repair):
             let clock = ContinuousClock()
             let started = clock.now
-            let file: FileHealthStore
+            let durable: OpenedStore
             do throws(FileStoreError) {
-                file = try StoreOpening.open(directory, repair: repair)
+                durable = try StoreOpening.open(directory, repair: repair)
             } catch {
                 throw .cannotOpen(error, directory: directory)
             }
             let openingTime = clock.now - started
-            for warning in StoreOpening.warnings(file.recovery) { log(warning) }
-            opened = DemoStore(store: file, durable: file)
+            for warning in durable.warnings { log(warning) }
+            opened = DemoStore(store: durable.store, durable: durable)
             trace?.record(
-                "setup", "open the durable store (journal + snapshots)", elapsed: openingTime,
-                Self.describeOpening(file))
+                "setup", "open the durable store (\(durable.format))", elapsed: openingTime,
+                durable.openingDescription)
         }
         guard DemoSeed.needsSeeding(opened.store) else { return opened }
         do {
@@ -75,15 +82,17 @@ struct DemoStore: Sendable {
         durable?.close()
     }
 
-    /// "a new store", or what reopening read.
-    private static func describeOpening(_ file: FileHealthStore) -> String {
-        if DemoSeed.needsSeeding(file) { return "a new store" }
-        let recovery = file.recovery
-        var found =
-            "reopened: snapshot \(recovery.snapshotGeneration.map(String.init) ?? "none"), "
-            + "\(recovery.replayedRecords) journal records replayed"
-        if let torn = recovery.tornTail { found += ", a torn last record dropped (\(torn.length) bytes)" }
-        return found
+    /// Throws when the store met damage after opening (``OpenedStore/failure``), so a command that read through
+    /// it does not end as if every answer were whole.
+    func checkUndamaged(in location: DataLocation) throws(Failure) {
+        guard case .directory(let directory, _) = location, let failure = durable?.failure else { return }
+        throw .damaged(Self.cause(of: failure), directory: directory)
+    }
+
+    /// The damage beneath the refusals that followed it.
+    private static func cause(of error: FileStoreError) -> FileStoreError {
+        if case .unusable(let cause) = error { return Self.cause(of: cause) }
+        return error
     }
 
     /// Generates the year and stores it as one change.

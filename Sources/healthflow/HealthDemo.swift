@@ -152,6 +152,12 @@ struct HealthDemo: Sendable {
 
         let summary = trace.summary
         output.line("\n" + summary.line)
+        do throws(DemoStore.Failure) {
+            try opened.checkUndamaged(in: location)
+        } catch {
+            for line in error.lines { output.line(line) }
+            return false
+        }
         return summary.failed == 0
     }
 }

@@ -23,7 +23,8 @@ struct ImportCommand: Command {
         Reads the Health app's "Export All Health Data" file as it is: export.zip (read in place, without
         unpacking), the unpacked apple_health_export folder, or export.xml itself, streaming it in constant
         memory. Every record becomes a sample of the durable store (the one 'healthflow demo' and 'healthflow
-        sync' use) with a UUID derived from its content, so importing the same export again adds nothing and a
+        sync' use; a new folder gets the disk-backed store, whose memory stays bounded whatever the export's
+        size) with a UUID derived from its content, so importing the same export again adds nothing and a
         newer export adds only what is new; a correlation's members, which the export lists twice, are stored
         once. Samples are written in batches, each all-or-nothing: an interrupted import keeps whole batches,
         and running it again finishes it.
@@ -49,16 +50,16 @@ struct ImportCommand: Command {
             Self.fail("cannot create the data folder \(directory): \(error)")
             return .failure
         }
-        let store: FileHealthStore
+        let opened: OpenedStore
         do throws(FileStoreError) {
-            store = try StoreOpening.open(directory, repair: repair)
+            opened = try StoreOpening.open(directory, repair: repair)
         } catch {
             Self.fail("cannot open the store in \(directory): \(error)")
             for line in StoreOpening.hint(for: error, directory: directory) { Self.fail(line) }
             return .failure
         }
-        defer { store.close() }
-        for warning in StoreOpening.warnings(store.recovery) { print(warning) }
+        defer { opened.close() }
+        for warning in opened.warnings { print(warning) }
         let skipReport = directory.appending("import-skipped.tsv").description
         let job = HealthExportImport(path: path, options: HealthExportOptions(skipReportPath: skipReport))
         let display = ImportProgressDisplay(isTerminal: isatty(STDOUT_FILENO) == 1)
@@ -70,20 +71,21 @@ struct ImportCommand: Command {
             }
         }
         // One snapshot at the end instead of automatic ones on the way, each of which would write the whole store.
-        store.takesAutomaticSnapshots = false
-        defer { store.takesAutomaticSnapshots = true }
+        opened.takeAutomaticSnapshots(false)
+        defer { opened.takeAutomaticSnapshots(true) }
         do {
-            let report = try await job.run(into: store)
+            let report = try await job.run(into: opened.store)
             await watcher.value
             display.finish()
-            // A snapshot makes the next open read the imported samples in large blocks; an import that added
-            // nothing leaves the store as it was, so it takes none.
+            // Settling makes the next open read the imported samples fastest; an import that added nothing leaves
+            // the store as it was, so it settles nothing.
             do {
-                if report.importedCount > 0 { try store.snapshot() }
+                if report.importedCount > 0 { try opened.settle() }
             } catch {
-                // Nothing is lost: the journal holds every imported sample, and the next open replays it.
+                // Nothing is lost: the journal or the log holds every imported sample, and the next open replays it.
                 print(
-                    "warning: the store's snapshot after the import failed (\(error)); the journal keeps every sample")
+                    "warning: the store's \(opened.settling) after the import failed (\(error)); \(opened.changeLog) "
+                        + "keeps every sample")
             }
             ImportSummary.print(report, store: directory.description)
             return .success

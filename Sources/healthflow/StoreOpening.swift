@@ -2,43 +2,52 @@ import ExampleSupport
 import Foundation
 import HealthFlow
 
-/// How the command opens its durable store and words what opening found: one rule for `demo` and `sync`.
+/// How the command opens its durable store and what it says when opening fails: one rule for `import`, `demo`
+/// and `sync`.
 ///
-/// A torn last record (an interrupted write, never acknowledged) is dropped, its bytes kept in `damaged/`, and
-/// reported as a warning, and so is each leftover file of an interrupted snapshot the store removed (named; only
-/// its own files). Damage stops the command with the error and a hint, every byte kept, unless `--repair` was
-/// given: then the store keeps what is readable, each loss is printed as a warning and the damaged files are named
-/// where they were moved.
+/// A folder keeps the format it was made in (``DurableStoreFormat``, told by its file names): one holding the
+/// journal store opens as ``FileHealthStore``; any other — a new folder first of all — as the disk-backed store
+/// (``SegmentedHealthStoreBackend``), whose memory stays bounded whatever an import puts in it.
+///
+/// A torn last change (an interrupted write, never acknowledged) is dropped, its bytes kept in `damaged/`, and
+/// reported as a warning (``OpenedStore/warnings``). Damage stops the command with the error and a hint, every
+/// byte kept. With `--repair` the journal store keeps what is readable, each loss printed as a warning and the
+/// damaged files named where they were moved; the disk-backed store has no repair: it still stops, and says so.
 enum StoreOpening {
-    static func open(_ directory: FileSystemPath, repair: Bool) throws(FileStoreError) -> FileHealthStore {
-        try FileHealthStore(
-            directoryPath: directory, configuration: ExampleContext.app,
-            options: FileStoreOptions(recovery: repair ? .repair : .tolerateTornTail))
+    static func open(_ directory: FileSystemPath, repair: Bool) throws(FileStoreError) -> OpenedStore {
+        switch try DurableStoreFormat.of(directoryPath: directory) {
+        case .journal:
+            return .journal(
+                try FileHealthStore(
+                    directoryPath: directory, configuration: ExampleContext.app,
+                    options: FileStoreOptions(recovery: repair ? .repair : .tolerateTornTail)))
+        case .segments, nil:
+            let backend = try SegmentedHealthStoreBackend(directory: directory)
+            return .segments(
+                BackedHealthStore(backend: backend, configuration: ExampleContext.app), backend: backend)
+        }
     }
 
-    /// One `warning:` line per thing opening dropped, removed, repaired or moved (none for a clean open).
-    static func warnings(_ recovery: FileStoreRecovery) -> [String] {
-        var lines: [String] = []
-        if let torn = recovery.tornTail {
-            lines.append(
-                "warning: dropped an unfinished last write (\(torn.length) bytes at \(torn.file):\(torn.offset)), "
-                    + "not acknowledged if the previous run stopped while writing it; its bytes were kept as "
-                    + (torn.keptAs ?? "(not kept)"))
-        }
-        for name in recovery.removedFiles {
-            lines.append("warning: removed \(name), left over from an interrupted snapshot")
-        }
-        for repair in recovery.repairs { lines.append("warning: repaired: \(repair)") }
-        for moved in recovery.movedAside { lines.append("warning: the damaged file was kept as \(moved)") }
-        return lines
-    }
-
-    /// What to try next after `error` opening the store in `directory`, when a repair could help: what a repair
-    /// would keep and lose (assessed without changing anything), and how to ask for it.
+    /// What to try next after `error` opening the store in `directory`, when damage stopped it: that nothing was
+    /// changed, and for the journal store what a repair would keep and lose (assessed without changing anything)
+    /// and how to ask for it.
     static func hint(for error: FileStoreError, directory: FileSystemPath) -> [String] {
         switch error {
         case .corruptFile, .missingJournal: break
         default: return []
+        }
+        let format: DurableStoreFormat?
+        do throws(FileStoreError) {
+            format = try DurableStoreFormat.of(directoryPath: directory)
+        } catch {
+            return ["nothing was changed"]
+        }
+        guard format == .journal else {
+            return [
+                "nothing was changed: the damaged file is kept as it is",
+                "this store (\(DurableStoreFormat.segments)) has no repair: move the folder aside and import the "
+                    + "export again, or restore a copy of the folder",
+            ]
         }
         var lines = ["nothing was changed"]
         do throws(FileStoreError) {

@@ -140,7 +140,9 @@ struct SyncCommand: Command {
             case .upload, .finished, .failed: break
             }
         }
-        return try await run.value
+        let report = try await run.value
+        try opened.checkUndamaged(in: location)
+        return report
     }
 
     /// An opaque, random device ID kept in `sync-device-id` in the data folder, made when there is no such file.

@@ -2,16 +2,17 @@ import Foundation
 import Testing
 
 /// A damaged store never opens silently from the command line: without `--repair` the command stops with the
-/// error and a hint and leaves every byte; with it, each loss is printed as a warning and the damaged file is
-/// kept in `damaged/`.
+/// error and a hint and leaves every byte; with it, the journal store prints each loss as a warning and keeps the
+/// damaged file in `damaged/`, and the disk-backed store, which has no repair, still stops and says so.
 @Suite struct DamagedStoreCommandTests {
-    /// A demo store in a fresh folder with one flipped byte in the middle of its snapshot; returns the folder,
-    /// the damaged snapshot's path and bytes.
+    /// A journal demo store in a fresh folder with one flipped byte in the middle of its snapshot; returns the
+    /// folder, the damaged snapshot's path and bytes.
     static func damagedStore() async throws -> (folder: URL, snapshot: String, bytes: Data) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "healthflow-damaged-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let data = folder.appendingPathComponent("data")
+        try StoreFolders.makeJournalStore(at: data)
         let first = try await HealthFlowCommandTests.healthflow("demo", "--data", data.path)
         #expect(first.status == 0, "\(first.errors)")
         let name = try #require(
@@ -69,6 +70,65 @@ import Testing
         #expect(repaired.output.contains("sent "))
     }
 
+    /// A disk-backed demo store in a fresh folder, and the path of its heart-rate segment (the largest).
+    static func diskBackedStore() async throws -> (folder: URL, data: String, segment: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "healthflow-damaged-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let data = folder.appendingPathComponent("data").path
+        let first = try await HealthFlowCommandTests.healthflow("demo", "--data", data)
+        #expect(first.status == 0, "\(first.errors)")
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: data).first { $0.hasPrefix("segment-heartRate-") })
+        return (folder, data, data + "/" + name)
+    }
+
+    static func flip(_ path: String, at offset: (Int) -> Int) throws -> Data {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[offset(bytes.count)] ^= 0x20
+        try bytes.write(to: URL(fileURLWithPath: path))
+        return bytes
+    }
+
+    /// Damage opening finds (the segment's index, near its end) stops the demo with and without `--repair`; the
+    /// file keeps every byte, and the hint says the store has no repair.
+    @Test func aDamagedDiskBackedStoreStopsTheDemoAndRepairIsNotPretended() async throws {
+        let (folder, data, segment) = try await Self.diskBackedStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bytes = try Self.flip(segment) { $0 - 30 }
+
+        for arguments in [["demo", "--data", data], ["demo", "--data", data, "--repair"]] {
+            let stopped = try await HealthFlowCommandTests.healthflow(arguments: arguments)
+            #expect(stopped.status == 1, "\(arguments)")
+            #expect(stopped.output.contains("error: cannot open the store"), "\(stopped.output)")
+            #expect(stopped.output.contains("segment-heartRate-"), "the damaged file is named")
+            #expect(stopped.output.contains("nothing was changed: the damaged file is kept as it is"))
+            #expect(stopped.output.contains("has no repair"), "\(stopped.output)")
+            #expect(!stopped.output.contains("run again with --repair"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: segment)) == bytes, "nothing was changed")
+            #expect(!FileManager.default.fileExists(atPath: data + "/damaged"))
+        }
+    }
+
+    /// Damage met only by a query (a block in the middle of a segment) fails the demo and the sync with the
+    /// error, instead of ending as if every answer were whole.
+    @Test func damageMetWhileAnsweringFailsTheDemoAndTheSync() async throws {
+        let (folder, data, segment) = try await Self.diskBackedStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bytes = try Self.flip(segment) { $0 / 2 }
+
+        let demo = try await HealthFlowCommandTests.healthflow("demo", "--data", data)
+        #expect(demo.status == 1)
+        #expect(demo.output.contains("met damage while answering"), "\(demo.output)")
+        #expect(demo.output.contains("segment-heartRate-"), "\(demo.output)")
+
+        let outbox = folder.appendingPathComponent("outbox").path
+        let sync = try await HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data)
+        #expect(sync.status == 1, "\(sync.output)")
+        #expect(sync.errors.contains("met damage while answering"), "\(sync.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: segment)) == bytes, "nothing was changed")
+    }
+
     @Test func repairIsRefusedForAnInMemoryStore() async throws {
         let run = try await HealthFlowCommandTests.healthflow("demo", "--in-memory", "--repair")
         #expect(run.status == 2)
@@ -86,17 +146,18 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("data").path
         let binary = HealthFlowCommandTests.productsDirectory.appendingPathComponent("healthflow").path
-        // 2,048 blocks of 512 bytes (1 MiB) per file: the journal's header fits, the year (about 6 MB) does not.
+        // 2,048 blocks of 512 bytes (1 MiB) per file: the log's header fits, the year (about 6 MB) does not.
         // SIGXFSZ is ignored, so the write fails with EFBIG instead of killing the process.
         let limited = try await HealthFlowCommandTests.healthflow(
             executable: "/bin/sh",
             arguments: ["-c", "ulimit -f 2048 && trap '' XFSZ && exec \"$0\" demo --data \"$1\"", binary, data])
         #expect(limited.status == 1, "\(limited.output)")
         #expect(limited.output.contains("the year was not stored"), "\(limited.output)")
-        let journal = try #require(
-            try FileManager.default.contentsOfDirectory(atPath: data).first { $0.hasPrefix("journal-") })
-        let size = try FileManager.default.attributesOfItem(atPath: data + "/" + journal)[.size] as? Int ?? -1
-        #expect(size < 4_096, "the failed write was cut back off the journal (\(size) bytes)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: data)
+        let log = try #require(names.first { $0.hasPrefix("segment-log-") })
+        let size = try FileManager.default.attributesOfItem(atPath: data + "/" + log)[.size] as? Int ?? -1
+        #expect(size < 4_096, "the failed write was cut back off the log (\(size) bytes)")
+        #expect(!names.contains { $0.hasSuffix(".hfseg") }, "no segment holds any of it: \(names)")
 
         let next = try await HealthFlowCommandTests.healthflow("demo", "--data", data)
         #expect(next.status == 0, "\(next.output)")

@@ -1,4 +1,5 @@
 import Foundation
+import HealthFlow
 import Testing
 
 /// `healthflow import`, run as a subprocess on an export the test writes.
@@ -58,9 +59,6 @@ import Testing
         #expect(!heights.output.contains("saved 1.72 m"), "a second demo run still writes nothing")
     }
 
-    /// An import that adds nothing (the same export again) leaves the store's files as they were: no new
-    /// snapshot of a store that did not change.
-    /// Issue 18: a sync after re-importing a newer export of the same person sends only what the newer export added.
     /// Two step counts as large as a `Double` holds are valid samples; their daily sum is infinite, which the demo
     /// prints rather than trapping on the conversion to a whole number.
     @Test func theDemoPrintsStepTotalsNoIntegerHoldsInsteadOfCrashing() async throws {
@@ -84,6 +82,7 @@ import Testing
         #expect(demo.output.contains("→ inf  (mean "), "\(demo.output)")
     }
 
+    /// A sync after re-importing a newer export of the same person sends only what the newer export added.
     @Test func syncAfterImportingANewerExportSendsOnlyTheNewSamples() async throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -112,44 +111,71 @@ import Testing
         #expect(third.output.contains("nothing to send"), "\(third.output)")
     }
 
-    @Test func anImportThatAddsNothingTakesNoSnapshot() async throws {
-        let folder = try Self.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("export.xml")
-        try Data(Self.export.utf8).write(to: path)
-        let data = folder.appendingPathComponent("data").path
-        func snapshots() throws -> [String] {
-            try FileManager.default.contentsOfDirectory(atPath: data).filter { $0.hasPrefix("snapshot-") }.sorted()
+    /// The store's files (name and size), without the import's skip report, which each import writes again.
+    static func storeFiles(_ data: String) throws -> [String: Int] {
+        var files: [String: Int] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: data) where name != "import-skipped.tsv" {
+            files[name] = try FileManager.default.attributesOfItem(atPath: data + "/" + name)[.size] as? Int
         }
-
-        let first = try await HealthFlowCommandTests.healthflow("import", path.path, "--data", data)
-        #expect(first.status == 0, "\(first.errors)")
-        let afterFirst = try snapshots()
-        #expect(afterFirst.count == 1, "the first import snapshots the samples it added: \(afterFirst)")
-
-        let second = try await HealthFlowCommandTests.healthflow("import", path.path, "--data", data)
-        #expect(second.status == 0, "\(second.errors)")
-        #expect(second.output.contains("imported 0 samples"), "\(second.output)")
-        #expect(try snapshots() == afterFirst)
+        return files
     }
 
-    /// The snapshot the import takes at the end cannot be written (a directory holds its temporary name): the
-    /// import still succeeds, says so, and the next run finds every sample in the journal.
-    @Test func aFailedSnapshotAfterTheImportIsReportedAndLosesNothing() async throws {
+    /// The first import settles what it added — a snapshot of a journal store, a checkpoint of a disk-backed one
+    /// (its memtables in segments, a new empty log) — and an import that adds nothing (the same export again)
+    /// leaves every file of the store as it was.
+    @Test(arguments: [DurableStoreFormat.journal, .segments])
+    func anImportSettlesWhatItAddedAndOneThatAddsNothingChangesNoFile(format: DurableStoreFormat) async throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("export.xml")
         try Data(Self.export.utf8).write(to: path)
         let data = folder.appendingPathComponent("data")
-        let blocker = data.appendingPathComponent(".healthflow-snapshot-0000000000000001.hfs.tmp")
+        if format == .journal { try StoreFolders.makeJournalStore(at: data) }
+
+        let first = try await HealthFlowCommandTests.healthflow("import", path.path, "--data", data.path)
+        #expect(first.status == 0, "\(first.errors)")
+        let afterFirst = try Self.storeFiles(data.path)
+        #expect(try DurableStoreFormat.of(directoryPath: FileSystemPath(data)) == format)
+        switch format {
+        case .journal:
+            #expect(afterFirst.keys.filter { $0.hasPrefix("snapshot-") }.count == 1, "\(afterFirst)")
+        case .segments:
+            #expect(afterFirst.keys.contains { $0.hasPrefix("segment-stepCount-") }, "\(afterFirst)")
+            #expect(afterFirst.keys.filter { $0.hasPrefix("segment-log-") } == ["segment-log-0000000000000002.hfj"])
+        }
+
+        let second = try await HealthFlowCommandTests.healthflow("import", path.path, "--data", data.path)
+        #expect(second.status == 0, "\(second.errors)")
+        #expect(second.output.contains("imported 0 samples"), "\(second.output)")
+        #expect(try Self.storeFiles(data.path) == afterFirst)
+    }
+
+    /// The settling step after the import cannot be written (a directory holds the temporary name of the
+    /// snapshot, or of the disk-backed store's next log): the import still succeeds, says so, and the next run
+    /// finds every sample.
+    @Test(arguments: [
+        (DurableStoreFormat.journal, ".healthflow-snapshot-0000000000000001.hfs.tmp"),
+        (.segments, ".healthflow-segment-log-0000000000000002.hfj.tmp"),
+    ])
+    func aFailedSettlingAfterTheImportIsReportedAndLosesNothing(format: DurableStoreFormat, blocked: String)
+        async throws
+    {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("export.xml")
+        try Data(Self.export.utf8).write(to: path)
+        let data = folder.appendingPathComponent("data")
+        if format == .journal { try StoreFolders.makeJournalStore(at: data) }
+        let blocker = data.appendingPathComponent(blocked)
         try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
 
         let first = try await HealthFlowCommandTests.healthflow("import", path.path, "--data", data.path)
         #expect(first.status == 0, "\(first.errors)")
         #expect(first.output.contains("imported 2 samples"), "\(first.output)")
+        let (settling, log) = format == .journal ? ("snapshot", "the journal") : ("checkpoint", "the log")
         #expect(
-            first.output.contains("warning: the store's snapshot after the import failed"), "\(first.output)")
-        #expect(first.output.contains("the journal keeps every sample"), "\(first.output)")
+            first.output.contains("warning: the store's \(settling) after the import failed"), "\(first.output)")
+        #expect(first.output.contains("\(log) keeps every sample"), "\(first.output)")
 
         try FileManager.default.removeItem(at: blocker)
         let second = try await HealthFlowCommandTests.healthflow("import", path.path, "--data", data.path)

@@ -84,7 +84,7 @@ import Testing
         #expect(demo.output.contains("a new store"), "\(demo.output)")
         #expect(RawPaths.names(in: parent) == [dataName])
         let stored = RawPaths.names(in: data).map { String(decoding: $0, as: UTF8.self) }
-        #expect(stored.contains("LOCK") && stored.contains { $0.hasPrefix("snapshot-") })
+        #expect(stored.contains("segments.lock") && stored.contains { $0.hasPrefix("segment-log-") })
 
         let sync = try await Self.healthflow([
             Self.words("sync"), Self.words("--to"), outbox, Self.words("--data"), data,
@@ -116,7 +116,7 @@ import Testing
             [Self.words("demo")], environment: [Self.words("HEALTHFLOW_DATA=") + RawPaths.join(parent, dataName)])
         #expect(run.status == 0, "\(run.output)")
         #expect(RawPaths.names(in: parent) == [dataName])
-        #expect(RawPaths.names(in: RawPaths.join(parent, dataName)).contains(Self.words("LOCK")))
+        #expect(RawPaths.names(in: RawPaths.join(parent, dataName)).contains(Self.words("segments.lock")))
         #expect(!RawPaths.holdsReplacement(parent))
     }
 }

@@ -51,8 +51,8 @@ import Testing
         let data = folder.appendingPathComponent("data")
         let outbox = folder.appendingPathComponent("outbox").path
         #expect(try await HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data.path).status == 0)
-        for name in try FileManager.default.contentsOfDirectory(atPath: data.path)
-        where name.hasPrefix("journal-") || name.hasPrefix("snapshot-") {
+        // Everything but the sync's own state: the store's files, whichever its format.
+        for name in try FileManager.default.contentsOfDirectory(atPath: data.path) where name != "sync" {
             try FileManager.default.removeItem(at: data.appendingPathComponent(name))
         }
         let again = try await HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data.path)
@@ -117,16 +117,17 @@ import Testing
             #expect(try await receiver.stats() == stats)
 
             // What the store holds, type by type, is what the receiver counted.
-            let store = try FileHealthStore(directory: data, configuration: ExampleContext.app)
-            defer { store.close() }
             let types = try stats.samplesByType.keys.map { try #require(HealthObjectType(identifier: $0)) }
-            try await store.requestAuthorization(toShare: [], read: Set(types.filter { $0.kind != .correlation }))
-            var stored: [String: Int] = [:]
-            var uuids = Set<UUID>()
-            for type in types {
-                let samples = try await store.samples(of: type)
-                stored[type.identifier] = samples.count
-                uuids.formUnion(samples.map(\.uuid))
+            let (stored, uuids) = try await StoreFolders.withStore(in: data) { store in
+                try await store.requestAuthorization(toShare: [], read: Set(types.filter { $0.kind != .correlation }))
+                var stored: [String: Int] = [:]
+                var uuids = Set<UUID>()
+                for type in types {
+                    let samples = try await store.samples(of: type)
+                    stored[type.identifier] = samples.count
+                    uuids.formUnion(samples.map(\.uuid))
+                }
+                return (stored, uuids)
             }
             #expect(stored == stats.samplesByType)
             #expect(Set(try await receiver.sampleCounts().keys) == uuids)

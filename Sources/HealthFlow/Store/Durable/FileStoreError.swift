@@ -67,6 +67,8 @@ public enum FileStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The directory belongs to another app: its files were written for `stored`, the store was opened as
     /// `configured`.
     case differentApp(stored: String, configured: String)
+    /// The directory holds a store of another format (``DurableStoreFormat``), which this store does not open.
+    case otherFormat(path: String, holds: DurableStoreFormat)
     /// One journal record would pass `limit` bytes (1 GiB). A change is split into records of about 1 MiB,
     /// each holding at least one sample, so only a single sample that large is refused.
     case recordTooLarge(bytes: Int, limit: Int)
@@ -94,6 +96,8 @@ public enum FileStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "journal generation \(generation) is missing from the store directory"
         case .differentApp(let stored, let configured):
             return "the store directory belongs to \(stored), not \(configured)"
+        case .otherFormat(let path, let holds):
+            return "\(path) holds a health store of another format (\(holds)), which this store does not open"
         case .recordTooLarge(let bytes, let limit):
             return
                 "one sample of \(bytes) bytes exceeds the journal's record limit of \(limit) bytes (a change is split "

@@ -110,7 +110,9 @@ struct StoreOpener {
         var journals: [UInt64] = []
         var snapshots: [UInt64] = []
         var temporaries: [String] = []
-        for name in try fileSystem.contentsOfDirectory(at: directory) {
+        let names = try fileSystem.contentsOfDirectory(at: directory)
+        try DurableStoreFormat.journal.requireNoOther(in: names, directory: directory)
+        for name in names {
             switch StoreLayout.classify(name) {
             case .journal(let generation): journals.append(generation)
             case .snapshot(let generation): snapshots.append(generation)

@@ -65,6 +65,7 @@ struct SegmentedBackendState {
 
     private mutating func load() throws(FileStoreError) -> SegmentedBackendRecovery {
         let names = try fileSystem.contentsOfDirectory(at: directory)
+        try DurableStoreFormat.segments.requireNoOther(in: names, directory: directory)
         authorization = try SegmentAuthorization.read(in: directory, names: names, fileSystem: fileSystem)
         var types: Set<HealthObjectType> = []
         var generations: [UInt64] = []
