@@ -83,6 +83,9 @@ enum OpenedStore: Sendable {
         case .segments(_, let backend):
             let recovery = backend.recovery
             var lines = recovery.tornTail.map { [Self.warning(torn: $0)] } ?? []
+            for name in recovery.removedFiles {
+                lines.append("warning: removed \(name), left over from an interrupted flush, merge or rewrite")
+            }
             if let restarted = recovery.historyRestarted {
                 lines.append(
                     "warning: the store's history file was missing; its history restarts after change \(restarted), "

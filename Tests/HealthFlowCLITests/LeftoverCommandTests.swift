@@ -6,20 +6,28 @@ import Testing
 /// Files an interrupted run left behind: the next run removes the program's own — only names it generates — and
 /// names each one it removed; anything else in the folder stays, byte for byte.
 @Suite struct LeftoverCommandTests {
-    /// A fresh folder holding a store (`data`) with one sample, made through the library, so the command neither
-    /// seeds a year nor sends more than one small batch.
-    static func folderWithSmallStore() throws -> (folder: URL, data: URL) {
+    /// A fresh folder holding a store (`data`) of `format` with one sample, made through the library, so the
+    /// command neither seeds a year nor sends more than one small batch.
+    static func folderWithSmallStore(_ format: DurableStoreFormat = .journal) throws -> (folder: URL, data: URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "healthflow-leftovers-\(UUID().uuidString)")
         let data = folder.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let store = try FileHealthStore(directory: data, configuration: ExampleContext.app)
-        defer { store.close() }
         let end = Date(timeIntervalSince1970: 1_760_000_000)
         let steps = try HealthQuantitySample(
             type: .stepCount, quantity: HealthQuantity(unit: try HealthUnit(from: "count"), doubleValue: 12),
             start: end - 60, end: end, source: ExampleContext.app.source)
-        try store.ingest([.quantity(steps)])
+        switch format {
+        case .journal:
+            let store = try FileHealthStore(directory: data, configuration: ExampleContext.app)
+            defer { store.close() }
+            try store.ingest([.quantity(steps)])
+        case .segments:
+            let backend = try SegmentedHealthStoreBackend(directory: FileSystemPath(data))
+            defer { backend.close() }
+            try BackedHealthStore(backend: backend, configuration: ExampleContext.app).ingest([.quantity(steps)])
+            try backend.checkpoint()
+        }
         return (folder, data)
     }
 
@@ -51,6 +59,36 @@ import Testing
         #expect(
             warnings == leftovers.map { "warning: removed \($0), left over from an interrupted snapshot" },
             "\(run.output)")
+        for name in leftovers {
+            #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent(name).path), "\(name)")
+        }
+        for (name, bytes) in foreign {
+            #expect(try Data(contentsOf: data.appendingPathComponent(name)) == bytes, "\(name)")
+        }
+    }
+
+    @Test func theDiskBackedStoresLeftoversAreRemovedAndEachIsNamedInAWarning() async throws {
+        let (folder, data) = try Self.folderWithSmallStore(.segments)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let leftovers = [
+            ".healthflow-segment-log-0000000000000003.hfj.tmp",
+            ".healthflow-segment-stepCount-0000000000000002-0000000000000002.hfseg.tmp",
+        ]
+        let foreign = Self.create(
+            [".healthflow-segment-log-3.hfj.tmp", ".healthflow-segment-stepCount.hfseg.tmp"], in: data)
+        _ = Self.create(leftovers, in: data)
+
+        let outbox = folder.appendingPathComponent("outbox").path
+        let run = try await HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data.path)
+        #expect(run.status == 0, "\(run.errors)")
+        let warnings = run.output.split(separator: "\n").filter { $0.hasPrefix("warning: ") }.map(String.init)
+        #expect(
+            warnings
+                == leftovers.sorted().map {
+                    "warning: removed \($0), left over from an interrupted flush, merge or rewrite"
+                },
+            "\(run.output)")
+        #expect(run.output.contains("sent 1 samples"), "\(run.output)")
         for name in leftovers {
             #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent(name).path), "\(name)")
         }

@@ -133,17 +133,19 @@ struct SegmentedBackendState {
                 fileSystem: fileSystem, directory: directory, storeID: storeID, generation: 1,
                 startSequence: lastSequence)
         }
+        var removed = storages.values.flatMap(\.removedOnOpening)
         for name in names where name.hasPrefix(StoreLayout.temporaryPrefix) {
             if let inner = Self.temporaryInner(name),
                 SegmentLog.generation(in: inner) != nil || inner == SegmentHistory.fileName
-                    || inner == SegmentAuthorization.fileName
+                    || inner == SegmentAuthorization.fileName,
+                (try? fileSystem.removeFile(at: directory.appending(name))) != nil
             {
-                try? fileSystem.removeFile(at: directory.appending(name))
+                removed.append(name)
             }
         }
         return SegmentedBackendRecovery(
             logGenerations: generations, replayedChanges: replayed, tornTail: torn,
-            historyRestarted: restarted ? history.origin : nil)
+            historyRestarted: restarted ? history.origin : nil, removedFiles: removed.sorted())
     }
 
     /// Applies one logged change whose first object takes number `sequence + 1`, skipping each object whose

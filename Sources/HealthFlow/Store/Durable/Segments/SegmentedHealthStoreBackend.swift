@@ -212,6 +212,10 @@ public struct SegmentedBackendRecovery: Sendable, Equatable {
     /// (``HealthChangeHistory/mismatch(with:)`` answers ``HealthHistoryMismatch/rewritten(sequence:)``, so a sync
     /// sends everything again rather than trusting them).
     public let historyRestarted: UInt64?
+    /// The backend's own files an interrupted step left, removed by this opening (sorted): temporary files of a
+    /// flush, merge, log rotation or rewrite, and segments a finished merge had replaced. Only names the backend
+    /// generates; a file that could not be removed is not listed, and the next opening tries again.
+    public let removedFiles: [String]
 }
 
 /// Why a ``SegmentedHealthStoreBackend`` refused a batch it was handed.
