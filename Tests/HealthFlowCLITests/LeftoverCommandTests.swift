@@ -42,54 +42,46 @@ import Testing
         return contents
     }
 
-    @Test func theStoresLeftoversOfAnInterruptedSnapshotAreRemovedAndEachIsNamedInAWarning() async throws {
-        let (folder, data) = try Self.folderWithSmallStore()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let leftovers = [
-            ".healthflow-journal-0000000000000001.hfj.tmp", ".healthflow-snapshot-0000000000000001.hfs.tmp",
-        ]
-        let foreign = Self.create(
-            [".healthflow-journal-+000000000000001.hfj.tmp", ".healthflow-snapshot-000000000000000F.hfs.tmp"], in: data)
-        _ = Self.create(leftovers, in: data)
-
-        let outbox = folder.appendingPathComponent("outbox").path
-        let run = try await HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data.path)
-        #expect(run.status == 0, "\(run.errors)")
-        let warnings = run.output.split(separator: "\n").filter { $0.hasPrefix("warning: ") }.map(String.init)
-        #expect(
-            warnings == leftovers.map { "warning: removed \($0), left over from an interrupted snapshot" },
-            "\(run.output)")
-        for name in leftovers {
-            #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent(name).path), "\(name)")
-        }
-        for (name, bytes) in foreign {
-            #expect(try Data(contentsOf: data.appendingPathComponent(name)) == bytes, "\(name)")
-        }
+    /// A store's own leftovers, the names beside them that only look like its own, and what the warning says
+    /// each removed file was left over from.
+    struct Leftovers: Sendable, CustomStringConvertible {
+        let format: DurableStoreFormat
+        let ours: [String]
+        let foreign: [String]
+        let from: String
+        var description: String { "\(format)" }
     }
 
-    @Test func theDiskBackedStoresLeftoversAreRemovedAndEachIsNamedInAWarning() async throws {
-        let (folder, data) = try Self.folderWithSmallStore(.segments)
+    @Test(arguments: [
+        Leftovers(
+            format: .journal,
+            ours: [".healthflow-journal-0000000000000001.hfj.tmp", ".healthflow-snapshot-0000000000000001.hfs.tmp"],
+            foreign: [".healthflow-journal-+000000000000001.hfj.tmp", ".healthflow-snapshot-000000000000000F.hfs.tmp"],
+            from: "an interrupted snapshot"),
+        Leftovers(
+            format: .segments,
+            ours: [
+                ".healthflow-segment-log-0000000000000003.hfj.tmp",
+                ".healthflow-segment-stepCount-0000000000000002-0000000000000002.hfseg.tmp",
+            ],
+            foreign: [".healthflow-segment-log-3.hfj.tmp", ".healthflow-segment-stepCount.hfseg.tmp"],
+            from: "an interrupted flush, merge or rewrite"),
+    ])
+    func theStoresOwnLeftoversAreRemovedAndEachIsNamedInAWarning(_ leftovers: Leftovers) async throws {
+        let (folder, data) = try Self.folderWithSmallStore(leftovers.format)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let leftovers = [
-            ".healthflow-segment-log-0000000000000003.hfj.tmp",
-            ".healthflow-segment-stepCount-0000000000000002-0000000000000002.hfseg.tmp",
-        ]
-        let foreign = Self.create(
-            [".healthflow-segment-log-3.hfj.tmp", ".healthflow-segment-stepCount.hfseg.tmp"], in: data)
-        _ = Self.create(leftovers, in: data)
+        let foreign = Self.create(leftovers.foreign, in: data)
+        _ = Self.create(leftovers.ours, in: data)
 
         let outbox = folder.appendingPathComponent("outbox").path
         let run = try await HealthFlowCommandTests.healthflow("sync", "--to", outbox, "--data", data.path)
         #expect(run.status == 0, "\(run.errors)")
         let warnings = run.output.split(separator: "\n").filter { $0.hasPrefix("warning: ") }.map(String.init)
         #expect(
-            warnings
-                == leftovers.sorted().map {
-                    "warning: removed \($0), left over from an interrupted flush, merge or rewrite"
-                },
+            warnings == leftovers.ours.sorted().map { "warning: removed \($0), left over from \(leftovers.from)" },
             "\(run.output)")
         #expect(run.output.contains("sent 1 samples"), "\(run.output)")
-        for name in leftovers {
+        for name in leftovers.ours {
             #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent(name).path), "\(name)")
         }
         for (name, bytes) in foreign {
