@@ -87,6 +87,9 @@ struct SegmentHistory {
         fingerprint = last.fingerprint
     }
 
+    /// The last change the file holds a batch's end for (the origin when it holds none).
+    var writtenThrough: UInt64 { written.sequence }
+
     /// Adds a batch whose changes' mixes sum to `sum` and whose last change is `sequence`; a batch the file already
     /// covers (a log replayed again after the file was written, before the log was removed) adds nothing.
     mutating func add(batch sum: UInt64, through sequence: UInt64) {

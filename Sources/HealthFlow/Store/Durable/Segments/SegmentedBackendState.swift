@@ -75,6 +75,9 @@ struct SegmentedBackendState {
         }
         for type in types.sorted(by: { $0.identifier < $1.identifier }) { _ = try storage(for: type) }
         lastSequence = storages.values.map(\.lastSequence).max() ?? 0
+        let segmentsEnd = lastSequence
+        // The last change the newest log holds (its start when it holds none); nil without any log.
+        var logsEnd: UInt64?
         generations.sort()
         var replayed = 0
         var batches: [(sum: UInt64, last: UInt64)] = []
@@ -95,7 +98,8 @@ struct SegmentedBackendState {
                 sequence = next
             }
             if origin == nil { origin = outcome.header.startSequence ?? 0 }
-            lastSequence = max(lastSequence, sequence ?? outcome.header.startSequence ?? 0)
+            logsEnd = sequence ?? outcome.header.startSequence ?? 0
+            lastSequence = max(lastSequence, logsEnd ?? 0)
             replayed += outcome.changes
             if let cut = outcome.torn {
                 // As the durable store does (``FileStoreRecovery/TornTail/keptAs``): bytes not read are kept.
@@ -106,6 +110,13 @@ struct SegmentedBackendState {
         }
         let (history, restarted) = try SegmentHistory.open(
             directory: directory, names: names, fileSystem: fileSystem, origin: origin ?? lastSequence)
+        // Every change a segment holds was logged first, and the history file is written before a rotation lets
+        // go of a log; a log starts where its predecessor's changes are all in segments. So the newest log reaches
+        // every change the segments and the history name, unless logs were removed by something else.
+        if max(segmentsEnd, history.writtenThrough) > (logsEnd ?? 0) {
+            throw .corruptFile(
+                name: SegmentLog.name((generations.last ?? 0) + 1), offset: 0, problem: .missingFile)
+        }
         self.history = history
         for batch in batches { self.history?.add(batch: batch.sum, through: batch.last) }
         // A restarted history is written at once, so that the restart is reported by this opening only; if that

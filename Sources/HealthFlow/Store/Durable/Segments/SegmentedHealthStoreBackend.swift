@@ -42,7 +42,8 @@ public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend, HealthHisto
     /// Opens, or creates, the backend in `directory` (created with mode 0700 when missing) and takes its lock.
     /// - Throws: ``FileStoreError/alreadyOpen(path:)`` when another backend holds the directory,
     ///   ``FileStoreError/corruptFile(name:offset:problem:)`` for damage in a segment, a log, the history's last
-    ///   entry or the permission answers (the damaged file is left as it is, no log is cut and no change lost;
+    ///   entry or the permission answers, or for a missing newest log (``FileStoreError/Damage/missingFile``,
+    ///   naming the generation after the newest present: the segments or the history name changes no log holds) (the damaged file is left as it is, no log is cut and no change lost;
     ///   memtables filled by the changes replayed before the damage may have been written as segments, which hold
     ///   logged changes only), or the file system's error.
     /// - Complexity: O(segment indexes + log size).
