@@ -51,9 +51,9 @@ enum DataLocation: Equatable {
         "--in-memory", help: "use a fresh in-memory store, generated for this run and discarded after it")
     static let repairOption = CommandOption.flag(
         "--repair",
-        help: "open a damaged journal store keeping what is readable: every loss is printed as a warning and the "
-            + "damaged files are moved into the store's damaged/ folder (without it, damage stops the command with "
-            + "exit status 1 and changes nothing; the disk-backed store of a new folder has no repair)")
+        help: "open a damaged store keeping what is readable: every loss is printed as a warning and the damaged "
+            + "files are kept in the store's damaged/ folder (without it, damage stops the command with exit "
+            + "status 1 and changes nothing; the disk-backed store repairs damaged segments, not its log)")
     /// The options of every command that uses the demo's store.
     static let options = [dataOption, inMemoryOption, repairOption]
 

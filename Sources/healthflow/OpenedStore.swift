@@ -86,10 +86,15 @@ enum OpenedStore: Sendable {
             for name in recovery.removedFiles {
                 lines.append("warning: removed \(name), left over from an interrupted flush, merge or rewrite")
             }
+            for repair in recovery.repairs { lines.append("warning: repaired: \(repair)") }
+            for moved in recovery.movedAside { lines.append("warning: the damaged file was kept as \(moved)") }
             if let restarted = recovery.historyRestarted {
+                let why =
+                    recovery.repairs.isEmpty
+                    ? "the store's history file was missing" : "the repair lost changes the store's history counted"
                 lines.append(
-                    "warning: the store's history file was missing; its history restarts after change \(restarted), "
-                        + "so a sync that last sent a change up to it sends every sample again")
+                    "warning: \(why); its history restarts after change \(restarted), so a sync that last sent a "
+                        + "change up to it sends every sample again")
             }
             return lines
         }

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// A damaged store never opens silently from the command line: without `--repair` the command stops with the
-/// error and a hint and leaves every byte; with it, the journal store prints each loss as a warning and keeps the
-/// damaged file in `damaged/`, and the disk-backed store, which has no repair, still stops and says so.
+/// error and a hint and leaves every byte; with it, each loss is printed as a warning and the damaged file is kept
+/// in `damaged/` — except damage the disk-backed store does not repair (its log, history or permission answers),
+/// which still stops the command, and the hint says so.
 @Suite struct DamagedStoreCommandTests {
     /// A journal demo store in a fresh folder with one flipped byte in the middle of its snapshot; returns the
     /// folder, the damaged snapshot's path and bytes.
@@ -24,24 +25,26 @@ import Testing
         return (folder, path, bytes)
     }
 
-    @Test func aDamagedStoreStopsTheDemoUntilRepairedAndTheRepairIsReported() async throws {
-        let (folder, snapshot, bytes) = try await Self.damagedStore()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let data = folder.appendingPathComponent("data").path
-
+    /// The demo on the damaged store in `data` stops with `stop`, what a repair would do (`assessed`) and the
+    /// damaged place (a file starting with `file`), changing nothing; `--repair` reports each loss and keeps the
+    /// damaged file byte for byte in `damaged/`, with `warning` among its warnings; the next run is clean.
+    static func expectStopsUntilRepaired(
+        data: String, damaged: String, bytes: Data, stop: String, assessed: String, file: String, warning: String
+    ) async throws {
         let stopped = try await HealthFlowCommandTests.healthflow("demo", "--data", data)
         #expect(stopped.status == 1)
-        #expect(stopped.output.contains("error: cannot open the store"), "\(stopped.output)")
+        #expect(stopped.output.contains(stop), "\(stopped.output)")
         #expect(stopped.output.contains("run again with --repair"))
-        #expect(stopped.output.contains("a repair would keep "), "the loss is assessed before anything changes")
-        #expect(stopped.output.contains("  snapshot-"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: snapshot)) == bytes, "nothing was changed")
+        #expect(stopped.output.contains(assessed), "the loss is assessed before anything changes")
+        #expect(stopped.output.contains("  " + file))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: damaged)) == bytes, "nothing was changed")
 
         let repaired = try await HealthFlowCommandTests.healthflow("demo", "--data", data, "--repair")
         #expect(repaired.status == 0, "\(repaired.output)\(repaired.errors)")
         let warnings = repaired.output.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
-        #expect(warnings.contains { $0.hasPrefix("warning: repaired: snapshot-") && $0.contains("lost") })
-        #expect(warnings.contains { $0.contains("kept as damaged/snapshot-") })
+        #expect(warnings.contains { $0.hasPrefix("warning: repaired: " + file) && $0.contains("lost") })
+        #expect(warnings.contains { $0.contains("kept as damaged/" + file) })
+        #expect(warnings.contains { $0.contains(warning) }, "\(warnings)")
         let kept = try FileManager.default.contentsOfDirectory(atPath: data + "/damaged")
         #expect(kept.count == 1)
         #expect(try Data(contentsOf: URL(fileURLWithPath: data + "/damaged/" + kept[0])) == bytes)
@@ -49,6 +52,15 @@ import Testing
         let after = try await HealthFlowCommandTests.healthflow("demo", "--data", data)
         #expect(after.status == 0, "a repaired store opens normally")
         #expect(!after.output.contains("warning: "))
+    }
+
+    @Test func aDamagedStoreStopsTheDemoUntilRepairedAndTheRepairIsReported() async throws {
+        let (folder, snapshot, bytes) = try await Self.damagedStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.expectStopsUntilRepaired(
+            data: folder.appendingPathComponent("data").path, damaged: snapshot, bytes: bytes,
+            stop: "error: cannot open the store", assessed: "a repair would keep ", file: "snapshot-",
+            warning: "repaired: ")
     }
 
     @Test func aDamagedStoreStopsSyncWithStatusOneUntilRepaired() async throws {
@@ -90,22 +102,35 @@ import Testing
         return bytes
     }
 
-    /// Damage opening finds (the segment's index, near its end) stops the demo with and without `--repair`; the
-    /// file keeps every byte, and the hint says the store has no repair.
-    @Test func aDamagedDiskBackedStoreStopsTheDemoAndRepairIsNotPretended() async throws {
+    /// Damage in a row block of a segment (found only when a query reads it) fails the demo with the error and
+    /// what a repair would lose; `--repair` writes again what reads, keeps the damaged file in `damaged/`, restarts
+    /// the history and says so; the next run is clean.
+    @Test func aDamagedDiskBackedStoreStopsTheDemoUntilRepairedAndTheRepairIsReported() async throws {
         let (folder, data, segment) = try await Self.diskBackedStore()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let bytes = try Self.flip(segment) { $0 - 30 }
+        let bytes = try Self.flip(segment) { $0 / 2 }
+        try await Self.expectStopsUntilRepaired(
+            data: data, damaged: segment, bytes: bytes, stop: "met damage while answering",
+            assessed: "a repair would lose at least ", file: "segment-heartRate-",
+            warning: "the repair lost changes the store's history counted")
+    }
+
+    /// Damage the disk-backed store does not repair (its history file) stops the demo with and without
+    /// `--repair`, every byte kept, and the hint says what it repairs.
+    @Test func damageTheDiskBackedStoreCannotRepairStopsTheDemoEvenWithRepair() async throws {
+        let (folder, data, _) = try await Self.diskBackedStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let history = data + "/segments-history.hfh"
+        let bytes = try Self.flip(history) { $0 - 10 }
 
         for arguments in [["demo", "--data", data], ["demo", "--data", data, "--repair"]] {
             let stopped = try await HealthFlowCommandTests.healthflow(arguments: arguments)
             #expect(stopped.status == 1, "\(arguments)")
             #expect(stopped.output.contains("error: cannot open the store"), "\(stopped.output)")
-            #expect(stopped.output.contains("segment-heartRate-"), "the damaged file is named")
-            #expect(stopped.output.contains("nothing was changed: the damaged file is kept as it is"))
-            #expect(stopped.output.contains("has no repair"), "\(stopped.output)")
+            #expect(stopped.output.contains("segments-history.hfh"), "the damaged file is named")
+            #expect(stopped.output.contains("repairs damaged segments only"), "\(stopped.output)")
             #expect(!stopped.output.contains("run again with --repair"))
-            #expect(try Data(contentsOf: URL(fileURLWithPath: segment)) == bytes, "nothing was changed")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: history)) == bytes, "nothing was changed")
             #expect(!FileManager.default.fileExists(atPath: data + "/damaged"))
         }
     }

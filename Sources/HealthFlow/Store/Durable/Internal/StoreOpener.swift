@@ -284,22 +284,10 @@ struct StoreOpener {
             snapshotSize: snapshotSize, recovery: report, needsIdentity: false)
     }
 
-    /// Moves files into the store's `damaged/` folder, each under its name plus the time (and a counter when
-    /// that name is taken), so nothing there is ever replaced. Returns the new paths relative to the store.
+    /// Moves files into the store's `damaged/` folder (``DamagedCopy/moveAside(_:in:fileSystem:)``). Returns the
+    /// new paths relative to the store.
     private func moveAside(_ names: [String]) throws(FileStoreError) -> [String] {
-        guard !names.isEmpty else { return [] }
-        let folder = path(StoreLayout.damagedFolder)
-        try fileSystem.makeDirectory(at: folder)
-        var taken = Set(try fileSystem.contentsOfDirectory(at: folder))
-        var moved: [String] = []
-        for name in names {
-            let target = DamagedCopy.unusedName(for: name, taken: &taken)
-            try fileSystem.rename(path(name), to: folder.appending(target))
-            moved.append(StoreLayout.damagedFolder + "/" + target)
-        }
-        try fileSystem.syncDirectory(at: folder)
-        try fileSystem.syncDirectory(at: directory)
-        return moved
+        try DamagedCopy.moveAside(names, in: directory, fileSystem: fileSystem)
     }
 
     /// Keeps the bytes of a torn last record (``DamagedCopy/keep(_:of:in:fileSystem:)``) before the journal is

@@ -87,6 +87,19 @@ struct SegmentHistory {
         fingerprint = last.fingerprint
     }
 
+    /// Starts the history again after `origin`, forgetting every batch, and writes the file with no entry: what
+    /// was summed no longer describes what the store holds (a repair lost rows), so no checkpoint up to `origin`
+    /// is vouched for.
+    /// - Throws: The file system's error; the old file is in place then (unless only the directory flush failed).
+    mutating func restart(at origin: UInt64) throws(FileStoreError) {
+        self.origin = origin
+        written = (origin, 0)
+        writtenCount = 0
+        pending = []
+        fingerprint = 0
+        try persist()
+    }
+
     /// The last change the file holds a batch's end for (the origin when it holds none).
     var writtenThrough: UInt64 { written.sequence }
 

@@ -379,6 +379,26 @@ final class SegmentReader {
         return found
     }
 
+    /// Where the UUID blocks are, in index order.
+    var uuidBlockExtents: [SegmentBlockExtent] { uuidBlocks.map(\.extent) }
+
+    /// Reads every UUID and sequence block and checks it against its checksum: a repair's full check (queries read
+    /// each as they need it).
+    /// - Returns: Each damaged block's extent and problem, in index order.
+    /// - Throws: The file system's error.
+    func lookupBlockDamage() throws(FileStoreError) -> [(extent: SegmentBlockExtent, problem: FileStoreError.Damage)] {
+        var damage: [(extent: SegmentBlockExtent, problem: FileStoreError.Damage)] = []
+        for extent in uuidBlockExtents + sequenceBlocks.map(\.extent) {
+            do {
+                _ = try Self.block(extent, of: file, name: name)
+            } catch {
+                guard case .corruptFile(_, _, let problem) = error else { throw error }
+                damage.append((extent, problem))
+            }
+        }
+        return damage
+    }
+
     private func decoding<Result>(
         _ block: SegmentRowBlock, _ body: () throws(BinaryReader.Failure) -> Result
     ) throws(FileStoreError) -> Result {

@@ -31,9 +31,11 @@ struct SegmentedBackendState {
 
     /// Takes the lock, opens the storage of every type with segments in `directory`, replays the logs and cuts a
     /// torn tail off the newest; creates the first log when there is none.
+    /// With `repair`, every segment is first read whole and each damaged one repaired (``SegmentRepairPass``);
+    /// when any was, the history restarts after the last change (its checkpoints before are not vouched for).
     static func open(
         directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit,
-        memtableBudget: Int, logLimit: Int, compactionFanout: Int
+        memtableBudget: Int, logLimit: Int, compactionFanout: Int, repair: Bool = false
     ) throws(FileStoreError) -> (state: SegmentedBackendState, recovery: SegmentedBackendRecovery) {
         try fileSystem.makeDirectory(at: directory)
         let lock = try fileSystem.lockFile(at: directory.appending(lockName))
@@ -43,7 +45,13 @@ struct SegmentedBackendState {
             compactionFanout: max(2, compactionFanout))
         state.lock = lock
         do throws(FileStoreError) {
-            let recovery = try state.load()
+            if repair {
+                try DurableStoreFormat.segments.requireNoOther(
+                    in: try fileSystem.contentsOfDirectory(at: directory), directory: directory)
+            }
+            var repaired: (repairs: [FileStoreRepair], movedAside: [String]) = ([], [])
+            if repair { repaired = try SegmentRepairPass.run(directory: directory, fileSystem: fileSystem) }
+            let recovery = try state.load(repairs: repaired.repairs, movedAside: repaired.movedAside)
             return (state, recovery)
         } catch {
             state.close()
@@ -63,7 +71,9 @@ struct SegmentedBackendState {
         self.logLimit = logLimit
     }
 
-    private mutating func load() throws(FileStoreError) -> SegmentedBackendRecovery {
+    private mutating func load(
+        repairs: [FileStoreRepair], movedAside: [String]
+    ) throws(FileStoreError) -> SegmentedBackendRecovery {
         let names = try fileSystem.contentsOfDirectory(at: directory)
         try DurableStoreFormat.segments.requireNoOther(in: names, directory: directory)
         authorization = try SegmentAuthorization.read(in: directory, names: names, fileSystem: fileSystem)
@@ -122,6 +132,13 @@ struct SegmentedBackendState {
         // A restarted history is written at once, so that the restart is reported by this opening only; if that
         // fails, the next opening restarts it the same way (from the same oldest log) and reports it again.
         if restarted { try? self.history?.persist() }
+        // Rows a repair lost leave the history's sums describing changes the store no longer holds: it restarts
+        // after the last change, written before anything is reported (a failure stops opening; the repaired
+        // segments stay repaired, and the next repairing opening finds nothing more to repair, so it would not
+        // restart the history: the write must succeed here).
+        let restartedAt: UInt64? =
+            repairs.isEmpty ? (restarted ? history.origin : nil) : lastSequence
+        if !repairs.isEmpty { try self.history?.restart(at: lastSequence) }
         if let current {
             storeID = current.outcome.header.storeID ?? storeID
             let name = SegmentLog.name(current.generation)
@@ -156,7 +173,7 @@ struct SegmentedBackendState {
         }
         return SegmentedBackendRecovery(
             logGenerations: generations, replayedChanges: replayed, tornTail: torn,
-            historyRestarted: restarted ? history.origin : nil, removedFiles: removed.sorted())
+            historyRestarted: restartedAt, removedFiles: removed.sorted(), repairs: repairs, movedAside: movedAside)
     }
 
     /// Applies one logged change whose first object takes number `sequence + 1`, skipping each object whose

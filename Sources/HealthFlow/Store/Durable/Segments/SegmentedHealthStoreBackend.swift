@@ -47,18 +47,35 @@ public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend, HealthHisto
     ///   memtables filled by the changes replayed before the damage may have been written as segments, which hold
     ///   logged changes only), or the file system's error.
     /// - Complexity: O(segment indexes + log size).
-    public init(directory: FileSystemPath) throws(FileStoreError) {
-        try self.init(directory: directory, fileSystem: PosixFileSystem())
+    ///
+    /// With `recovery` ``FileStoreRecoveryMode/repair``, every segment is first read whole and checked (O(store
+    /// size)); each damaged one is repaired — what reads is written again under its name, the damaged file kept
+    /// in `damaged/` — and reported in ``SegmentedBackendRecovery/repairs``; the history then restarts
+    /// (``SegmentedBackendRecovery/historyRestarted``), so a sync sends everything again rather than trust
+    /// checkpoints of rows that are gone. Damage in a log, the history or the permission answers is not repaired:
+    /// it still throws.
+    public init(
+        directory: FileSystemPath, recovery: FileStoreRecoveryMode = .tolerateTornTail
+    ) throws(FileStoreError) {
+        try self.init(directory: directory, fileSystem: PosixFileSystem(), repair: recovery == .repair)
     }
 
     init(
         directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit = .standard,
         memtableBudget: Int = SegmentedHealthStoreBackend.standardMemtableBudget,
-        logLimit: Int = SegmentedHealthStoreBackend.standardLogLimit, compactionFanout: Int = 8
+        logLimit: Int = SegmentedHealthStoreBackend.standardLogLimit, compactionFanout: Int = 8, repair: Bool = false
     ) throws(FileStoreError) {
         core = try SegmentedBackendCore(
             directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit,
-            memtableBudget: memtableBudget, logLimit: logLimit, compactionFanout: compactionFanout)
+            memtableBudget: memtableBudget, logLimit: logLimit, compactionFanout: compactionFanout, repair: repair)
+    }
+
+    /// What a repairing opening would repair, found by reading every segment whole without changing anything (nor
+    /// taking the lock): one report per damaged segment, as ``SegmentedBackendRecovery/repairs`` would give it.
+    /// - Throws: The file system's error.
+    /// - Complexity: O(store size).
+    public static func assessDamage(directory: FileSystemPath) throws(FileStoreError) -> [FileStoreRepair] {
+        try SegmentRepairPass.assess(directory: directory, fileSystem: PosixFileSystem()).map(\.finding.repair)
     }
 
     /// The log size, in bytes, past which every memtable is flushed and a new log starts: 32 MiB.
@@ -217,6 +234,13 @@ public struct SegmentedBackendRecovery: Sendable, Equatable {
     /// flush, merge, log rotation or rewrite, and segments a finished merge had replaced. Only names the backend
     /// generates; a file that could not be removed is not listed, and the next opening tries again.
     public let removedFiles: [String]
+    /// What a repairing opening (``FileStoreRecoveryMode/repair``) could not keep, one report per damaged segment
+    /// (``FileStoreRepair/samplesLost`` is 0 for a segment whose index did not read: how many rows it held is
+    /// unknown). Empty without a repair, or when nothing was damaged.
+    public let repairs: [FileStoreRepair]
+    /// Where the repair kept each damaged segment, relative to the directory (`damaged/…`), in the order of
+    /// ``repairs``.
+    public let movedAside: [String]
 }
 
 /// Why a ``SegmentedHealthStoreBackend`` refused a batch it was handed.
@@ -252,12 +276,12 @@ final class SegmentedBackendCore: Sendable {
 
     init(
         directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit,
-        memtableBudget: Int, logLimit: Int, compactionFanout: Int
+        memtableBudget: Int, logLimit: Int, compactionFanout: Int, repair: Bool
     ) throws(FileStoreError) {
         let opened = try SegmentedBackendState.open(
             directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit,
             memtableBudget: memtableBudget, logLimit: logLimit,
-            compactionFanout: compactionFanout)
+            compactionFanout: compactionFanout, repair: repair)
         recovery = opened.recovery
         state = LockedState(opened.state)
     }
