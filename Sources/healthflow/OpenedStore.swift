@@ -91,7 +91,8 @@ enum OpenedStore: Sendable {
             if let restarted = recovery.historyRestarted {
                 let why =
                     recovery.repairs.isEmpty
-                    ? "the store's history file was missing" : "the repair lost changes the store's history counted"
+                    ? "the store's history file was missing, or an interrupted repair left it to restart"
+                    : "the repair lost changes the store's history counted"
                 lines.append(
                     "warning: \(why); its history restarts after change \(restarted), so a sync that last sent a "
                         + "change up to it sends every sample again")

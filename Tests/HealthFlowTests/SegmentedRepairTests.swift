@@ -186,3 +186,58 @@ struct SegmentedRepairTests {
         }
     }
 }
+
+/// A repair interrupted at any step (a crash: what reached the files stays, a write cut after 7 bytes) leaves the
+/// folder such that the next repairing opening ends where an uninterrupted repair does — the same samples, the
+/// damaged file kept byte for byte in `damaged/`, and the history restarted — whichever step it stopped at.
+struct SegmentedRepairCrashTests {
+    typealias Repair = SegmentedRepairTests
+
+    static func copy(_ template: URL, to directory: URL) throws {
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.copyItem(at: template, to: directory)
+    }
+
+    @Test func aRepairInterruptedAtAnyStepIsFinishedByTheNextOne() async throws {
+        try await WorkoutStoreTests.withTemporaryDirectory { template in
+            let (_, checkpoint) = try Repair.storeWithOneSegment(in: template)
+            let blocks = try Repair.reader(template).rowBlocks
+            let block = blocks[blocks.count / 2]
+            let damaged = try Repair.flip(template, at: block.extent.offset + 3)
+            let work = template.deletingLastPathComponent().appendingPathComponent("work")
+
+            try Self.copy(template, to: work)
+            let probe = FaultyFileSystem()
+            let clean = try SegmentedHealthStoreBackend(
+                directory: FileSystemPath(work), fileSystem: probe, repair: true)
+            let expected = Set(clean.samples(of: .heartRate, matching: nil).map(\.uuid))
+            clean.close()
+            let steps = probe.steps.count
+            #expect(expected.count == Repair.rows - block.rowCount)
+            #expect((8...200).contains(steps), "\(steps) steps")
+
+            for step in 1...steps {
+                try Self.copy(template, to: work)
+                let faulty = FaultyFileSystem(.crash(at: step, keeping: 7))
+                if let opened = try? SegmentedHealthStoreBackend(
+                    directory: FileSystemPath(work), fileSystem: faulty, repair: true)
+                {
+                    opened.close()
+                }
+                let rerun = try Repair.repairing(work)
+                defer { rerun.close() }
+                #expect(
+                    Set(rerun.samples(of: .heartRate, matching: nil).map(\.uuid)) == expected, "crash at step \(step)")
+                let store = BackedHealthStore(backend: rerun, configuration: StoreFixture.app)
+                #expect(store.mismatch(with: checkpoint) != nil, "crash at step \(step): the history restarted")
+                let kept = try FileManager.default.contentsOfDirectory(
+                    atPath: work.appendingPathComponent("damaged").path)
+                #expect(
+                    try kept.contains {
+                        try Data(contentsOf: work.appendingPathComponent("damaged/" + $0)) == damaged
+                    }, "crash at step \(step): the damaged file is kept")
+                #expect(rerun.failure == nil)
+            }
+        }
+    }
+}

@@ -100,6 +100,23 @@ struct SegmentHistory {
         try persist()
     }
 
+    /// The origin a repair writes before it changes any segment (``markRestartPending(directory:fileSystem:)``):
+    /// no checkpoint is vouched for until the next opening restarts the history after its last change.
+    static let restartPending = UInt64.max
+
+    /// Whether a repair left the history to restart (``restartPending``): the opening restarts it.
+    var isRestartPending: Bool { origin == Self.restartPending }
+
+    /// Writes the history file with origin ``restartPending`` and no entry, before a repair changes any segment:
+    /// from then on no checkpoint is vouched for, and whichever opening comes next — this repair's, or the one
+    /// after a crash in the middle of it — restarts the history after its last change and reports it.
+    /// - Throws: The file system's error; the old file is in place then (and no segment has been changed).
+    static func markRestartPending(directory: FileSystemPath, fileSystem: any StoreFileSystem) throws(FileStoreError) {
+        var history = SegmentHistory(
+            directory: directory, fileSystem: fileSystem, origin: restartPending, last: (restartPending, 0), count: 0)
+        try history.persist()
+    }
+
     /// The last change the file holds a batch's end for (the origin when it holds none).
     var writtenThrough: UInt64 { written.sequence }
 

@@ -1,6 +1,8 @@
 /// The first step of a repairing opening of a ``SegmentedHealthStoreBackend``: every segment in use in the
-/// directory, of every type, read whole and checked (``SegmentSalvage``), and each damaged one repaired. Logs, the
-/// history and the permission answers are not repaired: damage in them still stops opening.
+/// directory, of every type, read whole and checked (``SegmentSalvage``), and each damaged one repaired — after the
+/// history is marked to restart (``SegmentHistory/markRestartPending(directory:fileSystem:)``), so rows lost are
+/// never vouched for, even when a crash interrupts the repair. Logs, the history and the permission answers are
+/// not repaired: damage in them still stops opening.
 enum SegmentRepairPass {
     /// Each damaged segment, with what a full read of it found, changing nothing; by file name.
     /// - Throws: The file system's error, or a segment list that does not fit together
@@ -31,7 +33,10 @@ enum SegmentRepairPass {
     ) throws(FileStoreError) -> (repairs: [FileStoreRepair], movedAside: [String]) {
         var repairs: [FileStoreRepair] = []
         var moved: [String] = []
-        for (salvage, finding) in try assess(directory: directory, fileSystem: fileSystem) {
+        let found = try assess(directory: directory, fileSystem: fileSystem)
+        // Before any segment changes: a crash part way leaves the history to restart all the same.
+        if !found.isEmpty { try SegmentHistory.markRestartPending(directory: directory, fileSystem: fileSystem) }
+        for (salvage, finding) in found {
             moved.append(try salvage.repair(finding))
             repairs.append(finding.repair)
         }

@@ -123,7 +123,7 @@ struct SegmentedBackendState {
         // Every change a segment holds was logged first, and the history file is written before a rotation lets
         // go of a log; a log starts where its predecessor's changes are all in segments. So the newest log reaches
         // every change the segments and the history name, unless logs were removed by something else.
-        if max(segmentsEnd, history.writtenThrough) > (logsEnd ?? 0) {
+        if max(segmentsEnd, history.isRestartPending ? 0 : history.writtenThrough) > (logsEnd ?? 0) {
             throw .corruptFile(
                 name: SegmentLog.name((generations.last ?? 0) + 1), offset: 0, problem: .missingFile)
         }
@@ -132,13 +132,12 @@ struct SegmentedBackendState {
         // A restarted history is written at once, so that the restart is reported by this opening only; if that
         // fails, the next opening restarts it the same way (from the same oldest log) and reports it again.
         if restarted { try? self.history?.persist() }
-        // Rows a repair lost leave the history's sums describing changes the store no longer holds: it restarts
-        // after the last change, written before anything is reported (a failure stops opening; the repaired
-        // segments stay repaired, and the next repairing opening finds nothing more to repair, so it would not
-        // restart the history: the write must succeed here).
+        // Rows a repair lost leave the history's sums describing changes the store no longer holds: the repair
+        // marked it to restart before changing a segment, and it restarts here, after the last change (a failure
+        // stops opening, and the mark stays for the next one).
         let restartedAt: UInt64? =
-            repairs.isEmpty ? (restarted ? history.origin : nil) : lastSequence
-        if !repairs.isEmpty { try self.history?.restart(at: lastSequence) }
+            history.isRestartPending ? lastSequence : (restarted ? history.origin : nil)
+        if history.isRestartPending { try self.history?.restart(at: lastSequence) }
         if let current {
             storeID = current.outcome.header.storeID ?? storeID
             let name = SegmentLog.name(current.generation)
