@@ -90,7 +90,7 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
     ///   - isHealthDataAvailable: `false` to model a device without health data.
     ///   - options: Snapshot tuning.
     /// - Throws: ``FileStoreError``: `alreadyOpen`, `corruptFile`, `missingJournal`, `differentApp`,
-    ///   `notADirectory` or `io`.
+    ///   `otherFormat` (the directory holds the disk-backed store), `notADirectory` or `io`.
     /// - Complexity: O(n) in the size of the snapshot and journal. Measured in a release build on a shared
     ///   two-core Linux machine: a million quantity samples load in about 1.5 s from a snapshot (51 MB) and
     ///   about 4 s from a journal alone (49 MB).
@@ -119,7 +119,8 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
     ///   - isHealthDataAvailable: `false` to model a device without health data.
     ///   - options: Snapshot tuning and the recovery mode.
     /// - Throws: ``FileStoreError``: `alreadyOpen`, `corruptFile`, `missingJournal`, `differentApp`,
-    ///   `notADirectory` or `io` (whose paths show the directory's display form).
+    ///   `otherFormat` (the directory holds the disk-backed store), `notADirectory` or `io` (whose paths show the
+    ///   directory's display form).
     /// - Complexity: O(n) in the size of the snapshot and journal.
     public convenience init(
         directoryPath: FileSystemPath, configuration: HealthAppConfiguration, policy: AuthorizationPolicy = .grantAll,
@@ -189,7 +190,7 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
     ///   - directory: The store's directory (it must exist).
     ///   - configuration: The app the store belongs to.
     /// - Returns: The assessment (no repairs for an undamaged store).
-    /// - Throws: ``FileStoreError``: `alreadyOpen`, `differentApp`, `io`.
+    /// - Throws: ``FileStoreError``: `alreadyOpen`, `differentApp`, `otherFormat`, `io`.
     public static func assessDamage(
         directory: URL, configuration: HealthAppConfiguration
     ) throws(FileStoreError) -> FileStoreAssessment {
@@ -203,7 +204,7 @@ public final class FileHealthStore: LocalHealthStore, @unchecked Sendable {
     ///   - directoryPath: The store's directory (it must exist).
     ///   - configuration: The app the store belongs to.
     /// - Returns: The assessment (no repairs for an undamaged store).
-    /// - Throws: ``FileStoreError``: `alreadyOpen`, `differentApp`, `io`.
+    /// - Throws: ``FileStoreError``: `alreadyOpen`, `differentApp`, `otherFormat`, `io`.
     public static func assessDamage(
         directoryPath: FileSystemPath, configuration: HealthAppConfiguration
     ) throws(FileStoreError) -> FileStoreAssessment {

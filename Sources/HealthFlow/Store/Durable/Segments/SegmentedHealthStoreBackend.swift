@@ -40,13 +40,6 @@ public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend, HealthHisto
     private let core: SegmentedBackendCore
 
     /// Opens, or creates, the backend in `directory` (created with mode 0700 when missing) and takes its lock.
-    /// - Throws: ``FileStoreError/alreadyOpen(path:)`` when another backend holds the directory,
-    ///   ``FileStoreError/corruptFile(name:offset:problem:)`` for damage in a segment, a log, the history's last
-    ///   entry or the permission answers, or for a missing newest log (``FileStoreError/Damage/missingFile``,
-    ///   naming the generation after the newest present: the segments or the history name changes no log holds) (the damaged file is left as it is, no log is cut and no change lost;
-    ///   memtables filled by the changes replayed before the damage may have been written as segments, which hold
-    ///   logged changes only), or the file system's error.
-    /// - Complexity: O(segment indexes + log size).
     ///
     /// With `recovery` ``FileStoreRecoveryMode/repair``, every segment is first read whole and checked (O(store
     /// size)); each damaged one is repaired — what reads is written again under its name, the damaged file kept
@@ -54,6 +47,15 @@ public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend, HealthHisto
     /// (``SegmentedBackendRecovery/historyRestarted``), so a sync sends everything again rather than trust
     /// checkpoints of rows that are gone. Damage in a log, the history or the permission answers is not repaired:
     /// it still throws.
+    /// - Throws: ``FileStoreError/alreadyOpen(path:)`` when another backend holds the directory;
+    ///   ``FileStoreError/otherFormat(path:holds:)`` when it holds the journal store;
+    ///   ``FileStoreError/corruptFile(name:offset:problem:)`` for damage in a segment, a log, the history's last
+    ///   entry or the permission answers (the damaged file is left as it is, no log is cut and no change lost;
+    ///   memtables filled by the changes replayed before the damage may have been written as segments, which hold
+    ///   logged changes only), or for a missing newest log (``FileStoreError/Damage/missingFile``, naming the
+    ///   generation after the newest present: the segments or the history name changes no remaining log holds);
+    ///   or the file system's error.
+    /// - Complexity: O(segment indexes + log size); with a repair, O(store size) more.
     public init(
         directory: FileSystemPath, recovery: FileStoreRecoveryMode = .tolerateTornTail
     ) throws(FileStoreError) {
