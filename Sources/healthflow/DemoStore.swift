@@ -7,8 +7,8 @@ import HealthFlow
 /// and `sync`.
 ///
 /// A durable store opens as ``StoreOpening`` says: each warning goes to `log`; damage stops the command unless
-/// the location asks for a repair the store can make. A store without any sample (new, in memory, or left without the year by an
-/// interrupted seeding) gets the year (``DemoSeed``). With a ``DemoTrace``, opening and each seeding phase are
+/// the location asks for a repair the store can make. A store without any sample (new, in memory, or left without
+/// the year by an interrupted seeding) gets the year (``DemoSeed``). With a ``DemoTrace``, opening and each seeding phase are
 /// `[setup]` steps of the trace; without one they run silently.
 struct DemoStore: Sendable {
     let store: any HealthChangeHistory

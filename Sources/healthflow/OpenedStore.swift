@@ -73,21 +73,15 @@ enum OpenedStore: Sendable {
         switch self {
         case .journal(let file):
             let recovery = file.recovery
-            var lines = recovery.tornTail.map { [Self.warning(torn: $0)] } ?? []
-            for name in recovery.removedFiles {
-                lines.append("warning: removed \(name), left over from an interrupted snapshot")
-            }
-            for repair in recovery.repairs { lines.append("warning: repaired: \(repair)") }
-            for moved in recovery.movedAside { lines.append("warning: the damaged file was kept as \(moved)") }
-            return lines
+            return Self.warnings(
+                torn: recovery.tornTail, removed: recovery.removedFiles, leftFrom: "an interrupted snapshot",
+                repairs: recovery.repairs, movedAside: recovery.movedAside)
         case .segments(_, let backend):
             let recovery = backend.recovery
-            var lines = recovery.tornTail.map { [Self.warning(torn: $0)] } ?? []
-            for name in recovery.removedFiles {
-                lines.append("warning: removed \(name), left over from an interrupted flush, merge or rewrite")
-            }
-            for repair in recovery.repairs { lines.append("warning: repaired: \(repair)") }
-            for moved in recovery.movedAside { lines.append("warning: the damaged file was kept as \(moved)") }
+            var lines = Self.warnings(
+                torn: recovery.tornTail, removed: recovery.removedFiles,
+                leftFrom: "an interrupted flush, merge or rewrite", repairs: recovery.repairs,
+                movedAside: recovery.movedAside)
             if let restarted = recovery.historyRestarted {
                 let why =
                     recovery.repairs.isEmpty
@@ -126,6 +120,18 @@ enum OpenedStore: Sendable {
         case .journal(let file): file.close()
         case .segments(_, let backend): backend.close()
         }
+    }
+
+    /// The warnings both stores' openings share: the torn tail, each leftover removed (`leftFrom` says what left
+    /// it), each repair and where each damaged file was kept.
+    private static func warnings(
+        torn: FileStoreRecovery.TornTail?, removed: [String], leftFrom: String, repairs: [FileStoreRepair],
+        movedAside: [String]
+    ) -> [String] {
+        (torn.map { [warning(torn: $0)] } ?? [])
+            + removed.map { "warning: removed \($0), left over from \(leftFrom)" }
+            + repairs.map { "warning: repaired: \($0)" }
+            + movedAside.map { "warning: the damaged file was kept as \($0)" }
     }
 
     private static func warning(torn: FileStoreRecovery.TornTail) -> String {
