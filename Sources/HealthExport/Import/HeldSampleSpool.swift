@@ -2,13 +2,18 @@ import Foundation
 import HealthFlow
 
 /// Samples set aside on disk until the end of the export — the top-level blood-pressure and nutrition
-/// records, written only if no correlation holds them — so memory does not grow with their number. One JSON
-/// sample a line in a private temporary file (mode 0600), removed when the spool is released.
+/// records, written only if no correlation holds them — so memory does not grow with their number. Chunks of
+/// ``chunkSamples`` samples in the durable store's checksummed binary form (`SampleChunk`) in a private
+/// temporary file (mode 0600), removed when the spool is released.
+///
+/// Memory holds one chunk of samples being gathered, and one being read back.
 final class HeldSampleSpool {
-    private let path: String
+    /// Samples gathered before a chunk is written.
+    static let chunkSamples = 4096
+
+    let path: String
     private let handle: FileHandle
-    private let encoder = JSONEncoder()
-    private var pending = Data()
+    private var pending: [HealthSample] = []
     private(set) var count = 0
 
     init() throws {
@@ -17,6 +22,7 @@ final class HeldSampleSpool {
             let handle = FileHandle(forUpdatingAtPath: path)
         else { throw HealthExportError.io(path: path, operation: "create", errno: errno) }
         self.handle = handle
+        pending.reserveCapacity(Self.chunkSamples)
     }
 
     deinit {
@@ -25,33 +31,50 @@ final class HeldSampleSpool {
     }
 
     func append(_ sample: HealthSample) throws {
-        pending.append(try encoder.encode(sample))
-        pending.append(0x0A)
+        pending.append(sample)
         count += 1
-        if pending.count >= 1 << 20 { try writePending() }
+        if pending.count == Self.chunkSamples { try writePending() }
     }
 
-    /// Calls `body` with every sample in the order appended, reading the file in chunks.
+    /// Calls `body` with every sample in the order appended, reading the file a chunk at a time.
+    /// - Throws: ``HealthExportError/io(path:operation:errno:)`` when the file cannot be read, or reads back other
+    ///   bytes than were written (`EIO`, operation "read back held records"); `body`'s error.
     func forEach(_ body: (HealthSample) throws -> Void) throws {
         try writePending()
         try handle.seek(toOffset: 0)
-        let decoder = JSONDecoder()
-        var carry = Data()
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            carry.append(chunk)
-            var lineStart = carry.startIndex
-            while let newline = carry[lineStart...].firstIndex(of: 0x0A) {
-                try body(try decoder.decode(HealthSample.self, from: carry[lineStart..<newline]))
-                lineStart = carry.index(after: newline)
+        while let header = try readExactly(SampleChunk.headerSize, allowingEnd: true) {
+            let payload = try readExactly(SampleChunk.payloadLength(header: header), allowingEnd: false) ?? []
+            let samples: [HealthSample]
+            do {
+                samples = try SampleChunk.decode(header: header, payload: payload)
+            } catch {
+                throw HealthExportError.io(
+                    path: path, operation: "read back held records (\(error.reason))", errno: EIO)
             }
-            carry = Data(carry[lineStart...])
+            for sample in samples { try body(sample) }
         }
+    }
+
+    /// `count` bytes from the file's position; `nil` at its end when `allowingEnd` (a chunk's start). Read at most
+    /// 1 MiB at a time, so a damaged length costs no more memory than the file holds.
+    /// - Throws: `EIO` when the file ends inside a chunk.
+    private func readExactly(_ count: Int, allowingEnd: Bool) throws -> [UInt8]? {
+        var bytes: [UInt8] = []
+        while bytes.count < count {
+            guard let read = try handle.read(upToCount: min(count - bytes.count, 1 << 20)), !read.isEmpty else {
+                if bytes.isEmpty, allowingEnd { return nil }
+                throw HealthExportError.io(
+                    path: path, operation: "read back held records (the file ends early)", errno: EIO)
+            }
+            bytes.append(contentsOf: read)
+        }
+        return bytes
     }
 
     private func writePending() throws {
         guard !pending.isEmpty else { return }
         try handle.seekToEnd()
-        try handle.write(contentsOf: pending)
+        try handle.write(contentsOf: SampleChunk.encode(pending))
         pending.removeAll(keepingCapacity: true)
     }
 }
