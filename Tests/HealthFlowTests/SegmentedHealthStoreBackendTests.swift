@@ -229,6 +229,34 @@ struct SegmentedHealthStoreBackendTests {
         }
     }
 
+    /// The batch question the store asks before saving answers as one look-up per UUID does: for UUIDs live and
+    /// deleted in memtables and in segments (correlation members included), unknown ones, and a UUID deleted as a
+    /// heart rate (its deletion in a segment) and then stored as a step count.
+    @Test func storedUUIDsOfABatchAreThoseEachLookUpFinds() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            let changes = try Self.workload(seed: 11, batches: 80)
+            var backend = try Self.open(directory)
+            for change in changes { try Self.apply(change, to: &backend) }
+            let reused = UUID()
+            let heartRate = try StoreFixture.sample(
+                .heartRate, 60, unit: "count/min", start: Fixture.noon, uuid: reused)
+            try backend.insert(Self.objects([heartRate]))
+            try backend.delete([heartRate])
+            try backend.checkpoint()
+            let steps = try StoreFixture.sample(.stepCount, 12, start: Fixture.noon, duration: 60, uuid: reused)
+            try backend.insert(Self.objects([steps]))
+            #expect(backend.memtableCounts.values.contains { $0 > 0 })
+            #expect(backend.segmentCounts.values.contains { $0 > 0 })
+            let uuids = Self.allUUIDs(changes) + [reused] + (0..<50).map { _ in UUID() }
+            let oneByOne = Set(uuids.filter { backend.sample(withUUID: $0) != nil })
+            #expect(oneByOne.contains(reused))
+            #expect(oneByOne.count < Set(Self.allUUIDs(changes)).count)
+            #expect(backend.storedUUIDs(among: uuids) == oneByOne)
+            #expect(backend.storedUUIDs(among: []).isEmpty)
+            backend.close()
+        }
+    }
+
     @Test func tieredCompactionKeepsFewSegmentsAndTheSameAnswers() throws {
         try DurableFixture.withTemporaryDirectory { directory in
             let changes = try Self.workload(seed: 5, batches: 200)

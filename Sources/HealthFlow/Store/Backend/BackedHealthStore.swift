@@ -151,7 +151,7 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
         insert(samples, reply: { error in completion(error == nil, error) }) { state throws(HealthStoreError) in
             try HealthSaveRules.checkSave(
                 samples, appBundleIdentifier: app, sharing: state.authorization.status(for:),
-                isStored: { state.backend.sample(withUUID: $0) != nil })
+                isStored: Self.storedUUIDs(of: samples, in: state.backend).contains)
         }
     }
 
@@ -160,9 +160,25 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
     /// - Throws: ``HealthStoreError`` when a rule refuses them; the backend's error when it cannot store them.
     public func ingest(_ samples: [HealthSample]) throws {
         let failure = insert(samples, reply: nil) { state throws(HealthStoreError) in
-            try HealthSaveRules.checkIngest(samples) { state.backend.sample(withUUID: $0) != nil }
+            try HealthSaveRules.checkIngest(
+                samples, isStored: Self.storedUUIDs(of: samples, in: state.backend).contains)
         }
         if let failure { throw failure }
+    }
+
+    /// The UUIDs of `samples` and of their correlations' members that `backend` holds live: one question for the
+    /// batch (``HealthStoreBackend/storedUUIDs(among:)``), so a backend reads each block it needs once.
+    private static func storedUUIDs(of samples: [HealthSample], in backend: Backend) -> Set<UUID> {
+        var uuids: [UUID] = []
+        uuids.reserveCapacity(samples.count)
+        for sample in samples {
+            if case .correlation = sample {
+                uuids += HealthSaveRules.flattened(sample).map(\.uuid)
+            } else {
+                uuids.append(sample.uuid)
+            }
+        }
+        return backend.storedUUIDs(among: uuids)
     }
 
     /// Validates `samples`, runs `check` and inserts them under the lock with `store` (the backend's
@@ -542,7 +558,8 @@ extension BackedHealthStore where Backend: HealthSeriesStoreBackend {
         let failure = insert(
             samples, reply: nil,
             check: { state throws(HealthStoreError) in
-                try HealthSaveRules.checkIngest(samples) { state.backend.sample(withUUID: $0) != nil }
+                try HealthSaveRules.checkIngest(
+                    samples, isStored: Self.storedUUIDs(of: samples, in: state.backend).contains)
             },
             store: { backend, objects in try backend.insert(objects, series: series) })
         if let failure { throw failure }

@@ -17,6 +17,11 @@ public protocol HealthStoreBackend: Sendable {
     /// The live object with `uuid` (a correlation member included), with the correlation holding it.
     func sample(withUUID uuid: UUID) -> StoredHealthSample?
 
+    /// Which of `uuids` a live object has: those ``sample(withUUID:)`` finds. The store asks once per batch it
+    /// saves (its UUIDs must be new); a backend that answers many at once more cheaply than one at a time
+    /// implements it, and the default asks ``sample(withUUID:)`` for each.
+    func storedUUIDs(among uuids: [UUID]) -> Set<UUID>
+
     /// The live objects of `type` that `predicate` matches (every one for `nil`), in the order they were
     /// inserted; correlation members are objects of their own types. The store applies the read rules,
     /// sorting and limits.
@@ -36,6 +41,14 @@ public protocol HealthStoreBackend: Sendable {
     /// deletion taking the next sequence number and leaving a change for anchored queries.
     /// - Throws: When they cannot be removed; nothing may have changed then.
     mutating func delete(_ objects: [HealthSample]) throws
+}
+
+extension HealthStoreBackend {
+    /// Asks ``sample(withUUID:)`` for each UUID.
+    /// - Complexity: O(n) look-ups for n UUIDs.
+    public func storedUUIDs(among uuids: [UUID]) -> Set<UUID> {
+        Set(uuids.lazy.filter { sample(withUUID: $0) != nil })
+    }
 }
 
 /// One numbered change a ``HealthStoreBackend`` reports to anchored queries.

@@ -260,6 +260,22 @@ final class SegmentReader {
         return found
     }
 
+    /// Whether each of the rows `numbers` is a deletion, in the order given, read from the row blocks' keys
+    /// (their samples are not decoded).
+    /// - Complexity: each row block holding one of the rows is read once.
+    func deletionFlags(ofRows numbers: [Int]) throws(FileStoreError) -> [Bool] {
+        var flags = [Bool](repeating: false, count: numbers.count)
+        var loaded: (block: Int, keys: BlockKeys)?
+        for position in numbers.indices.sorted(by: { numbers[$0] < numbers[$1] }) {
+            let number = numbers[position]
+            precondition(number >= 0 && number < rowCount, "row \(number) is not in a segment of \(rowCount) rows")
+            let block = rowBlocks.partitioningIndex { $0.firstRow > number } - 1
+            if loaded?.block != block { loaded = (block, try keys(ofBlock: block)) }
+            flags[position] = loaded!.keys.flags[number - rowBlocks[block].firstRow] & SegmentFormat.deletionFlag != 0
+        }
+        return flags
+    }
+
     /// The row blocks that may hold rows starting in `lowerStart..<upperStart` (either bound may be absent).
     /// - Complexity: O(log b) for b blocks.
     func rowBlocks(startingFrom lowerStart: Double?, below upperStart: Double?) -> Range<Int> {

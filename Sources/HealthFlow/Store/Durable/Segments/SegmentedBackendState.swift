@@ -315,6 +315,21 @@ struct SegmentedBackendState {
         return nil
     }
 
+    /// Which of `uuids` a live sample has (``liveRow(_:)`` finds it), asking each storage once for all of them.
+    func liveUUIDs(among uuids: [UUID]) throws(FileStoreError) -> Set<UUID> {
+        var pending = uuids.map(UUIDKey.init)
+        var live = Set<UUID>()
+        for storage in storages.values where !pending.isEmpty {
+            let found = try storage.liveKeys(among: pending)
+            guard !found.isEmpty else { continue }
+            for key in found { live.insert(key.uuid) }
+            // A UUID live in one type is live nowhere else; one deleted here may be live in another type.
+            let foundSet = Set(found)
+            pending.removeAll { foundSet.contains($0) }
+        }
+        return live
+    }
+
     func stored(_ uuid: UUID) throws(FileStoreError) -> StoredHealthSample? {
         try liveRow(uuid).map { StoredHealthSample(sample: $0.1.entry.sample, correlation: $0.1.correlation) }
     }

@@ -129,6 +129,15 @@ public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend, HealthHisto
         }
     }
 
+    /// - Complexity: per type opened, a memtable look-up per UUID, then per segment a Bloom filter check per UUID
+    ///   not found yet and one read of each UUID block and row block (its keys, not its samples) that may hold
+    ///   one of them.
+    public func storedUUIDs(among uuids: [UUID]) -> Set<UUID> {
+        core.state.withLock { state in
+            state.answering([]) { state throws(FileStoreError) in try state.liveUUIDs(among: uuids) }
+        }
+    }
+
     /// - Complexity: the storage's date-range cursor over the predicate's date bounds (every block without
     ///   them), plus O(r log r) to put the r matches in insertion order; memory O(r).
     public func samples(of type: HealthObjectType, matching predicate: SamplePredicate?) -> [HealthSample] {

@@ -174,6 +174,32 @@ final class SegmentedTypeStorage {
         return nil
     }
 
+    /// The keys among `keys` whose newest version here is live (as ``row(withUUID:)`` finds them), without
+    /// decoding a sample.
+    /// - Complexity: O(k) in the memtable for k keys; then per segment, newest first, the Bloom filter for each key
+    ///   not found yet, and one read of each UUID block and row block holding one of them (a row block's keys
+    ///   only).
+    func liveKeys(among keys: [UUIDKey]) throws(FileStoreError) -> [UUIDKey] {
+        var live: [UUIDKey] = []
+        var pending: [UUIDKey] = []
+        for key in keys {
+            if let version = memtable.version(of: key) {
+                if !version.isDeletion { live.append(key) }
+            } else {
+                pending.append(key)
+            }
+        }
+        for segment in segments.reversed() where !pending.isEmpty {
+            let located = try segment.reader.rows(of: pending.lazy.map(\.uuid))
+            guard !located.isEmpty else { continue }
+            let deletions = try segment.reader.deletionFlags(ofRows: located.map(\.row))
+            for (index, entry) in located.enumerated() where !deletions[index] { live.append(UUIDKey(entry.uuid)) }
+            let held = Set(located.lazy.map { UUIDKey($0.uuid) })
+            pending.removeAll { held.contains($0) }
+        }
+        return live
+    }
+
     /// The live rows of the samples with `uuids` (deleted and unknown UUIDs have none), in no particular order.
     /// - Complexity: O(k) in the memtable for k UUIDs; then per segment, newest first, the Bloom filter for
     ///   each UUID not found yet, and one read of each UUID block and row block holding one of them (a row block
