@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads a segment (``SegmentFormat``) with `pread`: opening reads the footer and the index (the blocks' places,
-/// the Bloom filter — about 1.3 bytes a row in all); every other read fetches one block and checks its CRC-32.
+/// the Bloom filter — about 2.5 bytes a row in all); every other read fetches one block and checks its CRC-32.
 ///
 /// Damage is a `FileStoreError.corruptFile` naming the segment and the offset of what is damaged, whether found
 /// on opening or on a later read; nothing is decoded from bytes whose checksum does not match. Not thread-safe:
@@ -154,7 +154,7 @@ final class SegmentReader {
 
     deinit { file.close() }
 
-    /// The bytes this reader keeps in memory: its block index and Bloom filter, about 2 bytes a row in all (no
+    /// The bytes this reader keeps in memory: its block index and Bloom filter, about 2.5 bytes a row in all (no
     /// sample is kept).
     var residentBytes: Int {
         rowBlocks.count * MemoryLayout<SegmentRowBlock>.stride
@@ -178,19 +178,21 @@ final class SegmentReader {
     /// - Complexity: O(k log k) for k UUIDs the Bloom filter lets through; each UUID block that may hold one of
     ///   them is read once.
     func rows(of uuids: some Sequence<UUID>) throws(FileStoreError) -> [(uuid: UUID, row: Int)] {
-        let candidates = uuids.map { (uuid: $0, key: UUIDKey($0)) }
-            .filter { bloom.mayContain($0.key) }
-            .sorted { SegmentUUIDOrder($0.key) < SegmentUUIDOrder($1.key) }
-        var found: [(uuid: UUID, row: Int)] = []
+        try rows(ofKeys: uuids.map(UUIDKey.init)).map { ($0.key.uuid, $0.row) }
+    }
+
+    /// ``rows(of:)`` for UUIDs as the store's indexes key them.
+    func rows(ofKeys keys: [UUIDKey]) throws(FileStoreError) -> [(key: UUIDKey, row: Int)] {
+        let candidates = keys.filter { bloom.mayContain($0) }.sorted { SegmentUUIDOrder($0) < SegmentUUIDOrder($1) }
+        var found: [(key: UUIDKey, row: Int)] = []
         var loaded: (number: Int, bytes: [UInt8])?
-        for candidate in candidates {
-            let key = candidate.key
+        for key in candidates {
             guard let blockNumber = uuidBlockNumber(of: key) else { continue }
             let block = uuidBlocks[blockNumber]
             if loaded?.number != blockNumber {
                 loaded = (blockNumber, try Self.block(block.extent, of: file, name: name))
             }
-            if let row = try row(of: key, in: block, bytes: loaded!.bytes) { found.append((candidate.uuid, row)) }
+            if let row = try row(of: key, in: block, bytes: loaded!.bytes) { found.append((key, row)) }
         }
         return found
     }

@@ -81,7 +81,7 @@ final class SegmentedTypeStorage {
 
     /// The bytes the storage keeps in memory, as it counts them: the memtable's encoded size, and per segment its
     /// block index and Bloom filter (``SegmentReader/residentBytes``) plus ``segmentOverhead`` — O(memtable +
-    /// segments + Bloom bits + blocks), about 2 bytes a row on disk; no sample of a segment is held.
+    /// segments + Bloom bits + blocks), about 2.5 bytes a row on disk; no sample of a segment is held.
     var residentBytes: Int {
         memtable.bytes + segments.reduce(0) { $0 + $1.reader.residentBytes + Self.segmentOverhead }
     }
@@ -190,11 +190,11 @@ final class SegmentedTypeStorage {
             }
         }
         for segment in segments.reversed() where !pending.isEmpty {
-            let located = try segment.reader.rows(of: pending.lazy.map(\.uuid))
+            let located = try segment.reader.rows(ofKeys: pending)
             guard !located.isEmpty else { continue }
             let deletions = try segment.reader.deletionFlags(ofRows: located.map(\.row))
-            for (index, entry) in located.enumerated() where !deletions[index] { live.append(UUIDKey(entry.uuid)) }
-            let held = Set(located.lazy.map { UUIDKey($0.uuid) })
+            for (index, entry) in located.enumerated() where !deletions[index] { live.append(entry.key) }
+            let held = Set(located.lazy.map(\.key))
             pending.removeAll { held.contains($0) }
         }
         return live
