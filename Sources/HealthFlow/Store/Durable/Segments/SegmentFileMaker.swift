@@ -75,14 +75,19 @@ struct SegmentFileMaker {
         do {
             try writer.append(row, indexed: indexed)
         } catch {
-            switch error {
-            case .file(let failure): throw failure
-            case .refused(let refusal):
-                throw .corruptFile(
-                    name: name.temporaryFileName, offset: 0,
-                    problem: .inconsistent("the rows to write are refused (\(refusal)): a segment read is out of order")
-                )
-            }
+            throw failure(error, making: name)
+        }
+    }
+
+    /// What a writer's failure making segment `name` from rows read from segments means: its file error, or a
+    /// refusal turned into damage of the segment being made.
+    static func failure(_ error: SegmentWriterFailure, making name: SegmentName) -> FileStoreError {
+        switch error {
+        case .file(let failure): failure
+        case .refused(let refusal):
+            .corruptFile(
+                name: name.temporaryFileName, offset: 0,
+                problem: .inconsistent("the rows to write are refused (\(refusal)): a segment read is out of order"))
         }
     }
 }

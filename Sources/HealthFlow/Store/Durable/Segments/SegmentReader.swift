@@ -298,15 +298,47 @@ final class SegmentReader {
 
     /// Row block `number`'s rows with their samples.
     func rows(ofBlock number: Int) throws(FileStoreError) -> [SegmentRow] {
+        var encoded = try encodedRows(ofBlock: number)
+        return try decoding(rowBlocks[number]) { () throws(BinaryReader.Failure) in
+            var decoder = SampleDecoder(trustsKnownQuantitySamples: true)
+            var rows: [SegmentRow] = []
+            rows.reserveCapacity(encoded.keys.count)
+            for (keys, series) in zip(encoded.keys, encoded.series) {
+                let sample = try decoder.sample(from: &encoded.samples)
+                guard sample.type == type else {
+                    throw BinaryReader.Failure(reason: "a row is not of the segment's type")
+                }
+                guard sample.startDate.timeIntervalSinceReferenceDate == keys.start,
+                    sample.endDate.timeIntervalSinceReferenceDate == keys.end
+                else { throw BinaryReader.Failure(reason: "a row's keys do not match its sample") }
+                rows.append(
+                    SegmentRow(
+                        entry: IndexedSample(
+                            sample: sample, start: keys.start, end: keys.end, sequence: keys.sequence,
+                            isOwned: keys.flags & SegmentFormat.ownedFlag != 0),
+                        correlation: keys.correlation, isDeletion: keys.isDeletion, series: series))
+            }
+            try encoded.samples.expectEnd()
+            return rows
+        }
+    }
+
+    /// Row block `number`'s keys, with a reader at its first sample: a merge copies the samples it keeps from
+    /// there (``SampleTranscoder``), in row order, without decoding them; ``rows(ofBlock:)`` decodes them.
+    func encodedRows(ofBlock number: Int) throws(FileStoreError) -> SegmentEncodedRows {
         let block = rowBlocks[number]
         let bytes = try Self.block(block.extent, of: file, name: name)
         var reader = BinaryReader(bytes, range: 0..<bytes.count)
         return try decoding(block) { () throws(BinaryReader.Failure) in
             let keys = try Self.keys(of: block, from: &reader)
-            var correlations: [UUID?] = []
-            correlations.reserveCapacity(block.rowCount)
-            for flag in keys.flags {
-                correlations.append(flag & SegmentFormat.correlatedFlag != 0 ? try reader.uuid() : nil)
+            var rows: [SegmentRowKeys] = []
+            rows.reserveCapacity(block.rowCount)
+            for position in 0..<block.rowCount {
+                let flags = keys.flags[position]
+                rows.append(
+                    SegmentRowKeys(
+                        start: keys.starts[position], end: keys.ends[position], sequence: keys.sequences[position],
+                        flags: flags, correlation: flags & SegmentFormat.correlatedFlag != 0 ? try reader.uuid() : nil))
             }
             var series: [SegmentRowSeries?] = []
             series.reserveCapacity(block.rowCount)
@@ -321,28 +353,41 @@ final class SegmentReader {
                 series.append(
                     .stored(self, try Self.extent(from: &reader, within: SegmentFormat.magic.count..<dataEnd)))
             }
-            var decoder = SampleDecoder(trustsKnownQuantitySamples: true)
-            var rows: [SegmentRow] = []
-            rows.reserveCapacity(block.rowCount)
-            for position in 0..<block.rowCount {
-                let sample = try decoder.sample(from: &reader)
-                guard sample.type == type else {
-                    throw BinaryReader.Failure(reason: "a row is not of the segment's type")
-                }
-                guard sample.startDate.timeIntervalSinceReferenceDate == keys.starts[position],
-                    sample.endDate.timeIntervalSinceReferenceDate == keys.ends[position]
-                else { throw BinaryReader.Failure(reason: "a row's keys do not match its sample") }
-                rows.append(
-                    SegmentRow(
-                        entry: IndexedSample(
-                            sample: sample, start: keys.starts[position], end: keys.ends[position],
-                            sequence: keys.sequences[position],
-                            isOwned: keys.flags[position] & SegmentFormat.ownedFlag != 0),
-                        correlation: correlations[position],
-                        isDeletion: keys.flags[position] & SegmentFormat.deletionFlag != 0, series: series[position]))
+            return SegmentEncodedRows(block: number, keys: rows, series: series, samples: reader)
+        }
+    }
+
+    /// Copies the next sample of `rows` (a block of this segment) into `writer`, checking that it is of the
+    /// segment's type and has its row's keys.
+    /// - Throws: Damage: a sample whose form, type or dates are not its row's, or bytes after the last row.
+    func copySample(of rows: inout SegmentEncodedRows, into writer: inout BinaryWriter) throws(FileStoreError) {
+        try nextSample(of: &rows) { (reader: inout BinaryReader) throws(BinaryReader.Failure) in
+            try SampleTranscoder.copy(from: &reader, into: &writer)
+        }
+    }
+
+    /// Reads past the next sample of `rows` as ``copySample(of:into:)`` copies it (the samples after it may refer
+    /// to its strings), keeping nothing.
+    func passSample(of rows: inout SegmentEncodedRows) throws(FileStoreError) {
+        var discarded = BinaryWriter()
+        try copySample(of: &rows, into: &discarded)
+    }
+
+    private func nextSample(
+        of rows: inout SegmentEncodedRows,
+        _ copy: (inout BinaryReader) throws(BinaryReader.Failure) -> SampleTranscoder.Copied
+    ) throws(FileStoreError) {
+        try decoding(rowBlocks[rows.block]) { () throws(BinaryReader.Failure) in
+            let keys = rows.keys[rows.next]
+            let copied = try copy(&rows.samples)
+            guard copied.typeIdentifier.map({ $0 == type.identifier }) ?? (copied.fixedType == type) else {
+                throw BinaryReader.Failure(reason: "a row is not of the segment's type")
             }
-            try reader.expectEnd()
-            return rows
+            guard copied.start == keys.start, copied.end == keys.end else {
+                throw BinaryReader.Failure(reason: "a row's keys do not match its sample")
+            }
+            rows.next += 1
+            if rows.next == rows.keys.count { try rows.samples.expectEnd() }
         }
     }
 
@@ -480,5 +525,25 @@ final class SegmentReader {
             throw .corruptFile(name: name, offset: extent.offset, problem: .payloadChecksumMismatch)
         }
         return bytes
+    }
+}
+
+/// A row block read for copying: its rows' keys and series, and a reader at the next sample not yet copied
+/// (``SegmentReader/copySample(of:into:)``).
+struct SegmentEncodedRows {
+    /// The block's number in its segment.
+    let block: Int
+    let keys: [SegmentRowKeys]
+    let series: [SegmentRowSeries?]
+    fileprivate(set) var samples: BinaryReader
+    /// The row whose sample `samples` is at.
+    fileprivate(set) var next = 0
+
+    /// The UUID of the next row's sample, read where every kind of sample writes it (after its kind byte).
+    /// - Throws: When the block ends there.
+    func nextUUID() throws(BinaryReader.Failure) -> UUIDKey {
+        var peek = samples
+        _ = try peek.byte()
+        return UUIDKey(try peek.uuid())
     }
 }

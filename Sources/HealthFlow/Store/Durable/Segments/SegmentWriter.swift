@@ -25,9 +25,12 @@ struct SegmentWriter {
     private let file: any StoreFile
     private let type: HealthObjectType
     private var offset: Int
-    private var pending: [SegmentRow] = []
+    /// The keys of the rows of the row block being gathered.
+    private var pending: [SegmentRowKeys] = []
     /// Where the series of each pending row was written, if it keeps one.
     private var pendingSeries: [SegmentBlockExtent?] = []
+    /// The pending rows' samples, encoded as each row is appended (one string table for the block).
+    private var pendingSamples = BinaryWriter(capacity: 64 * 1024)
     /// The kind of series the segment's rows may keep.
     private let seriesKind: SeriesKind?
     private var rowBlocks: [SegmentRowBlock] = []
@@ -87,32 +90,47 @@ struct SegmentWriter {
     ///   (nothing is added), `FileStoreError` when a block cannot be written or a stored series read.
     mutating func append(_ row: SegmentRow, indexed: Bool = true) throws(SegmentWriterFailure) {
         guard row.entry.sample.type == type else { throw .refused(.wrongType) }
-        if let last, (last.start, last.sequence) >= (row.entry.start, row.entry.sequence) {
-            throw .refused(.outOfOrder)
-        }
-        guard rowCount < Int(UInt32.max) else { throw .refused(.tooManyRows) }
-        var seriesExtent: SegmentBlockExtent?
         if let series = row.series {
             guard seriesKind != nil else { throw .refused(.wrongSeries) }
             if case .held(let held) = series, held.kind != seriesKind { throw .refused(.wrongSeries) }
-            do {
-                seriesExtent = try writeBlock(try series.encoded())
-            } catch {
-                throw .file(error)
-            }
         }
-        last = (row.entry.start, row.entry.sequence)
-        let key = UUIDKey(row.entry.sample.uuid)
+        let keys = SegmentRowKeys(row)
+        try append(keys, uuid: UUIDKey(row.entry.sample.uuid), series: row.series, indexed: indexed) {
+            (samples: inout BinaryWriter) throws(FileStoreError) in
+            SampleCodec.encode(row.entry.sample, into: &samples)
+        }
+    }
+
+    /// Adds the next row, whose sample `encode` writes (in ``SampleCodec``'s form, into the block's payload): a
+    /// merge copies a row's sample from the segment it reads without decoding it (``SampleTranscoder``). The row
+    /// must be of the segment's type, as `encode` writes it; otherwise as ``append(_:indexed:)``.
+    /// - Throws: ``Refusal`` for a row out of order or with a series its type does not keep (nothing is added);
+    ///   what `encode` throws, or `FileStoreError` when a block cannot be written or a stored series read.
+    mutating func append(
+        _ keys: SegmentRowKeys, uuid: UUIDKey, series: SegmentRowSeries?, indexed: Bool,
+        encode: (inout BinaryWriter) throws(FileStoreError) -> Void
+    ) throws(SegmentWriterFailure) {
+        if let last, (last.start, last.sequence) >= (keys.start, keys.sequence) { throw .refused(.outOfOrder) }
+        guard rowCount < Int(UInt32.max) else { throw .refused(.tooManyRows) }
+        guard series == nil || seriesKind != nil else { throw .refused(.wrongSeries) }
+        var seriesExtent: SegmentBlockExtent?
+        do {
+            if let series { seriesExtent = try writeBlock(try series.encoded()) }
+            try encode(&pendingSamples)
+        } catch {
+            throw .file(error)
+        }
+        last = (keys.start, keys.sequence)
         if indexed {
-            uuids.append((key, UInt32(rowCount)))
-            bloom.insert(key)
+            uuids.append((uuid, UInt32(rowCount)))
+            bloom.insert(uuid)
         }
-        sequences.append((row.entry.sequence, UInt32(rowCount)))
-        minimumSequence = min(minimumSequence, row.entry.sequence)
-        maximumSequence = max(maximumSequence, row.entry.sequence)
-        longestDuration = max(longestDuration, row.entry.end - row.entry.start)
+        sequences.append((keys.sequence, UInt32(rowCount)))
+        minimumSequence = min(minimumSequence, keys.sequence)
+        maximumSequence = max(maximumSequence, keys.sequence)
+        longestDuration = max(longestDuration, keys.end - keys.start)
         rowCount += 1
-        pending.append(row)
+        pending.append(series == nil ? keys : keys.keepingSeries())
         pendingSeries.append(seriesExtent)
         noteColumnBytes()
         do {
@@ -361,28 +379,24 @@ struct SegmentWriter {
     }
 
     private mutating func writeRowBlock() throws(FileStoreError) {
-        var writer = BinaryWriter(capacity: 64 * 1024)
+        var writer = BinaryWriter(capacity: pendingSamples.count + 40 * pending.count + 16)
         writer.count(pending.count)
-        for row in pending { writer.double(row.entry.start) }
-        for row in pending { writer.double(row.entry.end) }
-        for row in pending { writer.uint64(row.entry.sequence) }
-        for row in pending {
-            writer.byte(
-                (row.entry.isOwned ? SegmentFormat.ownedFlag : 0)
-                    | (row.correlation == nil ? 0 : SegmentFormat.correlatedFlag)
-                    | (row.isDeletion ? SegmentFormat.deletionFlag : 0)
-                    | (row.series == nil ? 0 : SegmentFormat.seriesFlag))
-        }
+        for row in pending { writer.double(row.start) }
+        for row in pending { writer.double(row.end) }
+        for row in pending { writer.uint64(row.sequence) }
+        for row in pending { writer.byte(row.flags) }
         for row in pending { if let correlation = row.correlation { writer.uuid(correlation) } }
         for case let extent? in pendingSeries { Self.write(extent, into: &writer) }
-        for row in pending { SampleCodec.encode(row.entry.sample, into: &writer) }
+        // The samples' string table starts here: the columns before them hold no strings.
+        writer.append(pendingSamples.takeBytes())
         let extent = try writeBlock(writer.takeBytes())
         rowBlocks.append(
             SegmentRowBlock(
                 extent: extent, firstRow: rowCount - pending.count, rowCount: pending.count,
-                firstStart: pending[0].entry.start, firstSequence: pending[0].entry.sequence))
+                firstStart: pending[0].start, firstSequence: pending[0].sequence))
         pending.removeAll(keepingCapacity: true)
         pendingSeries.removeAll(keepingCapacity: true)
+        pendingSamples = BinaryWriter(capacity: 64 * 1024)
     }
 
     private mutating func writeBlock(_ bytes: [UInt8]) throws(FileStoreError) -> SegmentBlockExtent {
@@ -390,6 +404,44 @@ struct SegmentWriter {
         try file.write(bytes, at: offset)
         offset += bytes.count
         return extent
+    }
+}
+
+/// A row's keys as a row block's columns hold them (``SegmentFormat``).
+struct SegmentRowKeys {
+    let start: Double
+    let end: Double
+    let sequence: UInt64
+    /// ``SegmentFormat``'s row flags.
+    let flags: UInt8
+    let correlation: UUID?
+
+    init(start: Double, end: Double, sequence: UInt64, flags: UInt8, correlation: UUID?) {
+        self.start = start
+        self.end = end
+        self.sequence = sequence
+        self.flags = flags
+        self.correlation = correlation
+    }
+
+    /// The keys of `row` (its series flag set when it keeps one).
+    init(_ row: SegmentRow) {
+        self.init(
+            start: row.entry.start, end: row.entry.end, sequence: row.entry.sequence,
+            flags: (row.entry.isOwned ? SegmentFormat.ownedFlag : 0)
+                | (row.correlation == nil ? 0 : SegmentFormat.correlatedFlag)
+                | (row.isDeletion ? SegmentFormat.deletionFlag : 0)
+                | (row.series == nil ? 0 : SegmentFormat.seriesFlag),
+            correlation: row.correlation)
+    }
+
+    var isDeletion: Bool { flags & SegmentFormat.deletionFlag != 0 }
+
+    /// These keys with the series flag set.
+    func keepingSeries() -> Self {
+        Self(
+            start: start, end: end, sequence: sequence, flags: flags | SegmentFormat.seriesFlag,
+            correlation: correlation)
     }
 }
 

@@ -59,30 +59,43 @@ extension SegmentedTypeStorage {
             var cursors = run.map { BlockCursor(segment: $0) }
             while true {
                 var best: Int?
+                var bestKeys: SegmentRowKeys?
                 for position in cursors.indices {
                     guard let head = try cursors[position].head(in: self) else { continue }
-                    if let current = best, let bestHead = try cursors[current].head(in: self),
-                        (bestHead.entry.start, bestHead.entry.sequence) <= (head.entry.start, head.entry.sequence)
-                    {
+                    if let current = bestKeys, (current.start, current.sequence) <= (head.start, head.sequence) {
                         continue
                     }
                     best = position
+                    bestKeys = head
                 }
-                guard let best else { return }
+                guard let best, let keys = bestKeys else { return }
                 let number = cursors[best].rowNumber(in: self)
-                let row = cursors[best].take()
                 let segment = cursors[best].segment
-                let uuid = row.entry.sample.uuid
+                let reader = segments[segment].reader
+                let uuid = try cursors[best].headUUID(in: self)
                 // Only a deletion may have a newer row of its UUID in its own segment (then it is not indexed).
-                var isNewest = try isNewest(uuid, inSegment: segment, consultingMemtable: false)
-                if isNewest, row.isDeletion { isNewest = try segments[segment].reader.row(of: uuid) == number }
+                var isNewest = try isNewest(uuid.uuid, inSegment: segment, consultingMemtable: false)
+                if isNewest, keys.isDeletion { isNewest = try reader.row(of: uuid.uuid) == number }
+                let kept: Bool
                 if isNewest {
-                    guard !(dropsDeletions && row.isDeletion && row.entry.sequence <= deletionFloor) else { continue }
+                    kept = !(dropsDeletions && keys.isDeletion && keys.sequence <= deletionFloor)
                 } else {
                     // A shadowed deletion stays for anchored queries from before it, down to the floor.
-                    guard row.isDeletion, row.entry.sequence > deletionFloor else { continue }
+                    kept = keys.isDeletion && keys.sequence > deletionFloor
                 }
-                try SegmentFileMaker.append(row, to: &writer, making: name, indexed: isNewest)
+                guard kept else {
+                    try cursors[best].pass(in: self)
+                    continue
+                }
+                do throws(SegmentWriterFailure) {
+                    try writer.append(
+                        keys, uuid: uuid, series: cursors[best].headSeries, indexed: isNewest
+                    ) { (samples: inout BinaryWriter) throws(FileStoreError) in
+                        try cursors[best].copy(in: self, into: &samples)
+                    }
+                } catch {
+                    throw SegmentFileMaker.failure(error, making: name)
+                }
                 written += 1
             }
         }
@@ -102,37 +115,58 @@ extension SegmentedTypeStorage {
     }
 }
 
-/// A segment's rows in `(start, sequence)` order, one decoded row block at a time.
+/// A segment's rows in `(start, sequence)` order, one row block at a time, read for copying: the keys of each
+/// row, and its sample copied (or passed over) without being decoded.
 private struct BlockCursor {
     let segment: Int
     private var block = 0
-    private var rows: [SegmentRow] = []
-    private var position = 0
+    private var rows: SegmentEncodedRows?
 
     init(segment: Int) {
         self.segment = segment
     }
 
-    mutating func head(in storage: SegmentedTypeStorage) throws(FileStoreError) -> SegmentRow? {
+    /// The keys of the next row, or `nil` after the last.
+    mutating func head(in storage: SegmentedTypeStorage) throws(FileStoreError) -> SegmentRowKeys? {
         let reader = storage.segments[segment].reader
-        while position == rows.count {
+        while rows.map({ $0.next == $0.keys.count }) ?? true {
             guard block < reader.rowBlocks.count else { return nil }
-            rows = try reader.rows(ofBlock: block)
+            rows = try reader.encodedRows(ofBlock: block)
             block += 1
-            position = 0
         }
-        return rows[position]
+        return rows.map { $0.keys[$0.next] }
     }
 
     /// The head's row number in its segment.
     /// - Precondition: ``head(in:)`` returned a row.
     func rowNumber(in storage: SegmentedTypeStorage) -> Int {
-        storage.segments[segment].reader.rowBlocks[block - 1].firstRow + position
+        storage.segments[segment].reader.rowBlocks[block - 1].firstRow + rows!.next
     }
 
+    /// The UUID of the head's sample.
     /// - Precondition: ``head(in:)`` returned a row.
-    mutating func take() -> SegmentRow {
-        defer { position += 1 }
-        return rows[position]
+    func headUUID(in storage: SegmentedTypeStorage) throws(FileStoreError) -> UUIDKey {
+        do {
+            return try rows!.nextUUID()
+        } catch {
+            let reader = storage.segments[segment].reader
+            throw .corruptFile(
+                name: reader.name, offset: reader.rowBlocks[block - 1].extent.offset,
+                problem: .undecodable(error.reason))
+        }
+    }
+
+    /// The head's series, if it keeps one.
+    /// - Precondition: ``head(in:)`` returned a row.
+    var headSeries: SegmentRowSeries? { rows!.series[rows!.next] }
+
+    /// Copies the head's sample into `writer` and moves to the next row.
+    mutating func copy(in storage: SegmentedTypeStorage, into writer: inout BinaryWriter) throws(FileStoreError) {
+        try storage.segments[segment].reader.copySample(of: &rows!, into: &writer)
+    }
+
+    /// Moves past the head's row, reading its sample (later samples' strings may refer to its).
+    mutating func pass(in storage: SegmentedTypeStorage) throws(FileStoreError) {
+        try storage.segments[segment].reader.passSample(of: &rows!)
     }
 }
