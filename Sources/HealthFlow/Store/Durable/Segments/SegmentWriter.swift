@@ -104,15 +104,16 @@ struct SegmentWriter {
     /// Adds the next row, whose sample `encode` writes (in ``SampleCodec``'s form, into the block's payload): a
     /// merge copies a row's sample from the segment it reads without decoding it (``SampleTranscoder``). The row
     /// must be of the segment's type, as `encode` writes it; otherwise as ``append(_:indexed:)``.
-    /// - Throws: ``Refusal`` for a row out of order or with a series its type does not keep (nothing is added);
-    ///   what `encode` throws, or `FileStoreError` when a block cannot be written or a stored series read.
+    /// - Throws: ``Refusal`` for a row out of order, or with a series its type does not keep or a deletion with
+    ///   one (nothing is added); what `encode` throws, or `FileStoreError` when a block cannot be written or a
+    ///   stored series read — the segment being written is then abandoned (``SegmentFileMaker`` removes it).
     mutating func append(
         _ keys: SegmentRowKeys, uuid: UUIDKey, series: SegmentRowSeries?, indexed: Bool,
         encode: (inout BinaryWriter) throws(FileStoreError) -> Void
     ) throws(SegmentWriterFailure) {
         if let last, (last.start, last.sequence) >= (keys.start, keys.sequence) { throw .refused(.outOfOrder) }
         guard rowCount < Int(UInt32.max) else { throw .refused(.tooManyRows) }
-        guard series == nil || seriesKind != nil else { throw .refused(.wrongSeries) }
+        guard series == nil || (seriesKind != nil && !keys.isDeletion) else { throw .refused(.wrongSeries) }
         var seriesExtent: SegmentBlockExtent?
         do {
             if let series { seriesExtent = try writeBlock(try series.encoded()) }
@@ -130,7 +131,7 @@ struct SegmentWriter {
         maximumSequence = max(maximumSequence, keys.sequence)
         longestDuration = max(longestDuration, keys.end - keys.start)
         rowCount += 1
-        pending.append(series == nil ? keys : keys.keepingSeries())
+        pending.append(keys.keepingSeries(series != nil))
         pendingSeries.append(seriesExtent)
         noteColumnBytes()
         do {
@@ -437,10 +438,12 @@ struct SegmentRowKeys {
 
     var isDeletion: Bool { flags & SegmentFormat.deletionFlag != 0 }
 
-    /// These keys with the series flag set.
-    func keepingSeries() -> Self {
+    /// These keys with the series flag set when `keeps`, clear otherwise: the flag says whether the block names
+    /// a series for the row, which is what the writer was given.
+    func keepingSeries(_ keeps: Bool) -> Self {
         Self(
-            start: start, end: end, sequence: sequence, flags: flags | SegmentFormat.seriesFlag,
+            start: start, end: end, sequence: sequence,
+            flags: keeps ? flags | SegmentFormat.seriesFlag : flags & ~SegmentFormat.seriesFlag,
             correlation: correlation)
     }
 }
