@@ -52,14 +52,17 @@ struct HeldSampleSpoolTests {
         #expect(try Self.readBack(try HeldSampleSpool()).isEmpty)
     }
 
-    @Test func theFileIsPrivateAndRemovedWithTheSpool() throws {
-        var spool: HeldSampleSpool? = try HeldSampleSpool()
-        let path = try #require(spool?.path)
-        try spool?.append(try Self.heldSamples(1)[0])
-        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
-        #expect(mode == 0o600)
-        spool = nil
-        #expect(!FileManager.default.fileExists(atPath: path))
+    /// The file is private and has no name from the start: a spool that is never released (its process killed
+    /// mid-import) leaves nothing in the temporary folder.
+    @Test func theFileIsPrivateAndUnlinkedAsSoonAsItIsOpened() throws {
+        let spool = try HeldSampleSpool()
+        #expect(!FileManager.default.fileExists(atPath: spool.path))
+        try spool.append(try Self.heldSamples(1)[0])
+        var status = stat()
+        #expect(fstat(spool.handle.fileDescriptor, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o600)
+        #expect(status.st_nlink == 0)
+        #expect(try Self.readBack(spool).count == 1)
     }
 
     enum Damage: CaseIterable {
@@ -76,7 +79,8 @@ struct HeldSampleSpoolTests {
         for sample in samples { try spool.append(sample) }
         // Writes the partial chunk too, then damages the second chunk.
         _ = try Self.readBack(spool)
-        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: spool.path)))
+        try spool.handle.seek(toOffset: 0)
+        var bytes = [UInt8](try spool.handle.readToEnd() ?? Data())
         let first = SampleChunk.headerSize + SampleChunk.payloadLength(header: Array(bytes[0..<SampleChunk.headerSize]))
         switch damage {
         case .flippedPayloadByte: bytes[first + SampleChunk.headerSize + 20] ^= 0x10
@@ -84,7 +88,8 @@ struct HeldSampleSpoolTests {
         case .lengthOfGigabytes: bytes[first + 3] = 0xFF
         case .cutInsideAChunk: bytes.removeLast(5)
         }
-        try Data(bytes).write(to: URL(fileURLWithPath: spool.path))
+        try spool.handle.truncate(atOffset: 0)
+        try spool.handle.write(contentsOf: bytes)
         var read: [HealthSample] = []
         #expect {
             try spool.forEach { read.append($0) }

@@ -4,15 +4,18 @@ import HealthFlow
 /// Samples set aside on disk until the end of the export — the top-level blood-pressure and nutrition
 /// records, written only if no correlation holds them — so memory does not grow with their number. Chunks of
 /// ``chunkSamples`` samples in the durable store's checksummed binary form (`SampleChunk`) in a private
-/// temporary file (mode 0600), removed when the spool is released.
+/// temporary file (mode 0600) that is unlinked as soon as it is opened: the open handle keeps it until the spool
+/// is released, and nothing is left behind however the process ends (a crash or a kill included).
 ///
 /// Memory holds one chunk of samples being gathered, and one being read back.
 final class HeldSampleSpool {
     /// Samples gathered before a chunk is written.
     static let chunkSamples = 4096
 
+    /// Where the file was made (it has no name once opened): errors name it.
     let path: String
-    private let handle: FileHandle
+    /// The file, readable and writable; internal so that tests can damage it.
+    let handle: FileHandle
     private var pending: [HealthSample] = []
     private(set) var count = 0
 
@@ -22,12 +25,18 @@ final class HeldSampleSpool {
             let handle = FileHandle(forUpdatingAtPath: path)
         else { throw HealthExportError.io(path: path, operation: "create", errno: errno) }
         self.handle = handle
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            try? handle.close()
+            try? FileManager.default.removeItem(atPath: path)
+            throw HealthExportError.io(path: path, operation: "unlink", errno: errno)
+        }
         pending.reserveCapacity(Self.chunkSamples)
     }
 
     deinit {
         try? handle.close()
-        try? FileManager.default.removeItem(atPath: path)
     }
 
     func append(_ sample: HealthSample) throws {
