@@ -171,13 +171,7 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
     private static func storedUUIDs(of samples: [HealthSample], in backend: Backend) -> Set<UUID> {
         var uuids: [UUID] = []
         uuids.reserveCapacity(samples.count)
-        for sample in samples {
-            if case .correlation = sample {
-                uuids += HealthSaveRules.flattened(sample).map(\.uuid)
-            } else {
-                uuids.append(sample.uuid)
-            }
-        }
+        for sample in samples { SampleRules.forEachFlattened(sample) { object, _ in uuids.append(object.uuid) } }
         return backend.storedUUIDs(among: uuids)
     }
 
