@@ -180,14 +180,6 @@ extension HealthStatistics {
         _ type: HealthObjectType, from samples: [HealthQuantitySample], options: StatisticsOptions,
         in window: DateInterval? = nil
     ) throws(StatisticsError) -> HealthStatistics? {
-        let input = try PreparedStatisticsInput(type: type, samples: samples, options: options)
-        guard let window else { return input.statistics(of: input.records, window: nil) }
-        let lower = window.start.timeIntervalSinceReferenceDate
-        let upper = window.end.timeIntervalSinceReferenceDate
-        guard lower.isFinite, upper.isFinite, upper >= lower else {
-            throw .invalidDateRange(start: window.start, end: window.end)
-        }
-        let matched = input.records.filter { $0.matches(lower, upper) }
-        return input.statistics(of: matched, window: (lower, upper))
+        try PreparedStatisticsInput(type: type, samples: samples, options: options).statistics(in: window)
     }
 }

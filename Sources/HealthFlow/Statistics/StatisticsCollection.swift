@@ -54,7 +54,18 @@ public struct StatisticsCollection: Sendable {
         _ type: HealthObjectType, samples: [HealthQuantitySample], options: StatisticsOptions, anchorDate: Date,
         intervalComponents: DateComponents, calendar: Calendar, range: DateInterval
     ) throws(StatisticsError) {
-        let input = try PreparedStatisticsInput(type: type, samples: samples, options: options)
+        try self.init(
+            PreparedStatisticsInput(type: type, samples: samples, options: options), anchorDate: anchorDate,
+            intervalComponents: intervalComponents, calendar: calendar, range: range)
+    }
+
+    /// Computes statistics for every interval of `range` from prepared records — the public initializer's
+    /// work once its samples are records.
+    /// - Throws: As the public initializer, but for the samples' errors (the input was made without them).
+    init(
+        _ input: PreparedStatisticsInput, anchorDate: Date, intervalComponents: DateComponents, calendar: Calendar,
+        range: DateInterval
+    ) throws(StatisticsError) {
         try self.init(
             input, anchorDate: anchorDate, intervalComponents: intervalComponents, calendar: calendar, range: range
         ) { bounds, emit in

@@ -106,7 +106,8 @@ struct ColumnarStatisticsTests {
             return quantity
         }
         return try StatisticsQueryEvaluation.collection(
-            of: type, samples: matched, options: options, predicate: predicate, anchorDate: anchor,
+            of: StatisticsRecordGatherer(type: type, samples: matched), options: options, predicate: predicate,
+            anchorDate: anchor,
             intervalComponents: components, calendar: calendar)
     }
 

@@ -27,15 +27,15 @@ struct SampleColumns: Sendable {
     /// `false` once a sample's value could not be converted to ``unit`` (validated samples always can): the
     /// columns then no longer hold every sample, and only the general engine may answer.
     private(set) var isComplete = true
-    /// The last unit a sample came in that converts to ``unit``: samples of a type mostly share one, and only
-    /// the first of them pays for the dimension check.
-    private var checkedUnit: HealthUnit?
+    /// Reads each sample's value in ``unit``.
+    private var reader: CanonicalValueReader
 
     /// Empty columns for a quantity type; `nil` for any other type.
     init?(type: HealthObjectType) {
         guard type.kind == .quantity, type.aggregationStyle != nil, let unit = type.canonicalUnit else { return nil }
         self.type = type
         self.unit = unit
+        reader = CanonicalValueReader(unit: unit)
     }
 
     var count: Int { starts.count }
@@ -52,16 +52,11 @@ struct SampleColumns: Sendable {
     ///   order); O(log n + n) otherwise (the search plus the shift).
     mutating func insert(_ sample: HealthQuantitySample, isOwned: Bool) {
         let value: Double
-        if sample.quantity.unit == checkedUnit {
-            value = HealthUnit.convertKnownCompatible(sample.quantity.value, from: sample.quantity.unit, to: unit)
-        } else {
-            do {
-                value = try sample.quantity.doubleValue(for: unit)
-            } catch {
-                isComplete = false
-                return
-            }
-            checkedUnit = sample.quantity.unit
+        do {
+            value = try reader.value(of: sample.quantity)
+        } catch {
+            isComplete = false
+            return
         }
         let key = Self.key(of: sample)
         let source = position(of: sample.source)
@@ -140,17 +135,14 @@ struct SampleColumns: Sendable {
         return (copy, 0..<copy.count)
     }
 
-    /// The span the samples at `positions` occupy: the earliest start and the latest end — just past the
-    /// instant for an instantaneous sample, so that a half-open window over the span still holds it. `nil`
-    /// when `positions` is empty.
+    /// The span the samples at `positions` occupy: the earliest start and the latest
+    /// ``StatisticsRecord/coverageEnd(start:end:)``. `nil` when `positions` is empty.
     /// - Complexity: O(m) for m positions.
     func coverage(of positions: Range<Int>) -> (start: Date, end: Date)? {
         guard let first = positions.first else { return nil }
         var end = -Double.infinity
         for position in positions {
-            let lower = starts[position]
-            let upper = ends[position]
-            end = max(end, upper > lower ? upper : lower.nextUp)
+            end = max(end, StatisticsRecord.coverageEnd(start: starts[position], end: ends[position]))
         }
         return (Date(timeIntervalSinceReferenceDate: starts[first]), Date(timeIntervalSinceReferenceDate: end))
     }

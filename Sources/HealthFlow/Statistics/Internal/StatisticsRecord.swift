@@ -58,6 +58,19 @@ struct StatisticsRecord: StatisticsRecordFields, Sendable {
         return lhs.idLow > rhs.idLow
     }
 
+    /// Where a record's span ends for coverage: its end — or just past its start for an instantaneous record, so
+    /// that a half-open window over the span still holds it.
+    @inline(__always)
+    static func coverageEnd(start: Double, end: Double) -> Double {
+        end > start ? end : start.nextUp
+    }
+
+    /// Whether `records` are in ``precedes(_:_:)`` order.
+    /// - Complexity: O(n).
+    static func areInOrder(_ records: [StatisticsRecord]) -> Bool {
+        zip(records, records.dropFirst()).allSatisfy { !precedes($1, $0) }
+    }
+
     /// A UUID's 128 bits as two words, most significant first (so that the words order UUIDs as their bytes do).
     static func bits(of uuid: UUID) -> (high: UInt64, low: UInt64) {
         let u = uuid.uuid
@@ -81,44 +94,25 @@ struct PreparedStatisticsInput: Sendable {
 
     /// - Complexity: O(n log n) for n samples.
     init(type: HealthObjectType, samples: [HealthQuantitySample], options: StatisticsOptions) throws(StatisticsError) {
+        try self.init(StatisticsRecordGatherer(type: type, samples: samples), options: options)
+    }
+
+    /// The input of the samples `gathered` holds, its records sorted (in place when `gathered` holds the only
+    /// reference to them and they are not in order yet).
+    /// - Throws: The options' error for the type, then the gatherer's ``StatisticsRecordGatherer/problem``.
+    /// - Complexity: O(n log n) for n records; O(n) when they are in order already.
+    init(_ gathered: consuming StatisticsRecordGatherer, options: StatisticsOptions) throws(StatisticsError) {
+        let type = gathered.type
         try options.validate(for: type)
         guard let style = type.aggregationStyle, let unit = type.canonicalUnit else { throw .notAQuantityType(type) }
-        var sourceIndex: [HealthSource: Int] = [:]
-        var sources: [HealthSource] = []
-        var records: [StatisticsRecord] = []
-        records.reserveCapacity(samples.count)
-        for sample in samples {
-            guard sample.type == type else {
-                throw .sampleTypeMismatch(expected: type, found: sample.type, uuid: sample.uuid)
-            }
-            let value: Double
-            do {
-                value = try sample.quantity.doubleValue(for: unit)
-            } catch {
-                throw .unitConversion(type, error)
-            }
-            let source: Int
-            if let index = sourceIndex[sample.source] {
-                source = index
-            } else {
-                source = sources.count
-                sourceIndex[sample.source] = source
-                sources.append(sample.source)
-            }
-            let (high, low) = StatisticsRecord.bits(of: sample.uuid)
-            records.append(
-                StatisticsRecord(
-                    start: sample.startDate.timeIntervalSinceReferenceDate,
-                    end: sample.endDate.timeIntervalSinceReferenceDate, value: value, source: source, idHigh: high,
-                    idLow: low))
-        }
-        records.sort(by: StatisticsRecord.precedes)
+        if let problem = gathered.problem { throw problem }
+        gathered.sortRecords()
         self.type = type
         self.style = style
         self.unit = unit
         self.options = options
-        self.records = records
-        self.sources = sources
+        self.records = gathered.records
+        self.sources = gathered.sources
     }
 
     /// The arithmetic's settings without records, for records read elsewhere (``SampleColumns``), whose source
@@ -167,5 +161,19 @@ struct PreparedStatisticsInput: Sendable {
         return HealthStatistics(
             quantityType: type, unit: unit, startDate: interval.start, endDate: interval.end, overall: overall,
             bySource: bySource)
+    }
+
+    /// The statistics of the records matching `window` (every record without one), or `nil` when none does.
+    /// - Throws: `.invalidDateRange` for a window with a non-finite or reversed bound.
+    /// - Complexity: O(n) for n records.
+    func statistics(in window: DateInterval?) throws(StatisticsError) -> HealthStatistics? {
+        guard let window else { return statistics(of: records, window: nil) }
+        let lower = window.start.timeIntervalSinceReferenceDate
+        let upper = window.end.timeIntervalSinceReferenceDate
+        guard lower.isFinite, upper.isFinite, upper >= lower else {
+            throw .invalidDateRange(start: window.start, end: window.end)
+        }
+        let matched = records.filter { $0.matches(lower, upper) }
+        return statistics(of: matched, window: (lower, upper))
     }
 }

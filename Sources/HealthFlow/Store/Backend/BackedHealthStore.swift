@@ -10,6 +10,10 @@ import Foundation
 /// and observer updates after each change, and handlers in the order of the changes on ``callbackExecutor``,
 /// never while the lock is held.
 ///
+/// Memory: statistics queries and sample queries with a limit fold the backend's matches
+/// (``HealthStoreBackend/reduceSamples(of:matching:into:_:)``), keeping 48 bytes per match for statistics and at
+/// most `max(2 × limit, 64)` samples for a limited query; other queries hold what they return.
+///
 /// - Note: Sendable: the backend and everything the store changes sit behind one `LockedState`.
 public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRunner {
     /// Who the app is: its source and usage descriptions.
@@ -246,16 +250,22 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
         }
     }
 
-    /// The visible quantity samples of the query's type, in start order.
-    private static func quantitySamples(for query: HealthQuery, in state: Locked, app: String)
-        -> [HealthQuantitySample]
+    /// The visible quantity samples of the query's type, as statistics records: each object is folded into a record
+    /// and dropped (``HealthStoreBackend/reduceSamples(of:matching:into:_:)``), so the query holds 48 bytes per
+    /// match, not the objects; none when the backend met damage part-way.
+    private static func statisticsRecords(for query: HealthQuery, in state: Locked, app: String)
+        -> StatisticsRecordGatherer
     {
-        let samples = visible(query.objectType, matching: query.predicate, in: state, app: app).compactMap {
-            if case .quantity(let quantity) = $0 { return quantity }
-            return nil
+        let authorization = state.authorization
+        var gathered = StatisticsRecordGatherer(type: query.objectType)
+        let complete = state.backend.reduceSamples(of: query.objectType, matching: query.predicate, into: &gathered) {
+            gathered, sample, _ in
+            guard case .quantity(let quantity) = sample, authorization.isVisible(sample, toApp: app) else { return }
+            gathered.add(quantity)
         }
-        return samples.enumerated().sorted { ($0.element.startDate, $0.offset) < ($1.element.startDate, $1.offset) }
-            .map(\.element)
+        guard complete else { return StatisticsRecordGatherer(type: query.objectType) }
+        gathered.sortRecords()
+        return gathered
     }
 
     /// How many changes an anchored query asks its backend for at a time.
@@ -318,8 +328,8 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
                 if matched { jobs.append(execution.updateJob(.success({}))) }
             case .collection(let query, let execution):
                 guard matched else { continue }
-                let samples = Self.quantitySamples(for: query, in: state, app: app)
-                jobs.append(execution.updateJob { StatisticsQueryEvaluation.collection(of: samples, for: query) })
+                let records = Self.statisticsRecords(for: query, in: state, app: app)
+                jobs.append(execution.updateJob { StatisticsQueryEvaluation.collection(of: records, for: query) })
             }
         }
         return jobs
@@ -335,18 +345,20 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
     // MARK: Queries
 
     /// Runs a sample query: visible matches, sorted by the descriptors, then by start date and insertion order.
+    /// The backend's matches are folded (``HealthStoreBackend/reduceSamples(of:matching:into:_:)``) into a
+    /// selection that holds only about twice the limit at a time.
     public func run(_ query: HealthSampleQuery, in execution: QueryExecution<[HealthSample]>) {
         withState { state, enqueue in
-            let found = Self.visible(query.objectType, matching: query.predicate, in: state, app: app)
-            let sorted = found.enumerated().sorted { lhs, rhs in
-                for descriptor in query.sortDescriptors {
-                    let key: (HealthSample) -> Date = descriptor.key == .startDate ? \.startDate : \.endDate
-                    let (left, right) = (key(lhs.element), key(rhs.element))
-                    if left != right { return descriptor.ascending ? left < right : left > right }
-                }
-                return (lhs.element.startDate, lhs.offset) < (rhs.element.startDate, rhs.offset)
-            }.map(\.element)
-            enqueue(execution.resultsJob(.success(query.limit > 0 ? Array(sorted.prefix(query.limit)) : sorted)))
+            let authorization = state.authorization
+            let app = app
+            var selection = SampleQuerySelection(
+                SampleQueryOrder(descriptors: query.sortDescriptors), limit: query.limit)
+            let complete = state.backend.reduceSamples(
+                of: query.objectType, matching: query.predicate, into: &selection
+            ) { selection, sample, rank in
+                if authorization.isVisible(sample, toApp: app) { selection.add(sample, rank: rank) }
+            }
+            enqueue(execution.resultsJob(.success(complete ? selection.samples() : [])))
         }
     }
 
@@ -378,8 +390,8 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
     /// Runs a statistics query over the visible matching samples.
     public func run(_ query: HealthStatisticsQuery, in execution: QueryExecution<HealthStatistics>) {
         withState { state, enqueue in
-            let samples = Self.quantitySamples(for: query, in: state, app: app)
-            enqueue(execution.resultsJob { StatisticsQueryEvaluation.statistics(of: samples, for: query) })
+            let records = Self.statisticsRecords(for: query, in: state, app: app)
+            enqueue(execution.resultsJob { StatisticsQueryEvaluation.statistics(of: records, for: query) })
         }
     }
 
@@ -387,9 +399,9 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
     /// fresh collection.
     public func run(_ query: HealthStatisticsCollectionQuery, in execution: QueryExecution<StatisticsCollection>) {
         withState { state, enqueue in
-            let samples = Self.quantitySamples(for: query, in: state, app: app)
+            let records = Self.statisticsRecords(for: query, in: state, app: app)
             if execution.keepsRunning { state.watches.append(.collection(query, execution)) }
-            enqueue(execution.resultsJob { StatisticsQueryEvaluation.collection(of: samples, for: query) })
+            enqueue(execution.resultsJob { StatisticsQueryEvaluation.collection(of: records, for: query) })
         }
         forgetOnStop(execution)
     }

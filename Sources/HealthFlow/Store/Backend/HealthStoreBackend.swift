@@ -27,6 +27,19 @@ public protocol HealthStoreBackend: Sendable {
     /// sorting and limits.
     func samples(of type: HealthObjectType, matching predicate: SamplePredicate?) -> [HealthSample]
 
+    /// Folds each live object ``samples(of:matching:)`` returns, in any order, into `result` with `add`, without
+    /// gathering the objects: the store's statistics keep a few numbers per object and its sample queries with a
+    /// limit only the first few, so a backend that reads its objects a block at a time implements this to hold
+    /// one block, not every match. `add` also gets the object's *rank*: any number that grows with the order the
+    /// objects were inserted (a sequence number serves). The default folds ``samples(of:matching:)``, ranked by
+    /// position. `add` only changes `result`; it may run while the backend holds its lock.
+    /// - Returns: `false` when the backend met damage part-way (and handled it as its other reads do): the store
+    ///   then drops `result` and answers as if nothing matched, never from part of the objects.
+    func reduceSamples<Partial: Sendable>(
+        of type: HealthObjectType, matching predicate: SamplePredicate?, into result: inout Partial,
+        _ add: @Sendable (inout Partial, _ sample: HealthSample, _ rank: UInt64) -> Void
+    ) -> Bool
+
     /// The first `limit` changes to objects of `type` numbered after `sequence` (fewer only when no more are
     /// left), in sequence order: the insertion of each object still live, and every deletion. The store asks
     /// in chunks, so an anchored query's memory follows its limit, not the number of changes behind it.
@@ -48,6 +61,18 @@ extension HealthStoreBackend {
     /// - Complexity: O(n) look-ups for n UUIDs.
     public func storedUUIDs(among uuids: [UUID]) -> Set<UUID> {
         Set(uuids.lazy.filter { sample(withUUID: $0) != nil })
+    }
+
+    /// Folds what ``samples(of:matching:)`` returns, each ranked by its position there.
+    /// - Complexity: That call's, with memory for every match.
+    public func reduceSamples<Partial: Sendable>(
+        of type: HealthObjectType, matching predicate: SamplePredicate?, into result: inout Partial,
+        _ add: @Sendable (inout Partial, _ sample: HealthSample, _ rank: UInt64) -> Void
+    ) -> Bool {
+        for (position, sample) in samples(of: type, matching: predicate).enumerated() {
+            add(&result, sample, UInt64(position))
+        }
+        return true
     }
 }
 

@@ -31,17 +31,18 @@ package enum StatisticsQueryEvaluation {
         }
     }
 
-    /// A statistics query's result: the engine's statistics over `samples` within the predicate's date range.
+    /// A statistics query's result: the engine's statistics over the gathered samples within the predicate's
+    /// date range.
     /// - Throws: ``HealthStoreError/noData(_:)`` when no sample matched; the engine's errors otherwise.
     static func statistics(
-        of type: HealthObjectType, samples: [HealthQuantitySample], options: StatisticsOptions,
-        predicate: SamplePredicate?
+        of gathered: StatisticsRecordGatherer, options: StatisticsOptions, predicate: SamplePredicate?
     ) throws(HealthStoreError) -> HealthStatistics {
+        let type = gathered.type
         let bounds: (start: Date?, end: Date?) = predicate?.dateRange ?? (nil, nil)
         var window: DateInterval?
         if bounds.start != nil || bounds.end != nil {
             // An open bound closes on the samples; with no samples there is nothing to compute.
-            guard let coverage = coverage(of: samples) else { throw .noData(type) }
+            guard let coverage = gathered.coverage else { throw .noData(type) }
             do throws(StatisticsError) {
                 window = try interval(from: bounds.start ?? coverage.start, to: bounds.end ?? coverage.end)
             } catch {
@@ -50,7 +51,7 @@ package enum StatisticsQueryEvaluation {
         }
         let statistics: HealthStatistics?
         do throws(StatisticsError) {
-            statistics = try HealthStatistics.compute(type, from: samples, options: options, in: window)
+            statistics = try PreparedStatisticsInput(gathered, options: options).statistics(in: window)
         } catch {
             throw storeError(error, options: options)
         }
@@ -58,18 +59,18 @@ package enum StatisticsQueryEvaluation {
         return statistics
     }
 
-    /// A statistics collection query's result over `samples`: the intervals covering the predicate's date
-    /// range, its open bounds closed by the samples' coverage (an empty range when there is nothing to close
+    /// A statistics collection query's result over the gathered samples: the intervals covering the predicate's
+    /// date range, its open bounds closed by the samples' coverage (an empty range when there is nothing to close
     /// them with).
     static func collection(
-        of type: HealthObjectType, samples: [HealthQuantitySample], options: StatisticsOptions,
-        predicate: SamplePredicate?, anchorDate: Date, intervalComponents: DateComponents, calendar: Calendar
+        of gathered: StatisticsRecordGatherer, options: StatisticsOptions, predicate: SamplePredicate?,
+        anchorDate: Date, intervalComponents: DateComponents, calendar: Calendar
     ) throws(HealthStoreError) -> StatisticsCollection {
         try collection(
-            options: options, predicate: predicate, anchorDate: anchorDate, coverage: coverage(of: samples)
+            options: options, predicate: predicate, anchorDate: anchorDate, coverage: gathered.coverage
         ) { range throws(StatisticsError) in
             try StatisticsCollection(
-                type, samples: samples, options: options, anchorDate: anchorDate,
+                PreparedStatisticsInput(gathered, options: options), anchorDate: anchorDate,
                 intervalComponents: intervalComponents, calendar: calendar, range: range)
         }
     }
@@ -97,20 +98,6 @@ package enum StatisticsQueryEvaluation {
         }
     }
 
-    /// The span the samples occupy: the earliest start, and the latest end — just past the instant, for an
-    /// instantaneous sample, so that a half-open window over the span still holds it. `nil` for no samples.
-    static func coverage(of samples: [HealthQuantitySample]) -> (start: Date, end: Date)? {
-        guard var start = samples.first?.startDate.timeIntervalSinceReferenceDate else { return nil }
-        var end = -Double.infinity
-        for sample in samples {
-            let lower = sample.startDate.timeIntervalSinceReferenceDate
-            let upper = sample.endDate.timeIntervalSinceReferenceDate
-            start = min(start, lower)
-            end = max(end, upper > lower ? upper : lower.nextUp)
-        }
-        return (Date(timeIntervalSinceReferenceDate: start), Date(timeIntervalSinceReferenceDate: end))
-    }
-
     /// `DateInterval(start:end:)` without its trap: a reversed or non-finite range is an error.
     private static func interval(from start: Date, to end: Date) throws(StatisticsError) -> DateInterval {
         guard start.timeIntervalSinceReferenceDate.isFinite, end.timeIntervalSinceReferenceDate.isFinite, end >= start
@@ -122,9 +109,15 @@ package enum StatisticsQueryEvaluation {
     static func statistics(
         of samples: [HealthQuantitySample], for query: HealthStatisticsQuery
     ) -> Result<HealthStatistics, any Error> {
+        statistics(of: StatisticsRecordGatherer(type: query.objectType, samples: samples), for: query)
+    }
+
+    /// A statistics query's outcome over the samples it sees, gathered as records.
+    static func statistics(
+        of gathered: StatisticsRecordGatherer, for query: HealthStatisticsQuery
+    ) -> Result<HealthStatistics, any Error> {
         Result { () throws(HealthStoreError) in
-            try statistics(
-                of: query.objectType, samples: samples, options: query.options, predicate: query.predicate)
+            try statistics(of: gathered, options: query.options, predicate: query.predicate)
         }.mapError { $0 }
     }
 
@@ -150,10 +143,17 @@ package enum StatisticsQueryEvaluation {
     static func collection(
         of samples: [HealthQuantitySample], for query: HealthStatisticsCollectionQuery
     ) -> Result<StatisticsCollection, any Error> {
+        collection(of: StatisticsRecordGatherer(type: query.objectType, samples: samples), for: query)
+    }
+
+    /// A statistics collection query's outcome over the samples it sees, gathered as records.
+    static func collection(
+        of gathered: StatisticsRecordGatherer, for query: HealthStatisticsCollectionQuery
+    ) -> Result<StatisticsCollection, any Error> {
         Result { () throws(HealthStoreError) in
             try collection(
-                of: query.objectType, samples: samples, options: query.options, predicate: query.predicate,
-                anchorDate: query.anchorDate, intervalComponents: query.intervalComponents, calendar: query.calendar)
+                of: gathered, options: query.options, predicate: query.predicate, anchorDate: query.anchorDate,
+                intervalComponents: query.intervalComponents, calendar: query.calendar)
         }.mapError { $0 }
     }
 }

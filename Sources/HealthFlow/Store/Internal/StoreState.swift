@@ -351,35 +351,15 @@ struct StoreState {
             }
         }
         // Sort small keys rather than whole samples.
-        var keys = collected.indices.map { SortKey(collected[$0], position: $0) }
-        keys.sort { Self.precedes($0, $1, by: descriptors) }
+        let order = SampleQueryOrder(descriptors: descriptors)
+        var keys = collected.indices.map { position in
+            let entry = collected[position]
+            let key = SampleQueryOrder.Key(start: entry.start, end: entry.end, rank: entry.sequence)
+            return (key: key, position: position)
+        }
+        keys.sort { order.precedes($0.key, $1.key) }
         let kept = limit > 0 ? keys.prefix(limit) : keys[...]
         return kept.map { collected[$0.position].sample }
-    }
-
-    /// What sorting a result needs to know about it.
-    private struct SortKey {
-        let start: Double
-        let end: Double
-        let sequence: UInt64
-        let position: Int
-
-        init(_ entry: IndexedSample, position: Int) {
-            start = entry.start
-            end = entry.end
-            sequence = entry.sequence
-            self.position = position
-        }
-    }
-
-    /// The total order of results: the descriptors, then ascending start, then store order.
-    private static func precedes(_ lhs: SortKey, _ rhs: SortKey, by descriptors: [SampleSortDescriptor]) -> Bool {
-        for descriptor in descriptors {
-            let (left, right) = descriptor.key == .startDate ? (lhs.start, rhs.start) : (lhs.end, rhs.end)
-            if left != right { return descriptor.ascending ? left < right : left > right }
-        }
-        if lhs.start != rhs.start { return lhs.start < rhs.start }
-        return lhs.sequence < rhs.sequence
     }
 
     /// The live samples of `type` that `predicate` matches, in start order, whoever may read them — for data

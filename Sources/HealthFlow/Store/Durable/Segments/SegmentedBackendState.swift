@@ -345,21 +345,34 @@ struct SegmentedBackendState {
     func samples(of type: HealthObjectType, matching predicate: SamplePredicate?) throws(FileStoreError)
         -> [HealthSample]
     {
-        guard let storage = storages[type] else { return [] }
-        let plan = QueryPlan(predicate, longestDuration: .infinity)
-        var rows: [SegmentRow]
-        if let uuids = plan.uuids {
-            rows = try storage.rows(withUUIDs: uuids)
-        } else {
-            let lowerStart = plan.lowerStart.flatMap { $0.isFinite ? $0 : nil }
-            let lowerEnd = predicate?.dateRange.start?.timeIntervalSinceReferenceDate
-            rows = try storage.rows(startingFrom: lowerStart, below: plan.upperStart, endingAtOrAfter: lowerEnd)
-        }
-        if let predicate {
-            rows.removeAll { !predicate.evaluate($0.entry.sample, start: $0.entry.start, end: $0.entry.end) }
-        }
+        var rows: [SegmentRow] = []
+        try forEachRow(of: type, matching: predicate) { rows.append($0) }
         rows.sort { $0.entry.sequence < $1.entry.sequence }
         return rows.map(\.entry.sample)
+    }
+
+    /// Calls `visit` with each live row of `type` whose sample `predicate` matches, in the storage's order:
+    /// the UUIDs' rows for a predicate naming UUIDs, else the date-range cursor over the predicate's date bounds
+    /// (every block without them), which holds one decoded block per segment at a time.
+    /// - Throws: Damage found in a block read; `visit` may have been called for rows before it.
+    func forEachRow(
+        of type: HealthObjectType, matching predicate: SamplePredicate?, _ visit: (SegmentRow) -> Void
+    ) throws(FileStoreError) {
+        guard let storage = storages[type] else { return }
+        let plan = QueryPlan(predicate, longestDuration: .infinity)
+        let matches = { (row: SegmentRow) in
+            predicate?.evaluate(row.entry.sample, start: row.entry.start, end: row.entry.end) ?? true
+        }
+        if let uuids = plan.uuids {
+            for row in try storage.rows(withUUIDs: uuids) where matches(row) { visit(row) }
+            return
+        }
+        let lowerStart = plan.lowerStart.flatMap { $0.isFinite ? $0 : nil }
+        let lowerEnd = predicate?.dateRange.start?.timeIntervalSinceReferenceDate
+        var cursor = storage.rangeCursor(startingFrom: lowerStart, below: plan.upperStart, endingAtOrAfter: lowerEnd)
+        while let row = try cursor.next() {
+            if matches(row) { visit(row) }
+        }
     }
 
     func changes(

@@ -146,6 +146,23 @@ public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend, HealthHisto
         }
     }
 
+    /// Ranks each object by its sequence number.
+    /// - Complexity: as ``samples(of:matching:)`` without the sort; memory for the memtable's matches and one
+    ///   decoded block per segment, whatever the number of matches.
+    public func reduceSamples<Partial: Sendable>(
+        of type: HealthObjectType, matching predicate: SamplePredicate?, into result: inout Partial,
+        _ add: @Sendable (inout Partial, _ sample: HealthSample, _ rank: UInt64) -> Void
+    ) -> Bool {
+        core.state.withLock { state in
+            state.answering(false) { state throws(FileStoreError) in
+                try state.forEachRow(of: type, matching: predicate) { row in
+                    add(&result, row.entry.sample, row.entry.sequence)
+                }
+                return true
+            }
+        }
+    }
+
     /// - Complexity: the storage's change cursor, stopped after `limit`; memory O(limit).
     public func changes(of type: HealthObjectType, after sequence: UInt64, limit: Int) -> [HealthStoreChange] {
         core.state.withLock { state in
