@@ -33,7 +33,7 @@ private func enqueue(_ operations: [Operation], on queue: OperationQueue) {
 }
 
 extension OperationGraphSuite {
-    @Suite(.timeLimit(.minutes(1))) struct AsyncOperationTests {
+    @Suite struct AsyncOperationTests {
         @Test func staysExecutingUntilFinishAndOnlyThenLetsDependentsStart() async {
             let (executed, executedResolver) = Promise<Void>.pending()
             let (dependentRan, dependentResolver) = Promise<Void>.pending()

@@ -5,7 +5,7 @@ import Testing
 extension OperationGraphSuite {
     /// Dependencies made with Foundation's own `addDependency` before a graph starts count in its cycle check: a
     /// cycle through them is the typed error before anything runs, never a queue that waits forever.
-    @Suite(.timeLimit(.minutes(1))) struct FoundationDependencyCycleTests {
+    @Suite struct FoundationDependencyCycleTests {
         @Test func aChainCycleThroughAFoundationDependencyIsRejectedBeforeAnythingRuns() async {
             let ran = Counter()
             let a = BlockOperation { ran.increment() }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension OperationGraphSuite {
-    @Suite(.timeLimit(.minutes(1))) struct GraphConcurrencyTests {
+    @Suite struct GraphConcurrencyTests {
         @Test func thePerGraphLimitIsReachedAndNeverExceededWithoutChangingTheQueue() async throws {
             let queue = OperationQueue()
             let gate = ConcurrencyGate(limit: 2, total: 12)

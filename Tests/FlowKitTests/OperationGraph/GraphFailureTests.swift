@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension OperationGraphSuite {
-    @Suite(.timeLimit(.minutes(1))) struct GraphFailureTests {
+    @Suite struct GraphFailureTests {
         @Test func aFailureSkipsEveryDependentAndNoneOfThemRuns() async {
             let ran = Recorder<String>()
             let plain = BlockOperation { ran.append("plain operation") }

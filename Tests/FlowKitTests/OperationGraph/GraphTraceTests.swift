@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension OperationGraphSuite {
-    @Suite(.timeLimit(.minutes(1))) struct GraphTraceTests {
+    @Suite struct GraphTraceTests {
         private func failingImport() -> OperationChain<Void> {
             OperationChain(on: serialQueue(), name: "import", recordsTrace: true, clock: tickingClock())
                 .then("fetch") { 1 }

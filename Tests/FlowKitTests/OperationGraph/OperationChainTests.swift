@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension OperationGraphSuite {
-    @Suite(.timeLimit(.minutes(1))) struct OperationChainTests {
+    @Suite struct OperationChainTests {
         @Test func seedThenChainRunsInOrder() async throws {
             let recorder = Recorder<Int>()
             let queue = OperationQueue()

@@ -5,7 +5,7 @@ import Testing
 private func square(_ value: Int) async throws -> Int { value * value }
 
 extension OperationGraphSuite {
-    @Suite(.timeLimit(.minutes(1))) struct OperationGraphAsyncTests {
+    @Suite struct OperationGraphAsyncTests {
         @Test func aChainCanBeBuiltFromAsyncFunctionsAlone() async throws {
             let total = try await OperationChain(name: "async only")
                 .then("seed") { () async throws -> Int in 3 }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension OperationGraphSuite {
-    @Suite(.timeLimit(.minutes(1))) struct OperationGraphTests {
+    @Suite struct OperationGraphTests {
         @Test func runsEachNodeAfterItsDependencies() async throws {
             let recorder = Recorder<String>()
             let graph = OperationGraph(name: "diamond")
