@@ -19,16 +19,28 @@ struct SegmentMemtableLimit: Equatable {
 /// The changes of one type not yet written to a segment: for each UUID, its newest version — a live sample or a
 /// deletion (``SegmentRow/isDeletion``) — and the deletions a newer version of their UUID replaced (kept, as the
 /// in-memory store keeps every deletion, for anchored queries). Newer than every segment of the type.
+///
+/// The versions are kept in the order they were put, which is sequence order and, for data arriving in time order
+/// (an export, a sync), start order too: a flush then sorts rows that are already in order, comparing each with
+/// its neighbour, and moves none of them.
 struct SegmentMemtable {
-    private var versions: [UUIDKey: (row: SegmentRow, bytes: Int)] = [:]
-    /// Deletions a newer version of their UUID replaced, in sequence order.
-    private var superseded: [SegmentRow] = []
+    /// A version held, with its estimated size and whether it is its UUID's newest.
+    private struct Version {
+        let row: SegmentRow
+        let bytes: Int
+        var isNewest: Bool
+    }
+
+    /// Every version in the order put; a live version a newer one replaced is dropped (`nil`), a deletion kept.
+    private var versions: [Version?] = []
+    /// Where each UUID's newest version is in ``versions``.
+    private var newest: [UUIDKey: Int] = [:]
     /// The encoded size of the versions held (``SegmentMemtableLimit/bytes``).
     private(set) var bytes = 0
-
     /// The versions held, superseded deletions included.
-    var count: Int { versions.count + superseded.count }
-    var isEmpty: Bool { versions.isEmpty && superseded.isEmpty }
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
 
     func isFull(_ limit: SegmentMemtableLimit) -> Bool {
         count >= limit.rows || bytes >= limit.bytes
@@ -37,7 +49,7 @@ struct SegmentMemtable {
     /// The version of `uuid` held here, live or deleted.
     /// - Complexity: O(1).
     func version(of uuid: UUIDKey) -> SegmentRow? {
-        versions[uuid]?.row
+        newest[uuid].flatMap { versions[$0]?.row }
     }
 
     /// Holds `row` as the newest version of its sample's UUID, replacing the one held; a replaced deletion is
@@ -46,28 +58,37 @@ struct SegmentMemtable {
     mutating func put(_ row: SegmentRow) {
         let size = SegmentRowFootprint.bytes(of: row)
         let key = UUIDKey(row.entry.sample.uuid)
-        if let replaced = versions.updateValue((row, size), forKey: key) {
+        if let position = newest[key], let replaced = versions[position] {
             if replaced.row.isDeletion {
-                superseded.append(replaced.row)
+                versions[position]?.isNewest = false
             } else {
+                versions[position] = nil
                 bytes -= replaced.bytes
+                count -= 1
             }
         }
+        newest[key] = versions.count
+        versions.append(Version(row: row, bytes: size, isNewest: true))
         bytes += size
+        count += 1
     }
 
     mutating func removeAll() {
-        versions = [:]
-        superseded = []
+        versions = []
+        newest = [:]
         bytes = 0
+        count = 0
     }
 
     /// Every version in `(start, sequence)` order, a segment's row order, each with whether it is its UUID's
     /// newest (a superseded deletion is not).
-    /// - Complexity: O(m log m) for m versions.
+    /// - Complexity: O(m log m) for m versions; O(m) when they were put in start order.
     func rowsInStartOrder() -> [(row: SegmentRow, isNewest: Bool)] {
-        (versions.values.map { ($0.row, true) } + superseded.map { ($0, false) })
-            .sorted { ($0.0.entry.start, $0.0.entry.sequence) < ($1.0.entry.start, $1.0.entry.sequence) }
+        var rows: [(row: SegmentRow, isNewest: Bool)] = []
+        rows.reserveCapacity(count)
+        for case let version? in versions { rows.append((version.row, version.isNewest)) }
+        rows.sort { ($0.row.entry.start, $0.row.entry.sequence) < ($1.row.entry.start, $1.row.entry.sequence) }
+        return rows
     }
 
     /// The live rows starting in `lowerStart..<upperStart` and ending at or after `lowerEnd` (absent bounds do
@@ -76,7 +97,7 @@ struct SegmentMemtable {
     func liveRows(startingFrom lowerStart: Double?, below upperStart: Double?, endingAtOrAfter lowerEnd: Double?)
         -> [SegmentRow]
     {
-        versions.values.lazy.map(\.row)
+        versions.lazy.compactMap { $0?.row }
             .filter {
                 !$0.isDeletion
                     && SegmentRangeFilter.matches(
@@ -88,7 +109,7 @@ struct SegmentMemtable {
     /// The versions after `sequence`, superseded deletions included, in sequence order.
     /// - Complexity: O(m + r log r) for m versions and r returned.
     func rows(after sequence: UInt64) -> [SegmentRow] {
-        (versions.values.map(\.row) + superseded).filter { $0.entry.sequence > sequence }.sorted {
+        versions.lazy.compactMap { $0?.row }.filter { $0.entry.sequence > sequence }.sorted {
             $0.entry.sequence < $1.entry.sequence
         }
     }

@@ -407,19 +407,22 @@ struct SegmentedBackendState {
     mutating func insert(_ objects: [StoredHealthSample], series: [UUID: HealthSampleSeries] = [:]) throws {
         try checkUsable()
         var topLevel: [HealthSample] = []
+        topLevel.reserveCapacity(objects.count)
         var index = 0
         while index < objects.count {
             let object = objects[index]
             guard object.correlation == nil else { throw SegmentedBackendError.unexpectedMember(index: index) }
-            let flattened = HealthSaveRules.flattened(object.sample)
-            for (offset, member) in flattened.enumerated().dropFirst() {
-                let position = index + offset
+            // The object, then each member of a correlation where it must follow, in the store's member order.
+            var position = index
+            try SampleRules.forEachFlattened(object.sample) { member, correlation throws(SegmentedBackendError) in
+                defer { position += 1 }
+                guard correlation != nil else { return }
                 guard position < objects.count, objects[position].correlation == object.sample.uuid,
                     objects[position].sample.uuid == member.uuid
-                else { throw SegmentedBackendError.unexpectedMember(index: min(position, objects.count)) }
+                else { throw .unexpectedMember(index: min(position, objects.count)) }
             }
             topLevel.append(object.sample)
-            index += flattened.count
+            index = position
         }
         let mutation: StoreMutation
         if series.isEmpty {
@@ -439,24 +442,34 @@ struct SegmentedBackendState {
             }
             mutation = .insertSeries(entries)
         }
-        // Every storage the batch needs is opened before anything is written: opening is what may fail.
-        for object in objects { _ = try storage(for: object.sample.type) }
+        // Every storage the batch needs is opened before anything is written: opening is what may fail. A batch
+        // holds runs of one type, so a type is looked up once a run.
+        var opened: HealthObjectType?
+        for object in objects where object.sample.type != opened {
+            _ = try storage(for: object.sample.type)
+            opened = object.sample.type
+        }
         try log?.append(mutation)
-        var rows: [HealthObjectType: [SegmentRow]] = [:]
-        var order: [HealthObjectType] = []
+        // Each type's rows, the types in the order the batch first names them.
+        var rows: [(type: HealthObjectType, rows: [SegmentRow])] = []
         var historySum: UInt64 = 0
         for object in objects {
             lastSequence += 1
             historySum &+= HistoryMix.addition(sequence: lastSequence, uuid: object.sample.uuid)
-            if rows[object.sample.type] == nil { order.append(object.sample.type) }
             let kept = object.correlation == nil ? series[object.sample.uuid].flatMap { $0.isEmpty ? nil : $0 } : nil
-            rows[object.sample.type, default: []].append(
-                Self.row(object.sample, correlation: object.correlation, sequence: lastSequence, series: kept))
+            let row = Self.row(object.sample, correlation: object.correlation, sequence: lastSequence, series: kept)
+            if let last = rows.indices.last, rows[last].type == object.sample.type {
+                rows[last].rows.append(row)
+            } else if let earlier = rows.firstIndex(where: { $0.type == object.sample.type }) {
+                rows[earlier].rows.append(row)
+            } else {
+                rows.append((object.sample.type, [row]))
+            }
         }
         history?.add(batch: historySum, through: lastSequence)
-        for type in order {
+        for (type, typeRows) in rows {
             do throws(FileStoreError) {
-                if let storage = storages[type], try storage.insert(rows[type] ?? []) { try compactIfDue(storage) }
+                if let storage = storages[type], try storage.insert(typeRows) { try compactIfDue(storage) }
             } catch {
                 // The rows are stored and logged; the segment that failed leaves them in the memtable.
                 if failure == nil { failure = error }
