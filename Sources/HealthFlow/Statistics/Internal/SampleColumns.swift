@@ -18,8 +18,8 @@ struct SampleColumns: Sendable {
     private(set) var idHighs: [UInt64] = []
     private(set) var idLows: [UInt64] = []
     /// Every source ever inserted (never shrinks), in the order first seen.
-    private(set) var sources: [HealthSource] = []
-    private var sourcePositions: [HealthSource: Int] = [:]
+    var sources: [HealthSource] { sourceTable.all }
+    private var sourceTable = StatisticsSources()
     /// How many of the samples are not the store's app's own (see ``insert(_:isOwned:)``).
     private(set) var foreignCount = 0
     /// The longest `end - start` of any sample ever inserted (never shrinks).
@@ -59,7 +59,7 @@ struct SampleColumns: Sendable {
             return
         }
         let key = Self.key(of: sample)
-        let source = position(of: sample.source)
+        let source = sourceTable.number(of: sample.source, last: sourceIndices.last)
         longestDuration = max(longestDuration, key.end - key.start)
         if !isOwned { foreignCount += 1 }
         if starts.isEmpty || StatisticsRecord.precedes(record(at: count - 1), key) {
@@ -178,16 +178,6 @@ struct SampleColumns: Sendable {
     /// for the rest.
     private func firstPosition(where isAtOrAfter: (StatisticsRecord) -> Bool) -> Int {
         (0..<count).partitioningIndex { isAtOrAfter(record(at: $0)) }
-    }
-
-    /// The index of `source` in ``sources``, added when new; the last source added is checked first (samples
-    /// of one type mostly come from few sources, in runs).
-    private mutating func position(of source: HealthSource) -> Int {
-        if let last = sourceIndices.last, sources[last] == source { return last }
-        if let position = sourcePositions[source] { return position }
-        sources.append(source)
-        sourcePositions[source] = sources.count - 1
-        return sources.count - 1
     }
 }
 

@@ -12,8 +12,8 @@ struct StatisticsRecordGatherer: Sendable {
     /// In the order added, until ``sortRecords()``.
     private(set) var records: [StatisticsRecord] = []
     /// Indexed by `StatisticsRecord.source`, in the order first seen.
-    private(set) var sources: [HealthSource] = []
-    private var sourcePositions: [HealthSource: Int] = [:]
+    var sources: [HealthSource] { sourceTable.all }
+    private var sourceTable = StatisticsSources()
     /// The error of the first sample that could not become a record.
     private(set) var problem: StatisticsError?
     private var reader: CanonicalValueReader?
@@ -66,9 +66,9 @@ struct StatisticsRecordGatherer: Sendable {
             return
         }
         let (high, low) = StatisticsRecord.bits(of: sample.uuid)
+        let source = sourceTable.number(of: sample.source, last: records.last?.source)
         records.append(
-            StatisticsRecord(
-                start: start, end: end, value: value, source: position(of: sample.source), idHigh: high, idLow: low))
+            StatisticsRecord(start: start, end: end, value: value, source: source, idHigh: high, idLow: low))
     }
 
     /// Puts the records in ``StatisticsRecord/precedes(_:_:)`` order, in place.
@@ -76,15 +76,5 @@ struct StatisticsRecordGatherer: Sendable {
     mutating func sortRecords() {
         guard !StatisticsRecord.areInOrder(records) else { return }
         records.sort(by: StatisticsRecord.precedes)
-    }
-
-    /// The index of `source` in ``sources``, added when new; the last source added is checked first (samples
-    /// of one type mostly come from few sources, in runs).
-    private mutating func position(of source: HealthSource) -> Int {
-        if let last = records.last?.source, sources[last] == source { return last }
-        if let position = sourcePositions[source] { return position }
-        sources.append(source)
-        sourcePositions[source] = sources.count - 1
-        return sources.count - 1
     }
 }

@@ -241,15 +241,6 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
 
     // MARK: Reading
 
-    /// The objects of `type` matching `predicate` that the app may see, in insertion order.
-    private static func visible(
-        _ type: HealthObjectType, matching predicate: SamplePredicate?, in state: Locked, app: String
-    ) -> [HealthSample] {
-        state.backend.samples(of: type, matching: predicate).filter {
-            state.authorization.isVisible($0, toApp: app)
-        }
-    }
-
     /// The visible quantity samples of the query's type, as statistics records: each object is folded into a record
     /// and dropped (``HealthStoreBackend/reduceSamples(of:matching:into:_:)``), so the query holds 48 bytes per
     /// match, not the objects; none when the backend met damage part-way.
