@@ -80,15 +80,33 @@ struct SegmentMemtable {
         count = 0
     }
 
-    /// Every version in `(start, sequence)` order, a segment's row order, each with whether it is its UUID's
-    /// newest (a superseded deletion is not).
-    /// - Complexity: O(m log m) for m versions; O(m) when they were put in start order.
-    func rowsInStartOrder() -> [(row: SegmentRow, isNewest: Bool)] {
-        var rows: [(row: SegmentRow, isNewest: Bool)] = []
-        rows.reserveCapacity(count)
-        for case let version? in versions { rows.append((version.row, version.isNewest)) }
-        rows.sort { ($0.row.entry.start, $0.row.entry.sequence) < ($1.row.entry.start, $1.row.entry.sequence) }
-        return rows
+    /// Calls `body` with every version in `(start, sequence)` order, a segment's row order, and whether it is its
+    /// UUID's newest (a superseded deletion is not). The versions are visited where they are held, not copied.
+    /// - Complexity: O(m) for m versions put in start order (one pass finds them in order); else O(m log m), a
+    ///   sort of their positions.
+    func forEachInStartOrder<Failure: Error>(
+        _ body: (_ row: SegmentRow, _ isNewest: Bool) throws(Failure) -> Void
+    ) throws(Failure) {
+        var positions: [Int] = []
+        var previous: (start: Double, sequence: UInt64)?
+        var inOrder = true
+        for (position, version) in versions.enumerated() {
+            guard let version else { continue }
+            let key = (version.row.entry.start, version.row.entry.sequence)
+            if let previous, previous > key { inOrder = false }
+            previous = key
+            positions.append(position)
+        }
+        if !inOrder {
+            positions.sort { first, second in
+                let (a, b) = (versions[first]!.row.entry, versions[second]!.row.entry)
+                return (a.start, a.sequence) < (b.start, b.sequence)
+            }
+        }
+        for position in positions {
+            let version = versions[position]!
+            try body(version.row, version.isNewest)
+        }
     }
 
     /// The live rows starting in `lowerStart..<upperStart` and ending at or after `lowerEnd` (absent bounds do

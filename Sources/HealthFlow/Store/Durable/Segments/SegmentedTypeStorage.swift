@@ -141,11 +141,10 @@ final class SegmentedTypeStorage {
         guard !memtable.isEmpty else { return }
         let number = (segments.last?.name.last ?? 0) + 1
         let name = SegmentName(type: type, first: number, last: number)
-        let rows = memtable.rowsInStartOrder()
         let made = try SegmentFileMaker(directory: directory, fileSystem: fileSystem, runLength: writerRunLength).make(
-            name, expectedRows: rows.count
+            name, expectedRows: memtable.count
         ) { (writer: inout SegmentWriter) throws(FileStoreError) in
-            for (row, isNewest) in rows {
+            try memtable.forEachInStartOrder { (row, isNewest) throws(FileStoreError) in
                 try SegmentFileMaker.append(row, to: &writer, making: name, indexed: isNewest)
             }
         }
