@@ -145,6 +145,27 @@ struct HealthQuantitySampleTests {
         }
     }
 
+    /// Each key that takes one of a few numbers accepts exactly those, and nothing between or around them.
+    @Test func numberedMetadataKeysAcceptTheirIntegersOnly() throws {
+        let keys: [(MetadataKey, [Double])] = [
+            (.insulinDeliveryReason, [1, 2]), (.wasUserEntered, [0, 1]), (.menstrualCycleStart, [0, 1]),
+            (.bloodGlucoseMealTime, [1, 2]), (.heartRateMotionContext, [0, 1, 2]), (.vo2MaxTestType, [1, 2, 3]),
+        ]
+        for (key, allowed) in keys {
+            for number in allowed {
+                #expect(throws: Never.self, "\(key) \(number)") {
+                    try Fixture.sample(.stepCount, 1, "count", metadata: [key: .number(number)])
+                }
+            }
+            let others = [allowed.min()! - 1, allowed.max()! + 1, allowed.min()! + 0.5, -.infinity, .infinity, .nan]
+            for value in others.map(MetadataValue.number) + [.string("1")] {
+                #expect(throws: ValidationError.self, "\(key) \(value)") {
+                    try Fixture.sample(.stepCount, 1, "count", metadata: [key: value])
+                }
+            }
+        }
+    }
+
     @Test func knownMetadataKeysCheckTheirValues() throws {
         #expect(
             throws: ValidationError.invalidMetadataValue(

@@ -56,16 +56,16 @@ public struct MetadataKey: RawRepresentable, Hashable, Sendable, Codable, Coding
     var expectation: MetadataExpectation? {
         // Every key with an expectation is one of HealthKit's (`HK…`): any other key is found custom without
         // being compared with each of them.
-        let utf8 = rawValue.utf8
-        guard utf8.count > 2, utf8.first == UInt8(ascii: "H"), utf8.dropFirst().first == UInt8(ascii: "K") else {
+        var utf8 = rawValue.utf8.makeIterator()
+        guard utf8.next() == UInt8(ascii: "H"), utf8.next() == UInt8(ascii: "K"), utf8.next() != nil else {
             return nil
         }
         return switch self {
-        case .insulinDeliveryReason: .number(allowed: [1, 2], meaning: "1 (basal) or 2 (bolus)")
-        case .menstrualCycleStart, .wasUserEntered: .number(allowed: [0, 1], meaning: "a Boolean number (0 or 1)")
-        case .bloodGlucoseMealTime: .number(allowed: [1, 2], meaning: "1 (preprandial) or 2 (postprandial)")
-        case .heartRateMotionContext: .number(allowed: [0, 1, 2], meaning: "0 (not set), 1 (sedentary) or 2 (active)")
-        case .vo2MaxTestType: .number(allowed: [1, 2, 3], meaning: "1, 2 or 3")
+        case .insulinDeliveryReason: .number(allowed: 1...2, meaning: "1 (basal) or 2 (bolus)")
+        case .menstrualCycleStart, .wasUserEntered: .number(allowed: 0...1, meaning: "a Boolean number (0 or 1)")
+        case .bloodGlucoseMealTime: .number(allowed: 1...2, meaning: "1 (preprandial) or 2 (postprandial)")
+        case .heartRateMotionContext: .number(allowed: 0...2, meaning: "0 (not set), 1 (sedentary) or 2 (active)")
+        case .vo2MaxTestType: .number(allowed: 1...3, meaning: "1, 2 or 3")
         case .syncVersion: .integer
         case .foodType, .syncIdentifier, .externalUUID, .timeZone, .deviceName: .string
         default: nil
@@ -73,17 +73,20 @@ public struct MetadataKey: RawRepresentable, Hashable, Sendable, Codable, Coding
     }
 }
 
-/// What a known metadata key accepts.
+/// What a known metadata key accepts. Made for every entry a sample is validated with, so it holds nothing that
+/// allocates: the allowed numbers are a range of integers, the meaning a literal.
 enum MetadataExpectation: Sendable {
     case string
     case integer
-    case number(allowed: Set<Double>, meaning: String)
+    /// One of the integers in `allowed`.
+    case number(allowed: ClosedRange<Int>, meaning: StaticString)
 
     func accepts(_ value: MetadataValue) -> Bool {
         switch (self, value) {
         case (.string, .string): true
         case (.integer, .number(let number)): number.isFinite && number == number.rounded()
-        case (.number(let allowed, _), .number(let number)): allowed.contains(number)
+        case (.number(let allowed, _), .number(let number)):
+            number == number.rounded() && number >= Double(allowed.lowerBound) && number <= Double(allowed.upperBound)
         default: false
         }
     }
@@ -92,7 +95,7 @@ enum MetadataExpectation: Sendable {
         switch self {
         case .string: "a string"
         case .integer: "an integral number"
-        case .number(_, let meaning): meaning
+        case .number(_, let meaning): "\(meaning)"
         }
     }
 }

@@ -54,11 +54,15 @@ enum SampleValidation {
                 throw .missingMetadata(type, key: key)
             }
         }
-        if metadata[.syncIdentifier] != nil, metadata[.syncVersion] == nil {
-            throw .missingMetadata(type, key: .syncVersion)
+        // One pass over the entries, comparing keys rather than hashing them for look-ups.
+        var (hasSyncIdentifier, hasSyncVersion, hasProblem) = (false, false, false)
+        for (key, value) in metadata {
+            if key == .syncIdentifier { hasSyncIdentifier = true } else if key == .syncVersion { hasSyncVersion = true }
+            if !hasProblem, problem(with: value, at: key, of: type) != nil { hasProblem = true }
         }
+        if hasSyncIdentifier, !hasSyncVersion { throw .missingMetadata(type, key: .syncVersion) }
         // Sorting only to name the first problem: valid metadata (nearly always) is checked in place.
-        guard metadata.contains(where: { problem(with: $0.value, at: $0.key, of: type) != nil }) else { return }
+        guard hasProblem else { return }
         for (key, value) in metadata.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             if let problem = problem(with: value, at: key, of: type) { throw problem }
         }
