@@ -199,9 +199,11 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
         withState { state, enqueue in
             do {
                 try check(state)
-                let objects = samples.flatMap { sample in
-                    HealthSaveRules.flattened(sample).enumerated().map { offset, object in
-                        StoredHealthSample(sample: object, correlation: offset == 0 ? nil : sample.uuid)
+                var objects: [StoredHealthSample] = []
+                objects.reserveCapacity(samples.count)
+                for sample in samples {
+                    SampleRules.forEachFlattened(sample) { object, correlation in
+                        objects.append(StoredHealthSample(sample: object, correlation: correlation))
                     }
                 }
                 try store(&state.backend, objects)
