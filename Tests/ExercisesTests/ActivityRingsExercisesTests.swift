@@ -4,7 +4,7 @@ import Foundation
 import HealthFlow
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct ExerciseActivityRingsTests {
+@Suite(.timeLimit(.minutes(10))) struct ExerciseActivityRingsTests {
     struct Unreachable: Error, Equatable {}
 
     /// A fake service: holds each move-goal completion until the test answers it, and records cancellations.

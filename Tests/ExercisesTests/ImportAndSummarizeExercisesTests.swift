@@ -6,7 +6,7 @@ import HealthFlow
 import ImportAndSummarizeExample
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct ExerciseImportAndSummarizeTests {
+@Suite(.timeLimit(.minutes(10))) struct ExerciseImportAndSummarizeTests {
     /// A folder of its own per test, removed at the end.
     final class Folder: Sendable {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("healthflow-import-\(UUID())")

@@ -6,7 +6,7 @@ import HealthSync
 import ObserveAndUploadExample
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct ExerciseObserveAndUploadTests {
+@Suite(.timeLimit(.minutes(10))) struct ExerciseObserveAndUploadTests {
     static let types = ObserveAndUploadExample.observedTypes
 
     struct QueryFailed: Error, Equatable {}
@@ -171,7 +171,7 @@ private final class LosingTransport: UploadTransport {
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct ExerciseObserveAndUploadRetryTests {
+@Suite(.timeLimit(.minutes(10))) struct ExerciseObserveAndUploadRetryTests {
     static func gathered(_ context: ExampleContext) async throws -> [GatheredChanges] {
         try await ObserveAndUploadExample.prepare(context)
         return try await answers.gatherChanges(of: ObserveAndUploadExample.observedTypes, in: context.store, since: [:])

@@ -3,7 +3,7 @@ import Foundation
 import OperationChainsExample
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct ExerciseOperationChainsTests {
+@Suite(.timeLimit(.minutes(10))) struct ExerciseOperationChainsTests {
     struct Corrupt: Error, Equatable {}
 
     static func queue() -> OperationQueue {

@@ -5,7 +5,7 @@ import HealthFlow
 import ReadHeightsExample
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct ExerciseReadHeightsTests {
+@Suite(.timeLimit(.minutes(10))) struct ExerciseReadHeightsTests {
     // Exercise 1: averageHeightInMetres(in:)
 
     @Test func averagesEveryHeight() async throws {

@@ -6,7 +6,7 @@ import SafeWritesExample
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct ExerciseSafeWritesTests {
+@Suite(.timeLimit(.minutes(10))) struct ExerciseSafeWritesTests {
     // Exercise 1: bodyTemperaturePitfall(_:_:in:)
 
     @Test func savesFahrenheitAndStoresTheSameTemperature() async throws {

@@ -3,7 +3,7 @@ import FlowKit
 import HealthFlow
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct ExerciseWriteHeightTests {
+@Suite(.timeLimit(.minutes(10))) struct ExerciseWriteHeightTests {
     // Exercise 1: writeWeightWithPromises(kilograms:in:)
 
     @Test func savesTheWeightInKilograms() async throws {

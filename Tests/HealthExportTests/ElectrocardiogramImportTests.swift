@@ -8,7 +8,7 @@ import Testing
 /// The export's ECG CSVs become ECGs whose voltage measurements the store keeps: from a zip and a folder, into
 /// the in-memory and the durable store, once however often the export is imported; a CSV that cannot be read
 /// is skipped with its file and line.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct ElectrocardiogramImportTests {
     let app = ExportFixtures.app
 

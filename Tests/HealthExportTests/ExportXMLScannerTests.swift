@@ -3,8 +3,10 @@ import Testing
 
 @testable import HealthExport
 
-/// Three minutes: a full run on the shared two-core machine can keep a test waiting minutes for a thread.
-@Suite(.timeLimit(.minutes(3)))
+/// Ten minutes, longer than a whole `swift test` here (5–6 min): a hang guard that cannot fire on a test that only
+/// waits. Swift Testing counts the time a test waits for the cooperative pool (two threads on a two-core machine),
+/// which long synchronous tests running children can hold for minutes.
+@Suite(.timeLimit(.minutes(10)))
 struct ExportXMLScannerTests {
     /// Every event as text, with its line, read with a buffer of `bufferSize` bytes.
     func events(of path: String, bufferSize: Int) throws -> [String] {

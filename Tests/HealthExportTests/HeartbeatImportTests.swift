@@ -8,7 +8,7 @@ import Testing
 /// A heart rate variability record's `HeartRateVariabilityMetadataList` becomes a heartbeat series beside the
 /// record's sample: every time form exports write, a list crossing midnight, once however often the export is
 /// imported; a list with a malformed beat is skipped with the beat's line, and its record is kept.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct HeartbeatImportTests {
     let app = ExportFixtures.app
 

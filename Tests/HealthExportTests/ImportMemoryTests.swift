@@ -9,7 +9,7 @@ import Testing
 /// on two cores its children share them with the command-line tests' children (each seeding a year into a
 /// disk-backed store), and the disk-backed test took over two minutes there.
 @Suite(
-    .timeLimit(.minutes(4)),
+    .timeLimit(.minutes(10)),
     .disabled(
         if: sanitizedBuild,
         "measures peak RSS, to which AddressSanitizer's quarantine of freed memory and a sanitizer's shadow memory add"

@@ -7,7 +7,7 @@ import Testing
 /// An export's `Workout`s become stored workout samples: activity type, totals, events, activities, statistics,
 /// source and metadata, with a content identity (a re-import adds nothing); a workout that breaks HealthKit's
 /// rules is a listed skip, and what the model cannot hold is counted.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct WorkoutImportTests {
     let app = ExportFixtures.app
 

@@ -7,7 +7,7 @@ import Testing
 
 /// A workout's `WorkoutRoute` file (`workout-routes/*.gpx`, in the zip or the folder) becomes a route stored with the
 /// workout; a route file that is missing or not a route is a counted, listed skip, and the workout is kept.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct WorkoutRouteImportTests {
     let app = ExportFixtures.app
 

@@ -49,4 +49,4 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
 }
 
 /// The examples that print, run one at a time so that each reads only its own lines.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct DocExamples {}
+@Suite(.serialized, .timeLimit(.minutes(10))) struct DocExamples {}

@@ -6,7 +6,7 @@ import Testing
 private let graphStressCount = min(10_000, stressCount)
 
 extension OperationGraphSuite {
-    @Suite(.timeLimit(.minutes(3))) struct GraphStressTests {
+    @Suite(.timeLimit(.minutes(10))) struct GraphStressTests {
         @Test func aChainOfTenThousandStagesFinishesWithoutDeepeningTheStack() async throws {
             var chain = OperationChain(on: OperationQueue(), name: "deep").then { 0 }
             for _ in 1..<graphStressCount { chain = chain.then { $0 + 1 } }

@@ -6,7 +6,7 @@ import Testing
 
 /// A failure of the body's own source (a streamed file that shrank or vanished mid-upload) ends the upload at
 /// once with that error: it is not a network failure, and another attempt would read the same broken source.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct BodySourceFailureTests {
     static let declared: Int64 = 3_000_000
 

@@ -8,7 +8,7 @@ import Testing
 /// come to the same outcome. Each answer of the test server whose outcome does not depend on timing is sent once
 /// through each client, and the receipts (disposition, location) or errors (their descriptions: status,
 /// Retry-After, message, `URLError` code) must be the same. On Apple platforms both runs use URLSession.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct HTTPClientParityTests {
     /// Paths, whether the body is streamed, and the outcome both clients must give.
     static let cases: [(path: String, streamed: Bool, outcome: String)] = [

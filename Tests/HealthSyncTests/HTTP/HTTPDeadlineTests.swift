@@ -8,7 +8,7 @@ import Testing
 /// late). A short whole-exchange deadline ends each with ``HTTPUploadError/timedOut(after:)``; a short stall
 /// limit under a long deadline ends each with ``HTTPUploadError/stalled(for:)``. Only the typed error is
 /// asserted, never how long it took.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct HTTPDeadlineTests {
     static let stalls = [("hang", false), ("stall/100000", true), ("slow/25", false)]
 

@@ -8,7 +8,7 @@ import Testing
 /// request's head or on accept, and the upload must fail that attempt retryably and deliver on the honest retry.
 /// Serialized like every HTTP fault suite, and a suite of its own so that its large bodies do not lengthen the one
 /// queue of ``HTTPFaultTests``: Swift Testing runs suites side by side, the tests of a serialized suite one by one.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct HTTPEarlySuccessTests {
     /// A body no socket can take in before the server answers: more than loopback's largest send buffer (4 MiB)
     /// and a receive window nobody reads, together.

@@ -9,7 +9,7 @@ import Testing
 /// the typed error or a successful retry, and what the server saw. Retries run on a manual clock; the only real
 /// waits are the 1 s request timeouts of the two timeout tests. Every other case allows 20 s, so a loaded machine
 /// never turns a server's real answer into a timeout.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct HTTPFaultTests {
     /// A body small enough to go as `Data` with a `Content-Length`.
     static let small = 2_000

@@ -6,7 +6,7 @@ import Testing
 /// Redirects never fool an upload: a 307/308 within the same origin is followed by sending the whole body
 /// again; 301/302/303, another origin and a loop are refused with a typed error and nothing counts as delivered.
 /// The test server behind every redirect answers 200 to anything, a body-less re-send or a GET included.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct HTTPRedirectTests {
     static func request(streamed: Bool) -> UploadRequest {
         let body = Data((0..<(streamed ? 600_000 : 30_000)).map { UInt8(truncatingIfNeeded: $0 &* 7) })

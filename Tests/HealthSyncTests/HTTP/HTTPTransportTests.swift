@@ -4,7 +4,7 @@ import HealthSync
 import Testing
 
 /// The HTTP transport and uploader against a real local server (Python, 127.0.0.1, OS-assigned port).
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct HTTPTransportTests {
     private static func multipart(payloadBytes: Int) throws -> MultipartBody {
         let payload = gzipMultipartJSONLike(byteCount: payloadBytes)

@@ -8,7 +8,7 @@ import Testing
 /// The sync engine over HTTP faults: after a failed upload the anchors are unchanged and the batch is still
 /// pending; the next run re-sends it under the same key and the server stores it once. Observed runs report
 /// batch and upload events in order.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct SyncEngineHTTPFaultTests {
     private static func engine(
         _ bench: SyncEngineBench, _ server: HTTPTestServer, _ path: String, attempts: Int,

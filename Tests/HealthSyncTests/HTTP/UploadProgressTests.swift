@@ -5,7 +5,7 @@ import HealthSync
 import Testing
 
 /// Observed uploads: the order of ``UploadEvent``s, the `Progress` and the end of the event stream on every path.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct UploadProgressTests {
     private static func uploader(_ failures: [any Error], scheduler: ManualScheduler, attempts: Int = 4) -> Uploader {
         let fake = HTTPFakeTransport(failures: failures, clock: { scheduler.now })

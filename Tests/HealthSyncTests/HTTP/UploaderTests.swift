@@ -5,7 +5,7 @@ import HealthSync
 import Testing
 
 /// The uploader's retry rules, on a fake transport and a manual clock: no real waiting.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct UploaderTests {
     private static func setup(
         _ failures: [any Error], attempts: Int = 5, backoff: Backoff = .exponential(initial: .seconds(1), jitter: .none)

@@ -5,7 +5,7 @@ import Testing
 
 /// The tests' own Python environment (`TestPython`): built once, reused while the pins are unchanged, rebuilt
 /// when they change, and when it cannot be built, a one-line reason with the fix instead of a traceback.
-@Suite(.timeLimit(.minutes(4)))
+@Suite(.timeLimit(.minutes(10)))
 struct TestPythonSetupTests {
     /// A private folder with a requirements file holding `lines`.
     private static func scratch(_ lines: String) throws -> (folder: URL, requirements: URL) {
