@@ -9,8 +9,9 @@ import Testing
 /// once their batch is pending, discarded otherwise.
 struct StagingUploadTransportTests {
     /// Nine changes in batches of 3, then an empty gathering: batch 1 is not prepared ahead and is uploaded; batches 2
-    /// and 3 are staged before they are pending (their `persisted` checkpoint) and delivered from the staged bytes
-    /// after it, each with its own body; nothing is discarded.
+    /// and 3 are staged while the batch before them is in flight (the staging may end before or after they are
+    /// pending, their `persisted` checkpoint) and delivered from the staged bytes only after both, each with its own
+    /// body; nothing is discarded.
     @Test func aTransportOfItsOwnGetsEachBatchPreparedAheadStagedAndDeliveredOnlyOnceItIsPending() async throws {
         let bench = try await SyncEngineBench.make()
         defer { bench.remove() }
@@ -33,12 +34,57 @@ struct StagingUploadTransportTests {
             let staged = try #require(all.firstIndex(of: "staged \(id)"), "\(all)")
             let persisted = try #require(all.firstIndex(of: "persisted \(id)"), "\(all)")
             let delivered = try #require(all.firstIndex(of: "delivered \(id)"), "\(all)")
-            #expect(staged < persisted && persisted < delivered, "\(all)")
+            #expect(staged < delivered && persisted < delivered, "\(all)")
         }
         for (index, id) in ids.enumerated() {
             let expected = (1...3).map { SyncFixtures.uuid(index * 3 + $0) }
             #expect(try bench.deliveredBatch(id).sampleUUIDs == expected)
         }
+    }
+
+    /// A staging that ends only after its batch is pending (held until the batch's `persisted` checkpoint) is
+    /// waited for by the send: each batch prepared ahead is still delivered from its staged bytes, never uploaded a
+    /// second way, and the outbox holds every batch once.
+    @Test func aBodyStagedOnlyAfterItsBatchIsPendingIsStillDeliveredFromTheStagedBytes() async throws {
+        let bench = try await SyncEngineBench.make()
+        defer { bench.remove() }
+        try bench.store.ingest(try SyncEngineBench.heartRates(9))
+        let events = PendingBatchFileTests.Trace()
+        let persisted = LockedState<Set<UUID>>([])
+        let released = DispatchSemaphore(value: 0)
+        let transport = StagingTestTransport(outbox: bench.outbox, plain: bench.outbox, events: events) { id in
+            // Bounded: a run that never makes the batch pending fails the test below instead of hanging it.
+            let deadline = DispatchTime.now() + .seconds(120)
+            while !persisted.withLock({ $0.contains(id) }) {
+                if released.wait(timeout: deadline) == .timedOut {
+                    events.note("held past the deadline \(id)")
+                    return
+                }
+            }
+        }
+        let engine = try bench.engine(transport: transport, batchSize: 3).reportingCheckpoints { checkpoint in
+            guard checkpoint.name == "persisted" else { return }
+            let id = checkpoint.batchID
+            events.note("persisted \(id)")
+            persisted.withLock { _ = $0.insert(id) }
+            released.signal()
+        }
+
+        let report = try await engine.sync()
+
+        #expect(report.batches == 3 && report.totalSamples == 9)
+        let ids = report.batchIDs
+        let all = events.all
+        #expect(!all.contains { $0.hasPrefix("held past") }, "\(all)")
+        #expect(all.filter { $0.hasPrefix("uploaded") } == ["uploaded \(ids[0])"], "\(all)")
+        #expect(all.filter { $0.hasPrefix("delivered") } == ["delivered \(ids[1])", "delivered \(ids[2])"], "\(all)")
+        for id in ids[1...] {
+            let persisted = try #require(all.firstIndex(of: "persisted \(id)"), "\(all)")
+            let staged = try #require(all.firstIndex(of: "staged \(id)"), "\(all)")
+            let delivered = try #require(all.firstIndex(of: "delivered \(id)"), "\(all)")
+            #expect(persisted < staged && staged < delivered, "\(all)")
+        }
+        #expect(try bench.outbox.storedBatchIDs() == ids.sorted { $0.uuidString < $1.uuidString })
     }
 
     /// Batch 1's upload fails once batch 2 is prepared ahead: the body staged for batch 2 is discarded, never
@@ -111,11 +157,17 @@ final class StagingTestTransport: StagingUploadTransport {
     let outbox: OutboxTransport
     let plain: any UploadTransport
     let events: PendingBatchFileTests.Trace
+    /// Called with the batch ID on the staging thread before each body is staged.
+    let beforeStaging: (@Sendable (UUID) -> Void)?
 
-    init(outbox: OutboxTransport, plain: any UploadTransport, events: PendingBatchFileTests.Trace) {
+    init(
+        outbox: OutboxTransport, plain: any UploadTransport, events: PendingBatchFileTests.Trace,
+        beforeStaging: (@Sendable (UUID) -> Void)? = nil
+    ) {
         self.outbox = outbox
         self.plain = plain
         self.events = events
+        self.beforeStaging = beforeStaging
     }
 
     func upload(_ request: UploadRequest) -> Promise<UploadReceipt> {
@@ -124,6 +176,7 @@ final class StagingTestTransport: StagingUploadTransport {
     }
 
     func stageBody(_ request: UploadRequest) throws -> Staged {
+        beforeStaging?(request.batchID)
         events.note("staged \(request.batchID)")
         return Staged(batchID: request.batchID, body: try request.body.makeData())
     }
