@@ -28,11 +28,13 @@ import Testing
             do { resolver.fulfill(try await store.nextChange(of: .stepCount)) } catch { resolver.reject(error) }
         }
         // The waiting task starts observing at a moment the test cannot see; keep changing the store (a bounded
-        // number of times) until it has noticed one change.
-        for _ in 0..<1_000 where arrived.isPending {
+        // number of times) until it has noticed one change. Should it never, the wait is cancelled: the test fails
+        // instead of waiting for ever.
+        for _ in 0..<10_000 where arrived.isPending {
             try await store.save(try StoreFixture.sample(.stepCount))
             await Task.yield()
         }
+        if arrived.isPending { waiter.cancel() }
         #expect(try await arrived.value.index == 1)
         _ = await waiter.result
     }

@@ -49,6 +49,9 @@ public struct HTTPTransport: ReportingUploadTransport {
     /// Whether `http://` URLs on Linux go through URLSession too instead of the socket client — off, except in
     /// tests that hold both clients to the same behaviour.
     var prefersURLSession = false
+    /// How long the socket client's streamed body waits for `100 Continue` before it is sent anyway: libcurl's
+    /// second, longer only in tests whose server must answer on the head first whatever the machine's load.
+    var continueWait = Duration.seconds(1)
 
     /// Creates a transport.
     ///
@@ -121,7 +124,7 @@ public struct HTTPTransport: ReportingUploadTransport {
                 do {
                     let exchange = try SocketHTTPExchange(
                         request: request, target: target, streamed: streams(request), timeout: timeout,
-                        stallLimit: stallLimit, reporter: reporter)
+                        stallLimit: stallLimit, continueWait: continueWait, reporter: reporter)
                     resolver.onCancel { exchange.cancel() }
                     exchange.start(completion: finish)
                 } catch {

@@ -9,7 +9,8 @@
     /// connection), and the body read afresh from the ``UploadRequest``: the whole of it with a `Content-Length`
     /// when `streamed` is false; otherwise from a new stream in chunks of at most 64 KiB with
     /// `Transfer-Encoding: chunked` and `Expect: 100-continue` — the body waits for `100 Continue`, a final answer,
-    /// or one second (for servers that ignore the header), whichever comes first. Never both framings.
+    /// or `continueWait` (one second, libcurl's; for servers that ignore the header), whichever comes first. Never
+    /// both framings.
     ///
     /// Rules of the exchange:
     /// - The answer is read whenever it comes. A final answer that arrives before the whole request went out ends
@@ -35,8 +36,6 @@
     /// - Note: `Sendable`: every stored property is immutable and `Sendable`; the mutable state of a run lives on
     ///   its thread only.
     final class SocketHTTPExchange: Sendable {
-        /// How long a streamed body waits for `100 Continue` (libcurl's default).
-        static let continueWait = Duration.seconds(1)
         /// The largest chunk of a streamed body.
         static let chunkBytes = 65_536
 
@@ -45,6 +44,7 @@
         private let streamed: Bool
         private let timeout: Duration
         private let stallLimit: Duration
+        private let continueWait: Duration
         private let reporter: UploadReporter
         private let wakeup: SocketWakeup
 
@@ -52,13 +52,14 @@
         /// - Throws: ``HTTPUploadError/connection(code:)`` −1004 when no descriptor is left for its wake-up pair.
         init(
             request: UploadRequest, target: URL, streamed: Bool, timeout: Duration, stallLimit: Duration,
-            reporter: UploadReporter
+            continueWait: Duration, reporter: UploadReporter
         ) throws(HTTPUploadError) {
             self.request = request
             self.target = target
             self.streamed = streamed
             self.timeout = timeout
             self.stallLimit = stallLimit
+            self.continueWait = continueWait
             self.reporter = reporter
             wakeup = try SocketWakeup()
         }
@@ -94,7 +95,7 @@
             defer { socket.close() }
             let run = ExchangeRun(
                 socket: socket, clock: clock, reporter: reporter, request: head + (data.map { [UInt8]($0) } ?? []),
-                stream: stream)
+                stream: stream, continueWait: continueWait)
             return try run.reply()
         }
 
@@ -145,6 +146,7 @@
         private var clock: ExchangeClock
         private let reporter: UploadReporter
         private let stream: InputStream?
+        private let continueWait: Duration
         private var outgoing: OutgoingBytes
         private var parser = HTTPResponseParser()
         private var phase = Phase.sending
@@ -156,12 +158,16 @@
         /// - Parameters:
         ///   - request: The head, with a whole body after it.
         ///   - stream: A streamed body, unopened; `nil` for a whole one.
-        init(socket: TCPSocket, clock: ExchangeClock, reporter: UploadReporter, request: [UInt8], stream: InputStream?)
-        {
+        ///   - continueWait: How long `stream` waits for `100 Continue` before it is sent anyway.
+        init(
+            socket: TCPSocket, clock: ExchangeClock, reporter: UploadReporter, request: [UInt8], stream: InputStream?,
+            continueWait: Duration
+        ) {
             self.socket = socket
             self.clock = clock
             self.reporter = reporter
             self.stream = stream
+            self.continueWait = continueWait
             outgoing = OutgoingBytes(request)
         }
 
@@ -206,7 +212,7 @@
         private func advance() throws {
             switch phase {
             case .sending:
-                phase = stream == nil ? .sent : .awaitingContinue(until: .now + SocketHTTPExchange.continueWait)
+                phase = stream == nil ? .sent : .awaitingContinue(until: .now + continueWait)
             case .streaming:
                 guard let stream else { return }
                 let count = chunk.withUnsafeMutableBufferPointer { buffer in

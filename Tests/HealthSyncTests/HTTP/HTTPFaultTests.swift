@@ -1,14 +1,15 @@
 import FlowKit
 import FlowKitTesting
 import Foundation
-import HealthSync
 import Testing
+
+@testable import HealthSync
 
 /// Fault injection against the loopback server (``HTTPTestServer``): early 413, 429/503 with Retry-After, drops
 /// (FIN and RST), a slow answer and a stalled reader past the timeout, malformed answers. Each asserts no crash,
 /// the typed error or a successful retry, and what the server saw. Retries run on a manual clock; the only real
-/// waits are the 1 s request timeouts of the two timeout tests. Every other case allows 20 s, so a loaded machine
-/// never turns a server's real answer into a timeout.
+/// waits are the timeouts of the two timeout tests (1 s for the slow answer, 8 s for the stalled reader). Every
+/// other case allows 20 s, so a loaded machine never turns a server's real answer into a timeout.
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct HTTPFaultTests {
     /// A body small enough to go as `Data` with a `Content-Length`.
@@ -21,8 +22,17 @@ struct HTTPFaultTests {
         scheduler: ManualScheduler
     ) -> Uploader {
         Uploader(
-            transport: HTTPTransport(url: server.url(path), timeout: timeout, dataThreshold: streamed ? 0 : 1 << 20),
+            transport: transport(server.url(path), timeout: timeout, streamed: streamed),
             policy: UploadRetryPolicy(attempts: attempts, backoff: .constant(.seconds(1))), scheduler: scheduler)
+    }
+
+    /// A transport whose streamed bodies wait up to 30 s for `100 Continue` (libcurl's 1 s is the default): the test
+    /// server answers the head at once, and a machine loaded enough to delay that answer past 1 s would have the
+    /// body start out and an early answer race the reset of its connection.
+    static func transport(_ url: URL, timeout: Duration, streamed: Bool) -> HTTPTransport {
+        var transport = HTTPTransport(url: url, timeout: timeout, dataThreshold: streamed ? 0 : 1 << 20)
+        transport.continueWait = .seconds(30)
+        return transport
     }
 
     static func body(_ count: Int) -> Data {
@@ -68,8 +78,7 @@ struct HTTPFaultTests {
     /// head and closes, each reported as that 413 and nothing else (bounded: 200 small exchanges on loopback).
     @Test func anEarlyAnswerToAStreamedBodyIsReportedInEveryRun() async throws {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
-            let transport = HTTPTransport(
-                url: server.url("reject-early/413/close"), timeout: .seconds(20), dataThreshold: 0)
+            let transport = Self.transport(server.url("reject-early/413/close"), timeout: .seconds(20), streamed: true)
             let body = Self.body(Self.large)
             var outcomes: [String: Int] = [:]
             for _ in 0..<200 {
@@ -209,18 +218,22 @@ struct HTTPFaultTests {
     // MARK: slow answer, stalled reader
 
     /// Answers that fail every attempt and are retried until the last, which fails with the typed error:
-    /// `slow/3` reads the body and answers after 3 s, past the 1 s timeout (URLError −1001); `truncated` sends a
+    /// `slow/3` reads the body and answers after 3 s, past a 1 s timeout (URLError −1001); `truncated` sends a
     /// 200 whose body stops short of its Content-Length, then closes (URLError −1; the batch may or may not have
-    /// been stored, the idempotency key makes the retry safe).
+    /// been stored, the idempotency key makes the retry safe), under a 20 s timeout that a loaded machine's
+    /// exchange cannot reach first.
     @Test(arguments: [
-        ("slow/3", HTTPUploadError.timedOut(after: .seconds(1))), ("truncated", HTTPUploadError.connection(code: -1)),
+        ("slow/3", Duration.seconds(1), HTTPUploadError.timedOut(after: .seconds(1))),
+        ("truncated", Duration.seconds(20), HTTPUploadError.connection(code: -1)),
     ])
-    func failingAnswerIsRetriedThenFailsTyped(path: String, expected: HTTPUploadError) async throws {
+    func failingAnswerIsRetriedThenFailsTyped(path: String, timeout: Duration, expected: HTTPUploadError)
+        async throws
+    {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
             let scheduler = ManualScheduler()
             let request = httpStreamedRequest(Self.body(Self.small))
             let upload = Self.uploader(
-                server, path, streamed: false, attempts: 2, timeout: .seconds(1), scheduler: scheduler
+                server, path, streamed: false, attempts: 2, timeout: timeout, scheduler: scheduler
             )
             .observedUpload(request)
 
@@ -234,21 +247,22 @@ struct HTTPFaultTests {
         }
     }
 
-    /// The server reads 100 kB of a 4 MB streamed body and stops reading: the exchange passes its deadline, a
-    /// typed error; the bytes counted stay below the body length.
+    /// The server reads 100 kB of a 4 MB streamed body and stops reading (for 20 s): the exchange passes its 8 s
+    /// deadline, a typed error; the bytes counted stay below the body length. The deadline leaves a loaded
+    /// machine time to connect and send the first percent of the body (the first bytes reported).
     @Test func stalledReaderTimesOutWithATypedError() async throws {
         try await withHTTPTestServer { (server: HTTPTestServer) async throws -> Void in
             let scheduler = ManualScheduler()
             let request = httpStreamedRequest(Self.body(Self.large))
             let upload = Self.uploader(
-                server, "stall/100000", streamed: true, attempts: 1, timeout: .seconds(1), scheduler: scheduler
+                server, "stall/100000", streamed: true, attempts: 1, timeout: .seconds(8), scheduler: scheduler
             )
             .observedUpload(request)
 
             let (events, _) = await driveUpload(upload, on: scheduler)
 
             let error = await #expect(throws: HTTPUploadError.self) { try await upload.value }
-            #expect(error == .timedOut(after: .seconds(1)))
+            #expect(error == .timedOut(after: .seconds(8)))
             #expect(upload.progress.completedUnitCount < Int64(Self.large))
             #expect(events.contains { if case .bytesSent(let sent, _) = $0 { sent > 0 } else { false } })
         }

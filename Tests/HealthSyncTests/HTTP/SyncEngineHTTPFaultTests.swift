@@ -16,7 +16,7 @@ struct SyncEngineHTTPFaultTests {
     ) throws -> SyncEngine {
         try bench.engine(
             transport: Uploader(
-                transport: HTTPTransport(url: server.url(path), timeout: .seconds(5)),
+                transport: HTTPTransport(url: server.url(path), timeout: .seconds(20)),
                 policy: UploadRetryPolicy(attempts: attempts, backoff: .constant(.milliseconds(1))),
                 scheduler: scheduler))
     }
