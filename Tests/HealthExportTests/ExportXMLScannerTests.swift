@@ -53,6 +53,29 @@ struct ExportXMLScannerTests {
         #expect(values[2].device == "<<HKDevice: 0x283a8c9b0>, name:Apple Clock, manufacturer:Apple Inc.>")
     }
 
+    /// Newlines counted eight bytes at a time agree with a byte loop: every length and offset up to 40 bytes, over
+    /// bytes where newlines sit beside their neighbours in value (0x09, 0x0B, 0x8A) and at a word's edges.
+    @Test func newlinesAreCountedAsAByteLoopCountsThem() {
+        let pattern: [UInt8] = [0x0A, 0x09, 0x0A, 0x0A, 0x0B, 0x8A, 0x0A, 0xFF, 0x00, 0x0A, 0x41, 0x0A, 0x7F, 0x0A]
+        let bytes = (0..<48).map { pattern[($0 * 7) % pattern.count] }
+        bytes.withUnsafeBytes { all in
+            for first in 0..<8 {
+                for last in first...40 {
+                    let slice = UnsafeRawBufferPointer(rebasing: all[first..<last])
+                    #expect(ExportXMLScanner.newlineCount(in: slice) == slice.filter { $0 == 0x0A }.count)
+                }
+            }
+        }
+    }
+
+    /// A UTC offset is written back as the export wrote it.
+    @Test func aUTCOffsetIsWrittenAsSignHoursMinutes() throws {
+        for text in ["+0000", "-0700", "+0530", "-1200", "+1345", "+2359", "-0001"] {
+            let date = try #require(ExportDate("2026-03-01 23:59:50 \(text)"))
+            #expect(date.offsetText == text)
+        }
+    }
+
     @Test func aSmallBufferReadsTheSameEventsAsALargeOne() throws {
         let body =
             " <!-- a comment with a <Record> and \"quotes\" inside -->\n"

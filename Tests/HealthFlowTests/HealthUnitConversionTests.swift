@@ -145,6 +145,26 @@ struct HealthUnitConversionTests {
         #expect(HealthUnit.percent().dimension == .count)
     }
 
+    /// A dimension keeps exactly its non-zero exponents, whichever way it was made, and products saturate.
+    @Test func dimensionsKeepTheirNonZeroExponents() throws {
+        let pressure = UnitDimension(exponents: [.mass: 1, .length: -1, .time: -2, .count: 0])
+        #expect(pressure == .pressure && pressure.hashValue == UnitDimension.pressure.hashValue)
+        #expect(pressure.exponents == [.mass: 1, .length: -1, .time: -2])
+        #expect(try HealthUnit(from: "kg/m.s^2").dimension.exponents == pressure.exponents)
+        #expect(try HealthUnit(from: "m/m").dimension == .dimensionless && UnitDimension.dimensionless.exponents == [:])
+        for base in UnitDimension.Base.allCases {
+            #expect(UnitDimension(exponents: [base: -3]).exponents == [base: -3])
+        }
+        let huge = try HealthUnit(from: "m^9223372036854775807.s^-9223372036854775808.count^2")
+        #expect(huge.dimension.exponents == [.length: .max, .time: .min, .count: 2])
+        #expect(huge.unitRaised(toPower: 2).dimension.exponents == [.length: .max, .time: .min, .count: 4])
+        #expect(try huge.isCompatible(with: HealthUnit(from: "count^2.m^9223372036854775807.s^-9223372036854775808")))
+        #expect(try !HealthUnit(from: "count/min").isCompatible(with: HealthUnit(from: "Hz")))
+        let decibels = try HealthUnit(from: "dBHL^2/dBASPL")
+        #expect(decibels.dimension.exponents == [.hearingLevel: 2, .soundPressureLevel: -1])
+        #expect(try HealthUnit(from: "count/min").isCompatible(with: HealthUnit(from: "count/s")))
+    }
+
     @Test func equalityComparesNormalisedFactorMaps() throws {
         #expect(try HealthUnit(from: "mL/(kg*min)") == (try HealthUnit(from: "mL/min.kg")))
         #expect(try HealthUnit(from: "ml") == HealthUnit.literUnit(with: .milli))

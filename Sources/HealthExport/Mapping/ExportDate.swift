@@ -9,9 +9,15 @@ struct ExportDate: Hashable, Sendable {
 
     /// The offset as written: `+HHMM` or `-HHMM`.
     var offsetText: String {
-        let sign = utcOffset < 0 ? "-" : "+"
         let minutes = abs(utcOffset) / 60
-        return sign + Self.twoDigits(minutes / 60) + Self.twoDigits(minutes % 60)
+        func digit(_ value: Int) -> UInt8 { UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10) }
+        // Five ASCII bytes: a string stored inline, made without concatenating four others.
+        return String(unsafeUninitializedCapacity: 5) { text in
+            text[0] = utcOffset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
+            (text[1], text[2]) = (digit(minutes / 600), digit(minutes / 60))
+            (text[3], text[4]) = (digit(minutes % 60 / 10), digit(minutes % 60))
+            return 5
+        }
     }
 
     init?(_ text: String) {
@@ -76,9 +82,5 @@ struct ExportDate: Hashable, Sendable {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func twoDigits(_ value: Int) -> String {
-        value < 10 ? "0\(value)" : "\(value)"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthFlow
 
 /// One event of the pull scanner.
 enum XMLEvent {
@@ -138,12 +139,25 @@ final class ExportXMLScanner {
 
     private func countLines(upTo index: Int) {
         guard index > countedTo else { return }
-        var newlines = 0
-        for byte in UnsafeRawBufferPointer(rebasing: buffer[countedTo..<index]) where byte == 0x0A {
-            newlines += 1
-        }
-        line += newlines
+        line += Self.newlineCount(in: UnsafeRawBufferPointer(rebasing: buffer[countedTo..<index]))
         countedTo = index
+    }
+
+    /// The number of `\n` bytes in `bytes`, eight at a time.
+    static func newlineCount(in bytes: UnsafeRawBufferPointer) -> Int {
+        let (newlines, low7): (UInt64, UInt64) = (0x0A0A_0A0A_0A0A_0A0A, 0x7F7F_7F7F_7F7F_7F7F)
+        var (count, index) = (0, 0)
+        while index + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ newlines
+            // The high bit of each byte that is zero, so was a newline: no carry crosses a byte (0x7F + 0x7F < 0x100).
+            count += (~(((word & low7) &+ low7) | word | low7)).nonzeroBitCount
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] == 0x0A { count += 1 }
+            index += 1
+        }
+        return count
     }
 
     private func truncatedHere() -> HealthExportError {
@@ -415,13 +429,9 @@ final class ExportXMLScanner {
         from first: Int, to last: Int, hasReference: Bool
     ) throws(HealthExportError) -> (string: String, isUTF8: Bool) {
         if hasReference {
-            let bytes = try decodeReferences(from: first, to: last)
-            if let string = String(validating: bytes, as: UTF8.self) { return (string, true) }
-            return (String(decoding: bytes, as: UTF8.self), false)
+            return try decodeReferences(from: first, to: last).withUnsafeBytes { UTF8Bytes.decode($0) }
         }
-        let bytes = UnsafeRawBufferPointer(rebasing: buffer[first..<last])
-        if let string = String(validating: bytes, as: UTF8.self) { return (string, true) }
-        return (String(decoding: bytes, as: UTF8.self), false)
+        return UTF8Bytes.decode(UnsafeRawBufferPointer(rebasing: buffer[first..<last]))
     }
 
     /// Whether the name ending before `buffer[end]` ends in `Date`.

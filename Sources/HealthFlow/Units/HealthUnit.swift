@@ -84,20 +84,12 @@ public struct HealthUnit: Hashable, Sendable {
     }
 
     /// The physical dimension of the unit; units convert into each other exactly when these are equal.
-    public var dimension: UnitDimension {
-        // One factor (most units): its dimension, without building the product.
-        if factors.count == 1, let (atom, power) = factors.first {
-            return power == 1 ? atom.dimension : atom.dimension.raised(to: power)
-        }
-        return factors.reduce(UnitDimension.dimensionless) { result, factor in
-            result.multiplied(by: factor.key.dimension.raised(to: factor.value))
-        }
-    }
+    public var dimension: UnitDimension { UnitDimension(product: factors) }
 
     /// Whether values in this unit can be converted into `other` (their dimensions match).
     public func isCompatible(with other: HealthUnit) -> Bool {
-        // Equal units have one dimension, found equal without computing it.
-        isIdentical(to: other) || factors == other.factors || dimension == other.dimension
+        // A copy of this unit has its dimension, found equal without computing it.
+        isIdentical(to: other) || dimension == other.dimension
     }
 
     /// The product of two units: exponents of equal factors add.

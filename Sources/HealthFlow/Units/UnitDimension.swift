@@ -35,14 +35,49 @@ public struct UnitDimension: Hashable, Sendable, CustomStringConvertible {
         case soundPressureLevel
         /// Hearing level (`dBHL`).
         case hearingLevel
+
+        /// Its lane in ``UnitDimension/lanes``: its position in `allCases`.
+        var lane: Int {
+            switch self {
+            case .mass: 0
+            case .length: 1
+            case .time: 2
+            case .temperature: 3
+            case .count: 4
+            case .internationalUnit: 5
+            case .amountOfSubstance: 6
+            case .conductance: 7
+            case .voltage: 8
+            case .soundPressureLevel: 9
+            case .hearingLevel: 10
+            }
+        }
     }
 
+    /// Each base's exponent in the base's ``Base/lane``; the lanes past the last base are zero. A vector, not a
+    /// dictionary, so that a unit's dimension is found and compared without allocating (the import checks one
+    /// per sample).
+    private var lanes: SIMD16<Int>
+
     /// The non-zero exponent of each base dimension. Empty for a dimensionless unit such as `()`.
-    public let exponents: [Base: Int]
+    public var exponents: [Base: Int] {
+        var exponents: [Base: Int] = [:]
+        for base in Base.allCases where lanes[base.lane] != 0 {
+            exponents[base] = lanes[base.lane]
+        }
+        return exponents
+    }
 
     /// Makes a dimension from base exponents; zero exponents are dropped.
     public init(exponents: [Base: Int]) {
-        self.exponents = exponents.filter { $0.value != 0 }
+        lanes = .zero
+        for (base, power) in exponents {
+            lanes[base.lane] = power
+        }
+    }
+
+    private init(lanes: SIMD16<Int>) {
+        self.lanes = lanes
     }
 
     /// The dimension of a pure number: the unitless unit `()`.
@@ -93,22 +128,26 @@ public struct UnitDimension: Hashable, Sendable, CustomStringConvertible {
             return name
         }
         return Base.allCases.compactMap { base -> String? in
-            guard let power = exponents[base] else { return nil }
+            let power = lanes[base.lane]
+            guard power != 0 else { return nil }
             return power == 1 ? base.rawValue : "\(base.rawValue)^\(power)"
         }.joined(separator: "·")
     }
 
-    /// The product of two dimensions (exponents add; they saturate rather than overflow).
-    func multiplied(by other: UnitDimension) -> UnitDimension {
-        var result = exponents
-        for (base, power) in other.exponents {
-            result[base] = Saturating.add(result[base] ?? 0, power)
+    /// The dimension of a product of atoms, each raised to its power: per base, the sum of the atoms' exponents
+    /// times their powers, which saturate rather than overflow. The bases an atom lacks are skipped (most atoms
+    /// have one).
+    init(product factors: [UnitAtom: Int]) {
+        var lanes = SIMD16<Int>.zero
+        for (atom, power) in factors {
+            let atomLanes = atom.dimension.lanes
+            for lane in 0..<Self.baseCount where atomLanes[lane] != 0 {
+                lanes[lane] = Saturating.add(lanes[lane], Saturating.multiply(atomLanes[lane], power))
+            }
         }
-        return UnitDimension(exponents: result)
+        self.init(lanes: lanes)
     }
 
-    /// The dimension raised to an integer power (exponents saturate rather than overflow).
-    func raised(to power: Int) -> UnitDimension {
-        UnitDimension(exponents: exponents.mapValues { Saturating.multiply($0, power) })
-    }
+    /// The number of bases, the lanes in use.
+    private static let baseCount = Base.allCases.count
 }

@@ -90,7 +90,10 @@ struct BinaryReader {
         }
         guard tag >> 1 <= UInt64(end - position) else { throw Failure(reason: "a string exceeds the payload") }
         let start = try take(Int(tag >> 1))
-        guard let value = String(validating: bytes[start..<position], as: UTF8.self) else {
+        let text = bytes.withUnsafeBytes {
+            UTF8Bytes.string(validating: UnsafeRawBufferPointer(rebasing: $0[start..<position]))
+        }
+        guard let value = text else {
             throw Failure(reason: "a string is not UTF-8")
         }
         strings.append(value)
