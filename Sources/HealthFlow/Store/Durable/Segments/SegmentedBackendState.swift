@@ -409,19 +409,24 @@ struct SegmentedBackendState {
         var topLevel: [HealthSample] = []
         topLevel.reserveCapacity(objects.count)
         var index = 0
+        // The objects are read in place (by index, not bound to a copy): a copy retains every reference a sample
+        // holds, three times a sample over this function's loops.
         while index < objects.count {
-            let object = objects[index]
-            guard object.correlation == nil else { throw SegmentedBackendError.unexpectedMember(index: index) }
+            guard objects[index].correlation == nil else {
+                throw SegmentedBackendError.unexpectedMember(index: index)
+            }
             // The object, then each member of a correlation where it must follow, in the store's member order.
+            let uuid = objects[index].sample.uuid
             var position = index
-            try SampleRules.forEachFlattened(object.sample) { member, correlation throws(SegmentedBackendError) in
+            try SampleRules.forEachFlattened(objects[index].sample) {
+                member, correlation throws(SegmentedBackendError) in
                 defer { position += 1 }
                 guard correlation != nil else { return }
-                guard position < objects.count, objects[position].correlation == object.sample.uuid,
+                guard position < objects.count, objects[position].correlation == uuid,
                     objects[position].sample.uuid == member.uuid
                 else { throw .unexpectedMember(index: min(position, objects.count)) }
             }
-            topLevel.append(object.sample)
+            topLevel.append(objects[index].sample)
             index = position
         }
         let mutation: StoreMutation
@@ -445,25 +450,27 @@ struct SegmentedBackendState {
         // Every storage the batch needs is opened before anything is written: opening is what may fail. A batch
         // holds runs of one type, so a type is looked up once a run.
         var opened: HealthObjectType?
-        for object in objects where object.sample.type != opened {
-            _ = try storage(for: object.sample.type)
-            opened = object.sample.type
+        for index in objects.indices where objects[index].sample.type != opened {
+            _ = try storage(for: objects[index].sample.type)
+            opened = objects[index].sample.type
         }
         try log?.append(mutation)
         // Each type's rows, the types in the order the batch first names them.
         var rows: [(type: HealthObjectType, rows: [SegmentRow])] = []
         var historySum: UInt64 = 0
-        for object in objects {
+        for index in objects.indices {
             lastSequence += 1
-            historySum &+= HistoryMix.addition(sequence: lastSequence, uuid: object.sample.uuid)
-            let kept = object.correlation == nil ? series[object.sample.uuid].flatMap { $0.isEmpty ? nil : $0 } : nil
-            let row = Self.row(object.sample, correlation: object.correlation, sequence: lastSequence, series: kept)
-            if let last = rows.indices.last, rows[last].type == object.sample.type {
+            let (uuid, correlation) = (objects[index].sample.uuid, objects[index].correlation)
+            historySum &+= HistoryMix.addition(sequence: lastSequence, uuid: uuid)
+            let kept = correlation == nil ? series[uuid].flatMap { $0.isEmpty ? nil : $0 } : nil
+            let row = Self.row(objects[index].sample, correlation: correlation, sequence: lastSequence, series: kept)
+            let type = objects[index].sample.type
+            if let last = rows.indices.last, rows[last].type == type {
                 rows[last].rows.append(row)
-            } else if let earlier = rows.firstIndex(where: { $0.type == object.sample.type }) {
+            } else if let earlier = rows.firstIndex(where: { $0.type == type }) {
                 rows[earlier].rows.append(row)
             } else {
-                rows.append((object.sample.type, [row]))
+                rows.append((type, [row]))
             }
         }
         history?.add(batch: historySum, through: lastSequence)
