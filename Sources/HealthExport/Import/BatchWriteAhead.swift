@@ -1,43 +1,82 @@
 import Dispatch
 import HealthFlow
 
-/// The one batch of samples being written into the store on a thread of its own while the import reads the next.
+/// The batches of samples being written into the store on a thread of their own while the import reads on.
 ///
-/// The import hands a full batch over (``start(_:with:)``) and reads on; before it hands the next one over, writes
-/// anything else, or ends (whether it succeeds, fails or is cancelled), it waits for the batch in flight
-/// (``settle()``), so the store sees the import's writes in the order they were read, one at a time, and no write
-/// outlives the import. The batch's outcome (what was new to the store, or the store's error) reaches the import
-/// there, one batch late: a store error stops the import at the next hand-over, with every batch before it written.
+/// The import hands each full batch over (``start(_:prepared:with:)``) and reads on; up to ``depth`` batches may
+/// be in flight, so a batch whose write takes long (the store flushing or merging its tables) does not stop the
+/// reading. Before it writes anything else, or ends (whether it succeeds, fails or is cancelled), the import
+/// waits for every batch in flight (``settle()`` until `nil`), so the store sees the import's writes in the order
+/// they were read, one at a time, and no write outlives the import. Each batch's outcome (what was new to the
+/// store, or the store's error) reaches the import in order, when it settles that batch.
 ///
-/// `@unchecked Sendable`: `inFlight` is read and written by the import's thread only; `outcome` is written by the
-/// queue's one job before it signals `done`, and read and cleared by the import's thread only after waiting on
-/// `done` (the semaphore orders the two), while no other job is queued (`start` requires the batch before settled).
+/// Once a write fails, or a batch finds the import cancelled before its write starts, no later batch is handed
+/// to the store: each is settled with ``NotWritten`` (the import stops with the earlier error, which it settles
+/// first), so a store error stops the import with every batch before it written and none after it started.
+///
+/// `@unchecked Sendable`: `inFlight` is read and written by the import's thread only; `stopped` by the queue's
+/// jobs only, which run one at a time; each slot's `outcome` is written by its job before it signals the slot's
+/// semaphore, and read by the import's thread only after waiting on it (the semaphore orders the two).
 final class BatchWriteAhead: @unchecked Sendable {
-    /// What the write of the batch in flight came to: the samples that were new to the store, or the error.
+    /// What the write of a batch came to: the samples that were new to the store, or the error.
     typealias Outcome = (batch: [HealthSample], result: Result<[HealthSample], any Error>)
 
-    private let queue = DispatchQueue(label: "HealthExport batch writer")
-    private let done = DispatchSemaphore(value: 0)
-    /// Written by the queue's job before it signals `done`, read by the import after waiting on it.
-    private var outcome: Outcome?
-    private var inFlight = false
+    /// The outcome of a batch handed over after a write failed or the import was cancelled: never written.
+    struct NotWritten: Error {}
 
-    /// Starts writing `batch` with `writer`; the caller has settled the batch before it.
-    func start(_ batch: [HealthSample], with writer: ExportWriter) {
-        precondition(!inFlight, "a batch is already in flight")
-        inFlight = true
+    /// How many batches may be in flight at once.
+    let depth: Int
+    private let isCancelled: @Sendable () -> Bool
+    private let queue = DispatchQueue(label: "HealthExport batch writer")
+    /// The batches handed over and not yet settled, oldest first.
+    private var inFlight: [Slot] = []
+    /// Set by the job whose write failed or that found the import cancelled: the jobs after it write nothing.
+    private var stopped = false
+
+    /// One batch's outcome, and the semaphore its job signals once the outcome is written.
+    private final class Slot: @unchecked Sendable {
+        let done = DispatchSemaphore(value: 0)
+        var outcome: Outcome?
+    }
+
+    /// - Parameters:
+    ///   - depth: How many batches may be in flight (at least one).
+    ///   - isCancelled: Asked by each batch's job before its write starts.
+    init(depth: Int, isCancelled: @escaping @Sendable () -> Bool) {
+        self.depth = max(1, depth)
+        self.isCancelled = isCancelled
+    }
+
+    /// Whether ``depth`` batches are in flight: the import settles the oldest before it hands another over.
+    var isFull: Bool { inFlight.count >= depth }
+
+    /// Starts writing `batch` with `writer`, after the batches in flight; the caller has made room (``isFull``).
+    /// `prepared`, the batch prepared by ``ExportWriter/prepare(_:)`` on the caller's thread, is written when given.
+    func start(_ batch: [HealthSample], prepared: PreparedIngest? = nil, with writer: ExportWriter) {
+        precondition(!isFull, "\(depth) batches are already in flight")
+        precondition(prepared.map { $0.samples.count == batch.count } ?? true, "a batch prepared of other samples")
+        let slot = Slot()
+        inFlight.append(slot)
         queue.async { [self] in
-            outcome = (batch, Result { try writer.write(batch) })
-            done.signal()
+            let result: Result<[HealthSample], any Error>
+            if stopped {
+                result = .failure(NotWritten())
+            } else if isCancelled() {
+                result = .failure(CancellationError())
+            } else {
+                result = Result { try prepared.map(writer.write) ?? writer.write(batch) }
+            }
+            if case .failure = result { stopped = true }
+            slot.outcome = (batch, result)
+            slot.done.signal()
         }
     }
 
-    /// Waits for the batch in flight, if any, and gives its outcome.
+    /// Waits for the oldest batch in flight, if any, and gives its outcome.
     func settle() -> Outcome? {
-        guard inFlight else { return nil }
-        done.wait()
-        inFlight = false
-        defer { outcome = nil }
-        return outcome
+        guard !inFlight.isEmpty else { return nil }
+        let slot = inFlight.removeFirst()
+        slot.done.wait()
+        return slot.outcome
     }
 }

@@ -77,6 +77,18 @@ struct ExportWriter {
         try writeNew(batch, sample: { $0 }, save)
     }
 
+    /// `batch` checked and encoded for the store's log without its lock (``PreparedIngest``), when the store
+    /// takes batches so; `nil` otherwise, or when preparing fails: writing the batch then meets the same refusal.
+    func prepare(_ batch: [HealthSample]) -> PreparedIngest? {
+        try? (store as? any PreparedIngesting)?.prepareIngest(batch)
+    }
+
+    /// Writes the prepared batch as ``write(_:)`` writes its samples: whole in one attempt, or only the new ones.
+    func write(_ prepared: PreparedIngest) throws -> [HealthSample] {
+        guard let preparing = store as? any PreparedIngesting else { return try write(prepared.samples) }
+        return try writeNew(prepared.samples, sample: { $0 }, first: { try preparing.ingest(prepared) }, save)
+    }
+
     /// Writes heartbeat series with their beats (only a store that keeps them; any other gets the series samples
     /// alone); returns those that were new to the store and whether their beats were kept.
     func write(
@@ -89,13 +101,15 @@ struct ExportWriter {
         return (try writeNew(batch, sample: { .heartbeatSeries($0.series) }) { try keeping.ingest($0) }, true)
     }
 
-    /// Writes `batch` (whose items are, or hold, `sample`) through `save`, leaving out what the store holds: the whole batch first; on a UUID the
-    /// store holds, the batch less the UUIDs the look-ups find; returns what was written.
+    /// Writes `batch` (whose items are, or hold, `sample`) through `save`, leaving out what the store holds: the
+    /// whole batch first (through `first` when given, which writes the same batch); on a UUID the store holds, the
+    /// batch less the UUIDs the look-ups find; returns what was written.
     private func writeNew<Item>(
-        _ batch: [Item], sample: (Item) -> HealthSample, _ save: ([Item]) throws -> Void
+        _ batch: [Item], sample: (Item) -> HealthSample, first: (() throws -> Void)? = nil,
+        _ save: ([Item]) throws -> Void
     ) throws -> [Item] {
         do {
-            try save(batch)
+            if let first { try first() } else { try save(batch) }
             return batch
         } catch HealthStoreError.duplicateUUID {
             let held = existing(batch.map(sample))

@@ -27,8 +27,8 @@ struct ImportEngine {
     /// Heartbeat series read since the last flush, written after the batch of samples.
     private var heartbeatBatch: [HeartbeatSeriesRecording] = []
     private var heartbeatBatchUUIDs = Set<UUID>()
-    /// The batch of samples being written while the next is read.
-    private let writeAhead = BatchWriteAhead()
+    /// The batches of samples being written while the next are read.
+    private let writeAhead: BatchWriteAhead
     /// Per type, the store's anchor before this import first wrote the type (none when the store could not say):
     /// a record the store refuses as held was repeated within the export when the store received it after that.
     private var anchorsAtStart: [HealthObjectType: HealthQueryAnchor] = [:]
@@ -44,6 +44,7 @@ struct ImportEngine {
         self.store = store
         self.isCancelled = isCancelled
         self.onProgress = onProgress
+        writeAhead = BatchWriteAhead(depth: Self.batchesInFlight, isCancelled: isCancelled)
     }
 
     mutating func run() throws -> HealthExportReport {
@@ -62,9 +63,9 @@ struct ImportEngine {
         let writer = ExportWriter(store: store)
         writer.prepare()
         let scanner = ExportXMLScanner(source: source)
-        // No write outlives the import: whatever ends it, the batch in flight is written first (its error, if any,
-        // is left behind the one that ended the import).
-        defer { _ = writeAhead.settle() }
+        // No write outlives the import: whatever ends it, the batches in flight are settled first (their errors, if
+        // any, are left behind the one that ended the import).
+        defer { while writeAhead.settle() != nil {} }
         do {
             try scan(scanner, source: source, writer: writer)
         } catch {
@@ -453,26 +454,36 @@ struct ImportEngine {
         report.alreadyInStore += refused.count - repeats
     }
 
-    /// Hands the batch read so far to ``BatchWriteAhead`` once the batch before it is written and counted, then
-    /// writes the heartbeat series read since the last flush.
+    /// Hands the batch read so far to ``BatchWriteAhead`` once there is room (the oldest batch in flight written
+    /// and counted when ``batchesInFlight`` are), then writes the heartbeat series read since the last flush.
     private mutating func flush(_ writer: ExportWriter) throws {
         defer { batchUUIDs.removeAll(keepingCapacity: true) }
         if !batch.isEmpty {
-            try settleWrites()
-            // Checked once the batch before is written: no batch starts after a cancellation it may have caused.
+            // Prepared here, while the store's thread writes the batches before.
+            let prepared = writer.prepare(batch)
+            if writeAhead.isFull, let oldest = writeAhead.settle() { try tally(oldest) }
+            // A batch's job asks again before its write starts: none starts after a cancellation one may cause.
             if isCancelled() { throw CancellationError() }
             anchorTypes(of: batch, writer: writer)
-            writeAhead.start(batch, with: writer)
+            writeAhead.start(batch, prepared: prepared, with: writer)
             batch = []
             batch.reserveCapacity(options.batchSize)
         }
         try flushHeartbeatSeries(writer)
     }
 
-    /// Waits for the batch in flight, if any, and counts it in the report; throws the store's error if its write
-    /// failed.
+    /// How many batches of samples may be written while the import reads on: enough that the store's slower
+    /// batches (those that flush or merge its tables) do not stop the reading; each holds `batchSize` samples.
+    static let batchesInFlight = 4
+
+    /// Waits for every batch in flight and counts each in the report, in order; throws the first store error.
     private mutating func settleWrites() throws {
-        guard let (written, result) = writeAhead.settle() else { return }
+        while let outcome = writeAhead.settle() { try tally(outcome) }
+    }
+
+    /// Counts a settled batch in the report; throws the store's error if its write failed.
+    private mutating func tally(_ outcome: BatchWriteAhead.Outcome) throws {
+        let (written, result) = outcome
         let new = try result.get()
         if written.count != new.count {
             let newUUIDs = Set(new.map(\.uuid))

@@ -164,10 +164,14 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
     /// - Throws: ``HealthStoreError`` when a rule refuses them; the backend's error when it cannot store them.
     public func ingest(_ samples: [HealthSample]) throws {
         let failure = insert(samples, reply: nil) { state throws(HealthStoreError) in
-            try HealthSaveRules.checkIngest(
-                samples, isStored: Self.storedUUIDs(of: samples, in: state.backend).contains)
+            try Self.checkIngest(samples, in: state)
         }
         if let failure { throw failure }
+    }
+
+    /// The rules of ``ingest(_:)`` that need the store's state: UUID uniqueness.
+    private static func checkIngest(_ samples: [HealthSample], in state: borrowing Locked) throws(HealthStoreError) {
+        try HealthSaveRules.checkIngest(samples, isStored: storedUUIDs(of: samples, in: state.backend).contains)
     }
 
     /// The UUIDs of `samples` and of their correlations' members that `backend` holds live: one question for the
@@ -182,15 +186,16 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
     /// Validates `samples`, runs `check` and inserts them under the lock with `store` (the backend's
     /// ``HealthStoreBackend/insert(_:)`` by default); returns the refusal or storage error, if any, and queues
     /// `reply` with it ahead of the update callbacks the insertion calls for.
+    /// `validated`: the samples passed ``HealthSaveRules/validate(_:)`` already (``prepareIngest(_:)``).
     @discardableResult
     private func insert(
-        _ samples: [HealthSample], reply: (@Sendable ((any Error)?) -> Void)?,
+        _ samples: [HealthSample], validated: Bool = false, reply: (@Sendable ((any Error)?) -> Void)?,
         check: (borrowing Locked) throws(HealthStoreError) -> Void,
         store: (inout Backend, [StoredHealthSample]) throws -> Void = { try $0.insert($1) }
     ) -> (any Error)? {
         do {
             guard isHealthDataAvailable else { throw HealthStoreError.healthDataUnavailable }
-            try HealthSaveRules.validate(samples)
+            if !validated { try HealthSaveRules.validate(samples) }
         } catch {
             if let reply { scheduleCallback { reply(error) } }
             return error
@@ -498,6 +503,31 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
 
 extension BackedHealthStore: AuthorizationTableStore {}
 
+extension BackedHealthStore: PreparedIngesting where Backend: PreparedInsertBackend {
+    /// Checks `samples` against the sample rules and encodes their log record, without the store's lock: call
+    /// it on any thread, then hand the result to ``ingest(_:)-(PreparedIngest)``.
+    /// - Throws: ``HealthStoreError`` when a sample rule refuses them, as ``ingest(_:)-([HealthSample])`` would;
+    ///   the backend's error when they cannot be encoded (a record too large).
+    package func prepareIngest(_ samples: [HealthSample]) throws -> PreparedIngest {
+        try HealthSaveRules.validate(samples)
+        return PreparedIngest(
+            samples: samples, framedLog: try Backend.framedLog(inserting: samples),
+            backend: ObjectIdentifier(Backend.self))
+    }
+
+    /// Adds samples prepared by ``prepareIngest(_:)`` as ``ingest(_:)-([HealthSample])`` adds them (UUID
+    /// uniqueness, all-or-nothing), writing their log record as it was made; one prepared by a store over another
+    /// kind of backend is validated and encoded again here.
+    package func ingest(_ prepared: PreparedIngest) throws {
+        guard prepared.backend == ObjectIdentifier(Backend.self) else { return try ingest(prepared.samples) }
+        let failure = insert(
+            prepared.samples, validated: true, reply: nil,
+            check: { state throws(HealthStoreError) in try Self.checkIngest(prepared.samples, in: state) },
+            store: { backend, objects in try backend.insert(objects, framedLog: prepared.framedLog) })
+        if let failure { throw failure }
+    }
+}
+
 extension BackedHealthStore where Backend: HealthSeriesStoreBackend {
     /// Adds ECGs recorded by a device with their voltage measurements, as ``ingest(_:)`` adds samples: the rules
     /// of the samples and UUID uniqueness, all-or-nothing; ``HealthElectrocardiogramQuery`` reads them back.
@@ -557,8 +587,7 @@ extension BackedHealthStore where Backend: HealthSeriesStoreBackend {
         let failure = insert(
             samples, reply: nil,
             check: { state throws(HealthStoreError) in
-                try HealthSaveRules.checkIngest(
-                    samples, isStored: Self.storedUUIDs(of: samples, in: state.backend).contains)
+                try Self.checkIngest(samples, in: state)
             },
             store: { backend, objects in try backend.insert(objects, series: series) })
         if let failure { throw failure }

@@ -98,8 +98,17 @@ final class SegmentLog {
     /// - Complexity: O(encoded size), one write and one `fsync`.
     func append(_ mutation: StoreMutation) throws(FileStoreError) {
         if let failure { throw .unusable(after: failure) }
+        guard file != nil else { throw .closed }
+        try append(framed: try MutationCodec.framedRecords(mutation))
+    }
+
+    /// Appends `records`, a mutation's framed records as ``MutationCodec/framedRecords(_:recordSize:)`` gives them
+    /// (made ahead of time, off the store's lock), and flushes them: durable once this returns.
+    /// - Throws: As ``append(_:)``.
+    /// - Complexity: O(`records.count`), one write and one `fsync`.
+    func append(framed records: [UInt8]) throws(FileStoreError) {
+        if let failure { throw .unusable(after: failure) }
         guard let file else { throw .closed }
-        let records = try MutationCodec.framedRecords(mutation)
         do throws(FileStoreError) {
             try file.write(records, at: length)
         } catch {

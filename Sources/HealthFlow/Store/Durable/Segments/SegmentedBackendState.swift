@@ -403,8 +403,12 @@ struct SegmentedBackendState {
 
     /// Checks the batch's shape, logs it, then applies it; `series` names top-level samples of the batch, each of
     /// a type that keeps series of its kind (a batch with series holds only such samples: the log records each
-    /// with its series, an empty one when it keeps none).
-    mutating func insert(_ objects: [StoredHealthSample], series: [UUID: HealthSampleSeries] = [:]) throws {
+    /// with its series, an empty one when it keeps none). `framedLog`, when given, is the batch's log record made
+    /// ahead of time (``SegmentedHealthStoreBackend/framedLog(inserting:)`` of its top-level samples, for a batch
+    /// without series), written as it is instead of encoding the batch here.
+    mutating func insert(
+        _ objects: [StoredHealthSample], series: [UUID: HealthSampleSeries] = [:], framedLog: [UInt8]? = nil
+    ) throws {
         try checkUsable()
         var topLevel: [HealthSample] = []
         topLevel.reserveCapacity(objects.count)
@@ -454,7 +458,13 @@ struct SegmentedBackendState {
             _ = try storage(for: objects[index].sample.type)
             opened = objects[index].sample.type
         }
-        try log?.append(mutation)
+        if let framedLog {
+            precondition(series.isEmpty, "a log record made ahead of time for a batch with series")
+            assert((try? MutationCodec.framedRecords(mutation)) == framedLog, "a log record of other samples")
+            try log?.append(framed: framedLog)
+        } else {
+            try log?.append(mutation)
+        }
         // Each type's rows, the types in the order the batch first names them.
         var rows: [(type: HealthObjectType, rows: [SegmentRow])] = []
         var historySum: UInt64 = 0

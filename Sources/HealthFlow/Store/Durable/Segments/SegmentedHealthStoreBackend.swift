@@ -314,3 +314,19 @@ final class SegmentedBackendCore: Sendable {
         state = LockedState(opened.state)
     }
 }
+
+extension SegmentedHealthStoreBackend: PreparedInsertBackend {
+    /// The log's insert record of `samples` (``MutationCodec/framedRecords(_:recordSize:)``): it depends only on
+    /// the samples, not on the store.
+    /// - Throws: ``FileStoreError/recordTooLarge(bytes:limit:)``.
+    /// - Complexity: O(encoded size).
+    package static func framedLog(inserting samples: [HealthSample]) throws -> [UInt8] {
+        try MutationCodec.framedRecords(.insert(samples))
+    }
+
+    /// - Throws: As ``insert(_:)``.
+    /// - Complexity: As ``insert(_:)``, without encoding the batch.
+    package mutating func insert(_ objects: [StoredHealthSample], framedLog: [UInt8]) throws {
+        try core.state.withLock { state throws in try state.insert(objects, framedLog: framedLog) }
+    }
+}
