@@ -15,6 +15,10 @@ struct ImportEngine {
     private(set) var report = HealthExportReport()
     private var mapper = ExportMapper()
     private var batch: [HealthSample] = []
+    /// The types of ``batch``, counted as its samples are added.
+    private var batchTypes = BatchTypeTally()
+    /// The types of each batch in flight, oldest first, as ``writeAhead`` holds them.
+    private var typesInFlight: [BatchTypeTally] = []
     private var batchUUIDs = Set<UUID>()
     /// Top-level records of correlation member types, written after the correlations are read unless one
     /// holds them.
@@ -334,7 +338,7 @@ struct ImportEngine {
             }
         }
         try settleWrites()
-        anchorTypes(of: [.workout(workout)], writer: writer)
+        anchorTypes([workout.type], writer: writer)
         let outcome = try writer.write(WorkoutRecording(workout: workout, routes: routes))
         guard outcome.isNew else {
             countRefused([.workout(workout)])
@@ -392,7 +396,7 @@ struct ImportEngine {
     private mutating func flushHeartbeatSeries(_ writer: ExportWriter) throws {
         guard !heartbeatBatch.isEmpty else { return }
         try settleWrites()
-        anchorTypes(of: [.heartbeatSeries(heartbeatBatch[0].series)], writer: writer)
+        anchorTypes([heartbeatBatch[0].series.type], writer: writer)
         let written = try writer.write(heartbeatBatch)
         if written.recordings.count != heartbeatBatch.count {
             let newUUIDs = Set(written.recordings.map(\.series.uuid))
@@ -428,18 +432,15 @@ struct ImportEngine {
             report.repeatedInExport += 1
             return
         }
+        batchTypes.add(sample.type)
         batch.append(sample)
         if batch.count >= options.batchSize { try flush(writer) }
     }
 
     /// Takes the store's anchor for each type of `samples` this import has not written yet (a batch holds few
     /// types, in runs), before the first write of it.
-    private mutating func anchorTypes(of samples: [HealthSample], writer: ExportWriter) {
-        var last: HealthObjectType?
-        for index in samples.indices where samples[index].type != last {
-            let type = samples[index].type
-            last = type
-            guard typesAnchored.insert(type).inserted else { continue }
+    private mutating func anchorTypes(_ types: [HealthObjectType], writer: ExportWriter) {
+        for type in types where typesAnchored.insert(type).inserted {
             anchorsAtStart[type] = writer.currentAnchor(of: type)
         }
     }
@@ -464,8 +465,10 @@ struct ImportEngine {
             if writeAhead.isFull, let oldest = writeAhead.settle() { try tally(oldest) }
             // A batch's job asks again before its write starts: none starts after a cancellation one may cause.
             if isCancelled() { throw CancellationError() }
-            anchorTypes(of: batch, writer: writer)
+            anchorTypes(batchTypes.types, writer: writer)
             writeAhead.start(batch, prepared: prepared, with: writer)
+            typesInFlight.append(batchTypes)
+            batchTypes = BatchTypeTally()
             batch = []
             batch.reserveCapacity(options.batchSize)
         }
@@ -484,26 +487,16 @@ struct ImportEngine {
     /// Counts a settled batch in the report; throws the store's error if its write failed.
     private mutating func tally(_ outcome: BatchWriteAhead.Outcome) throws {
         let (written, result) = outcome
+        let types = typesInFlight.removeFirst()
         let new = try result.get()
-        if written.count != new.count {
-            let newUUIDs = Set(new.map(\.uuid))
-            countRefused(written.filter { !newUUIDs.contains($0.uuid) })
-        }
-        count(new)
+        guard written.count != new.count else { return count(types) }
+        let newUUIDs = Set(new.map(\.uuid))
+        countRefused(written.filter { !newUUIDs.contains($0.uuid) })
+        count(BatchTypeTally(new))
     }
 
-    /// Counts `written` per type in the report: the batch's types (few) are tallied first, so the report's
-    /// dictionary is looked up once per type rather than once per sample.
-    private mutating func count(_ written: [HealthSample]) {
-        var tally: [(type: HealthObjectType, count: Int)] = []
-        for index in written.indices {
-            let type = written[index].type
-            if let known = tally.firstIndex(where: { $0.type == type }) {
-                tally[known].count += 1
-            } else {
-                tally.append((type, 1))
-            }
-        }
-        for (type, count) in tally { report.imported[type.identifier, default: 0] += count }
+    /// Counts written samples per type in the report: the report's dictionary is looked up once per type.
+    private mutating func count(_ written: BatchTypeTally) {
+        for (type, count) in written.counts { report.imported[type.identifier, default: 0] += count }
     }
 }

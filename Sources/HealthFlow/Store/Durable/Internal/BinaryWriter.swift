@@ -18,7 +18,7 @@ struct BinaryWriter {
     /// The last strings written, with their table entries, oldest overwritten first (`recentNext` is the next
     /// slot): a run of samples repeats its type, source, unit and metadata keys and values, and comparing with
     /// these is cheaper than hashing (equal strings sharing storage compare in O(1)).
-    private var recent: [(text: String, entry: UInt64)] = []
+    private var recent: [(text: String, length: Int, entry: UInt64)] = []
     private var recentNext = 0
     /// Units met in this payload with their printed strings' table entries, compared by value (a payload names
     /// few units), so that a unit is printed once per payload.
@@ -164,11 +164,13 @@ struct BinaryWriter {
 
     /// Writes `value` (see the type's description) and returns its table entry.
     private mutating func tableEntry(_ value: String) -> UInt64 {
-        // Lengths first: comparing different strings of one length reads them, of different lengths need not.
+        // Lengths first, kept beside each string: comparing strings of one length reads them, of different lengths
+        // need not. Slots are read in place (by index): binding one would copy (retain) its string.
         let length = value.utf8.count
-        if let known = recent.first(where: { $0.text.utf8.count == length && $0.text == value }) {
-            varint(known.entry << 1 | 1)
-            return known.entry
+        for slot in recent.indices where recent[slot].length == length && recent[slot].text == value {
+            let entry = recent[slot].entry
+            varint(entry << 1 | 1)
+            return entry
         }
         let entry: UInt64
         if let known = strings[value] {
@@ -185,9 +187,9 @@ struct BinaryWriter {
             }
         }
         if recent.count < Self.recentCapacity {
-            recent.append((value, entry))
+            recent.append((value, length, entry))
         } else {
-            recent[recentNext] = (value, entry)
+            recent[recentNext] = (value, length, entry)
             recentNext = recentNext == Self.recentCapacity - 1 ? 0 : recentNext + 1
         }
         return entry
