@@ -25,6 +25,23 @@ struct ContentIdentityTests {
         #expect(hex == expected)
     }
 
+    /// A number is added as its decimal string is: identities made before and after stay the same.
+    @Test func aNumberAddsTheBytesOfItsDecimalString() {
+        var random = SystemRandomNumberGenerator()
+        let numbers: [Int64] =
+            [0, 7, -7, 10, -10, 1_700_000_000, -1_700_000_000, .max, .min, .max - 1, .min + 1]
+            + (0..<200).map { _ in Int64.random(in: .min ... .max, using: &random) }
+        for number in numbers {
+            var asNumber = ContentIdentity()
+            asNumber.add(number)
+            asNumber.add("after")
+            var asString = ContentIdentity()
+            asString.add(String(number))
+            asString.add("after")
+            #expect(asNumber.uuid == asString.uuid, "\(number)")
+        }
+    }
+
     /// A heart-rate record with a non-ASCII source and two metadata entries out of key order.
     static let heartRate = """
              <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Zoë’s Watch" unit="count/min" \

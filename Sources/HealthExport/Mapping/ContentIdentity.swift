@@ -31,6 +31,21 @@ struct ContentIdentity {
         bytes.append(0)
     }
 
+    /// Adds `number` as one field, written in decimal: the same bytes as adding `String(number)`, without making
+    /// the string.
+    mutating func add(_ number: Int64) {
+        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        let first = bytes.count
+        // The magnitude's digits, lowest first, then put in order: Int64.min's magnitude does not fit an Int64.
+        var magnitude = number.magnitude
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[first...].reverse()
+        bytes.append(0)
+    }
+
     private mutating func append(_ part: String) {
         var part = part
         part.withUTF8 { bytes.append(contentsOf: $0) }

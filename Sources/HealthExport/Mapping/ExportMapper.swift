@@ -129,8 +129,8 @@ struct ExportMapper {
         identity.add(element.name)
         identity.add(type)
         identity.add(element["sourceName"] ?? "")
-        identity.add(String(Int64(start.date.timeIntervalSince1970)))
-        identity.add(String(Int64(end.date.timeIntervalSince1970)))
+        identity.add(Int64(start.date.timeIntervalSince1970))
+        identity.add(Int64(end.date.timeIntervalSince1970))
         let entries = element.children.filter { $0.name == "MetadataEntry" }
         if entries.count == 1 {
             identity.add(key: entries[0]["key"] ?? "", value: entries[0]["value"] ?? "")

@@ -38,10 +38,28 @@ struct BloomFilter: Equatable {
         }
     }
 
+    /// A key with its two hashes (``hashes(_:)``), computed once to ask many filters: the store asks every segment
+    /// of a type about the same keys.
+    struct Probe {
+        let key: UUIDKey
+        fileprivate let first: UInt64
+        fileprivate let step: UInt64
+
+        init(_ key: UUIDKey) {
+            self.key = key
+            (first, step) = BloomFilter.hashes(key)
+        }
+    }
+
     /// `false` when `key` was certainly never inserted.
     func mayContain(_ key: UUIDKey) -> Bool {
+        mayContain(Probe(key))
+    }
+
+    /// `false` when the probe's key was certainly never inserted.
+    func mayContain(_ probe: Probe) -> Bool {
         let bitCount = UInt64(words.count) &* 64
-        var (position, step) = Self.hashes(key)
+        var (position, step) = (probe.first, probe.step)
         for _ in 0..<probes {
             let bit = position % bitCount
             guard words[Int(bit >> 6)] & (1 << (bit & 63)) != 0 else { return false }

@@ -183,7 +183,13 @@ final class SegmentReader {
 
     /// ``rows(of:)`` for UUIDs as the store's indexes key them.
     func rows(ofKeys keys: [UUIDKey]) throws(FileStoreError) -> [(key: UUIDKey, row: Int)] {
-        let candidates = keys.filter { bloom.mayContain($0) }.sorted { SegmentUUIDOrder($0) < SegmentUUIDOrder($1) }
+        try rows(ofProbes: keys.map(BloomFilter.Probe.init))
+    }
+
+    /// ``rows(of:)`` for keys whose Bloom filter hashes are computed already (``BloomFilter/Probe``).
+    func rows(ofProbes probes: [BloomFilter.Probe]) throws(FileStoreError) -> [(key: UUIDKey, row: Int)] {
+        let candidates = probes.lazy.filter { self.bloom.mayContain($0) }.map(\.key)
+            .sorted { SegmentUUIDOrder($0) < SegmentUUIDOrder($1) }
         var found: [(key: UUIDKey, row: Int)] = []
         var loaded: (number: Int, bytes: [UInt8])?
         for key in candidates {

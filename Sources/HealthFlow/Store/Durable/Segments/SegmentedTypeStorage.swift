@@ -180,21 +180,22 @@ final class SegmentedTypeStorage {
     ///   only).
     func liveKeys(among keys: [UUIDKey]) throws(FileStoreError) -> [UUIDKey] {
         var live: [UUIDKey] = []
-        var pending: [UUIDKey] = []
+        // Each key's filter hashes are computed once, for every segment.
+        var pending: [BloomFilter.Probe] = []
         for key in keys {
             if let version = memtable.version(of: key) {
                 if !version.isDeletion { live.append(key) }
             } else {
-                pending.append(key)
+                pending.append(BloomFilter.Probe(key))
             }
         }
         for segment in segments.reversed() where !pending.isEmpty {
-            let located = try segment.reader.rows(ofKeys: pending)
+            let located = try segment.reader.rows(ofProbes: pending)
             guard !located.isEmpty else { continue }
             let deletions = try segment.reader.deletionFlags(ofRows: located.map(\.row))
             for (index, entry) in located.enumerated() where !deletions[index] { live.append(entry.key) }
             let held = Set(located.lazy.map(\.key))
-            pending.removeAll { held.contains($0) }
+            pending.removeAll { held.contains($0.key) }
         }
         return live
     }
