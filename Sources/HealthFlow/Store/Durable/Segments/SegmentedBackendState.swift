@@ -430,11 +430,15 @@ struct SegmentedBackendState {
                     objects[position].sample.uuid == member.uuid
                 else { throw .unexpectedMember(index: min(position, objects.count)) }
             }
-            topLevel.append(objects[index].sample)
+            // A log record made ahead of time needs no list of the samples to encode.
+            if framedLog == nil { topLevel.append(objects[index].sample) }
             index = position
         }
-        let mutation: StoreMutation
-        if series.isEmpty {
+        let mutation: StoreMutation?
+        if framedLog != nil {
+            precondition(series.isEmpty, "a log record made ahead of time for a batch with series")
+            mutation = nil
+        } else if series.isEmpty {
             mutation = .insert(topLevel)
         } else {
             var entries: [SeriesSample] = []
@@ -458,12 +462,13 @@ struct SegmentedBackendState {
             _ = try storage(for: objects[index].sample.type)
             opened = objects[index].sample.type
         }
-        if let framedLog {
-            precondition(series.isEmpty, "a log record made ahead of time for a batch with series")
-            assert((try? MutationCodec.framedRecords(mutation)) == framedLog, "a log record of other samples")
-            try log?.append(framed: framedLog)
-        } else {
+        if let mutation {
             try log?.append(mutation)
+        } else if let framedLog {
+            assert(
+                (try? MutationCodec.framedRecords(.insert(objects.filter { $0.correlation == nil }.map(\.sample))))
+                    == framedLog, "a log record of other samples")
+            try log?.append(framed: framedLog)
         }
         // Each type's rows, the types in the order the batch first names them.
         var rows: [(type: HealthObjectType, rows: [SegmentRow])] = []
