@@ -19,7 +19,7 @@ struct BatchTypeTally {
     /// Counts one more sample of `type`.
     /// - Complexity: O(1) within a run of one type; else O(t) for t types counted.
     mutating func add(_ type: HealthObjectType) {
-        if let last, counts[last].type.isIdentical(to: type) || counts[last].type == type {
+        if let last, counts[last].type == type {
             counts[last].count += 1
         } else if let known = counts.firstIndex(where: { $0.type == type }) {
             counts[known].count += 1

@@ -50,7 +50,7 @@ public struct HealthObjectType: Hashable, Sendable {
 
     /// Whether `other` is this very value (the same shared description), not just an equal one: O(1), and
     /// never reads the strings.
-    package func isIdentical(to other: HealthObjectType) -> Bool { storage === other.storage }
+    func isIdentical(to other: HealthObjectType) -> Bool { storage === other.storage }
     /// HealthKit's identifier, as found in `export.xml`: `"HKQuantityTypeIdentifierStepCount"`.
     public var healthKitIdentifier: String { storage.healthKitIdentifier }
     /// What the type describes.

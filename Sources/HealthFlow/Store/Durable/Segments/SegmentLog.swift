@@ -97,6 +97,7 @@ final class SegmentLog {
     ///   back off), or ``FileStoreError/unusable(after:)`` once a flush or cut has failed.
     /// - Complexity: O(encoded size), one write and one `fsync`.
     func append(_ mutation: StoreMutation) throws(FileStoreError) {
+        // Asked before encoding: a failed or closed log says so, whatever the record's size.
         if let failure { throw .unusable(after: failure) }
         guard file != nil else { throw .closed }
         try append(framed: try MutationCodec.framedRecords(mutation))
