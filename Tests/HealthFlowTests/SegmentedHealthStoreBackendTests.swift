@@ -229,14 +229,27 @@ struct SegmentedHealthStoreBackendTests {
         }
     }
 
+    /// When the store's filter of held UUIDs (``HeldKeyFilter``) is built: by the first uniqueness question, which
+    /// may come before any change, in the middle of them, after all of them, or only after reopening.
+    enum FilterBuilt: CaseIterable {
+        case beforeTheChanges, midway, afterTheChanges, afterReopening
+    }
+
     /// The batch question the store asks before saving answers as one look-up per UUID does: for UUIDs live and
     /// deleted in memtables and in segments (correlation members included), unknown ones, and a UUID deleted as a
-    /// heart rate (its deletion in a segment) and then stored as a step count.
-    @Test func storedUUIDsOfABatchAreThoseEachLookUpFinds() throws {
+    /// heart rate (its deletion in a segment) and then stored as a step count — whenever the filter of held UUIDs
+    /// was built, so keys reach it both by the build and by each insertion after it.
+    @Test(arguments: FilterBuilt.allCases)
+    func storedUUIDsOfABatchAreThoseEachLookUpFinds(_ built: FilterBuilt) throws {
         try DurableFixture.withTemporaryDirectory { directory in
             let changes = try Self.workload(seed: 11, batches: 80)
             var backend = try Self.open(directory)
-            for change in changes { try Self.apply(change, to: &backend) }
+            let unknown = (0..<50).map { _ in UUID() }
+            if built == .beforeTheChanges { #expect(backend.storedUUIDs(among: unknown).isEmpty) }
+            for (index, change) in changes.enumerated() {
+                try Self.apply(change, to: &backend)
+                if built == .midway, index == changes.count / 2 { _ = backend.storedUUIDs(among: unknown) }
+            }
             let reused = UUID()
             let heartRate = try StoreFixture.sample(
                 .heartRate, 60, unit: "count/min", start: Fixture.noon, uuid: reused)
@@ -245,9 +258,13 @@ struct SegmentedHealthStoreBackendTests {
             try backend.checkpoint()
             let steps = try StoreFixture.sample(.stepCount, 12, start: Fixture.noon, duration: 60, uuid: reused)
             try backend.insert(Self.objects([steps]))
+            if built == .afterReopening {
+                backend.close()
+                backend = try Self.open(directory)
+            }
             #expect(backend.memtableCounts.values.contains { $0 > 0 })
             #expect(backend.segmentCounts.values.contains { $0 > 0 })
-            let uuids = Self.allUUIDs(changes) + [reused] + (0..<50).map { _ in UUID() }
+            let uuids = Self.allUUIDs(changes) + [reused] + unknown
             let oneByOne = Set(uuids.filter { backend.sample(withUUID: $0) != nil })
             #expect(oneByOne.contains(reused))
             #expect(oneByOne.count < Set(Self.allUUIDs(changes)).count)

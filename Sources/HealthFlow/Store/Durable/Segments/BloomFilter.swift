@@ -39,11 +39,13 @@ struct BloomFilter: Equatable {
     }
 
     /// A key with its two hashes (``hashes(_:)``), computed once to ask many filters: the store asks every segment
-    /// of a type about the same keys.
+    /// of a type about the same keys, and ``HeldKeyFilter`` derives its own positions from the same hashes.
     struct Probe {
         let key: UUIDKey
-        fileprivate let first: UInt64
-        fileprivate let step: UInt64
+        /// The first position's hash.
+        let first: UInt64
+        /// What each further position adds (odd).
+        let step: UInt64
 
         init(_ key: UUIDKey) {
             self.key = key

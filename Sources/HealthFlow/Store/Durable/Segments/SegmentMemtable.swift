@@ -52,6 +52,9 @@ struct SegmentMemtable {
         newest[uuid].flatMap { versions[$0]?.row }
     }
 
+    /// The UUIDs held, each once, in no particular order.
+    var keys: Dictionary<UUIDKey, Int>.Keys { newest.keys }
+
     /// Holds `row` as the newest version of its sample's UUID, replacing the one held; a replaced deletion is
     /// kept as superseded, a replaced live sample is dropped.
     /// - Complexity: O(size of the sample).

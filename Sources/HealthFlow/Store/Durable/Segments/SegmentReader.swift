@@ -448,6 +448,24 @@ final class SegmentReader {
         return found
     }
 
+    /// Calls `body` with each UUID the segment's UUID column holds, block by block, each block read and checked
+    /// against its checksum once.
+    /// - Throws: Damage in a UUID block (`body` has seen the blocks before it), or the file system's error.
+    func forEachKey(_ body: (UUIDKey) -> Void) throws(FileStoreError) {
+        for block in uuidBlocks {
+            // The index checked each block's length against its entries when the segment was opened.
+            try Self.block(block.extent, of: file, name: name).withUnsafeBytes { buffer in
+                for entry in 0..<block.entryCount {
+                    let base = entry * SegmentFormat.uuidEntrySize
+                    body(
+                        UUIDKey(
+                            high: buffer.loadUnaligned(fromByteOffset: base, as: UInt64.self),
+                            low: buffer.loadUnaligned(fromByteOffset: base + 8, as: UInt64.self)))
+                }
+            }
+        }
+    }
+
     /// Where the UUID blocks are, in index order.
     var uuidBlockExtents: [SegmentBlockExtent] { uuidBlocks.map(\.extent) }
 

@@ -26,6 +26,8 @@ struct SegmentedBackendState {
     private(set) var authorization: [String: HealthAuthorizationAnswers] = [:]
     /// What stopped the backend accepting changes.
     private(set) var failure: FileStoreError?
+    /// Every UUID the storages hold, built by the first uniqueness question (``liveUUIDs(among:)``).
+    let heldKeys = HeldKeyFilter()
 
     // MARK: Opening
 
@@ -279,7 +281,8 @@ struct SegmentedBackendState {
     private mutating func storage(for type: HealthObjectType) throws(FileStoreError) -> SegmentedTypeStorage {
         if let storage = storages[type] { return storage }
         let storage = try SegmentedTypeStorage(
-            type: type, directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit)
+            type: type, directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit,
+            heldKeys: heldKeys)
         storages[type] = storage
         return storage
     }
@@ -316,8 +319,18 @@ struct SegmentedBackendState {
     }
 
     /// Which of `uuids` a live sample has (``liveRow(_:)`` finds it), asking each storage once for all of them.
+    /// - Complexity: O(k) for k UUIDs held nowhere (``HeldKeyFilter``), once the filter is built (which reads
+    ///   every segment's UUID blocks, on the first call); each other UUID as ``liveRow(_:)``.
     func liveUUIDs(among uuids: [UUID]) throws(FileStoreError) -> Set<UUID> {
-        var pending = uuids.map(UUIDKey.init)
+        try heldKeys.build(keyCount: storages.values.reduce(0) { $0 + $1.heldKeyCount }) {
+            (add: (UUIDKey) -> Void) throws(FileStoreError) in
+            for storage in storages.values { try storage.forEachHeldKey(add) }
+        }
+        var pending: [UUIDKey] = []
+        for uuid in uuids {
+            let key = UUIDKey(uuid)
+            if heldKeys.mayContain(BloomFilter.Probe(key)) { pending.append(key) }
+        }
         var live = Set<UUID>()
         for storage in storages.values where !pending.isEmpty {
             let found = try storage.liveKeys(among: pending)

@@ -225,8 +225,11 @@ public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend, HealthHisto
         core.state.withLock { $0.close() }
     }
 
-    /// The bytes the storages keep in memory, as they count them (``SegmentedTypeStorage/residentBytes``).
-    var residentBytes: Int { core.state.withLock { $0.storages.values.reduce(0) { $0 + $1.residentBytes } } }
+    /// The bytes the storages keep in memory, as they count them (``SegmentedTypeStorage/residentBytes``), and the
+    /// filter of the UUIDs they hold (``HeldKeyFilter``).
+    var residentBytes: Int {
+        core.state.withLock { $0.storages.values.reduce($0.heldKeys.bytes) { $0 + $1.residentBytes } }
+    }
 
     /// The bytes the memtables hold, as they count them (``SegmentMemtable/bytes``).
     var memtableBytes: Int { core.state.withLock { $0.storages.values.reduce(0) { $0 + $1.memtable.bytes } } }

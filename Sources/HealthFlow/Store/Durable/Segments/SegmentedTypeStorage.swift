@@ -33,6 +33,8 @@ final class SegmentedTypeStorage {
     private(set) var lastSequence: UInt64
     /// What opening removed: leftover temporary files and segments a compacted one supersedes.
     let removedOnOpening: [String]
+    /// The store's filter of every UUID held, shared by its types' storages: each row the memtable takes is added.
+    let heldKeys: HeldKeyFilter?
 
     /// A segment in use: its name and open reader.
     struct Segment {
@@ -49,8 +51,10 @@ final class SegmentedTypeStorage {
     /// - Complexity: O(s² + total index size) for s segment files.
     init(
         type: HealthObjectType, directory: FileSystemPath, fileSystem: any StoreFileSystem,
-        memtableLimit: SegmentMemtableLimit = .standard, writerRunLength: Int = SegmentWriter.standardRunLength
+        memtableLimit: SegmentMemtableLimit = .standard, writerRunLength: Int = SegmentWriter.standardRunLength,
+        heldKeys: HeldKeyFilter? = nil
     ) throws(FileStoreError) {
+        self.heldKeys = heldKeys
         self.writerRunLength = max(1, writerRunLength)
         self.type = type
         self.directory = directory
@@ -107,9 +111,21 @@ final class SegmentedTypeStorage {
             precondition(row.entry.sequence > lastSequence, "sequence \(row.entry.sequence) after \(lastSequence)")
             lastSequence = row.entry.sequence
             memtable.put(row)
+            heldKeys?.insert(UUIDKey(row.entry.sample.uuid))
         }
         return try flushIfFull()
     }
+
+    /// Calls `body` with every UUID the memtable and the segments hold, live or deleted; a UUID held by more than
+    /// one may come more than once.
+    /// - Throws: Damage in a segment's UUID blocks, or the file system's error.
+    func forEachHeldKey(_ body: (UUIDKey) -> Void) throws(FileStoreError) {
+        for key in memtable.keys { body(key) }
+        for segment in segments { try segment.reader.forEachKey(body) }
+    }
+
+    /// How many UUIDs ``forEachHeldKey(_:)`` reaches, at most.
+    var heldKeyCount: Int { memtable.count + segments.reduce(0) { $0 + $1.reader.rowCount } }
 
     /// Deletes the live sample `uuid` as change `sequence`: its tombstone becomes the UUID's newest version.
     /// - Precondition: `sequence` is larger than ``lastSequence``.
