@@ -93,9 +93,12 @@ struct SegmentMemtable {
         var positions: [Int] = []
         var previous: (start: Double, sequence: UInt64)?
         var inOrder = true
-        for (position, version) in versions.enumerated() {
-            guard let version else { continue }
-            let key = (version.row.entry.start, version.row.entry.sequence)
+        positions.reserveCapacity(count)
+        // Each version is read in place: binding one would copy its sample (a retain of each of its references).
+        for position in versions.indices {
+            guard let start = versions[position]?.row.entry.start, let sequence = versions[position]?.row.entry.sequence
+            else { continue }
+            let key = (start, sequence)
             if let previous, previous > key { inOrder = false }
             previous = key
             positions.append(position)
@@ -106,9 +109,8 @@ struct SegmentMemtable {
                 return (a.start, a.sequence) < (b.start, b.sequence)
             }
         }
-        for position in positions {
-            let version = versions[position]!
-            try body(version.row, version.isNewest)
+        try versions.withUnsafeBufferPointer { (held) throws(Failure) in
+            for position in positions { try body(held[position]!.row, held[position]!.isNewest) }
         }
     }
 
