@@ -15,10 +15,13 @@ struct BinaryWriter {
     /// The number of bytes written.
     private(set) var count = 0
     private var strings: [String: UInt64] = [:]
-    /// The last strings written, with their table entries, oldest overwritten first (`recentNext` is the next
-    /// slot): a run of samples repeats its type, source, unit and metadata keys and values, and comparing with
-    /// these is cheaper than hashing (equal strings sharing storage compare in O(1)).
-    private var recent: [(text: String, length: Int, entry: UInt64)] = []
+    /// Strings written lately, with their table entries: a run of samples repeats its type, source, unit and
+    /// metadata keys and values, and comparing with these is cheaper than hashing (equal strings sharing storage
+    /// compare in O(1)). A string found here is marked `repeated`; a new one takes the next slot from
+    /// `recentNext` on whose string has not repeated since the clock hand last passed it (clearing the marks it
+    /// passes), so strings written once each (an identifier per sample) cycle through the slots and leave those
+    /// that repeat — a 200-byte device description, hashed on every miss — where they are.
+    private var recent: [(text: String, length: Int, entry: UInt64, repeated: Bool)] = []
     private var recentNext = 0
     /// Units met in this payload with their printed strings' table entries, compared by value (a payload names
     /// few units), so that a unit is printed once per payload.
@@ -168,6 +171,7 @@ struct BinaryWriter {
         // need not. Slots are read in place (by index): binding one would copy (retain) its string.
         let length = value.utf8.count
         for slot in recent.indices where recent[slot].length == length && recent[slot].text == value {
+            recent[slot].repeated = true
             let entry = recent[slot].entry
             varint(entry << 1 | 1)
             return entry
@@ -187,9 +191,14 @@ struct BinaryWriter {
             }
         }
         if recent.count < Self.recentCapacity {
-            recent.append((value, length, entry))
+            recent.append((value, length, entry, false))
         } else {
-            recent[recentNext] = (value, length, entry)
+            // At most one turn: the hand clears each mark it passes.
+            while recent[recentNext].repeated {
+                recent[recentNext].repeated = false
+                recentNext = recentNext == Self.recentCapacity - 1 ? 0 : recentNext + 1
+            }
+            recent[recentNext] = (value, length, entry, false)
             recentNext = recentNext == Self.recentCapacity - 1 ? 0 : recentNext + 1
         }
         return entry
