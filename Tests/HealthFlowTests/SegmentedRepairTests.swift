@@ -147,6 +147,34 @@ struct SegmentedRepairTests {
         }
     }
 
+    /// The store's filter of held UUIDs (``HeldKeyFilter``) reads every UUID block when the first save asks about
+    /// its UUIDs: a damaged block stops that save with the segment's damage, typed — nothing is logged and the file
+    /// is kept as it is — until a repairing opening writes the block again and the save goes through.
+    @Test func aDamagedUUIDBlockStopsTheFirstSaveWithItsDamageUntilRepaired() async throws {
+        try await WorkoutStoreTests.withTemporaryDirectory { directory in
+            let (uuids, _) = try Self.storeWithOneSegment(in: directory)
+            let extent = try #require(try Self.reader(directory).uuidBlockExtents.first)
+            let damaged = try Self.flip(directory, at: extent.offset + 5)
+            let damage = FileStoreError.corruptFile(
+                name: Self.segment, offset: extent.offset, problem: .payloadChecksumMismatch)
+            let new = try StoreFixture.sample(.stepCount, 12, start: Fixture.noon, duration: 60)
+
+            let backend = try SegmentedHealthStoreBackend(directory: FileSystemPath(directory))
+            #expect(throws: FileStoreError.unusable(after: damage)) {
+                try BackedHealthStore(backend: backend, configuration: StoreFixture.app).ingest([new])
+            }
+            #expect(backend.failure == damage)
+            backend.close()
+            #expect(try Data(contentsOf: directory.appendingPathComponent(Self.segment)) == damaged)
+
+            let repaired = try Self.repairing(directory)
+            defer { repaired.close() }
+            try BackedHealthStore(backend: repaired, configuration: StoreFixture.app).ingest([new])
+            #expect(repaired.storedUUIDs(among: uuids + [new.uuid]) == Set(uuids + [new.uuid]))
+            #expect(repaired.failure == nil)
+        }
+    }
+
     @Test func aRowWhoseSeriesBlockIsDamagedIsLostWithItsSeries() async throws {
         try await WorkoutStoreTests.withTemporaryDirectory { directory in
             let recordings = try (0..<2).map { try SeriesKind.voltages.recording(hours: Double($0)) }

@@ -129,9 +129,10 @@ public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend, HealthHisto
         }
     }
 
-    /// - Complexity: per type opened, a memtable look-up per UUID, then per segment a Bloom filter check per UUID
-    ///   not found yet and one read of each UUID block and row block (its keys, not its samples) that may hold
-    ///   one of them.
+    /// - Complexity: a probe of the store's filter of held UUIDs per UUID (``HeldKeyFilter``; the first call builds
+    ///   it, reading every segment's UUID blocks); then, for the few it cannot rule out, per type opened a memtable
+    ///   look-up, and per segment a Bloom filter check per UUID not found yet and one read of each UUID block and
+    ///   row block (its keys, not its samples) that may hold one of them.
     public func storedUUIDs(among uuids: [UUID]) -> Set<UUID> {
         core.state.withLock { state in
             state.answering([]) { state throws(FileStoreError) in try state.liveUUIDs(among: uuids) }
