@@ -11,8 +11,9 @@
 ///
 /// The keys live in levels of standard Bloom filters, 14 bits and 10 probes a key (about 0.12 % false positives
 /// each when full); the first level holds twice the keys found when building, at least ``firstCapacity``, and each
-/// next level twice the one before, so a store growing from empty to n keys keeps about log₂(n / 65,536) levels
-/// and at most 3.5 bytes a key. The positions are the segments' double hashes (``BloomFilter/Probe``), mapped onto
+/// next level twice the one before, so a store growing from empty to n keys keeps about log₂(n / 65,536) levels.
+/// Memory: 1.75 bytes a key in full levels; the capacity opened ahead of the keys is at most twice what they fill
+/// once past the second level (3.5 bytes a key; 5.25 just after the second level opens). The positions are the segments' double hashes (``BloomFilter/Probe``), mapped onto
 /// a level by a multiply instead of a division; the levels are never written to a file.
 ///
 /// Not thread-safe: used under the backend's lock.
