@@ -1,3 +1,4 @@
+import Dispatch
 import FlowKit
 import FlowKitTesting
 import Testing
@@ -96,6 +97,56 @@ import Testing
         end.cancel()
         #expect(await rejection(of: end) is CancellationError)
         #expect(stopped.current == 1)
+    }
+
+    /// The other order of the test above, forced: the chain is cancelled after the body started and before it
+    /// returns, so the promise it returns is linked to an already cancelled one — and is cancelled then.
+    @Test(.timeLimit(.minutes(1)))
+    func cancellingAThenBeforeItsBodyReturnsCancelsThePromiseTheBodyReturns() async {
+        let stopped = Counter()
+        let (started, startedResolver) = Promise<Void>.pending()
+        let cancelled = DispatchSemaphore(value: 0)
+        let (returned, returnedResolver) = Promise<Int>.pending()
+        returnedResolver.onCancel { stopped.increment() }
+        let end = Promise(value: 1).then { _ in
+            startedResolver.fulfill()
+            _ = cancelled.wait(timeout: .now() + 50)
+            return returned
+        }
+        _ = await started.settled
+        end.cancel()
+        cancelled.signal()
+        #expect(await rejection(of: end) is CancellationError)
+        #expect(await rejection(of: returned) is CancellationError)
+        #expect(stopped.current == 1)
+    }
+
+    /// As above, but the promise the body returns has another dependent: like the cancellation cascade, the
+    /// cancelled chain lets go of it without cancelling it.
+    @Test(.timeLimit(.minutes(1)))
+    func aPromiseTheBodyReturnsThatOthersDependOnIsNotCancelledWithTheChain() async throws {
+        let stopped = Counter()
+        let steps = DispatchQueue(label: "CancellationTests.steps")
+        let (started, startedResolver) = Promise<Void>.pending()
+        let cancelled = DispatchSemaphore(value: 0)
+        let (returned, returnedResolver) = Promise<Int>.pending()
+        returnedResolver.onCancel { stopped.increment() }
+        let other = returned.map(on: .immediate) { $0 + 1 }
+        let end = Promise(value: 1).then(on: .queue(steps)) { _ in
+            startedResolver.fulfill()
+            _ = cancelled.wait(timeout: .now() + 50)
+            return returned
+        }
+        _ = await started.settled
+        end.cancel()
+        cancelled.signal()
+        #expect(await rejection(of: end) is CancellationError)
+        // The step, and the linking that follows its body, have run once the queue runs a later job.
+        steps.sync {}
+        #expect(returned.isPending)
+        #expect(stopped.current == 0)
+        returnedResolver.fulfill(1)
+        #expect(try await other.value == 2)
     }
 
     @Test func cancellationReachesAPromiseResolvedWithAnother() {

@@ -363,7 +363,16 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
             return
         }
         let linked = withPendingState { state in state.upstream.append(other) } != nil
-        guard linked else { return }
+        guard linked else {
+            // Cancelled before `other` was linked (while the step that returned it ran), so no cascade will reach
+            // it: depend on it and withdraw at once, as the cascade would have, so that it is cancelled unless
+            // something else still depends on it.
+            if slot.isCancellation() {
+                other.subscribe { _ in }
+                if other.withdrawDependent() { Promise.cancelCascade(from: other) }
+            }
+            return
+        }
         other.subscribe { [self] result in
             Trampoline.run { self.settle(result) }
         }
