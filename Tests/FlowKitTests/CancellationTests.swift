@@ -99,16 +99,14 @@ import Testing
         #expect(stopped.current == 1)
     }
 
-    /// The other order of the test above, forced: the chain is cancelled after the body started and before it
-    /// returns, so the promise it returns is linked to an already cancelled one — and is cancelled then.
-    @Test(.timeLimit(.minutes(1)))
-    func cancellingAThenBeforeItsBodyReturnsCancelsThePromiseTheBodyReturns() async {
-        let stopped = Counter()
+    /// A `then` on `steps` whose body returns `returned`, cancelled after the body started and before it returns
+    /// (the other order of the test above, forced); returns once the body has returned and the chain has linked
+    /// (or not) the promise it returned.
+    private static func cancelThenBeforeItsBodyReturns(_ returned: Promise<Int>) async -> Promise<Int> {
+        let steps = DispatchQueue(label: "CancellationTests.steps")
         let (started, startedResolver) = Promise<Void>.pending()
         let cancelled = DispatchSemaphore(value: 0)
-        let (returned, returnedResolver) = Promise<Int>.pending()
-        returnedResolver.onCancel { stopped.increment() }
-        let end = Promise(value: 1).then { _ in
+        let end = Promise(value: 1).then(on: .queue(steps)) { _ in
             startedResolver.fulfill()
             _ = cancelled.wait(timeout: .now() + 50)
             return returned
@@ -116,6 +114,19 @@ import Testing
         _ = await started.settled
         end.cancel()
         cancelled.signal()
+        // The step, and the linking that follows its body, have run once the queue runs a later job.
+        steps.sync {}
+        return end
+    }
+
+    /// The chain was cancelled before the promise its body returns was linked to it: that promise is cancelled
+    /// then.
+    @Test(.timeLimit(.minutes(1)))
+    func cancellingAThenBeforeItsBodyReturnsCancelsThePromiseTheBodyReturns() async {
+        let stopped = Counter()
+        let (returned, returnedResolver) = Promise<Int>.pending()
+        returnedResolver.onCancel { stopped.increment() }
+        let end = await Self.cancelThenBeforeItsBodyReturns(returned)
         #expect(await rejection(of: end) is CancellationError)
         #expect(await rejection(of: returned) is CancellationError)
         #expect(stopped.current == 1)
@@ -126,23 +137,11 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func aPromiseTheBodyReturnsThatOthersDependOnIsNotCancelledWithTheChain() async throws {
         let stopped = Counter()
-        let steps = DispatchQueue(label: "CancellationTests.steps")
-        let (started, startedResolver) = Promise<Void>.pending()
-        let cancelled = DispatchSemaphore(value: 0)
         let (returned, returnedResolver) = Promise<Int>.pending()
         returnedResolver.onCancel { stopped.increment() }
         let other = returned.map(on: .immediate) { $0 + 1 }
-        let end = Promise(value: 1).then(on: .queue(steps)) { _ in
-            startedResolver.fulfill()
-            _ = cancelled.wait(timeout: .now() + 50)
-            return returned
-        }
-        _ = await started.settled
-        end.cancel()
-        cancelled.signal()
+        let end = await Self.cancelThenBeforeItsBodyReturns(returned)
         #expect(await rejection(of: end) is CancellationError)
-        // The step, and the linking that follows its body, have run once the queue runs a later job.
-        steps.sync {}
         #expect(returned.isPending)
         #expect(stopped.current == 0)
         returnedResolver.fulfill(1)
