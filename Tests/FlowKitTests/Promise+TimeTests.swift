@@ -1,3 +1,4 @@
+import Dispatch
 import FlowKit
 import FlowKitTesting
 import Testing
@@ -180,6 +181,38 @@ import Testing
         result.cancel()
         #expect(stopped.current == 1)
         #expect(await rejection(of: result) is CancellationError)
+    }
+
+    /// The retry is cancelled while an attempt's body runs, before the attempt is stored: the attempt the body
+    /// returns is cancelled all the same. The order is forced: the second attempt starts on `failing`'s thread
+    /// when the first is rejected there, and its body waits until the retry is cancelled.
+    @Test(.timeLimit(.minutes(1)))
+    func cancellingARetryWhileAnAttemptStartsCancelsThatAttempt() async {
+        let stopped = Counter()
+        let (first, firstResolver) = Promise<Int>.pending()
+        let (second, secondResolver) = Promise<Int>.pending()
+        secondResolver.onCancel { stopped.increment() }
+        let (started, startedResolver) = Promise<Void>.pending()
+        let cancelled = DispatchSemaphore(value: 0)
+        let attempts = Counter()
+        let result: Promise<Int> = firstly {
+            retry(attempts: 2, backoff: .immediate, on: ManualScheduler()) { () -> Promise<Int> in
+                guard attempts.increment() == 2 else { return first }
+                startedResolver.fulfill()
+                _ = cancelled.wait(timeout: .now() + 50)
+                return second
+            }
+        }
+        let failing = DispatchQueue(label: "PromiseTimeTests.failing")
+        failing.async { firstResolver.reject(TestError.boom) }
+        _ = await started.settled
+        result.cancel()
+        cancelled.signal()
+        #expect(await rejection(of: result) is CancellationError)
+        // The second attempt's start has returned once the queue runs a later job.
+        failing.sync {}
+        #expect(await rejection(of: second) is CancellationError)
+        #expect(stopped.current == 1)
     }
 
     @Test func aRetryWhoseTimerFiredBeforeItWasStoredIsReleasedWhenItSettles() throws {

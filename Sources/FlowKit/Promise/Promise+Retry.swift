@@ -130,6 +130,11 @@ private final class RetryRun<Value: Sendable>: Sendable {
         attempt.subscribe { [self] result in
             Trampoline.run { self.finished(attempt: number, with: result) }
         }
+        // Cancelled while `body` ran, before the attempt was stored: the cancel handler found nothing to stop, so
+        // the attempt is withdrawn from here (whichever takes it from the state withdraws once).
+        if !promise.isPending, let attempt = takeWork().attempt, attempt.withdrawDependent() {
+            Promise<Value>.cancelCascade(from: attempt)
+        }
     }
 
     private func finished(attempt number: Int, with result: Result<Value, any Error>) {
