@@ -111,7 +111,7 @@ private final class RetryRun<Value: Sendable>: Sendable {
         resolver.onCancel { [self] in
             let (attempt, timer) = takeWork()
             timer?.cancel()
-            if let attempt, attempt.withdrawDependent() { Promise<Value>.cancelCascade(from: attempt) }
+            if let attempt { Promise<Value>.withdraw(from: attempt) }
         }
     }
 
@@ -132,9 +132,7 @@ private final class RetryRun<Value: Sendable>: Sendable {
         }
         // Cancelled while `body` ran, before the attempt was stored: the cancel handler found nothing to stop, so
         // the attempt is withdrawn from here (whichever takes it from the state withdraws once).
-        if !promise.isPending, let attempt = takeWork().attempt, attempt.withdrawDependent() {
-            Promise<Value>.cancelCascade(from: attempt)
-        }
+        if !promise.isPending, let attempt = takeWork().attempt { Promise<Value>.withdraw(from: attempt) }
     }
 
     private func finished(attempt number: Int, with result: Result<Value, any Error>) {

@@ -276,9 +276,7 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
         let taken = drain(published)
         if releasingUpstream {
             // Before the continuations: whoever sees this result also sees the released work told to stop.
-            taken.upstream.forEach { node in
-                if node.withdrawDependent() { Promise.cancelCascade(from: node) }
-            }
+            taken.upstream.forEach { Promise.withdraw(from: $0) }
         }
         taken.invoke(with: result)
         return true
@@ -369,7 +367,7 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
             // something else still depends on it.
             if slot.isCancellation() {
                 other.subscribe { _ in }
-                if other.withdrawDependent() { Promise.cancelCascade(from: other) }
+                Promise.withdraw(from: other)
             }
             return
         }
@@ -383,6 +381,12 @@ public class Promise<Value: Sendable>: @unchecked Sendable {
     final func addCancelHandler(_ handler: @escaping @Sendable () -> Void) {
         let added = withPendingState { state in state.cancelHandlers.append(handler) } != nil
         if !added && slot.isCancellation() { handler() }
+    }
+
+    /// Lets go of `node` as one of its dependents: once none is left, it is cancelled with what it depends on.
+    @usableFromInline
+    static func withdraw(from node: any PromiseNode) {
+        if node.withdrawDependent() { cancelCascade(from: node) }
     }
 
     /// Cancels `first` and walks upstream with a work list (not recursion), so chains of any length unwind.

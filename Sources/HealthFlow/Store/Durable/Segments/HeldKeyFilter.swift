@@ -76,14 +76,13 @@ final class HeldKeyFilter {
         keyCount: Int, keys: ((UUIDKey) -> Void) throws(Failure) -> Void
     ) throws(Failure) {
         guard !isBuilt else { return }
-        var built = [Level(capacity: max(Self.firstCapacity, keyCount.multipliedReportingOverflow(by: 2).partialValue))]
-        try keys { key in
-            if built[built.count - 1].count >= built[built.count - 1].capacity {
-                built.append(Level(capacity: built[built.count - 1].capacity * 2))
-            }
-            built[built.count - 1].insert(BloomFilter.Probe(key))
+        levels = [Level(capacity: max(Self.firstCapacity, keyCount.multipliedReportingOverflow(by: 2).partialValue))]
+        do {
+            try keys { insert($0) }
+        } catch {
+            levels = []
+            throw error
         }
-        levels = built
     }
 
     /// Adds `key`; nothing happens before the filter is built (building reads it where it is kept).
