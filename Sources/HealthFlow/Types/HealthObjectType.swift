@@ -41,9 +41,13 @@ public struct HealthObjectType: Hashable, Sendable {
         public var isCumulative: Bool { self == .cumulative }
     }
 
-    /// The type's description, made once per catalog type and shared by every copy: a copy of a type (and
-    /// of every sample holding one) costs one retain.
-    private let storage: Storage
+    /// The type's description, made once per catalog type, never released, and shared by every copy without
+    /// reference counting: a copy of a type (and of every sample holding one) retains nothing, so the threads
+    /// that pass samples to each other do not contend for one counter per type.
+    ///
+    /// Sound because every type is a catalog constant (the initializer is internal and only the catalog calls
+    /// it), and the initializer keeps its storage alive for the life of the process.
+    private unowned(unsafe) let storage: Storage
 
     /// The short identifier, as used throughout this library: `"stepCount"`, `"sleepAnalysis"`.
     public var identifier: String { storage.identifier }
@@ -82,7 +86,7 @@ public struct HealthObjectType: Hashable, Sendable {
         requiredMetadataKeys: Set<MetadataKey> = [], allowedCategoryValues: [Int] = [], isNutrition: Bool = false
     ) {
         let dimension = canonicalUnit?.dimension
-        storage = Storage(
+        let storage = Storage(
             identifier: identifier, healthKitIdentifier: healthKitIdentifier, kind: kind,
             canonicalUnit: canonicalUnit, displayUnit: displayUnit ?? canonicalUnit,
             aggregationStyle: aggregationStyle, isShareable: isShareable,
@@ -90,6 +94,9 @@ public struct HealthObjectType: Hashable, Sendable {
             isNutrition: isNutrition,
             allowsNegativeValues: dimension == .temperature || dimension == .soundPressureLevel
                 || dimension == .hearingLevel)
+        // The one reference that keeps a catalog type's storage alive, never given back.
+        _ = Unmanaged.passRetained(storage)
+        self.storage = storage
     }
 
     /// Looks a type up by its short identifier (`"height"`) or HealthKit's (`"HKQuantityTypeIdentifierHeight"`).

@@ -550,8 +550,10 @@ public struct SyncBatchWriter {
     private mutating func emitMetadata(_ metadata: [MetadataKey: MetadataValue], field: String) throws {
         if metadata.isEmpty { return try emitter.raw("{}") }
         try emitter.byte(UInt8(ascii: "{"))
-        for (index, (key, value)) in metadata.sorted(by: { $0.key.rawValue < $1.key.rawValue }).enumerated() {
-            if index > 0 { try emitter.byte(UInt8(ascii: ",")) }
+        var isFirst = true
+        try metadata.forEachInKeyOrder { key, value in
+            if !isFirst { try emitter.byte(UInt8(ascii: ",")) }
+            isFirst = false
             try emitter.string(key.rawValue)
             switch value {
             case .string(let string):

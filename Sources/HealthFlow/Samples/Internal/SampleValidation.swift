@@ -63,9 +63,11 @@ enum SampleValidation {
         if hasSyncIdentifier, !hasSyncVersion { throw .missingMetadata(type, key: .syncVersion) }
         // Sorting only to name the first problem: valid metadata (nearly always) is checked in place.
         guard hasProblem else { return }
-        for (key, value) in metadata.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            if let problem = problem(with: value, at: key, of: type) { throw problem }
+        var first: ValidationError?
+        metadata.forEachInKeyOrder { key, value in
+            if first == nil { first = problem(with: value, at: key, of: type) }
         }
+        if let first { throw first }
     }
 
     /// What is wrong with one metadata value, or `nil`.

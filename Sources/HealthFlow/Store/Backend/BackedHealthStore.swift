@@ -169,9 +169,12 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
         if let failure { throw failure }
     }
 
-    /// The rules of ``ingest(_:)`` that need the store's state: UUID uniqueness.
+    /// The rules of ``ingest(_:)`` that need the store's state: UUID uniqueness. The batch's objects are read
+    /// once (``BatchKeys``), for both the backend's question and the check.
     private static func checkIngest(_ samples: [HealthSample], in state: borrowing Locked) throws(HealthStoreError) {
-        try HealthSaveRules.checkIngest(samples, isStored: storedUUIDs(of: samples, in: state.backend).contains)
+        let keys = BatchKeys(samples, owner: "")
+        let stored = state.backend.storedUUIDs(among: keys.objects.map(\.uuid.uuid))
+        try HealthSaveRules.checkIngest(keys, isStored: { stored.contains($0.uuid) })
     }
 
     /// The UUIDs of `samples` and of their correlations' members that `backend` holds live: one question for the
@@ -206,14 +209,14 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
                 try check(state)
                 var objects: [StoredHealthSample] = []
                 objects.reserveCapacity(samples.count)
-                for sample in samples {
-                    SampleRules.forEachFlattened(sample) { object, correlation in
+                for index in samples.indices {
+                    SampleRules.forEachFlattened(samples[index]) { object, correlation in
                         objects.append(StoredHealthSample(sample: object, correlation: correlation))
                     }
                 }
                 try store(&state.backend, objects)
                 if let reply { enqueue { reply(nil) } }
-                notifications(for: objects.map(\.sample), in: &state).forEach(enqueue)
+                if !state.watches.isEmpty { notifications(for: objects.map(\.sample), in: &state).forEach(enqueue) }
             } catch {
                 failure = error
                 if let reply { enqueue { reply(error) } }

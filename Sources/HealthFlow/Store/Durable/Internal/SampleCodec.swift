@@ -145,7 +145,7 @@ enum SampleCodec {
     private static func encodeMetadata(_ metadata: [MetadataKey: MetadataValue], into writer: inout BinaryWriter) {
         writer.count(metadata.count)
         guard !metadata.isEmpty else { return }
-        for (key, value) in metadata.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+        metadata.forEachInKeyOrder { key, value in
             writer.string(key.rawValue)
             switch value {
             case .string(let string):
