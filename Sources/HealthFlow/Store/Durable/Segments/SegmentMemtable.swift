@@ -39,6 +39,9 @@ struct SegmentMemtable {
     private(set) var bytes = 0
     /// The versions held, superseded deletions included.
     private(set) var count = 0
+    /// The `(start, sequence)` of the version put last, and whether every version was put in that order.
+    private var lastPut: (start: Double, sequence: UInt64)?
+    private var isInStartOrder = true
 
     var isEmpty: Bool { count == 0 }
 
@@ -58,7 +61,7 @@ struct SegmentMemtable {
     /// Holds `row` as the newest version of its sample's UUID, replacing the one held; a replaced deletion is
     /// kept as superseded, a replaced live sample is dropped.
     /// - Complexity: O(size of the sample).
-    mutating func put(_ row: SegmentRow) {
+    mutating func put(_ row: consuming SegmentRow) {
         let size = SegmentRowFootprint.bytes(of: row)
         let key = UUIDKey(row.entry.sample.uuid)
         if let position = newest[key], let replaced = versions[position] {
@@ -70,6 +73,9 @@ struct SegmentMemtable {
                 count -= 1
             }
         }
+        let put = (start: row.entry.start, sequence: row.entry.sequence)
+        if let lastPut, lastPut > put { isInStartOrder = false }
+        lastPut = put
         newest[key] = versions.count
         versions.append(Version(row: row, bytes: size, isNewest: true))
         bytes += size
@@ -81,35 +87,29 @@ struct SegmentMemtable {
         newest = [:]
         bytes = 0
         count = 0
+        lastPut = nil
+        isInStartOrder = true
     }
 
     /// Calls `body` with every version in `(start, sequence)` order, a segment's row order, and whether it is its
     /// UUID's newest (a superseded deletion is not). The versions are visited where they are held, not copied.
-    /// - Complexity: O(m) for m versions put in start order (one pass finds them in order); else O(m log m), a
-    ///   sort of their positions.
+    /// - Complexity: O(m) for m versions put in start order (known as they are put); else O(m log m), a sort of
+    ///   their positions.
     func forEachInStartOrder<Failure: Error>(
         _ body: (_ row: SegmentRow, _ isNewest: Bool) throws(Failure) -> Void
     ) throws(Failure) {
-        var positions: [Int] = []
-        var previous: (start: Double, sequence: UInt64)?
-        var inOrder = true
-        positions.reserveCapacity(count)
-        // Each version is read in place: binding one would copy its sample (a retain of each of its references).
-        for position in versions.indices {
-            guard let start = versions[position]?.row.entry.start, let sequence = versions[position]?.row.entry.sequence
-            else { continue }
-            let key = (start, sequence)
-            if let previous, previous > key { inOrder = false }
-            previous = key
-            positions.append(position)
-        }
-        if !inOrder {
-            positions.sort { first, second in
-                let (a, b) = (versions[first]!.row.entry, versions[second]!.row.entry)
-                return (a.start, a.sequence) < (b.start, b.sequence)
-            }
-        }
+        // Read through the buffer: reading a version through the array's subscript copies its sample (a retain
+        // of each of its references).
         try versions.withUnsafeBufferPointer { (held) throws(Failure) in
+            guard !isInStartOrder else {
+                for version in held where version != nil { try body(version!.row, version!.isNewest) }
+                return
+            }
+            var positions = held.indices.filter { held[$0] != nil }
+            positions.sort { first, second in
+                (held[first]!.row.entry.start, held[first]!.row.entry.sequence)
+                    < (held[second]!.row.entry.start, held[second]!.row.entry.sequence)
+            }
             for position in positions { try body(held[position]!.row, held[position]!.isNewest) }
         }
     }

@@ -469,10 +469,13 @@ struct SegmentedBackendState {
             mutation = .insertSeries(entries)
         }
         // Every storage the batch needs is opened before anything is written: opening is what may fail. A batch
-        // holds runs of one type, so a type is looked up once a run.
+        // holds runs of one type, so a type is looked up once a run. `touched`: the storages, in the order the
+        // batch first names their types.
+        var touched: [SegmentedTypeStorage] = []
         var opened: HealthObjectType?
         for index in objects.indices where objects[index].sample.type != opened {
-            _ = try storage(for: objects[index].sample.type)
+            let storage = try storage(for: objects[index].sample.type)
+            if !touched.contains(where: { $0 === storage }) { touched.append(storage) }
             opened = objects[index].sample.type
         }
         if let mutation {
@@ -483,28 +486,25 @@ struct SegmentedBackendState {
                     == framedLog, "a log record of other samples")
             try log?.append(framed: framedLog)
         }
-        // Each type's rows, the types in the order the batch first names them.
-        var rows: [(type: HealthObjectType, rows: [SegmentRow])] = []
+        // Each row is moved into its type's memtable as it is made; the memtables full after the batch are
+        // flushed then, in the order the batch first names their types.
         var historySum: UInt64 = 0
+        var current = touched.first
         for index in objects.indices {
             lastSequence += 1
             let (uuid, correlation) = (objects[index].sample.uuid, objects[index].correlation)
             historySum &+= HistoryMix.addition(sequence: lastSequence, uuid: uuid)
-            let kept = correlation == nil ? series[uuid].flatMap { $0.isEmpty ? nil : $0 } : nil
+            let kept = correlation == nil && !series.isEmpty ? series[uuid].flatMap { $0.isEmpty ? nil : $0 } : nil
             let row = Self.row(objects[index].sample, correlation: correlation, sequence: lastSequence, series: kept)
             let type = objects[index].sample.type
-            if let last = rows.indices.last, rows[last].type == type {
-                rows[last].rows.append(row)
-            } else if let earlier = rows.firstIndex(where: { $0.type == type }) {
-                rows[earlier].rows.append(row)
-            } else {
-                rows.append((type, [row]))
-            }
+            if current?.type != type { current = touched.first { $0.type == type } }
+            // Opened above, for every type of the batch.
+            current!.put(row)
         }
         history?.add(batch: historySum, through: lastSequence)
-        for (type, typeRows) in rows {
+        for storage in touched {
             do throws(FileStoreError) {
-                if let storage = storages[type], try storage.insert(typeRows) { try compactIfDue(storage) }
+                if try storage.flushIfFull() { try compactIfDue(storage) }
             } catch {
                 // The rows are stored and logged; the segment that failed leaves them in the memtable.
                 if failure == nil { failure = error }

@@ -98,22 +98,26 @@ final class SegmentedTypeStorage {
 
     /// Stores live samples, each the newest version of its UUID (a stored UUID is replaced: its older version is
     /// shadowed), then flushes the memtable when it reaches ``memtableLimit``.
-    /// - Precondition: Every row is of ``type``, not a deletion, and its sequence is larger than ``lastSequence``
-    ///   and than the rows before it.
+    /// - Precondition: As ``put(_:)``'s, for each row.
     /// - Returns: Whether a segment was written.
     /// - Throws: A failed flush's error; the rows are stored either way, and stay in the memtable.
     /// - Complexity: O(b) for b rows, plus a flush's.
     @discardableResult
     func insert(_ rows: [SegmentRow]) throws(FileStoreError) -> Bool {
-        for row in rows {
-            precondition(
-                row.entry.sample.type == type && !row.isDeletion, "inserting a row of another type or a deletion")
-            precondition(row.entry.sequence > lastSequence, "sequence \(row.entry.sequence) after \(lastSequence)")
-            lastSequence = row.entry.sequence
-            memtable.put(row)
-            heldKeys?.insert(UUIDKey(row.entry.sample.uuid))
-        }
+        for row in rows { put(row) }
         return try flushIfFull()
+    }
+
+    /// Stores a live sample as the newest version of its UUID in the memtable, which may then be past
+    /// ``memtableLimit`` until ``flushIfFull()``.
+    /// - Precondition: The row is of ``type``, not a deletion, and its sequence is larger than ``lastSequence``.
+    /// - Complexity: O(1), amortized.
+    func put(_ row: consuming SegmentRow) {
+        precondition(row.entry.sample.type == type && !row.isDeletion, "inserting a row of another type or a deletion")
+        precondition(row.entry.sequence > lastSequence, "sequence \(row.entry.sequence) after \(lastSequence)")
+        lastSequence = row.entry.sequence
+        heldKeys?.insert(UUIDKey(row.entry.sample.uuid))
+        memtable.put(row)
     }
 
     /// Calls `body` with every UUID the memtable and the segments hold, live or deleted; a UUID held by more than
@@ -169,7 +173,10 @@ final class SegmentedTypeStorage {
         if let failure = made.directoryFlushFailure { throw failure }
     }
 
-    private func flushIfFull() throws(FileStoreError) -> Bool {
+    /// Flushes the memtable when it has reached ``memtableLimit``.
+    /// - Returns: Whether a segment was written.
+    /// - Throws: The flush's error (``flush()``).
+    func flushIfFull() throws(FileStoreError) -> Bool {
         guard memtable.isFull(memtableLimit) else { return false }
         try flush()
         return true
