@@ -164,15 +164,14 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
     /// - Throws: ``HealthStoreError`` when a rule refuses them; the backend's error when it cannot store them.
     public func ingest(_ samples: [HealthSample]) throws {
         let failure = insert(samples, reply: nil) { state throws(HealthStoreError) in
-            try Self.checkIngest(samples, in: state)
+            try Self.checkIngest(BatchKeys(samples, owner: ""), in: state)
         }
         if let failure { throw failure }
     }
 
-    /// The rules of ``ingest(_:)`` that need the store's state: UUID uniqueness. The batch's objects are read
-    /// once (``BatchKeys``), for both the backend's question and the check.
-    private static func checkIngest(_ samples: [HealthSample], in state: borrowing Locked) throws(HealthStoreError) {
-        let keys = BatchKeys(samples, owner: "")
+    /// The rules of ``ingest(_:)`` that need the store's state: UUID uniqueness, over the batch's objects as
+    /// read once (`keys`), for both the backend's question and the check.
+    private static func checkIngest(_ keys: BatchKeys, in state: borrowing Locked) throws(HealthStoreError) {
         let stored = state.backend.storedUUIDs(among: keys.objects.map(\.uuid.uuid))
         try HealthSaveRules.checkIngest(keys, isStored: { stored.contains($0.uuid) })
     }
@@ -512,9 +511,9 @@ extension BackedHealthStore: PreparedIngesting where Backend: PreparedInsertBack
     /// - Throws: ``HealthStoreError`` when a sample rule refuses them, as ``ingest(_:)-([HealthSample])`` would;
     ///   the backend's error when they cannot be encoded (a record too large).
     package func prepareIngest(_ samples: [HealthSample]) throws -> PreparedIngest {
-        try HealthSaveRules.validate(samples)
+        let keys = try HealthSaveRules.validate(samples, keyingFor: "")
         return PreparedIngest(
-            samples: samples, framedLog: try Backend.framedLog(inserting: samples),
+            samples: samples, keys: keys, framedLog: try Backend.framedLog(inserting: samples),
             backend: ObjectIdentifier(Backend.self))
     }
 
@@ -525,7 +524,7 @@ extension BackedHealthStore: PreparedIngesting where Backend: PreparedInsertBack
         guard prepared.backend == ObjectIdentifier(Backend.self) else { return try ingest(prepared.samples) }
         let failure = insert(
             prepared.samples, validated: true, reply: nil,
-            check: { state throws(HealthStoreError) in try Self.checkIngest(prepared.samples, in: state) },
+            check: { state throws(HealthStoreError) in try Self.checkIngest(prepared.keys, in: state) },
             store: { backend, objects in try backend.insert(objects, framedLog: prepared.framedLog) })
         if let failure { throw failure }
     }
@@ -590,7 +589,7 @@ extension BackedHealthStore where Backend: HealthSeriesStoreBackend {
         let failure = insert(
             samples, reply: nil,
             check: { state throws(HealthStoreError) in
-                try Self.checkIngest(samples, in: state)
+                try Self.checkIngest(BatchKeys(samples, owner: ""), in: state)
             },
             store: { backend, objects in try backend.insert(objects, series: series) })
         if let failure { throw failure }

@@ -6,6 +6,9 @@ import Foundation
 package struct PreparedIngest: Sendable {
     /// The samples, as given: top-level samples, correlations with their members.
     package let samples: [HealthSample]
+    /// The batch's objects as validation read them (owner `""`: an ingest has no owning app), for the store's
+    /// uniqueness check.
+    let keys: BatchKeys
     /// The batch's log record, framed, as the backend writes it.
     let framedLog: [UInt8]
     /// The backend type whose encoding `framedLog` is.

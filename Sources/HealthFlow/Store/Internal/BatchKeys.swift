@@ -5,7 +5,7 @@ import Foundation
 /// that follow never copy a sample to read a field (each copy of a ``HealthSample`` retains its type, unit,
 /// source and metadata, and a copy of an enum whose payloads hold `Date`s and `UUID`s goes through value
 /// witnesses).
-struct BatchKeys {
+struct BatchKeys: Sendable {
     struct Object {
         let uuid: UUIDKey
         let type: HealthObjectType
