@@ -301,6 +301,48 @@ struct SegmentedHealthStoreBackendTests {
         }
     }
 
+    /// A batch of three heart rates and three step counts: with the tiny memtable, both types flush.
+    private static func twoTypeBatch(_ batch: Int) throws -> [HealthSample] {
+        try (0..<3).flatMap { index in
+            let start = Fixture.noon + Double(batch * 600 + index * 60)
+            return [
+                try StoreFixture.sample(.heartRate, 60, unit: "count/min", start: start),
+                try StoreFixture.sample(.stepCount, 10, start: start, duration: 60),
+            ]
+        }
+    }
+
+    @Test func mergesDueForSeveralTypesAtOnceAreMadeOneTypeAChangeAndAllByACheckpoint() throws {
+        try DurableFixture.withTemporaryDirectory { directory in
+            var backend = try Self.open(directory)
+            defer { backend.close() }
+            var inserted: [HealthSample] = []
+            for batch in 0..<3 {
+                let samples = try Self.twoTypeBatch(batch)
+                inserted += samples
+                try Self.apply(.insert(samples), to: &backend)
+            }
+            // The third batch made each type's third segment: both are due, the first named is merged.
+            #expect(backend.segmentCounts[.heartRate] == 1)
+            #expect(backend.segmentCounts[.stepCount] == 3)
+            let bodyMass = try StoreFixture.sample(.bodyMass, 70, unit: "kg")
+            inserted.append(bodyMass)
+            try Self.apply(.insert([bodyMass]), to: &backend)
+            #expect(backend.segmentCounts[.stepCount] == 1)
+            for batch in 3..<6 {
+                let samples = try Self.twoTypeBatch(batch)
+                inserted += samples
+                try Self.apply(.insert(samples), to: &backend)
+            }
+            #expect(backend.segmentCounts[.heartRate] == 2)
+            #expect(backend.segmentCounts[.stepCount] == 4)
+            try backend.checkpoint()
+            #expect(backend.segmentCounts[.heartRate] == 2)
+            #expect(backend.segmentCounts[.stepCount] == 2)
+            for sample in inserted { #expect(backend.sample(withUUID: sample.uuid)?.sample == sample) }
+        }
+    }
+
     @Test func changesAfterReopeningContinueTheSequenceAndSurviveAnotherReopening() throws {
         try DurableFixture.withTemporaryDirectory { directory in
             let changes = try Self.workload(seed: 11, batches: 40)

@@ -28,6 +28,11 @@ struct SegmentedBackendState {
     private(set) var failure: FileStoreError?
     /// Every UUID the storages hold, built by the first uniqueness question (``liveUUIDs(among:)``).
     let heldKeys = HeldKeyFilter()
+    /// The storages that wrote a segment and may be due a merge (``compactIfDue(_:)``), oldest first. A change
+    /// merges for at most one of them (``afterChange()``): the merges that the flushes of many types call for at
+    /// once — an export's types fill their memtables at the same pace — are spread over the changes that follow
+    /// rather than all made by one, which would keep its writer waiting for all of them.
+    private var compactionQueue: [SegmentedTypeStorage] = []
 
     // MARK: Opening
 
@@ -504,7 +509,7 @@ struct SegmentedBackendState {
         history?.add(batch: historySum, through: lastSequence)
         for storage in touched {
             do throws(FileStoreError) {
-                if try storage.flushIfFull() { try compactIfDue(storage) }
+                if try storage.flushIfFull() { queueCompaction(of: storage) }
             } catch {
                 // The rows are stored and logged; the segment that failed leaves them in the memtable.
                 if failure == nil { failure = error }
@@ -528,7 +533,7 @@ struct SegmentedBackendState {
         lastSequence += 1
         history?.add(batch: HistoryMix.addition(sequence: lastSequence, uuid: uuid), through: lastSequence)
         do throws(FileStoreError) {
-            if try storage.insert([version]) { try compactIfDue(storage) }
+            if try storage.insert([version]) { queueCompaction(of: storage) }
         } catch {
             if failure == nil { failure = error }
         }
@@ -559,7 +564,7 @@ struct SegmentedBackendState {
                 if let storage = storages[object.type] {
                     let segments = storage.segments.count
                     try storage.delete(object.uuid, sequence: lastSequence)
-                    if storage.segments.count > segments { try compactIfDue(storage) }
+                    if storage.segments.count > segments { queueCompaction(of: storage) }
                 }
             } catch {
                 if failure == nil { failure = error }
@@ -569,9 +574,10 @@ struct SegmentedBackendState {
         afterChange()
     }
 
-    /// Flushes the largest memtables while all of them together hold more than ``memtableBudget``; then starts a
-    /// new log when no memtable holds a change of this one, or flushes every memtable first when the log has
-    /// passed ``logLimit``.
+    /// Flushes the largest memtables while all of them together hold more than ``memtableBudget``; makes the
+    /// merges due for the oldest storage in ``compactionQueue``; then starts a new log when no memtable holds a
+    /// change of this one, or flushes every memtable first (and makes every merge due) when the log has passed
+    /// ``logLimit``.
     private mutating func afterChange() {
         guard failure == nil else { return }
         var held = storages.values.reduce(0) { $0 + $1.memtable.bytes }
@@ -579,7 +585,15 @@ struct SegmentedBackendState {
             held -= largest.memtable.bytes
             do throws(FileStoreError) {
                 try largest.flush()
-                try compactIfDue(largest)
+                queueCompaction(of: largest)
+            } catch {
+                failure = error
+                return
+            }
+        }
+        if !compactionQueue.isEmpty {
+            do throws(FileStoreError) {
+                try compactIfDue(compactionQueue.removeFirst())
             } catch {
                 failure = error
                 return
@@ -601,6 +615,10 @@ struct SegmentedBackendState {
                 if failure == nil, let stopped = log.failure { failure = stopped }
             }
         }
+    }
+
+    private mutating func queueCompaction(of storage: SegmentedTypeStorage) {
+        if !compactionQueue.contains(where: { $0 === storage }) { compactionQueue.append(storage) }
     }
 
     /// Merges the newest segments of `storage` while its last ``compactionFanout`` segments are of one size class
@@ -642,6 +660,7 @@ struct SegmentedBackendState {
                 throw error
             }
         }
+        compactionQueue.removeAll()
         try rotateLog()
     }
 

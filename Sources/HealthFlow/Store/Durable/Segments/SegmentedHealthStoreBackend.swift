@@ -17,7 +17,9 @@ import Foundation
 /// - Once no memtable holds a change of the log, or the log passes ``logLimit`` bytes (every memtable is then
 ///   flushed first), a new log generation starts and older ones are removed.
 /// - After a flush, a type's newest segments are merged when enough of one size class have gathered (a tiered
-///   policy, fanout 8): about 8 segments per power of 8 of its rows, each row rewritten once per power.
+///   policy, fanout 8): about 8 segments per power of 8 of its rows, each row rewritten once per power. A change
+///   makes the merges of one type at most: when flushes of several types call for merges at once, the others'
+///   are made by the changes that follow, in turn (and all of them by a checkpoint).
 /// - Memory: the memtables (each bounded by its ``SegmentMemtableLimit``; all together, after each change, by
 ///   ``standardMemtableBudget``: the largest are flushed past it) and, per segment, its block index and Bloom
 ///   filter (about 3 bytes a sample); never a segment's samples. Opening also reads the newest log whole (about
