@@ -317,23 +317,17 @@ struct SegmentedHealthStoreBackendTests {
             var backend = try Self.open(directory)
             defer { backend.close() }
             var inserted: [HealthSample] = []
-            for batch in 0..<3 {
-                let samples = try Self.twoTypeBatch(batch)
+            func insert(_ samples: [HealthSample]) throws {
                 inserted += samples
                 try Self.apply(.insert(samples), to: &backend)
             }
+            for batch in 0..<3 { try insert(Self.twoTypeBatch(batch)) }
             // The third batch made each type's third segment: both are due, the first named is merged.
             #expect(backend.segmentCounts[.heartRate] == 1)
             #expect(backend.segmentCounts[.stepCount] == 3)
-            let bodyMass = try StoreFixture.sample(.bodyMass, 70, unit: "kg")
-            inserted.append(bodyMass)
-            try Self.apply(.insert([bodyMass]), to: &backend)
+            try insert([try StoreFixture.sample(.bodyMass, 70, unit: "kg")])
             #expect(backend.segmentCounts[.stepCount] == 1)
-            for batch in 3..<6 {
-                let samples = try Self.twoTypeBatch(batch)
-                inserted += samples
-                try Self.apply(.insert(samples), to: &backend)
-            }
+            for batch in 3..<6 { try insert(Self.twoTypeBatch(batch)) }
             #expect(backend.segmentCounts[.heartRate] == 2)
             #expect(backend.segmentCounts[.stepCount] == 4)
             try backend.checkpoint()
