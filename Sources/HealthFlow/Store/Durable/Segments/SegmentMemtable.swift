@@ -92,14 +92,15 @@ struct SegmentMemtable {
     }
 
     /// Calls `body` with every version in `(start, sequence)` order, a segment's row order, and whether it is its
-    /// UUID's newest (a superseded deletion is not). The versions are visited where they are held, not copied.
+    /// UUID's newest (a superseded deletion is not). The versions are read through the array's buffer, one copy
+    /// of each for `body`.
     /// - Complexity: O(m) for m versions put in start order (known as they are put); else O(m log m), a sort of
     ///   their positions.
     func forEachInStartOrder<Failure: Error>(
         _ body: (_ row: SegmentRow, _ isNewest: Bool) throws(Failure) -> Void
     ) throws(Failure) {
-        // Read through the buffer: reading a version through the array's subscript copies its sample (a retain
-        // of each of its references).
+        // Through the buffer: ordering the versions through the array's subscript copied each (a retain of each
+        // of its sample's references) once more per comparison.
         try versions.withUnsafeBufferPointer { (held) throws(Failure) in
             guard !isInStartOrder else {
                 for version in held where version != nil { try body(version!.row, version!.isNewest) }
