@@ -153,9 +153,11 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
         _ samples: [HealthSample], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
         insert(samples, reply: { error in completion(error == nil, error) }) { state throws(HealthStoreError) in
+            let keys = BatchKeys(samples, owner: app)
+            let stored = Self.storedUUIDs(of: keys, in: state.backend)
             try HealthSaveRules.checkSave(
-                samples, appBundleIdentifier: app, sharing: state.authorization.status(for:),
-                isStored: Self.storedUUIDs(of: samples, in: state.backend).contains)
+                samples, keys: keys, appBundleIdentifier: app, sharing: state.authorization.status(for:),
+                isStored: { stored.contains($0.uuid) })
         }
     }
 
@@ -172,17 +174,15 @@ public final class BackedHealthStore<Backend: HealthStoreBackend>: HealthQueryRu
     /// The rules of ``ingest(_:)`` that need the store's state: UUID uniqueness, over the batch's objects as
     /// read once (`keys`), for both the backend's question and the check.
     private static func checkIngest(_ keys: BatchKeys, in state: borrowing Locked) throws(HealthStoreError) {
-        let stored = state.backend.storedUUIDs(among: keys.objects.map(\.uuid.uuid))
+        let stored = storedUUIDs(of: keys, in: state.backend)
         try HealthSaveRules.checkIngest(keys, isStored: { stored.contains($0.uuid) })
     }
 
-    /// The UUIDs of `samples` and of their correlations' members that `backend` holds live: one question for the
-    /// batch (``HealthStoreBackend/storedUUIDs(among:)``), so a backend reads each block it needs once.
-    private static func storedUUIDs(of samples: [HealthSample], in backend: Backend) -> Set<UUID> {
-        var uuids: [UUID] = []
-        uuids.reserveCapacity(samples.count)
-        for sample in samples { SampleRules.forEachFlattened(sample) { object, _ in uuids.append(object.uuid) } }
-        return backend.storedUUIDs(among: uuids)
+    /// The UUIDs of the batch's objects (`keys`: samples and their correlations' members) that `backend` holds
+    /// live: one question for the batch (``HealthStoreBackend/storedUUIDs(among:)``), so a backend reads each
+    /// block it needs once.
+    private static func storedUUIDs(of keys: BatchKeys, in backend: Backend) -> Set<UUID> {
+        backend.storedUUIDs(among: keys.objects.map(\.uuid.uuid))
     }
 
     /// Validates `samples`, runs `check` and inserts them under the lock with `store` (the backend's
