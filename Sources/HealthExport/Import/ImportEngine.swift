@@ -2,8 +2,8 @@ import FlowKit
 import Foundation
 import HealthFlow
 
-/// The import itself: scan, map and batch on the caller's thread, while the batch before is written on another
-/// (``BatchWriteAhead``).
+/// The import itself: scan, map and batch on the caller's thread, while the batches before are prepared and
+/// written on two others (``BatchWriteAhead``).
 struct ImportEngine {
     let path: String
     let options: HealthExportOptions
@@ -460,13 +460,11 @@ struct ImportEngine {
     private mutating func flush(_ writer: ExportWriter) throws {
         defer { batchUUIDs.removeAll(keepingCapacity: true) }
         if !batch.isEmpty {
-            // Prepared here, while the store's thread writes the batches before.
-            let prepared = writer.prepare(batch)
             if writeAhead.isFull, let oldest = writeAhead.settle() { try tally(oldest) }
             // A batch's job asks again before its write starts: none starts after a cancellation one may cause.
             if isCancelled() { throw CancellationError() }
             anchorTypes(batchTypes.types, writer: writer)
-            writeAhead.start(batch, prepared: prepared, with: writer)
+            writeAhead.start(batch, with: writer)
             typesInFlight.append(batchTypes)
             batchTypes = BatchTypeTally()
             batch = []
