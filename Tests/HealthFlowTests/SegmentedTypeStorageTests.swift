@@ -443,7 +443,9 @@ import Testing
         }
     }
 
-    @Test func aFailureOrCrashAtAnyStepOfACompactionLosesNothing() throws {
+    /// Row by row (deletions and new versions in the run), and by copying row blocks whole (rows in time order).
+    @Test(arguments: [false, true])
+    func aFailureOrCrashAtAnyStepOfACompactionLosesNothing(copyingBlocks: Bool) throws {
         for crashes in [false, true] {
             var step = 1
             var finished = false
@@ -451,8 +453,10 @@ import Testing
                 try withDirectory { directory in
                     let harness = try SegmentStorageHarness(
                         directory: directory, limit: SegmentMemtableLimit(rows: 80, bytes: 16 << 20), seed: 13)
+                    if copyingBlocks { harness.clock = SegmentStorageHarness.base }
                     for _ in 0..<6 {
                         try harness.insert(25)
+                        guard !copyingBlocks else { continue }
                         for _ in 0..<8 { try harness.deleteOne() }
                         try harness.insert(0, reinserting: harness.uuids.randomElement(using: &harness.generator))
                     }
@@ -461,7 +465,8 @@ import Testing
                     let faulty = FaultyFileSystem(crashes ? .crash(at: step, keeping: 7) : .fail(at: step, keeping: 7))
                     try harness.reopenKeepingMemtable(fileSystem: faulty)
                     do {
-                        try harness.compact(keepingDeletionsAfter: 0)
+                        let compaction = try harness.compact(keepingDeletionsAfter: 0)
+                        #expect(compaction?.copiedRowBlocks == copyingBlocks)
                         finished = faulty.steps.count < step
                     } catch {
                         if !crashes {

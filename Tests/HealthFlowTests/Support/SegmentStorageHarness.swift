@@ -18,6 +18,9 @@ final class SegmentStorageHarness {
     var reference = SegmentStorageReference()
     var generator: SeededGenerator
     var sequence: UInt64 = 0
+    /// When set, the next row starts here and each row a minute after the one before (rows in time order, as an
+    /// import writes them); when `nil`, rows start anywhere in ``span``.
+    var clock: Double?
     /// Every UUID ever inserted.
     private(set) var uuids: [UUID] = []
 
@@ -31,11 +34,12 @@ final class SegmentStorageHarness {
             writerRunLength: runLength)
     }
 
-    /// A new row: a start in ``span``, most durations under 10 minutes and one in ten up to a day, metadata on
+    /// A new row: a start in ``span`` (or at ``clock``), most durations under 10 minutes and one in ten up to a day, metadata on
     /// one in four, one in six held by a correlation.
     func makeRow(uuid: UUID? = nil) throws -> SegmentRow {
         sequence += 1
-        let start = Self.base + Double.random(in: 0..<Self.span, using: &generator).rounded()
+        let start = clock ?? Self.base + Double.random(in: 0..<Self.span, using: &generator).rounded()
+        clock = clock.map { $0 + 60 }
         let duration =
             Int.random(in: 0..<10, using: &generator) == 0
             ? Double(Int.random(in: 0...86_400, using: &generator))
@@ -78,12 +82,14 @@ final class SegmentStorageHarness {
     }
 
     /// Compacts the segments at `run` (all of them by default).
-    func compact(_ run: Range<Int>? = nil, keepingDeletionsAfter floor: UInt64) throws {
-        guard !storage.segments.isEmpty else { return }
+    @discardableResult
+    func compact(_ run: Range<Int>? = nil, keepingDeletionsAfter floor: UInt64) throws -> SegmentCompaction? {
+        guard !storage.segments.isEmpty else { return nil }
         let run = run ?? storage.segments.indices
         let numbers = storage.segments[run.lowerBound].name.first...storage.segments[run.upperBound - 1].name.last
-        try storage.compact(run, keepingDeletionsAfter: floor)
+        let compaction = try storage.compact(run, keepingDeletionsAfter: floor)
         reference.compacted(numbers, dropsDeletions: run.lowerBound == 0, keepingDeletionsAfter: floor)
+        return compaction
     }
 
     func reopen(fileSystem: any StoreFileSystem = PosixFileSystem()) throws {

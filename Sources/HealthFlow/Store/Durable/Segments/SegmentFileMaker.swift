@@ -28,6 +28,23 @@ struct SegmentFileMaker {
         _ name: SegmentName, expectedRows: Int,
         fill: (inout SegmentWriter) throws(FileStoreError) -> Void
     ) throws(FileStoreError) -> Made {
+        let made = try makeUnlessGivenUp(name, expectedRows: expectedRows) {
+            (writer: inout SegmentWriter) throws(FileStoreError) -> Bool in
+            try fill(&writer)
+            return true
+        }
+        guard let made else { preconditionFailure("a segment whose rows were all appended was abandoned") }
+        return made
+    }
+
+    /// Writes segment `name` as ``make(_:expectedRows:fill:)`` does, unless `fillOrGiveUp` gives it up by
+    /// returning `false`: the temporary file (and any scratch file) is then removed and `nil` returned, nothing else
+    /// changed.
+    /// - Throws: As ``make(_:expectedRows:fill:)``.
+    func makeUnlessGivenUp(
+        _ name: SegmentName, expectedRows: Int,
+        fillOrGiveUp fill: (inout SegmentWriter) throws(FileStoreError) -> Bool
+    ) throws(FileStoreError) -> Made? {
         let temporary = directory.appending(name.temporaryFileName)
         let scratchPath = directory.appending(name.scratchFileName)
         let fileSystem = fileSystem
@@ -39,24 +56,32 @@ struct SegmentFileMaker {
                 return file
             },
             openForReading: { () throws(FileStoreError) in try fileSystem.openFileForReading(at: scratchPath) })
-        let reader: SegmentReader
-        let peakColumnBytes: Int
+        let removeLeftovers = {
+            try? fileSystem.removeFile(at: temporary)
+            if scratchMade.isSet { try? fileSystem.removeFile(at: scratchPath) }
+        }
+        var made: (reader: SegmentReader, peakColumnBytes: Int)?
         do {
             let file = try fileSystem.createFile(at: temporary)
             defer { file.close() }
             var writer = try SegmentWriter(
                 file: file, type: name.type, expectedRows: expectedRows, scratch: scratch, runLength: runLength)
             defer { writer.closeScratch() }
-            try fill(&writer)
-            _ = try writer.finish()
-            peakColumnBytes = writer.peakColumnBytes
-            if scratchMade.isSet { try fileSystem.removeFile(at: scratchPath) }
-            reader = try SegmentReader(file: try fileSystem.openFileForReading(at: temporary), name: name.fileName)
-            try fileSystem.rename(temporary, to: directory.appending(name.fileName))
+            if try fill(&writer) {
+                _ = try writer.finish()
+                if scratchMade.isSet { try fileSystem.removeFile(at: scratchPath) }
+                let reader = try SegmentReader(
+                    file: try fileSystem.openFileForReading(at: temporary), name: name.fileName)
+                try fileSystem.rename(temporary, to: directory.appending(name.fileName))
+                made = (reader, writer.peakColumnBytes)
+            }
         } catch {
-            try? fileSystem.removeFile(at: temporary)
-            if scratchMade.isSet { try? fileSystem.removeFile(at: scratchPath) }
+            removeLeftovers()
             throw error
+        }
+        guard let (reader, peakColumnBytes) = made else {
+            removeLeftovers()
+            return nil
         }
         do {
             try fileSystem.syncDirectory(at: directory)

@@ -45,6 +45,16 @@ enum SegmentFormat {
     static let sequenceEntrySize = 12
     static let sequenceEntriesPerBlock = 512
 
+    /// The UUID column entry `(uuid, row)` at byte offset `base` of `buffer` (``uuidEntrySize`` bytes).
+    static func uuidEntry(in buffer: UnsafeRawBufferPointer, at base: Int) -> (uuid: UUIDKey, row: UInt32) {
+        (
+            UUIDKey(
+                high: buffer.loadUnaligned(fromByteOffset: base, as: UInt64.self),
+                low: buffer.loadUnaligned(fromByteOffset: base + 8, as: UInt64.self)),
+            UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: base + 16, as: UInt32.self))
+        )
+    }
+
     /// Row flags.
     static let ownedFlag: UInt8 = 1
     static let correlatedFlag: UInt8 = 2

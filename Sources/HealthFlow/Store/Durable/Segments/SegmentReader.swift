@@ -220,14 +220,9 @@ final class SegmentReader {
             var high = block.entryCount
             while low < high {
                 let middle = (low + high) / 2
-                let base = middle * SegmentFormat.uuidEntrySize
-                let candidate = UUIDKey(
-                    high: buffer.loadUnaligned(fromByteOffset: base, as: UInt64.self),
-                    low: buffer.loadUnaligned(fromByteOffset: base + 8, as: UInt64.self))
-                if candidate == key {
-                    return Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: base + 16, as: UInt32.self)))
-                }
-                if SegmentUUIDOrder(candidate) < order { low = middle + 1 } else { high = middle }
+                let candidate = SegmentFormat.uuidEntry(in: buffer, at: middle * SegmentFormat.uuidEntrySize)
+                if candidate.uuid == key { return Int(candidate.row) }
+                if SegmentUUIDOrder(candidate.uuid) < order { low = middle + 1 } else { high = middle }
             }
             return nil
         }
@@ -300,6 +295,16 @@ final class SegmentReader {
         let bytes = try Self.block(block.extent, of: file, name: name)
         var reader = BinaryReader(bytes, range: 0..<bytes.count)
         return try decoding(block) { () throws(BinaryReader.Failure) in try Self.keys(of: block, from: &reader) }
+    }
+
+    /// Row block `number` as stored, its bytes checked against their checksum, with its rows' keys: a merge that
+    /// keeps every row in order writes it unchanged (``SegmentWriter/appendStored(_:)``).
+    func storedRowBlock(_ number: Int) throws(FileStoreError) -> SegmentStoredRowBlock {
+        let block = rowBlocks[number]
+        let bytes = try Self.block(block.extent, of: file, name: name)
+        var reader = BinaryReader(bytes, range: 0..<bytes.count)
+        let keys = try decoding(block) { () throws(BinaryReader.Failure) in try Self.keys(of: block, from: &reader) }
+        return SegmentStoredRowBlock(bytes: bytes, checksum: block.extent.checksum, keys: keys)
     }
 
     /// Row block `number`'s rows with their samples.
@@ -456,14 +461,28 @@ final class SegmentReader {
             // The index checked each block's length against its entries when the segment was opened.
             try Self.block(block.extent, of: file, name: name).withUnsafeBytes { buffer in
                 for entry in 0..<block.entryCount {
-                    let base = entry * SegmentFormat.uuidEntrySize
-                    body(
-                        UUIDKey(
-                            high: buffer.loadUnaligned(fromByteOffset: base, as: UInt64.self),
-                            low: buffer.loadUnaligned(fromByteOffset: base + 8, as: UInt64.self)))
+                    body(SegmentFormat.uuidEntry(in: buffer, at: entry * SegmentFormat.uuidEntrySize).uuid)
                 }
             }
         }
+    }
+
+    /// How many blocks the UUID column has.
+    var uuidBlockCount: Int { uuidBlocks.count }
+
+    /// UUID block `number`'s entries, `(uuid, row)` in the column's order, read and checked against its checksum.
+    /// - Throws: Damage: a checksum mismatch, or an entry naming a row the segment does not have.
+    func uuidEntries(ofBlock number: Int) throws(FileStoreError) -> [(uuid: UUIDKey, row: UInt32)] {
+        let block = uuidBlocks[number]
+        let entries = try Self.block(block.extent, of: file, name: name).withUnsafeBytes { buffer in
+            (0..<block.entryCount).map { SegmentFormat.uuidEntry(in: buffer, at: $0 * SegmentFormat.uuidEntrySize) }
+        }
+        guard entries.allSatisfy({ Int($0.row) < rowCount }) else {
+            throw .corruptFile(
+                name: name, offset: block.extent.offset,
+                problem: .inconsistent("a UUID names a row the segment does not have"))
+        }
+        return entries
     }
 
     /// Where the UUID blocks are, in index order.
@@ -550,6 +569,14 @@ final class SegmentReader {
         }
         return bytes
     }
+}
+
+/// A row block as a segment stores it, with its rows' keys (``SegmentReader/storedRowBlock(_:)``).
+struct SegmentStoredRowBlock {
+    let bytes: [UInt8]
+    /// The CRC-32 of `bytes`, as the segment's index gives it (the bytes were checked against it).
+    let checksum: UInt32
+    let keys: SegmentReader.BlockKeys
 }
 
 /// A row block read for copying: its rows' keys and series, and a reader at the next sample not yet copied

@@ -142,6 +142,65 @@ struct SegmentWriter {
         }
     }
 
+    /// Adds a row block copied whole from a segment of the type (``SegmentStoredRowBlock``), after the rows before
+    /// it: its bytes are written unchanged, with their checksum, and its rows get their sequence column entries. Their
+    /// UUID column entries are the caller's (``appendUUIDEntry(_:row:)``), who knows which rows a UUID look-up must
+    /// find. A merge that keeps every row, in the order its segments hold them, makes its segment so without
+    /// decoding a sample.
+    /// - Throws: ``Refusal`` for a block whose rows are not in `(start, sequence)` order after the rows before
+    ///   (`outOfOrder`), that names a series (`wrongSeries`: a series block's offset is its own file's) or that
+    ///   would pass the row limit (nothing is added then); `FileStoreError` when the block cannot be written.
+    mutating func appendStored(_ block: SegmentStoredRowBlock) throws(SegmentWriterFailure) {
+        let keys = block.keys
+        let count = keys.starts.count
+        guard count > 0 else { return }
+        var previous = last
+        for row in 0..<count {
+            let current = (keys.starts[row], keys.sequences[row])
+            if let previous, previous >= current { throw .refused(.outOfOrder) }
+            previous = current
+        }
+        guard !keys.flags.contains(where: { $0 & SegmentFormat.seriesFlag != 0 }) else {
+            throw .refused(.wrongSeries)
+        }
+        guard rowCount + count <= Int(UInt32.max) else { throw .refused(.tooManyRows) }
+        do {
+            if !pending.isEmpty { try writeRowBlock() }
+            let extent = SegmentBlockExtent(offset: offset, length: block.bytes.count, checksum: block.checksum)
+            try file.write(block.bytes, at: offset)
+            offset += block.bytes.count
+            rowBlocks.append(
+                SegmentRowBlock(
+                    extent: extent, firstRow: rowCount, rowCount: count, firstStart: keys.starts[0],
+                    firstSequence: keys.sequences[0]))
+            for row in 0..<count {
+                let sequence = keys.sequences[row]
+                sequences.append((sequence, UInt32(rowCount + row)))
+                minimumSequence = min(minimumSequence, sequence)
+                maximumSequence = max(maximumSequence, sequence)
+                longestDuration = max(longestDuration, keys.ends[row] - keys.starts[row])
+            }
+            rowCount += count
+            last = previous
+            noteColumnBytes()
+            if scratch != nil, sequences.count >= runLength { try spillRun() }
+        } catch {
+            throw .file(error)
+        }
+    }
+
+    /// Adds the UUID column entry of row `row`, one of the rows appended so far: look-ups of `uuid` find that row.
+    /// Each UUID may have one entry (the column sorts by UUID; the caller gives each once).
+    /// - Throws: The scratch file's error when the entries held are spilled.
+    /// - Precondition: `row` is a row of the segment.
+    mutating func appendUUIDEntry(_ uuid: UUIDKey, row: Int) throws(FileStoreError) {
+        precondition(row >= 0 && row < rowCount, "row \(row) is not one of the \(rowCount) rows appended")
+        uuids.append((uuid, UInt32(row)))
+        bloom.insert(uuid)
+        noteColumnBytes()
+        if scratch != nil, uuids.count >= runLength { try spillRun() }
+    }
+
     /// Closes the scratch file if one is open (after a failure: ``finish()`` closes it otherwise).
     mutating func closeScratch() {
         scratchFile?.close()
@@ -157,7 +216,7 @@ struct SegmentWriter {
 
     /// Sorts the entries held and writes them to the scratch file as one run of each column.
     private mutating func spillRun() throws(FileStoreError) {
-        guard let scratch, !sequences.isEmpty else { return }
+        guard let scratch, !(sequences.isEmpty && uuids.isEmpty) else { return }
         let target: any StoreFile
         if let scratchFile {
             target = scratchFile
@@ -293,14 +352,7 @@ struct SegmentWriter {
         defer { reading.close() }
         var uuidMerge = try merge(
             uuidRuns, reading: reading, writing: scratchFile, entrySize: SegmentFormat.uuidEntrySize,
-            decode: { raw, base in
-                (
-                    UUIDKey(
-                        high: raw.loadUnaligned(fromByteOffset: base, as: UInt64.self),
-                        low: raw.loadUnaligned(fromByteOffset: base + 8, as: UInt64.self)),
-                    UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: base + 16, as: UInt32.self))
-                )
-            },
+            decode: SegmentFormat.uuidEntry,
             precedes: { SegmentUUIDOrder($0.uuid) < SegmentUUIDOrder($1.uuid) }, encode: Self.encode)
         let uuidBlocks = try writeColumn(
             perBlock: SegmentFormat.uuidEntriesPerBlock, entrySize: SegmentFormat.uuidEntrySize, key: \.uuid,
