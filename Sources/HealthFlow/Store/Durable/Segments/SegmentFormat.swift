@@ -29,7 +29,9 @@ import Foundation
 /// blocks found in the index by their first start. Every block and the index carry a CRC-32; a block is checked
 /// whenever it is read, so damage is reported where it is found (`FileStoreError.corruptFile` with the
 /// segment's name and the damaged block's offset), never decoded into wrong samples. A series block is read only
-/// when its series is asked for (an ECG's is ~240 KB), and a merge copies its bytes without decoding them.
+/// when its series is asked for (an ECG's is ~240 KB), and a merge copies its bytes without decoding them; a row
+/// block holds no offset, so a merge that keeps every row in order copies row blocks whole too (a part-filled
+/// block may then be followed by others).
 enum SegmentFormat {
     /// The first and last eight bytes of every segment.
     static let magic: [UInt8] = Array("HFSEGv01".utf8)

@@ -624,7 +624,8 @@ struct SegmentedBackendState {
     /// Merges the newest segments of `storage` while its last ``compactionFanout`` segments are of one size class
     /// (rows / memtable rows, in powers of the fanout) no larger than the segment before them: a tiered policy
     /// that keeps about `fanout · log_fanout(n / memtable rows)` segments for n rows and rewrites each row about
-    /// `log_fanout(n / memtable rows)` times. Every deletion is kept (anchored queries report them all).
+    /// `log_fanout(n / memtable rows)` times (copying its block whole when the rows came in time order, as an
+    /// import's do). Every deletion is kept (anchored queries report them all).
     /// - Throws: A compaction's error; the segments in use are unchanged then, unless only the directory flush
     ///   after its rename failed.
     /// - Complexity: O(rows merged · segments), each compaction's (``SegmentedTypeStorage/compact(_:keepingDeletionsAfter:)``).
