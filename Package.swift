@@ -83,7 +83,10 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "HealthSync", dependencies: ["FlowKit", "HealthFlow", "CZlib"], swiftSettings: strict),
         // The Health app's "Export All Health Data" (export.zip, its folder or export.xml) into any HealthStore.
-        .target(name: "HealthExport", dependencies: ["FlowKit", "HealthFlow", "CZlib"], swiftSettings: strict),
+        .target(
+            name: "HealthExport", dependencies: ["FlowKit", "HealthFlow", "CZlib", "CSHA1"], swiftSettings: strict),
+        // SHA-1 blocks with the processor's SHA instructions (x86-64), for the export's content identities.
+        .target(name: "CSHA1"),
         .executableTarget(
             name: "healthflow",
             dependencies: ["FlowKit", "HealthFlow", "HealthSync", "HealthExport", "ExampleSupport"] + examples,

@@ -25,6 +25,24 @@ struct ContentIdentityTests {
         #expect(hex == expected)
     }
 
+    /// The processor's SHA instructions and the portable code give the same digest for every length around the
+    /// block and padding boundaries and for long messages (on a processor without them both ways are the portable
+    /// one, and the test says so).
+    @Test func sha1WithTheProcessorsInstructionsMatchesThePortableCode() {
+        var random = SeededRandomNumberGenerator(seed: 0x5A1)
+        let lengths = Array(0...200) + [447, 448, 511, 512, 513, 4_096, 100_003]
+        for length in lengths {
+            let message = (0..<length).map { _ in UInt8.random(in: .min ... .max, using: &random) }
+            let (hardware, portable) = message.withUnsafeBytes { bytes in
+                (SHA1.hash(bytes, usingHardware: true), SHA1.hash(bytes, usingHardware: false))
+            }
+            #expect((0..<20).map(hardware.byte) == (0..<20).map(portable.byte), "\(length) bytes")
+        }
+        if !SHA1.hardwareIsAvailable {
+            print("note: this processor has no SHA instructions; only the portable SHA-1 ran")
+        }
+    }
+
     /// A number is added as its decimal string is: identities made before and after stay the same.
     @Test func aNumberAddsTheBytesOfItsDecimalString() {
         var random = SystemRandomNumberGenerator()
@@ -124,3 +142,4 @@ struct ContentIdentityTests {
         #expect(try record(body)["device"] == "<<HKDevice>, a & b, \"c\", 'd'>")
     }
 }
+

@@ -1,3 +1,4 @@
+import CSHA1
 import Foundation
 
 /// A record's identity derived from its content: a name-based UUID (version 5: SHA-1 of a namespace and the
@@ -88,17 +89,17 @@ enum SHA1 {
         }
     }
 
+    /// Whether this processor compresses blocks with its SHA instructions (``hash(_:usingHardware:)``); asked once.
+    static let hardwareIsAvailable = hf_sha1_hardware_available()
+
     /// Hashes `message` in place: whole blocks straight from it, the padded tail (one or two blocks) from a
-    /// buffer on the stack; nothing is allocated.
-    static func hash(_ message: UnsafeRawBufferPointer) -> Digest {
+    /// buffer on the stack; nothing is allocated. `usingHardware` (when the processor has SHA instructions) is
+    /// the caller's only to compare the two ways; both give the same digest.
+    static func hash(_ message: UnsafeRawBufferPointer, usingHardware: Bool = hardwareIsAvailable) -> Digest {
         var digest = Digest()
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { schedule in
             let whole = message.count / 64 * 64
-            var offset = 0
-            while offset < whole {
-                compress(UnsafeRawBufferPointer(rebasing: message[offset..<(offset + 64)]), into: &digest, schedule)
-                offset += 64
-            }
+            compress(UnsafeRawBufferPointer(rebasing: message[0..<whole]), into: &digest, schedule, usingHardware)
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
                 let rest = message.count - whole
                 let tailCount = rest < 56 ? 64 : 128
@@ -109,14 +110,32 @@ enum SHA1 {
                 for index in 0..<8 {
                     tail[tailCount - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * index))
                 }
-                let bytes = UnsafeRawBufferPointer(tail)
-                compress(UnsafeRawBufferPointer(rebasing: bytes[0..<64]), into: &digest, schedule)
-                if tailCount == 128 {
-                    compress(UnsafeRawBufferPointer(rebasing: bytes[64..<128]), into: &digest, schedule)
-                }
+                let bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(tail)[0..<tailCount])
+                compress(bytes, into: &digest, schedule, usingHardware)
             }
         }
         return digest
+    }
+
+    /// The whole 64-byte blocks of `blocks` into `digest`, with the processor's SHA instructions when
+    /// `usingHardware` and it has them; `w` is scratch for the portable way's 80-word message schedule.
+    private static func compress(
+        _ blocks: UnsafeRawBufferPointer, into digest: inout Digest, _ w: UnsafeMutableBufferPointer<UInt32>,
+        _ usingHardware: Bool
+    ) {
+        let count = blocks.count / 64
+        guard count > 0, let base = blocks.baseAddress else { return }
+        if usingHardware, hardwareIsAvailable {
+            withUnsafeMutableBytes(of: &digest.words) { state in
+                hf_sha1_compress(
+                    state.baseAddress!.assumingMemoryBound(to: UInt32.self), base.assumingMemoryBound(to: UInt8.self),
+                    count)
+            }
+            return
+        }
+        for block in 0..<count {
+            compress(UnsafeRawBufferPointer(rebasing: blocks[(block * 64)..<(block * 64 + 64)]), into: &digest, w)
+        }
     }
 
     /// One 64-byte block into `digest`; `w` is scratch for the 80-word message schedule.
