@@ -142,4 +142,3 @@ struct ContentIdentityTests {
         #expect(try record(body)["device"] == "<<HKDevice>, a & b, \"c\", 'd'>")
     }
 }
-
