@@ -95,10 +95,10 @@ struct SegmentWriter {
             if case .held(let held) = series, held.kind != seriesKind { throw .refused(.wrongSeries) }
         }
         let keys = SegmentRowKeys(row)
-        try append(keys, uuid: UUIDKey(row.entry.sample.uuid), series: row.series, indexed: indexed) {
-            (samples: inout BinaryWriter) throws(FileStoreError) in
-            SampleCodec.encode(row.entry.sample, into: &samples)
-        }
+        // The sample is encoded here, not in a closure: a closure's context would hold a copy of the row.
+        let seriesExtent = try startRow(keys, series: row.series)
+        SampleCodec.encode(row.entry.sample, into: &pendingSamples)
+        try finishRow(keys, uuid: UUIDKey(row.entry.sample.uuid), seriesExtent: seriesExtent, indexed: indexed)
     }
 
     /// Adds the next row, whose sample `encode` writes (in ``SampleCodec``'s form, into the block's payload): a
@@ -111,16 +111,35 @@ struct SegmentWriter {
         _ keys: SegmentRowKeys, uuid: UUIDKey, series: SegmentRowSeries?, indexed: Bool,
         encode: (inout BinaryWriter) throws(FileStoreError) -> Void
     ) throws(SegmentWriterFailure) {
-        if let last, (last.start, last.sequence) >= (keys.start, keys.sequence) { throw .refused(.outOfOrder) }
-        guard rowCount < Int(UInt32.max) else { throw .refused(.tooManyRows) }
-        guard series == nil || (seriesKind != nil && !keys.isDeletion) else { throw .refused(.wrongSeries) }
-        var seriesExtent: SegmentBlockExtent?
+        let seriesExtent = try startRow(keys, series: series)
         do {
-            if let series { seriesExtent = try writeBlock(try series.encoded()) }
             try encode(&pendingSamples)
         } catch {
             throw .file(error)
         }
+        try finishRow(keys, uuid: uuid, seriesExtent: seriesExtent, indexed: indexed)
+    }
+
+    /// A row's first half: refuses a row the segment cannot take next (nothing is added then) and writes its
+    /// series' block, if it keeps one; its sample is encoded next, then ``finishRow(_:uuid:seriesExtent:indexed:)``.
+    private mutating func startRow(
+        _ keys: SegmentRowKeys, series: SegmentRowSeries?
+    ) throws(SegmentWriterFailure) -> SegmentBlockExtent? {
+        if let last, (last.start, last.sequence) >= (keys.start, keys.sequence) { throw .refused(.outOfOrder) }
+        guard rowCount < Int(UInt32.max) else { throw .refused(.tooManyRows) }
+        guard series == nil || (seriesKind != nil && !keys.isDeletion) else { throw .refused(.wrongSeries) }
+        guard let series else { return nil }
+        do {
+            return try writeBlock(try series.encoded())
+        } catch {
+            throw .file(error)
+        }
+    }
+
+    /// A row's second half, once its sample is encoded: its keys and look-up entries, and the block when full.
+    private mutating func finishRow(
+        _ keys: SegmentRowKeys, uuid: UUIDKey, seriesExtent: SegmentBlockExtent?, indexed: Bool
+    ) throws(SegmentWriterFailure) {
         last = (keys.start, keys.sequence)
         if indexed {
             uuids.append((uuid, UInt32(rowCount)))
@@ -131,7 +150,7 @@ struct SegmentWriter {
         maximumSequence = max(maximumSequence, keys.sequence)
         longestDuration = max(longestDuration, keys.end - keys.start)
         rowCount += 1
-        pending.append(keys.keepingSeries(series != nil))
+        pending.append(keys.keepingSeries(seriesExtent != nil))
         pendingSeries.append(seriesExtent)
         noteColumnBytes()
         do {
@@ -478,7 +497,7 @@ struct SegmentRowKeys {
     }
 
     /// The keys of `row` (its series flag set when it keeps one).
-    init(_ row: SegmentRow) {
+    init(_ row: borrowing SegmentRow) {
         self.init(
             start: row.entry.start, end: row.entry.end, sequence: row.entry.sequence,
             flags: (row.entry.isOwned ? SegmentFormat.ownedFlag : 0)
