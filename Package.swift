@@ -89,8 +89,11 @@ let package = Package(
         .target(name: "CSHA1"),
         .executableTarget(
             name: "healthflow",
-            dependencies: ["FlowKit", "HealthFlow", "HealthSync", "HealthExport", "ExampleSupport"] + examples,
+            dependencies: ["FlowKit", "HealthFlow", "HealthSync", "HealthExport", "ExampleSupport", "CAllocator"]
+                + examples,
             swiftSettings: strict),
+        // glibc's allocator tuned for the command line's long imports (`AllocatorTuning`).
+        .target(name: "CAllocator"),
 
         // Examples/: the seed programs ported to promises and async/await, one folder (and module) each.
         .target(

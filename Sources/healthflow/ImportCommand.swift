@@ -60,6 +60,7 @@ struct ImportCommand: Command {
         }
         defer { opened.close() }
         for warning in opened.warnings { print(warning) }
+        AllocatorTuning.boundLargeBlocks()
         let skipReport = directory.appending("import-skipped.tsv").description
         let job = HealthExportImport(path: path, options: HealthExportOptions(skipReportPath: skipReport))
         let display = ImportProgressDisplay(isTerminal: isatty(STDOUT_FILENO) == 1)
