@@ -70,32 +70,29 @@ import Testing
         try withHarness(seed: 77, limit: SegmentMemtableLimit(rows: 70, bytes: 1 << 20)) { harness, _ in
             var copied = 0
             var rowByRow = 0
-            for step in 0..<400 {
-                switch Int.random(in: 0..<100, using: &harness.generator) {
-                case 0..<50:
-                    try harness.insert(Int.random(in: 1...12, using: &harness.generator))
-                case 50..<53:
-                    try harness.insert(0, reinserting: harness.uuids.randomElement(using: &harness.generator))
-                case 53..<56:
-                    try harness.deleteOne()
-                case 56..<72:
-                    try harness.flush()
-                case 72..<86:
-                    // A run ending at the newest segment, as the store's merges are.
-                    let count = harness.storage.segments.count
-                    guard count > 1 else { continue }
-                    let lower = Int.random(in: 0..<(count - 1), using: &harness.generator)
-                    if try harness.compact(lower..<count, keepingDeletionsAfter: 0)?.copiedRowBlocks == true {
-                        copied += 1
-                    } else {
-                        rowByRow += 1
-                    }
-                case 86..<90:
-                    try harness.reopen()
-                default:
-                    try harness.expectSameAnswers("step \(step)")
-                }
-            }
+            try harness.runSteps(
+                400,
+                [
+                    (50, { try harness.insert(Int.random(in: 1...12, using: &harness.generator)) }),
+                    (3, { try harness.insert(0, reinserting: harness.uuids.randomElement(using: &harness.generator)) }),
+                    (3, { try harness.deleteOne() }),
+                    (16, { try harness.flush() }),
+                    (
+                        14,
+                        {
+                            // A run ending at the newest segment, as the store's merges are.
+                            let count = harness.storage.segments.count
+                            guard count > 1 else { return }
+                            let lower = Int.random(in: 0..<(count - 1), using: &harness.generator)
+                            if try harness.compact(lower..<count, keepingDeletionsAfter: 0)?.copiedRowBlocks == true {
+                                copied += 1
+                            } else {
+                                rowByRow += 1
+                            }
+                        }
+                    ),
+                    (4, { try harness.reopen() }),
+                ])
             try harness.flush()
             try harness.expectSameAnswers("the end", queries: 12)
             #expect(copied >= 4, "\(copied) merges copied blocks, \(rowByRow) went row by row")

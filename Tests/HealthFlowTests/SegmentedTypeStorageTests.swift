@@ -13,36 +13,39 @@ import Testing
             var compactions = 0
             var laterRuns = 0
             var reopenings = 0
-            for step in 0..<900 {
-                switch Int.random(in: 0..<100, using: &harness.generator) {
-                case 0..<45:
-                    try harness.insert(Int.random(in: 1...8, using: &harness.generator))
-                case 45..<52:
-                    try harness.insert(0, reinserting: harness.uuids.randomElement(using: &harness.generator))
-                case 52..<82:
-                    try harness.deleteOne()
-                case 82..<91:
-                    try harness.flush()
-                case 91..<94:
-                    let floor = UInt64.random(in: 0...harness.sequence, using: &harness.generator)
-                    // Every segment, or a run of them: from the oldest, or a later one (which keeps deletions).
-                    let count = harness.storage.segments.count
-                    let kind = Int.random(in: 0..<3, using: &harness.generator)
-                    var run: Range<Int>?
-                    if kind > 0, count > 1 {
-                        let lower = kind == 1 ? 0 : Int.random(in: 1..<count, using: &harness.generator)
-                        run = lower..<Int.random(in: (lower + 1)...count, using: &harness.generator)
-                    }
-                    try harness.compact(run, keepingDeletionsAfter: floor)
-                    compactions += 1
-                    if let run, run.lowerBound > 0, floor > 0 { laterRuns += 1 }
-                case 94..<97:
-                    try harness.reopen()
-                    reopenings += 1
-                default:
-                    try harness.expectSameAnswers("step \(step)")
-                }
-            }
+            try harness.runSteps(
+                900,
+                [
+                    (45, { try harness.insert(Int.random(in: 1...8, using: &harness.generator)) }),
+                    (7, { try harness.insert(0, reinserting: harness.uuids.randomElement(using: &harness.generator)) }),
+                    (30, { try harness.deleteOne() }),
+                    (9, { try harness.flush() }),
+                    (
+                        3,
+                        {
+                            let floor = UInt64.random(in: 0...harness.sequence, using: &harness.generator)
+                            // Every segment, or a run of them: from the oldest, or a later one (which keeps
+                            // deletions).
+                            let count = harness.storage.segments.count
+                            let kind = Int.random(in: 0..<3, using: &harness.generator)
+                            var run: Range<Int>?
+                            if kind > 0, count > 1 {
+                                let lower = kind == 1 ? 0 : Int.random(in: 1..<count, using: &harness.generator)
+                                run = lower..<Int.random(in: (lower + 1)...count, using: &harness.generator)
+                            }
+                            try harness.compact(run, keepingDeletionsAfter: floor)
+                            compactions += 1
+                            if let run, run.lowerBound > 0, floor > 0 { laterRuns += 1 }
+                        }
+                    ),
+                    (
+                        3,
+                        {
+                            try harness.reopen()
+                            reopenings += 1
+                        }
+                    ),
+                ])
             try harness.flush()
             try harness.expectSameAnswers("the end", queries: 12)
             try harness.reopen()

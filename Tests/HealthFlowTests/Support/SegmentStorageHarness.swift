@@ -116,6 +116,23 @@ final class SegmentStorageHarness {
         }
     }
 
+    /// Runs `steps` steps, each drawn from the generator: an action of `mix`, with the chance in 100 its weight
+    /// gives (in order), or, when the draw falls past them all, ``expectSameAnswers(_:queries:)``.
+    func runSteps(_ steps: Int, _ mix: [(weight: Int, action: () throws -> Void)]) throws {
+        for step in 0..<steps {
+            var draw = Int.random(in: 0..<100, using: &generator)
+            var chosen: (() throws -> Void)?
+            for entry in mix {
+                if draw < entry.weight {
+                    chosen = entry.action
+                    break
+                }
+                draw -= entry.weight
+            }
+            if let chosen { try chosen() } else { try expectSameAnswers("step \(step)") }
+        }
+    }
+
     /// Look-ups, date ranges and anchored queries, drawn from the generator, answered alike by both.
     func expectSameAnswers(_ label: String, queries: Int = 4) throws {
         let probes = (0..<queries * 4).compactMap { _ in uuids.randomElement(using: &generator) } + [UUID()]
