@@ -291,10 +291,7 @@ final class SegmentReader {
 
     /// The keys of row block `number`'s rows.
     func keys(ofBlock number: Int) throws(FileStoreError) -> BlockKeys {
-        let block = rowBlocks[number]
-        let bytes = try Self.block(block.extent, of: file, name: name)
-        var reader = BinaryReader(bytes, range: 0..<bytes.count)
-        return try decoding(block) { () throws(BinaryReader.Failure) in try Self.keys(of: block, from: &reader) }
+        try storedRowBlock(number).keys
     }
 
     /// Row block `number` as stored, its bytes checked against their checksum, with its rows' keys: a merge that

@@ -155,7 +155,7 @@ struct SegmentWriter {
         noteColumnBytes()
         do {
             if pending.count == SegmentFormat.rowsPerBlock { try writeRowBlock() }
-            if scratch != nil, sequences.count >= runLength { try spillRun() }
+            try spillIfDue()
         } catch {
             throw .file(error)
         }
@@ -185,9 +185,7 @@ struct SegmentWriter {
         guard rowCount + count <= Int(UInt32.max) else { throw .refused(.tooManyRows) }
         do {
             if !pending.isEmpty { try writeRowBlock() }
-            let extent = SegmentBlockExtent(offset: offset, length: block.bytes.count, checksum: block.checksum)
-            try file.write(block.bytes, at: offset)
-            offset += block.bytes.count
+            let extent = try writeBlock(block.bytes, checksum: block.checksum)
             rowBlocks.append(
                 SegmentRowBlock(
                     extent: extent, firstRow: rowCount, rowCount: count, firstStart: keys.starts[0],
@@ -202,7 +200,7 @@ struct SegmentWriter {
             rowCount += count
             last = previous
             noteColumnBytes()
-            if scratch != nil, sequences.count >= runLength { try spillRun() }
+            try spillIfDue()
         } catch {
             throw .file(error)
         }
@@ -217,7 +215,7 @@ struct SegmentWriter {
         uuids.append((uuid, UInt32(row)))
         bloom.insert(uuid)
         noteColumnBytes()
-        if scratch != nil, uuids.count >= runLength { try spillRun() }
+        try spillIfDue()
     }
 
     /// Closes the scratch file if one is open (after a failure: ``finish()`` closes it otherwise).
@@ -231,6 +229,11 @@ struct SegmentWriter {
             peakColumnBytes,
             uuids.capacity * MemoryLayout<(uuid: UUIDKey, row: UInt32)>.stride
                 + sequences.capacity * MemoryLayout<(sequence: UInt64, row: UInt32)>.stride)
+    }
+
+    /// Spills the entries held once either column holds ``runLength`` of them (with a scratch file to spill to).
+    private mutating func spillIfDue() throws(FileStoreError) {
+        if scratch != nil, max(uuids.count, sequences.count) >= runLength { try spillRun() }
     }
 
     /// Sorts the entries held and writes them to the scratch file as one run of each column.
@@ -471,8 +474,12 @@ struct SegmentWriter {
         pendingSamples = BinaryWriter(capacity: 64 * 1024)
     }
 
-    private mutating func writeBlock(_ bytes: [UInt8]) throws(FileStoreError) -> SegmentBlockExtent {
-        let extent = SegmentBlockExtent(offset: offset, length: bytes.count, checksum: CRC32.checksum(bytes))
+    /// Writes `bytes` as the next block; `checksum` is their CRC-32 when the caller has it (a copied block's).
+    private mutating func writeBlock(
+        _ bytes: [UInt8], checksum: UInt32? = nil
+    ) throws(FileStoreError) -> SegmentBlockExtent {
+        let extent = SegmentBlockExtent(
+            offset: offset, length: bytes.count, checksum: checksum ?? CRC32.checksum(bytes))
         try file.write(bytes, at: offset)
         offset += bytes.count
         return extent
