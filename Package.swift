@@ -107,7 +107,8 @@ let package = Package(
             name: "Solutions", dependencies: exerciseDependencies, path: "Examples/Solutions", swiftSettings: strict),
     ] + exampleNames.map(example) + healthKitTargets + [
         .testTarget(
-            name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting", "TestScale"], swiftSettings: strict),
+            name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTesting", "TestScale", "ProductSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "HealthFlowTests",
             dependencies: [
@@ -156,7 +157,11 @@ let package = Package(
         // Folders named by bytes that are not UTF-8, made and listed with the C calls alone, for the tests that
         // check a path reaches the disk as given.
         .target(name: "RawPathSupport", path: "Tests/Support/RawPathSupport", swiftSettings: strict),
-        .target(name: "ProductSupport", path: "Tests/Support/ProductSupport", swiftSettings: strict),
+        // The tests' built products and their child processes (ChildProcess over CChildProcess's posix_spawn).
+        .target(
+            name: "ProductSupport", dependencies: ["FlowKit", "CChildProcess"], path: "Tests/Support/ProductSupport",
+            swiftSettings: strict),
+        .target(name: "CChildProcess", path: "Tests/Support/CChildProcess"),
         // HEALTHFLOW_STRESS_SCALE, read once: how much of the stress and randomized tests runs.
         .target(name: "TestScale", path: "Tests/Support/TestScale", swiftSettings: strict),
         // Starts Tests/Receiver/healthsync_receiver.py (Werkzeug, python-multipart, jsonschema) for the tests that
@@ -188,7 +193,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["ExampleSupport", "HealthFlow", "HealthSync", "FlowKit", "ReceiverSupport"] + examples,
+            dependencies: [
+                "ExampleSupport", "HealthFlow", "HealthSync", "FlowKit", "ReceiverSupport", "ProductSupport",
+            ]
+                + examples,
             swiftSettings: strict),
         // The examples of the DocC articles, compiled and run; a test checks that every example in the
         // documentation is one of them.

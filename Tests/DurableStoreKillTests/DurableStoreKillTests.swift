@@ -29,18 +29,13 @@ import Testing
 
     /// Starts the probe, reads acknowledged UUIDs until `count` arrived, then SIGKILLs it.
     static func runProbeAndKill(in directory: URL, after count: Int) throws -> [UUID] {
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("DurableStoreProbe")
-        process.arguments = [directory.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let child = try ChildProcess.launch(
+            productsDirectory.appendingPathComponent("DurableStoreProbe"), arguments: [directory.path], output: .pipe,
+            errors: .discarded)
         var acknowledged: [UUID] = []
         var buffer = Data()
-        let reader = output.fileHandleForReading
         let deadline = Date().addingTimeInterval(60)
-        while acknowledged.count < count && Date() < deadline {
+        while acknowledged.count < count && Date() < deadline, let reader = child.output {
             let chunk = reader.availableData
             if chunk.isEmpty { break }
             buffer.append(chunk)
@@ -50,8 +45,8 @@ import Testing
                 if let uuid = UUID(uuidString: line) { acknowledged.append(uuid) }
             }
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        child.signal(SIGKILL)
+        _ = child.wait()
         return acknowledged
     }
 

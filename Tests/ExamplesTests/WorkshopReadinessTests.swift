@@ -1,4 +1,5 @@
 import Foundation
+import ProductSupport
 import Testing
 
 /// `Examples/ready.sh` removes a `.build` folder that was built in another place (a workshop folder copied with
@@ -8,16 +9,11 @@ import Testing
 
     /// Runs the script's first step on `package` and returns its output.
     func removeMovedBuild(in package: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [Self.script, "--moved-build-only", package.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "the readiness step must succeed")
-        return String(decoding: output, as: UTF8.self)
+        let finished = try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/bash"), arguments: [Self.script, "--moved-build-only", package.path],
+            errors: .inherited)
+        #expect(finished.termination == .exited(0), "the readiness step must succeed")
+        return finished.outputText
     }
 
     /// A package folder whose `.build/debug.yaml` names `builtIn` as the place it was built.

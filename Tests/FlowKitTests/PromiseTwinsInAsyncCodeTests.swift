@@ -1,4 +1,5 @@
 import Foundation
+import ProductSupport
 import Testing
 
 /// The compiler's answer to code that would get a promise where it wrote `try await`, or drop a failable chain:
@@ -106,18 +107,9 @@ struct Typechecker {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent(name)
         try source.write(to: file, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = swiftc
-        process.arguments = ["-typecheck", "-swift-version", "6", "-I", modules.path, file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let deadline = DispatchWorkItem { process.terminate() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: deadline)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        deadline.cancel()
-        return text
+        let finished = try ChildProcess.run(
+            swiftc, arguments: ["-typecheck", "-swift-version", "6", "-I", modules.path, file.path],
+            errors: .standardOutput, timeout: 60)
+        return finished.outputText
     }
 }

@@ -24,18 +24,13 @@ struct ImportMemoryTests {
     /// Runs the probe on `records` records; returns what it imported and its peak RSS in KB.
     /// Given `segments`, the probe imports into a disk-backed store there instead of a store that only counts.
     static func probe(records: Int, in folder: URL, segments: URL? = nil) throws -> ProbeRun {
-        let process = Process()
-        process.executableURL = BuiltProducts.executable("HealthExportProbe")
-        process.arguments =
-            [folder.appendingPathComponent("export-\(records).xml").path, String(records)]
-            + (segments.map { [$0.path] } ?? [])
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let finished = try ChildProcess.run(
+            BuiltProducts.executable("HealthExportProbe"),
+            arguments: [folder.appendingPathComponent("export-\(records).xml").path, String(records)]
+                + (segments.map { [$0.path] } ?? []),
+            errors: .inherited)
         let fields = Dictionary(
-            uniqueKeysWithValues: String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+            uniqueKeysWithValues: finished.outputText.split(whereSeparator: \.isWhitespace)
                 .compactMap { field -> (String, Int)? in
                     let parts = field.split(separator: "=")
                     guard parts.count == 2, let value = Int(parts[1]) else { return nil }

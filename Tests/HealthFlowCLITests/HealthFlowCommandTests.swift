@@ -1,4 +1,3 @@
-import FlowKit
 import Foundation
 import ProductSupport
 import Testing
@@ -34,28 +33,10 @@ import Testing
 
     /// Runs the process and collects both outputs (standard error read alongside, so neither pipe fills).
     private static func runToEnd(executable: String, arguments: [String], environment: [String: String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let errorData = LockedState(Data())
-        let errorsRead = DispatchSemaphore(value: 0)
-        Thread {
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
-            errorData.withLock { $0 = data }
-            errorsRead.signal()
-        }.start()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        errorsRead.wait()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            errors: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+        let finished = try ChildProcess.run(
+            URL(fileURLWithPath: executable), arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+        return Run(status: finished.termination.status, output: finished.outputText, errors: finished.errorsText)
     }
 
     @Test func demoRunsEveryWorkflowOnAGeneratedYearAndSucceeds() async throws {

@@ -10,8 +10,8 @@ import Testing
 
 /// `healthflow` given folders whose names are not UTF-8 — in `argv` and in the environment — uses exactly those
 /// folders. (Read through `CommandLine.arguments` or `ProcessInfo`, the bytes would become U+FFFD and the data
-/// would land in another folder.) The binary is spawned with its arguments as raw bytes, which `Process` cannot
-/// pass.
+/// would land in another folder.) The binary is spawned with its arguments and environment as raw bytes
+/// (`ChildProcess.launch(path:arguments:environment:)`; Foundation's `Process` takes only strings).
 @Suite struct NonUTF8PathCommandTests {
     struct Run {
         let status: Int32
@@ -34,37 +34,11 @@ import Testing
             if !names.contains(where: { bytes.starts(with: $0 + [UInt8(ascii: "=")]) }) { environment.append(bytes) }
             entry += 1
         }
-        let argv = ([Array(executable.utf8)] + arguments).map(Self.cString) + [nil]
-        let envp = environment.map(Self.cString) + [nil]
-        defer { (argv + envp).forEach { $0?.deallocate() } }
-
-        // Output goes to an unlinked temp file (never a pipe that could fill up), read back once the child exits.
-        var template = Array("/tmp/healthflow-cli-output-XXXXXX".utf8CString)
-        let output = mkstemp(&template)
-        try #require(output >= 0)
-        unlink(template)
-        defer { close(output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, output, 1)
-        posix_spawn_file_actions_adddup2(&actions, output, 2)
-        var pid = pid_t()
-        try #require(posix_spawn(&pid, executable, &actions, nil, argv, envp) == 0)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let size = Int(lseek(output, 0, SEEK_END))
-        var bytes = [UInt8](repeating: 0, count: size)
-        _ = pread(output, &bytes, size, 0)
-        let exited = status & 0x7F == 0
-        return Run(status: exited ? (status >> 8) & 0xFF : -1, output: String(decoding: bytes, as: UTF8.self))
-    }
-
-    private static func cString(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar>? {
-        let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-        for (index, byte) in bytes.enumerated() { pointer[index] = CChar(bitPattern: byte) }
-        pointer[bytes.count] = 0
-        return pointer
+        let finished = try ChildProcess.launch(
+            path: Array(executable.utf8), arguments: arguments, environment: environment, errors: .standardOutput
+        ).finish()
+        return Run(
+            status: finished.termination.isSignal ? -1 : finished.termination.status, output: finished.outputText)
     }
 
     private static func words(_ text: String) -> [UInt8] { Array(text.utf8) }

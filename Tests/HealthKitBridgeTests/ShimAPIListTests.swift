@@ -10,23 +10,17 @@ import Testing
 
     @Test func checkedInAPIListMatchesTheBuiltShim() async throws {
         let modules = ShimExceptionProbeTests.productsDirectory.appendingPathComponent("Modules")
-        let (status, data) = try await onOwnThread {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "python3",
-                Self.packageRoot.appendingPathComponent("Tests/HealthKitBridgeTests/Scripts/shim-api.py").path,
-                modules.path,
-            ]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, data)
+        let finished = try await onOwnThread {
+            try ChildProcess.run(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                arguments: [
+                    "python3",
+                    Self.packageRoot.appendingPathComponent("Tests/HealthKitBridgeTests/Scripts/shim-api.py").path,
+                    modules.path,
+                ], errors: .inherited)
         }
-        #expect(status == 0)
-        let listed = String(decoding: data, as: UTF8.self)
+        #expect(finished.termination == .exited(0))
+        let listed = finished.outputText
         let checkedIn = try String(
             contentsOf: Self.packageRoot.appendingPathComponent("Sources/HealthKitShim/API.txt"), encoding: .utf8)
         #expect(listed.split(separator: "\n").count > 400)

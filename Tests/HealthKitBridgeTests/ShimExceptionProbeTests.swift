@@ -9,20 +9,13 @@ import Testing
 
     /// Runs the probe for one case and returns how it ended and what it wrote to standard error.
     static func probe(_ name: String) throws -> (trapped: Bool, output: String) {
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("HealthKitShimProbe")
-        process.arguments = [name]
         // Without the runtime's crash backtracer: it forks from the signal handler, which ThreadSanitizer's runtime
         // stops with a CHECK failure (an exit, not the trap); the test checks the trap and the message, not a trace.
-        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = errors
-        try process.run()
-        // The probe writes a few lines at most, so reading to the end cannot fill the pipe first.
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationReason == .uncaughtSignal, String(decoding: data, as: UTF8.self))
+        let finished = try ChildProcess.run(
+            productsDirectory.appendingPathComponent("HealthKitShimProbe"), arguments: [name],
+            environment: ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 },
+            errors: .standardOutput)
+        return (finished.termination.isSignal, finished.outputText)
     }
 
     @Test(arguments: [

@@ -1,4 +1,5 @@
 import Foundation
+import ProductSupport
 
 /// Runs a command from `PATH` with stdout and stderr sent to files (no pipe can fill up and deadlock).
 struct GzipMultipartProcessResult {
@@ -23,26 +24,16 @@ enum GzipMultipartSupport {
         let id = UUID().uuidString
         let outURL = directory.appendingPathComponent("stdout-\(id)")
         let errURL = directory.appendingPathComponent("stderr-\(id)")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [command] + arguments
-        process.currentDirectoryURL = directory
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let finished = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), arguments: [command] + arguments, directory: directory,
+            output: .file(outURL), errors: .file(errURL))
         let stdout = try Data(contentsOf: outURL)
         let stderr = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
-        try? FileManager.default.removeItem(at: outURL)
-        try? FileManager.default.removeItem(at: errURL)
-        return GzipMultipartProcessResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        return GzipMultipartProcessResult(status: finished.termination.status, stdout: stdout, stderr: stderr)
     }
 }
 

@@ -13,15 +13,15 @@ import ProductSupport
 ///
 /// The script is kept here as a string and written to a temp file, so the test target holds no `.py` file.
 /// It prints its port on the first stdout line; `start()` reads that line (no sleeps). `stop()` kills it.
-/// `Sendable`: every stored property is immutable and `Process` is `Sendable` in Foundation.
+/// `Sendable`: every stored property is immutable and `Sendable`.
 final class HTTPTestServer: Sendable {
     let port: Int
-    private let process: Process
+    private let child: ChildProcess
     private let directory: URL
 
-    private init(port: Int, process: Process, directory: URL) {
+    private init(port: Int, child: ChildProcess, directory: URL) {
         self.port = port
-        self.process = process
+        self.child = child
         self.directory = directory
     }
 
@@ -37,33 +37,28 @@ final class HTTPTestServer: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let script = directory.appendingPathComponent("server.py")
         try Data(HTTPTestServerScript.source.utf8).write(to: script)
-        let output = Pipe()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let child = try ChildProcess.launch(
+            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", script.path], output: .pipe,
+            errors: .discarded)
         var line = Data()
         while true {
-            guard let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty else { break }
+            guard let byte = try child.output?.read(upToCount: 1), !byte.isEmpty else { break }
             if byte == Data("\n".utf8) { break }
             line.append(byte)
         }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            child.signal(SIGKILL)
+            _ = child.wait()
             throw HTTPTestServerError.noPort(String(decoding: line, as: UTF8.self))
         }
-        return HTTPTestServer(port: port, process: process, directory: directory)
+        return HTTPTestServer(port: port, child: child, directory: directory)
     }
 
     /// Kills the server with SIGKILL (a child of the test runner may inherit a blocked SIGTERM) and removes its
     /// temp directory.
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        child.signal(SIGKILL)
+        _ = child.wait()
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -1,4 +1,3 @@
-import FlowKit
 import Foundation
 import ProductSupport
 
@@ -16,10 +15,12 @@ enum ProbeProcess {
     struct Outcome {
         /// The lines the probe printed.
         var lines: [String]
-        /// The exit status, or the signal for a killed probe.
-        var status: Int32
-        var reason: Process.TerminationReason
+        /// How the probe ended.
+        var termination: ChildProcess.Termination
         var errors: String
+
+        /// The exit status, or the signal for a killed probe.
+        var status: Int32 { termination.status }
     }
 
     /// The executable `name`, built beside the test bundle.
@@ -36,26 +37,14 @@ enum ProbeProcess {
     private static func runToEnd(
         _ name: String, arguments: [String], stopAfter: ((String) -> Bool)?, timeout: Double
     ) throws -> Outcome {
-        let process = Process()
-        process.executableURL = executable(name)
-        process.arguments = arguments
-        let output = Pipe()
         let errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID()).err")
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorURL) }
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        let finished = LockedState(false)
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-            finished.withLock { done in if !done { kill(pid, SIGKILL) } }
-        }
+        let child = try ChildProcess.launch(
+            executable(name), arguments: arguments, output: .pipe, errors: .file(errorURL))
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { child.signal(SIGKILL) }
         var lines: [String] = []
         var buffer = Data()
-        let reader = output.fileHandleForReading
-        reading: while true {
+        reading: while let reader = child.output {
             let chunk = reader.availableData
             if chunk.isEmpty { break }
             buffer.append(chunk)
@@ -65,13 +54,9 @@ enum ProbeProcess {
                 if let stopAfter, stopAfter(lines[lines.count - 1]) { break reading }
             }
         }
-        finished.withLock { done in
-            if stopAfter != nil { kill(pid, SIGKILL) }
-            done = true
-        }
-        process.waitUntilExit()
+        if stopAfter != nil { child.signal(SIGKILL) }
+        let termination = child.wait()
         let errors = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
-        return Outcome(
-            lines: lines, status: process.terminationStatus, reason: process.terminationReason, errors: errors)
+        return Outcome(lines: lines, termination: termination, errors: errors)
     }
 }

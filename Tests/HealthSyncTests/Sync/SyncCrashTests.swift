@@ -81,7 +81,7 @@ import Testing
                 directory: directory, url: receiver.uploadURL, stopAt: point.step)
             #expect(
                 crashed.lines.last?.hasPrefix("checkpoint \(name) ") == true, "\(crashed.lines) \(crashed.errors)")
-            #expect(crashed.reason == .uncaughtSignal && crashed.status == SIGKILL)
+            #expect(crashed.termination == .signalled(SIGKILL))
             let batchIDs = crashed.lines.compactMap { line -> UUID? in
                 let words = line.split(separator: " ")
                 guard words.count == 3, words[1] == "gathered" else { return nil }

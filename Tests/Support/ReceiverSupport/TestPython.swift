@@ -1,5 +1,6 @@
 import FlowKit
 import Foundation
+import ProductSupport
 
 /// The Python the tests' oracles and receiver run on: a private virtual environment in the package's build folder
 /// (`.build/test-python/`) with the packages pinned in `Tests/Receiver/requirements.txt`, created on first use.
@@ -49,29 +50,20 @@ public enum TestPython {
         overrides: [String: String] = [:]
     ) throws -> URL {
         let script = packageRoot.appendingPathComponent("Tests/Receiver/prepare_venv.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, script.path, environment.path, requirements.path]
-        process.environment = ProcessInfo.processInfo.environment.merging(overrides) { $1 }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let finished = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: [python, script.path, environment.path, requirements.path],
+            environment: ProcessInfo.processInfo.environment.merging(overrides) { $1 })
         let lastLine = { (data: Data) in
             String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
         }
-        switch process.terminationStatus {
-        case 0:
-            return URL(fileURLWithPath: lastLine(stdout))
-        case 127:
+        switch finished.termination {
+        case .exited(0):
+            return URL(fileURLWithPath: lastLine(finished.output))
+        case .exited(127):
             throw TestPythonError.noPython(python)
         default:
-            throw TestPythonError.setupFailed(lastLine(stderr))
+            throw TestPythonError.setupFailed(lastLine(finished.errors))
         }
     }
 }

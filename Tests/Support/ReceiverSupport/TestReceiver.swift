@@ -17,19 +17,17 @@ import ProductSupport
 /// `start()` reads the port from the receiver's first stdout line (no sleeps); `stop()` SIGKILLs it. The receiver
 /// also exits by itself when its stdin closes (this process died) or after `lifetime` seconds.
 ///
-/// - Note: `Sendable`: every stored property is immutable; `Process` and `FileHandle` are thread-safe here
-///   (only `kill`, `waitUntilExit` and `close` are called after start).
+/// - Note: `Sendable`: every stored property is immutable and `Sendable` (`FileHandle`'s only call after start is
+///   `close`).
 public final class TestReceiver: Sendable {
     /// The port the receiver listens on.
     public let port: Int
-    private let process: Process
-    private let stdinWriter: FileHandle
+    private let child: ChildProcess
     private let directory: URL
 
-    private init(port: Int, process: Process, stdinWriter: FileHandle, directory: URL) {
+    private init(port: Int, child: ChildProcess, directory: URL) {
         self.port = port
-        self.process = process
-        self.stdinWriter = stdinWriter
+        self.child = child
         self.directory = directory
     }
 
@@ -60,38 +58,30 @@ public final class TestReceiver: Sendable {
             .appendingPathComponent("healthsync-receiver-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let errorURL = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let output = Pipe()
-        let input = Pipe()
-        let process = Process()
-        process.executableURL = try TestPython.interpreter()
-        process.arguments = [scriptURL.path, "--lifetime", String(lifetime)]
-        process.environment = ProcessInfo.processInfo.environment.merging(["PYTHONNOUSERSITE": "1"]) { $1 }
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        process.standardInput = input
-        try process.run()
+        let child = try ChildProcess.launch(
+            try TestPython.interpreter(), arguments: [scriptURL.path, "--lifetime", String(lifetime)],
+            environment: ProcessInfo.processInfo.environment.merging(["PYTHONNOUSERSITE": "1"]) { $1 },
+            input: .pipe, output: .pipe, errors: .file(errorURL))
         var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+        while let byte = try child.output?.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
             line.append(byte)
         }
         let text = String(decoding: line, as: UTF8.self)
         guard let port = Int(text) else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            child.signal(SIGKILL)
+            _ = child.wait()
             let log = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
             try? FileManager.default.removeItem(at: directory)
             throw TestReceiverError.noPort(text + log)
         }
-        return TestReceiver(
-            port: port, process: process, stdinWriter: input.fileHandleForWriting, directory: directory)
+        return TestReceiver(port: port, child: child, directory: directory)
     }
 
     /// SIGKILLs the receiver, waits for it and removes its temp folder; safe to call more than once.
     public func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        try? stdinWriter.close()
+        child.signal(SIGKILL)
+        _ = child.wait()
+        try? child.input?.close()
         try? FileManager.default.removeItem(at: directory)
     }
 
