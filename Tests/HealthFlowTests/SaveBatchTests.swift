@@ -30,13 +30,16 @@ struct SaveBatchTests {
         let perMinute = try HealthUnit(from: "count/min")
         let copy = perMinute
         let parsedApart = try HealthUnit(from: "count/min")
-        #expect(copy.isIdentical(to: perMinute))
-        #expect(!parsedApart.isIdentical(to: perMinute) && parsedApart == perMinute)
+        #expect(copy.isIdentical(to: perMinute) && parsedApart.isIdentical(to: perMinute))
+        // Made once the intern table is full: storage of its own.
+        let madeApart = HealthUnit(factors: perMinute.factors, internedIn: InternTable(limit: 0))
+        #expect(!madeApart.isIdentical(to: perMinute) && madeApart == perMinute)
         var fits = UnitFits()
         fits.remember(.heartRate, in: perMinute)
         fits.remember(.bodyTemperature, in: try HealthUnit(from: "degC"))
         #expect(fits.fit(of: .heartRate, in: copy) == false)
         #expect(fits.fit(of: .heartRate, in: parsedApart) == false)
+        #expect(fits.fit(of: .heartRate, in: madeApart) == false)
         #expect(fits.fit(of: .bodyTemperature, in: try HealthUnit(from: "degC")) == true)
         #expect(fits.fit(of: .respiratoryRate, in: perMinute) == nil)
         #expect(fits.fit(of: .heartRate, in: try HealthUnit(from: "count/s")) == nil)

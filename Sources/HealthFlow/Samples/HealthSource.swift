@@ -3,14 +3,17 @@
 /// Two sources are equal when their bundle identifiers and names are. A source encodes as an object with the
 /// keys `bundleIdentifier` and `name`.
 public struct HealthSource: Hashable, Sendable, Codable, CustomStringConvertible {
-    /// The two strings, held once and shared by every copy: a copy of a source (and of every sample holding
-    /// one) costs one retain.
-    private let storage: Storage
+    /// The two strings, held once and shared by every copy; interned, so a copy of a source (and of every sample
+    /// holding one) retains nothing.
+    private let storage: SharedStorage<Storage>
+
+    /// The sources made so far, one storage each (a store or an export names a few dozen).
+    static let interned = InternTable<Key, Storage>(limit: 4_096)
 
     /// The bundle identifier, e.g. `"com.apple.health"`; two sources are the same app when these match.
-    public var bundleIdentifier: String { storage.bundleIdentifier }
+    public var bundleIdentifier: String { storage.object.bundleIdentifier }
     /// The name shown to people, e.g. `"Health"`.
-    public var name: String { storage.name }
+    public var name: String { storage.object.name }
 
     /// Makes a source.
     ///
@@ -18,7 +21,14 @@ public struct HealthSource: Hashable, Sendable, Codable, CustomStringConvertible
     ///   - bundleIdentifier: The app's bundle identifier.
     ///   - name: The name shown to people.
     public init(bundleIdentifier: String, name: String) {
-        storage = Storage(bundleIdentifier: bundleIdentifier, name: name)
+        self.init(bundleIdentifier: bundleIdentifier, name: name, internedIn: Self.interned)
+    }
+
+    /// A source whose strings are interned in `table` (a full one gives it storage of its own).
+    init(bundleIdentifier: String, name: String, internedIn table: InternTable<Key, Storage>) {
+        storage = table.storage(for: Key(bundleIdentifier: bundleIdentifier, name: name)) {
+            Storage(bundleIdentifier: bundleIdentifier, name: name)
+        }
     }
 
     /// `name (bundleIdentifier)`.
@@ -26,19 +36,21 @@ public struct HealthSource: Hashable, Sendable, Codable, CustomStringConvertible
 
     /// Equal when the bundle identifiers and the names are equal.
     public static func == (lhs: HealthSource, rhs: HealthSource) -> Bool {
-        lhs.storage === rhs.storage
-            || (lhs.storage.bundleIdentifier == rhs.storage.bundleIdentifier && lhs.storage.name == rhs.storage.name)
+        if lhs.storage.isIdentical(to: rhs.storage) { return true }
+        // One interned storage per pair of strings: two different ones hold different strings.
+        if lhs.storage.isInterned && rhs.storage.isInterned { return false }
+        return lhs.bundleIdentifier == rhs.bundleIdentifier && lhs.name == rhs.name
     }
 
     /// Whether `other` is this very value (the same shared strings), not just an equal one: O(1).
-    func isIdentical(to other: HealthSource) -> Bool { storage === other.storage }
+    func isIdentical(to other: HealthSource) -> Bool { storage.isIdentical(to: other.storage) }
 
     /// Hashes the bundle identifier and the name.
     ///
     /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(storage.bundleIdentifier)
-        hasher.combine(storage.name)
+        hasher.combine(bundleIdentifier)
+        hasher.combine(name)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -64,8 +76,14 @@ public struct HealthSource: Hashable, Sendable, Codable, CustomStringConvertible
         try container.encode(name, forKey: .name)
     }
 
+    /// What a source is interned by.
+    struct Key: Hashable, Sendable {
+        let bundleIdentifier: String
+        let name: String
+    }
+
     /// The immutable strings of one source.
-    private final class Storage: Sendable {
+    final class Storage: Sendable {
         let bundleIdentifier: String
         let name: String
 

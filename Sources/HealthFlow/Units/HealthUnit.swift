@@ -19,22 +19,26 @@ import Foundation
 /// one to one but are not `==`, and neither are `g` and `1000 mg` — just as in HealthKit, which compares
 /// printed unit strings.
 public struct HealthUnit: Hashable, Sendable {
-    /// Normalised factors: each atom with its non-zero exponent.
-    let factors: [UnitAtom: Int]
+    /// The factors and what follows from them, computed once per distinct unit and interned: a copy of a unit (and
+    /// of every quantity and sample holding one) retains nothing.
+    private let storage: SharedStorage<Storage>
 
-    /// Whether `other` shares this unit's factor map (a copy of this unit, so equal); O(1), and `false` says
-    /// nothing about equality.
+    /// The units made so far, one storage each (an export or a store uses a few dozen).
+    static let interned = InternTable<[UnitAtom: Int], Storage>(limit: 4_096)
+
+    /// Normalised factors: each atom with its non-zero exponent.
+    var factors: [UnitAtom: Int] { storage.object.factors }
+
+    /// Whether `other` shares this unit's storage (a copy of this unit, so equal); O(1), and `false` says nothing
+    /// about equality.
     func isIdentical(to other: HealthUnit) -> Bool {
-        // A native dictionary is one reference: equal bits are the same storage.
-        withUnsafeBytes(of: factors) { mine in
-            withUnsafeBytes(of: other.factors) { theirs in
-                mine.count == MemoryLayout<UInt>.size && mine.load(as: UInt.self) == theirs.load(as: UInt.self)
-            }
-        }
+        storage.isIdentical(to: other.storage)
     }
 
-    init(factors: [UnitAtom: Int]) {
-        self.factors = factors.filter { $0.value != 0 }
+    /// - Parameter table: Where the unit's storage is interned (a full one gives it storage of its own).
+    init(factors: [UnitAtom: Int], internedIn table: InternTable<[UnitAtom: Int], Storage> = interned) {
+        let normalised = factors.values.contains(0) ? factors.filter { $0.value != 0 } : factors
+        storage = table.storage(for: normalised) { Storage(factors: normalised) }
     }
 
     init(_ base: UnitBase, prefix: MetricPrefix = .none) {
@@ -84,11 +88,10 @@ public struct HealthUnit: Hashable, Sendable {
     }
 
     /// The physical dimension of the unit; units convert into each other exactly when these are equal.
-    public var dimension: UnitDimension { UnitDimension(product: factors) }
+    public var dimension: UnitDimension { storage.object.dimension }
 
     /// Whether values in this unit can be converted into `other` (their dimensions match).
     public func isCompatible(with other: HealthUnit) -> Bool {
-        // A copy of this unit has its dimension, found equal without computing it.
         isIdentical(to: other) || dimension == other.dimension
     }
 
@@ -119,8 +122,35 @@ public struct HealthUnit: Hashable, Sendable {
     }
 
     /// The scale of the whole unit against the coherent base of its dimension.
-    var scale: UnitScale {
-        factors.reduce(UnitScale.one) { $0.multiplied(by: $1.key.scale.raised(to: $1.value)) }
+    var scale: UnitScale { storage.object.scale }
+
+    /// Equal when the normalised factor maps are (see "Equality" above).
+    public static func == (lhs: HealthUnit, rhs: HealthUnit) -> Bool {
+        if lhs.isIdentical(to: rhs) { return true }
+        // One interned storage per factor map: two different ones hold different maps.
+        if lhs.storage.isInterned && rhs.storage.isInterned { return false }
+        return lhs.factors == rhs.factors
+    }
+
+    /// Hashes the normalised factor map (through its hash, computed once).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.object.factorsHash)
+    }
+
+    /// A unit's factors and what follows from them, computed once.
+    final class Storage: Sendable {
+        let factors: [UnitAtom: Int]
+        let dimension: UnitDimension
+        let scale: UnitScale
+        /// `factors.hashValue`: equal maps, equal hashes, in this process.
+        let factorsHash: Int
+
+        init(factors: [UnitAtom: Int]) {
+            self.factors = factors
+            dimension = UnitDimension(product: factors)
+            scale = factors.reduce(UnitScale.one) { $0.multiplied(by: $1.key.scale.raised(to: $1.value)) }
+            factorsHash = factors.hashValue
+        }
     }
 }
 

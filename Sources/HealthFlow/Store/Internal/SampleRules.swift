@@ -89,8 +89,7 @@ struct UnitFits {
 
     /// Whether `type` allows negative values, when `unit` is known to fit it; `nil` when not known.
     func fit(of type: HealthObjectType, in unit: HealthUnit) -> Bool? {
-        // By index: `first(where:)` copies each pair (its type and unit retained and released). Identity first:
-        // a batch's samples usually share one type and one unit.
+        // Identity first: a batch's samples usually share one type and one unit.
         for index in known.indices
         where known[index].type.isIdentical(to: type) && known[index].unit.isIdentical(to: unit) {
             return known[index].allowsNegative
