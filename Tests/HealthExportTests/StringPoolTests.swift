@@ -4,7 +4,8 @@ import Testing
 
 @testable import HealthExport
 
-/// The mapper's pool of repeated strings: one buffer per distinct string, bounded in size.
+/// The mapper's pool of repeated strings: one buffer per distinct string and batch, never the buffer it was given,
+/// bounded in size.
 struct StringPoolTests {
     /// The address of a string's UTF-8 bytes (its buffer), for strings too long to be stored inline.
     func bufferAddress(_ string: String) -> UnsafeRawPointer? {
@@ -24,6 +25,29 @@ struct StringPoolTests {
         #expect(first == device && second == device)
         #expect(bufferAddress(first) != nil)
         #expect(bufferAddress(first) == bufferAddress(second))
+    }
+
+    /// The scanner hands out one buffer for a value it sees again and again; the pool's copy is the one that
+    /// travels with the batch's samples to the threads that check and store them.
+    @Test func aStringEntersThePoolAsACopyOfItsOwn() {
+        var pool = StringPool()
+        let given = freshCopy("<<HKDevice: 0x283a8c9b0>, name:iPhone, manufacturer:Apple Inc., model:iPhone>")
+        let pooled = pool.shared(given)
+        #expect(pooled == given && bufferAddress(pooled) != bufferAddress(given))
+    }
+
+    /// A new batch gets new buffers, so the reading thread never hands out a buffer an earlier batch's samples
+    /// still hold on other threads; sources, which copy without reference counting, stay.
+    @Test func aNewBatchGetsBuffersOfItsOwn() {
+        var pool = StringPool()
+        let version = "17.2 (21C62), build for a test"
+        let first = pool.shared(freshCopy(version))
+        let source = pool.source(named: "Zoë’s iPhone 15 Pro Max")
+        pool.startBatch()
+        let second = pool.shared(freshCopy(version))
+        #expect(first == second && bufferAddress(first) != bufferAddress(second))
+        #expect(bufferAddress(second) == bufferAddress(pool.shared(freshCopy(version))))
+        #expect(bufferAddress(pool.source(named: "Zoë’s iPhone 15 Pro Max").name) == bufferAddress(source.name))
     }
 
     @Test func aSourceIsMadeOncePerName() {

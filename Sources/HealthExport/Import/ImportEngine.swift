@@ -465,6 +465,7 @@ struct ImportEngine {
             if isCancelled() { throw CancellationError() }
             anchorTypes(batchTypes.types, writer: writer)
             writeAhead.start(batch, with: writer)
+            mapper.pool.startBatch()
             typesInFlight.append(batchTypes)
             batchTypes = BatchTypeTally()
             batch = []

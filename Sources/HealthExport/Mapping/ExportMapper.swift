@@ -109,7 +109,7 @@ struct ExportMapper {
             if Self.numericKeys.contains(metadataKey), let number = Double(value) {
                 metadata[metadataKey] = .number(number)
             } else {
-                metadata[metadataKey] = .string(value)
+                metadata[metadataKey] = .string(pool.shared(value))
             }
         }
         if let version = element["sourceVersion"] { metadata[.exportSourceVersion] = .string(pool.shared(version)) }
