@@ -16,10 +16,12 @@ public enum HealthSample: Hashable, Sendable {
     case category(HealthCategorySample)
     /// A correlation with its members.
     case correlation(HealthCorrelation)
-    /// An ECG summary.
-    case electrocardiogram(HealthElectrocardiogram)
-    /// A workout.
-    case workout(HealthWorkout)
+    /// An ECG summary. Boxed (`indirect`), as a workout is: both are rare and the largest payloads, and an enum
+    /// is as large as its largest inline case, so every quantity and category sample (nearly all of a store)
+    /// would otherwise carry their size.
+    indirect case electrocardiogram(HealthElectrocardiogram)
+    /// A workout (boxed, see ``electrocardiogram(_:)``).
+    indirect case workout(HealthWorkout)
     /// A heartbeat series (its beats are kept beside it, as ECG voltages are).
     case heartbeatSeries(HealthHeartbeatSeries)
 
