@@ -93,4 +93,43 @@ struct SegmentMemtableTests {
         #expect(memtable.isEmpty && memtable.count == 0 && memtable.bytes == 0)
         #expect(Self.startOrder(of: memtable).isEmpty)
     }
+
+    /// A few samples saved again and again: each replaced live version is dropped, and the memory it held is
+    /// given back once the dropped ones outnumber the held ones, so the memtable keeps about twice what it holds
+    /// however often its samples are replaced; every answer stays the model's.
+    @Test func samplesSavedAgainAndAgainKeepTheMemtableBounded() throws {
+        var memtable = SegmentMemtable()
+        var model = Model()
+        let uuids = (0..<3).map { _ in UUID() }
+        let deleted = UUID()
+        let base = Fixture.noon.timeIntervalSinceReferenceDate
+        for sequence in UInt64(1)...3_000 {
+            let isDeletion = sequence % 500 == 0
+            let sample = try StoreFixture.sample(
+                .heartRate, Double(60 + sequence % 40), unit: "count/min",
+                start: Date(timeIntervalSinceReferenceDate: base + Double(sequence) * 60),
+                uuid: isDeletion ? deleted : uuids[Int(sequence) % uuids.count])
+            let row = SegmentRow(
+                entry: IndexedSample(sample: sample, sequence: sequence, isOwned: false), correlation: nil,
+                isDeletion: isDeletion)
+            memtable.put(row)
+            model.put(row)
+            #expect(memtable.keptVersions <= 2 * memtable.count + 65, "kept \(memtable.keptVersions) at \(sequence)")
+        }
+        #expect(memtable.count == model.all.count && memtable.bytes == model.bytes)
+        for uuid in uuids + [deleted] {
+            #expect(
+                memtable.version(of: UUIDKey(uuid)).map(Self.describe)
+                    == model.newest[UUIDKey(uuid)].map(Self.describe))
+        }
+        #expect(
+            Self.startOrder(of: memtable).map { "\(Self.describe($0.row)) \($0.isNewest)" }
+                == model.all.sorted { $0.row.entry.sequence < $1.row.entry.sequence }
+                .map { "\(Self.describe($0.row)) \($0.isNewest)" })
+        #expect(
+            memtable.rows(after: 0).map(Self.describe)
+                == model.all.map(\.row).sorted {
+                    $0.entry.sequence < $1.entry.sequence
+                }.map(Self.describe))
+    }
 }

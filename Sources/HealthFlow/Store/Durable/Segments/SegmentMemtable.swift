@@ -24,17 +24,32 @@ struct SegmentMemtableLimit: Equatable {
 /// (an export, a sync), start order too: a flush then sorts rows that are already in order, comparing each with
 /// its neighbour, and moves none of them.
 struct SegmentMemtable {
-    /// A version held, with its estimated size and whether it is its UUID's newest.
+    /// What became of a version held.
+    private enum Standing {
+        /// Its UUID's newest version.
+        case newest
+        /// A deletion a newer version of its UUID replaced: kept, as the in-memory store keeps every deletion.
+        case superseded
+        /// A live sample a newer version replaced: no longer part of the memtable, its slot reclaimed at the next
+        /// compaction.
+        case dropped
+    }
+
+    /// A version held, with its estimated size and standing.
     private struct Version {
         let row: SegmentRow
         let bytes: Int
-        var isNewest: Bool
+        var standing: Standing
     }
 
-    /// Every version in the order put; a live version a newer one replaced is dropped (`nil`), a deletion kept.
-    private var versions: [Version?] = []
+    /// Every version in the order put, dropped ones included until ``compactIfDue()`` removes them. Not optional:
+    /// a flush reads each row in place, where unwrapping an optional element would copy it (a retain of each of
+    /// its sample's references).
+    private var versions: [Version] = []
     /// Where each UUID's newest version is in ``versions``.
     private var newest: [UUIDKey: Int] = [:]
+    /// How many of ``versions`` are dropped.
+    private var dropped = 0
     /// The encoded size of the versions held (``SegmentMemtableLimit/bytes``).
     private(set) var bytes = 0
     /// The versions held, superseded deletions included.
@@ -45,6 +60,9 @@ struct SegmentMemtable {
 
     var isEmpty: Bool { count == 0 }
 
+    /// The versions kept in memory, dropped ones not yet removed included: at most about twice ``count``.
+    var keptVersions: Int { versions.count }
+
     func isFull(_ limit: SegmentMemtableLimit) -> Bool {
         count >= limit.rows || bytes >= limit.bytes
     }
@@ -52,7 +70,7 @@ struct SegmentMemtable {
     /// The version of `uuid` held here, live or deleted.
     /// - Complexity: O(1).
     func version(of uuid: UUIDKey) -> SegmentRow? {
-        newest[uuid].flatMap { versions[$0]?.row }
+        newest[uuid].map { versions[$0].row }
     }
 
     /// The UUIDs held, each once, in no particular order.
@@ -60,31 +78,46 @@ struct SegmentMemtable {
 
     /// Holds `row` as the newest version of its sample's UUID, replacing the one held; a replaced deletion is
     /// kept as superseded, a replaced live sample is dropped.
-    /// - Complexity: O(size of the sample).
+    /// - Complexity: O(size of the sample), amortized: dropped versions are removed once they outnumber the
+    ///   versions held, in O(m) for m versions.
     mutating func put(_ row: consuming SegmentRow) {
         let size = SegmentRowFootprint.bytes(of: row)
         let key = UUIDKey(row.entry.sample.uuid)
-        if let position = newest[key], let replaced = versions[position] {
-            if replaced.row.isDeletion {
-                versions[position]?.isNewest = false
+        if let position = newest[key] {
+            if versions[position].row.isDeletion {
+                versions[position].standing = .superseded
             } else {
-                versions[position] = nil
-                bytes -= replaced.bytes
+                versions[position].standing = .dropped
+                bytes -= versions[position].bytes
                 count -= 1
+                dropped += 1
             }
         }
         let put = (start: row.entry.start, sequence: row.entry.sequence)
         if let lastPut, lastPut > put { isInStartOrder = false }
         lastPut = put
         newest[key] = versions.count
-        versions.append(Version(row: row, bytes: size, isNewest: true))
+        versions.append(Version(row: row, bytes: size, standing: .newest))
         bytes += size
         count += 1
+        compactIfDue()
+    }
+
+    /// Removes the dropped versions once they outnumber the ones held, so a memtable whose samples are saved
+    /// again and again holds at most about twice its versions.
+    private mutating func compactIfDue() {
+        guard dropped > 64, dropped > count else { return }
+        versions.removeAll { $0.standing == .dropped }
+        dropped = 0
+        for position in versions.indices where versions[position].standing == .newest {
+            newest[UUIDKey(versions[position].row.entry.sample.uuid)] = position
+        }
     }
 
     mutating func removeAll() {
         versions = []
         newest = [:]
+        dropped = 0
         bytes = 0
         count = 0
         lastPut = nil
@@ -92,26 +125,25 @@ struct SegmentMemtable {
     }
 
     /// Calls `body` with every version in `(start, sequence)` order, a segment's row order, and whether it is its
-    /// UUID's newest (a superseded deletion is not). The versions are read through the array's buffer, one copy
-    /// of each for `body`.
+    /// UUID's newest (a superseded deletion is not). Each row is read in place, through the array's buffer.
     /// - Complexity: O(m) for m versions put in start order (known as they are put); else O(m log m), a sort of
     ///   their positions.
     func forEachInStartOrder<Failure: Error>(
         _ body: (_ row: SegmentRow, _ isNewest: Bool) throws(Failure) -> Void
     ) throws(Failure) {
-        // Through the buffer: ordering the versions through the array's subscript copied each (a retain of each
-        // of its sample's references) once more per comparison.
         try versions.withUnsafeBufferPointer { (held) throws(Failure) in
             guard !isInStartOrder else {
-                for version in held where version != nil { try body(version!.row, version!.isNewest) }
+                for position in held.indices where held[position].standing != .dropped {
+                    try body(held[position].row, held[position].standing == .newest)
+                }
                 return
             }
-            var positions = held.indices.filter { held[$0] != nil }
+            var positions = held.indices.filter { held[$0].standing != .dropped }
             positions.sort { first, second in
-                (held[first]!.row.entry.start, held[first]!.row.entry.sequence)
-                    < (held[second]!.row.entry.start, held[second]!.row.entry.sequence)
+                (held[first].row.entry.start, held[first].row.entry.sequence)
+                    < (held[second].row.entry.start, held[second].row.entry.sequence)
             }
-            for position in positions { try body(held[position]!.row, held[position]!.isNewest) }
+            for position in positions { try body(held[position].row, held[position].standing == .newest) }
         }
     }
 
@@ -121,7 +153,7 @@ struct SegmentMemtable {
     func liveRows(startingFrom lowerStart: Double?, below upperStart: Double?, endingAtOrAfter lowerEnd: Double?)
         -> [SegmentRow]
     {
-        versions.lazy.compactMap { $0?.row }
+        versions.lazy.filter { $0.standing != .dropped }.map(\.row)
             .filter {
                 !$0.isDeletion
                     && SegmentRangeFilter.matches(
@@ -133,7 +165,7 @@ struct SegmentMemtable {
     /// The versions after `sequence`, superseded deletions included, in sequence order.
     /// - Complexity: O(m + r log r) for m versions and r returned.
     func rows(after sequence: UInt64) -> [SegmentRow] {
-        versions.lazy.compactMap { $0?.row }.filter { $0.entry.sequence > sequence }.sorted {
+        versions.lazy.filter { $0.standing != .dropped }.map(\.row).filter { $0.entry.sequence > sequence }.sorted {
             $0.entry.sequence < $1.entry.sequence
         }
     }
