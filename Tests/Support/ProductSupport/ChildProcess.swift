@@ -188,8 +188,10 @@ public final class ChildProcess: Sendable {
     public func finish(timeout: Double? = nil) -> Finished {
         let timedOut = LockedState(false)
         if let timeout {
+            // The flag is set under its lock while the signal goes out, so the end this kill causes is never
+            // seen before the flag.
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
-                if signal(SIGKILL) { timedOut.withLock { $0 = true } }
+                timedOut.withLock { $0 = signal(SIGKILL) }
             }
         }
         let errorData = LockedState(Data())
