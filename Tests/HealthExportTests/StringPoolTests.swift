@@ -50,6 +50,19 @@ struct StringPoolTests {
         #expect(bufferAddress(pool.source(named: "Zoë’s iPhone 15 Pro Max").name) == bufferAddress(source.name))
     }
 
+    /// Strings equal under Unicode canonical equivalence but written differently stay as written: the pool
+    /// never hands back another spelling's bytes.
+    @Test func anEqualStringSpelledDifferentlyKeepsItsBytes() {
+        var pool = StringPool()
+        let composed = "Zo\u{EB}’s Apple Watch, version 10.2"
+        let decomposed = "Zoe\u{308}’s Apple Watch, version 10.2"
+        #expect(composed == decomposed)
+        _ = pool.shared(freshCopy(composed))
+        #expect(Array(pool.shared(freshCopy(decomposed)).utf8) == Array(decomposed.utf8))
+        _ = pool.source(named: freshCopy(composed))
+        #expect(Array(pool.source(named: freshCopy(decomposed)).name.utf8) == Array(decomposed.utf8))
+    }
+
     @Test func aSourceIsMadeOncePerName() {
         var pool = StringPool()
         let name = "Zoë’s Apple Watch (Series 9, 45 mm)"

@@ -57,4 +57,15 @@ import Testing
         let renamed = HealthSource(bundleIdentifier: "com.example.scale", name: "Scale 2")
         #expect(renamed != source && renamed != owned)
     }
+
+    /// A source keeps the bytes it was made with: a name spelled with a combining accent is equal to the same
+    /// name with the accented letter as one scalar (as `String` compares), but is not given the other's bytes.
+    @Test func aSourceKeepsItsOwnSpellingOfAnEqualName() {
+        let composed = HealthSource(bundleIdentifier: "com.example.watch", name: "Zo\u{EB}’s Watch, Series 9")
+        let decomposed = HealthSource(bundleIdentifier: "com.example.watch", name: "Zoe\u{308}’s Watch, Series 9")
+        #expect(composed == decomposed && composed.hashValue == decomposed.hashValue)
+        #expect(Array(composed.name.utf8) != Array(decomposed.name.utf8))
+        #expect(Array(decomposed.name.utf8) == Array("Zoe\u{308}’s Watch, Series 9".utf8))
+        #expect(!composed.isIdentical(to: decomposed))
+    }
 }

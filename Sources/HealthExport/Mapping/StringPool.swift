@@ -17,8 +17,10 @@ struct StringPool {
     /// How many of the strings handed out last are kept beside the table (past ``limit`` too).
     static let recentCapacity = 8
 
-    private var strings: [String: String] = [:]
-    private var sources: [String: HealthSource] = [:]
+    /// Keyed by bytes (``HealthFlow/ExactString``): a string comes back with the very bytes it was given, not
+    /// another spelling equal under Unicode canonical equivalence.
+    private var strings: [ExactString: String] = [:]
+    private var sources: [ExactString: HealthSource] = [:]
     /// The strings and sources handed out last, compared before the tables are hashed: a record's strings are
     /// usually the very strings of a record just before (the scanner shares repeated values), and comparing
     /// a string with itself is O(1) while hashing reads all of it.
@@ -31,15 +33,15 @@ struct StringPool {
         // Up to 15 UTF-8 bytes a string is stored inline: there is no buffer to share.
         if length <= 15 { return string }
         for index in recentStrings.entries.indices
-        where recentStrings.entries[index].utf8.count == length && recentStrings.entries[index] == string {
+        where ExactString(recentStrings.entries[index]) == ExactString(string) {
             return recentStrings.entries[index]
         }
         let held: String
-        if let known = strings[string] {
+        if let known = strings[ExactString(string)] {
             held = known
         } else {
             held = Self.copy(of: string)
-            if strings.count < Self.limit { strings[held] = held }
+            if strings.count < Self.limit { strings[ExactString(held)] = held }
         }
         recentStrings.add(held)
         return held
@@ -63,17 +65,16 @@ struct StringPool {
 
     /// The exported source named `name` (see ``HealthFlow/HealthSource/exported(name:)``), made once per name.
     mutating func source(named name: String) -> HealthSource {
-        let length = name.utf8.count
         for index in recentSources.entries.indices
-        where recentSources.entries[index].name.utf8.count == length && recentSources.entries[index].name == name {
+        where ExactString(recentSources.entries[index].name) == ExactString(name) {
             return recentSources.entries[index]
         }
         let source: HealthSource
-        if let known = sources[name] {
+        if let known = sources[ExactString(name)] {
             source = known
         } else {
             source = HealthSource.exported(name: name)
-            if sources.count < Self.limit { sources[name] = source }
+            if sources.count < Self.limit { sources[ExactString(name)] = source }
         }
         recentSources.add(source)
         return source

@@ -26,7 +26,7 @@ public struct HealthSource: Hashable, Sendable, Codable, CustomStringConvertible
 
     /// A source whose strings are interned in `table` (a full one gives it storage of its own).
     init(bundleIdentifier: String, name: String, internedIn table: InternTable<Key, Storage>) {
-        storage = table.storage(for: Key(bundleIdentifier: bundleIdentifier, name: name)) {
+        storage = table.storage(for: Key(bundleIdentifier: ExactString(bundleIdentifier), name: ExactString(name))) {
             Storage(bundleIdentifier: bundleIdentifier, name: name)
         }
     }
@@ -36,10 +36,9 @@ public struct HealthSource: Hashable, Sendable, Codable, CustomStringConvertible
 
     /// Equal when the bundle identifiers and the names are equal.
     public static func == (lhs: HealthSource, rhs: HealthSource) -> Bool {
-        if lhs.storage.isIdentical(to: rhs.storage) { return true }
-        // One interned storage per pair of strings: two different ones hold different strings.
-        if lhs.storage.isInterned && rhs.storage.isInterned { return false }
-        return lhs.bundleIdentifier == rhs.bundleIdentifier && lhs.name == rhs.name
+        // Interned by bytes, so two storages may hold equal strings spelled differently: compare the strings.
+        lhs.storage.isIdentical(to: rhs.storage)
+            || (lhs.bundleIdentifier == rhs.bundleIdentifier && lhs.name == rhs.name)
     }
 
     /// Whether `other` is this very value (the same shared strings), not just an equal one: O(1).
@@ -76,10 +75,10 @@ public struct HealthSource: Hashable, Sendable, Codable, CustomStringConvertible
         try container.encode(name, forKey: .name)
     }
 
-    /// What a source is interned by.
+    /// What a source is interned by: its two strings' bytes, so a source keeps the spelling it was made with.
     struct Key: Hashable, Sendable {
-        let bundleIdentifier: String
-        let name: String
+        let bundleIdentifier: ExactString
+        let name: ExactString
     }
 
     /// The immutable strings of one source.
