@@ -1,3 +1,5 @@
+import Foundation
+
 /// A string compared and hashed by its UTF-8 bytes rather than by Unicode canonical equivalence, for tables that
 /// hand back a stored string in place of an equal one: with `String`'s own `==`, "é" written as one scalar and as
 /// "e" with a combining accent are equal, and such a table would give back the other spelling's bytes.
@@ -12,9 +14,10 @@ package struct ExactString: Hashable, Sendable {
     /// Equal when the UTF-8 bytes are: O(n), O(1) when the lengths differ.
     package static func == (lhs: ExactString, rhs: ExactString) -> Bool {
         guard lhs.string.utf8.count == rhs.string.utf8.count else { return false }
+        guard !lhs.string.isEmpty else { return true }
         let compared = lhs.string.utf8.withContiguousStorageIfAvailable { left in
             rhs.string.utf8.withContiguousStorageIfAvailable { right in
-                left.baseAddress == right.baseAddress || left.elementsEqual(right)
+                left.baseAddress == right.baseAddress || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
             }
         }
         return compared.flatMap { $0 } ?? lhs.string.utf8.elementsEqual(rhs.string.utf8)
