@@ -40,16 +40,11 @@ final class HTTPTestServer: Sendable {
         let child = try ChildProcess.launch(
             URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", script.path], output: .pipe,
             errors: .discarded)
-        var line = Data()
-        while true {
-            guard let byte = try child.output?.read(upToCount: 1), !byte.isEmpty else { break }
-            if byte == Data("\n".utf8) { break }
-            line.append(byte)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+        let line = try child.firstLine()
+        guard let port = Int(line) else {
             child.signal(SIGKILL)
             _ = child.wait()
-            throw HTTPTestServerError.noPort(String(decoding: line, as: UTF8.self))
+            throw HTTPTestServerError.noPort(line)
         }
         return HTTPTestServer(port: port, child: child, directory: directory)
     }

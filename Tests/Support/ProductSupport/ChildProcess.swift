@@ -213,6 +213,14 @@ public final class ChildProcess: Sendable {
             timedOut: timedOut.withLock { $0 })
     }
 
+    /// The child's first line of output, without its newline (a server's port, printed once it listens): read a
+    /// byte at a time, so nothing after it is taken from the pipe. Blocks until the newline or the end of output.
+    public func firstLine() throws -> String {
+        var line = Data()
+        while let byte = try output?.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line.append(byte) }
+        return String(decoding: line, as: UTF8.self)
+    }
+
     /// Whether the child has not been seen to end yet.
     public var isRunning: Bool {
         state.withLock { state in

@@ -62,11 +62,7 @@ public final class TestReceiver: Sendable {
             try TestPython.interpreter(), arguments: [scriptURL.path, "--lifetime", String(lifetime)],
             environment: ProcessInfo.processInfo.environment.merging(["PYTHONNOUSERSITE": "1"]) { $1 },
             input: .pipe, output: .pipe, errors: .file(errorURL))
-        var line = Data()
-        while let byte = try child.output?.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        let text = try child.firstLine()
         guard let port = Int(text) else {
             child.signal(SIGKILL)
             _ = child.wait()
