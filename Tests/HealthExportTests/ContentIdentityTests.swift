@@ -75,8 +75,8 @@ struct ContentIdentityTests {
         let text = ExportFixtures.header + body + "</HealthData>\n"
         let scanner = ExportXMLScanner(source: MemoryByteSource(Array(text.utf8)), bufferSize: 64)
         while let event = try scanner.next() {
-            if case .start(let name, let attributes, let selfClosing, _, let line) = event, name == "Record" {
-                return try scanner.element(name: name, attributes: attributes, selfClosing: selfClosing, line: line)
+            if case .start(let start, let selfClosing, _) = event, start.isNamed("Record") {
+                return try scanner.element(start, selfClosing: selfClosing)
             }
         }
         throw HealthExportError.notXML(offset: 0, problem: "no Record")

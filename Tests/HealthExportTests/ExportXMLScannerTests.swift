@@ -15,45 +15,84 @@ struct ExportXMLScannerTests {
         var events: [String] = []
         while let event = try scanner.next() {
             switch event {
-            case .start(let name, let attributes, let selfClosing, let offset, let line):
-                let text = attributes.map { "\($0.name)=\($0.value)" }.joined(separator: ",")
-                events.append("<\(name) \(text) \(selfClosing) @\(offset):\(line)")
+            case .start(let element, let selfClosing, let offset):
+                let text = element.attributes.map { "\($0.name)=\($0.value)" }.joined(separator: ",")
+                events.append("<\(element.name) \(text) \(selfClosing) @\(offset):\(element.line)")
             case .end(let name): events.append("</\(name)>")
             }
         }
         return events
     }
 
-    /// A long value that repeats (a device description, references and all) is one string across records,
-    /// decoded once; a date of the same length is read afresh, and a different value is its own.
-    @Test func aRepeatedLongValueIsOneStringAcrossRecords() throws {
+    /// Values are read with their references decoded, as strings and as bytes, from each record's own tree: a
+    /// record's values are not mixed with the one before, whatever their lengths.
+    @Test func eachRecordsValuesAreReadDecodedFromItsOwnTree() throws {
         let device = "&lt;&lt;HKDevice: 0x283a8c9b0&gt;, name:Apple Watch, manufacturer:Apple Inc.&gt;"
         let text = """
             <HealthData>
-            <Record device="\(device)" startDate="2024-03-01 10:00:00 -0800"/>
-            <Record device="\(device)" startDate="2024-03-01 10:00:00 -0800"/>
-            <Record device="\(device.replacingOccurrences(of: "Watch", with: "Clock"))"/>
+            <Record device="\(device)" startDate="2024-03-01 10:00:00 -0800"><MetadataEntry key="k" value="v"/></Record>
+            <Record device="\(device.replacingOccurrences(of: "Watch", with: "Clock"))" startDate="x"/>
+            <Record type="t"/>
             </HealthData>
             """
-        let scanner = ExportXMLScanner(source: MemoryByteSource(Array(text.utf8)))
-        var values: [(device: String, start: String?)] = []
+        let scanner = ExportXMLScanner(source: MemoryByteSource(Array(text.utf8)), bufferSize: 64)
+        var values: [String] = []
         while let event = try scanner.next() {
-            guard case .start(let name, let attributes, _, _, _) = event, name == "Record" else { continue }
-            let element = ExportElement(name: name, attributes: attributes, children: [], line: 0)
-            values.append((try #require(element["device"]), element["startDate"]))
+            guard case .start(let start, let selfClosing, _) = event, start.isNamed("Record") else { continue }
+            let element = try scanner.element(start, selfClosing: selfClosing)
+            let children = element.children.map { "\($0.name) \($0["key"] ?? "-")=\($0["value"] ?? "-")" }
+            values.append(
+                [
+                    element["device"] ?? "-",
+                    element.withValue("startDate") { String(decoding: $0, as: UTF8.self) } ?? "-",
+                    element["type"] ?? "-", children.joined(separator: ";"),
+                ].joined(separator: "|"))
         }
-        func address(_ string: String) -> UnsafeRawPointer? {
-            string.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
-        }
-        #expect(values.count == 3)
-        #expect(values[0].device == "<<HKDevice: 0x283a8c9b0>, name:Apple Watch, manufacturer:Apple Inc.>")
-        #expect(address(values[0].device) != nil && address(values[0].device) == address(values[1].device))
-        #expect(values[0].start == "2024-03-01 10:00:00 -0800" && values[1].start == values[0].start)
-        #expect(address(try #require(values[0].start)) != address(try #require(values[1].start)))
-        #expect(values[2].device == "<<HKDevice: 0x283a8c9b0>, name:Apple Clock, manufacturer:Apple Inc.>")
+        #expect(
+            values == [
+                "<<HKDevice: 0x283a8c9b0>, name:Apple Watch, manufacturer:Apple Inc.>|2024-03-01 10:00:00 -0800|-|"
+                    + "MetadataEntry k=v",
+                "<<HKDevice: 0x283a8c9b0>, name:Apple Clock, manufacturer:Apple Inc.>|x|-|",
+                "-|-|t|",
+            ])
     }
 
-    /// Newlines counted eight bytes at a time agree with a byte loop: every length and offset up to 40 bytes, over
+    /// Elements nested far deeper than any export are read without recursion (a recursive reader would overflow
+    /// the stack here), and their tree keeps every level.
+    @Test func deeplyNestedElementsAreReadWithoutRecursion() throws {
+        let depth = 200_000
+        var text = "<HealthData><Record type=\"t\">"
+        text += String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)
+        text += "</Record></HealthData>"
+        let scanner = ExportXMLScanner(source: MemoryByteSource(Array(text.utf8)))
+        var levels = 0
+        while let event = try scanner.next() {
+            guard case .start(let start, let selfClosing, _) = event, start.isNamed("Record") else { continue }
+            var element = try scanner.element(start, selfClosing: selfClosing)
+            while let child = element.children.first {
+                levels += 1
+                element = child
+            }
+        }
+        #expect(levels == depth)
+    }
+
+    /// One top-level element holding more than the tree's limit of nodes is malformed XML at the tag past it,
+    /// not memory without bound.
+    @Test func anElementPastTheTreesLimitIsMalformed() throws {
+        let count = ElementTree.nodeLimit + 1
+        var text = "<HealthData><Record>"
+        text += String(repeating: "<a/>", count: count) + "</Record></HealthData>"
+        let scanner = ExportXMLScanner(source: MemoryByteSource(Array(text.utf8)))
+        #expect {
+            while try scanner.next() != nil {}
+        } throws: { error in
+            guard case .malformedXML(_, _, let problem) = error as? HealthExportError else { return false }
+            return problem.contains("more than \(ElementTree.nodeLimit) elements")
+        }
+    }
+
+    /// Newlines counted with `memchr` agree with a byte loop: every length and offset up to 40 bytes, over
     /// bytes where newlines sit beside their neighbours in value (0x09, 0x0B, 0x8A) and at a word's edges.
     @Test func newlinesAreCountedAsAByteLoopCountsThem() {
         let pattern: [UInt8] = [0x0A, 0x09, 0x0A, 0x0A, 0x0B, 0x8A, 0x0A, 0xFF, 0x00, 0x0A, 0x41, 0x0A, 0x7F, 0x0A]
@@ -135,7 +174,7 @@ struct ExportXMLScannerTests {
                 var names: [String] = []
                 do {
                     while let event = try scanner.next() {
-                        if case .start(let name, _, _, _, _) = event { names.append(name) }
+                        if case .start(let element, _, _) = event { names.append(element.name) }
                     }
                 } catch {
                     Issue.record("\(instruction) with a \(bufferSize)-byte buffer: \(error)")
@@ -151,7 +190,9 @@ struct ExportXMLScannerTests {
         let scanner = ExportXMLScanner(source: MemoryByteSource(Array(text.utf8)))
         do throws(HealthExportError) {
             while let event = try scanner.next() {
-                if case .start("Record", let attributes, _, _, _) = event { return .success(attributes[0].value) }
+                if case .start(let element, _, _) = event, element.isNamed("Record") {
+                    return .success(element.attributes[0].value)
+                }
             }
             return .failure(.notXML(offset: 0, problem: "no record"))
         } catch {

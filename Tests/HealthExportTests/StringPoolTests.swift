@@ -4,6 +4,19 @@ import Testing
 
 @testable import HealthExport
 
+/// The pool reads bytes, as the scanner's tree holds them; the tests give it strings.
+extension StringPool {
+    mutating func shared(_ string: String) -> String {
+        var string = string
+        return string.withUTF8 { shared(UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func source(named name: String) -> HealthSource {
+        var name = name
+        return name.withUTF8 { source(named: UnsafeRawBufferPointer($0)) }
+    }
+}
+
 /// The mapper's pool of repeated strings: one buffer per distinct string and batch, never the buffer it was given,
 /// bounded in size.
 struct StringPoolTests {
@@ -27,8 +40,8 @@ struct StringPoolTests {
         #expect(bufferAddress(first) == bufferAddress(second))
     }
 
-    /// The scanner hands out one buffer for a value it sees again and again; the pool's copy is the one that
-    /// travels with the batch's samples to the threads that check and store them.
+    /// The pool's string, made from the bytes it was given, is the one that travels with the batch's samples to the
+    /// threads that check and store them.
     @Test func aStringEntersThePoolAsACopyOfItsOwn() {
         var pool = StringPool()
         let given = freshCopy("<<HKDevice: 0x283a8c9b0>, name:iPhone, manufacturer:Apple Inc., model:iPhone>")

@@ -128,23 +128,22 @@ struct ImportEngine {
         var elementsSinceCheck = 0
         while let event = try scanner.next() {
             switch event {
-            case .start(let name, let attributes, let selfClosing, let offset, let line):
+            case .start(let start, let selfClosing, let offset):
                 guard depth > 0 else {
                     depth = selfClosing ? 0 : 1
                     if let problem = scanner.takeValueNotUTF8() {
                         throw HealthExportError.malformedXML(
                             offset: offset, line: problem.line,
-                            problem: "attribute \(problem.attribute) of <\(name)> is not UTF-8")
+                            problem: "attribute \(problem.attribute) of <\(start.name)> is not UTF-8")
                     }
                     continue
                 }
-                let element = try scanner.element(
-                    name: name, attributes: attributes, selfClosing: selfClosing, line: line)
+                let element = try scanner.element(start, selfClosing: selfClosing)
                 if let problem = scanner.takeValueNotUTF8() {
                     try skip(
                         HealthExportSkip(
-                            reason: .notUTF8, line: line,
-                            element: element["type"].map { "\(name) \($0)" } ?? name,
+                            reason: .notUTF8, line: element.line,
+                            element: element["type"].map { "\(element.name) \($0)" } ?? element.name,
                             detail: "attribute \(problem.attribute) of <\(problem.element)> on line \(problem.line) "
                                 + "is not UTF-8"))
                     continue
@@ -166,7 +165,9 @@ struct ImportEngine {
     private mutating func take(_ element: ExportElement, writer: ExportWriter) throws {
         switch element.name {
         case "Record":
-            let hasBeats = element["type"] == HealthObjectType.heartRateVariabilitySDNN.healthKitIdentifier
+            let hasBeats =
+                element.withValue("type") { ExactString.bytes(of: Self.heartRateVariabilityIdentifier, equal: $0) }
+                ?? false
             guard
                 let sample = try mapped(
                     element, children: hasBeats ? Self.heartRateVariabilityChildren : Self.recordChildren,
@@ -218,10 +219,10 @@ struct ImportEngine {
     /// Maps an element, counting children other than `children` and a type the catalog lacks, and logging a
     /// malformed record; `nil` for the last two. `map` throws ``RecordProblem`` for a malformed record.
     private mutating func mapped<Value>(
-        _ element: ExportElement, children: Set<String>? = nil, _ map: (inout ExportMapper) throws -> Value?
+        _ element: ExportElement, children: [StaticString]? = nil, _ map: (inout ExportMapper) throws -> Value?
     ) throws -> Value? {
         if let children {
-            for child in element.children where !children.contains(child.name) {
+            for child in element.children where !children.contains(where: { child.isNamed($0) }) {
                 report.unmappedElements[element.name + ">" + child.name, default: 0] += 1
             }
         }
@@ -361,16 +362,16 @@ struct ImportEngine {
     private mutating func addHeartbeatSeries(
         of element: ExportElement, sample: HealthSample, writer: ExportWriter
     ) throws {
-        let lists = element.children(named: HeartbeatList.elementName)
+        let lists = element.children.filter { $0.isNamed(HeartbeatList.elementName) }
         guard !lists.isEmpty, let start = element["startDate"].flatMap(ExportDate.init),
             let end = element["endDate"].flatMap(ExportDate.init)
         else { return }
-        var identity = ExportMapper.identity(of: element, type: element["type"] ?? "", start: start, end: end)
+        var identity = mapper.identity(of: element, typeAttribute: "type", start: start, end: end)
         identity.add(element["unit"] ?? "")
         identity.add(element["value"] ?? "")
         for (index, list) in lists.enumerated() {
-            for child in list.children where child.name != HeartbeatList.beatName {
-                report.unmappedElements[HeartbeatList.elementName + ">" + child.name, default: 0] += 1
+            for child in list.children where !child.isNamed(HeartbeatList.beatName) {
+                report.unmappedElements["\(HeartbeatList.elementName)>\(child.name)", default: 0] += 1
             }
             let recording: HeartbeatSeriesRecording
             do throws(HeartbeatList.Problem) {
@@ -415,11 +416,13 @@ struct ImportEngine {
         heartbeatBatchUUIDs.removeAll(keepingCapacity: true)
     }
 
+    private static let heartRateVariabilityIdentifier = HealthObjectType.heartRateVariabilitySDNN.healthKitIdentifier
+
     /// The children each element maps; any other child is counted as unmapped.
-    private static let recordChildren: Set = ["MetadataEntry"]
-    private static let heartRateVariabilityChildren: Set = ["MetadataEntry", HeartbeatList.elementName]
-    private static let correlationChildren: Set = ["MetadataEntry", "Record"]
-    private static let workoutChildren: Set = [
+    private static let recordChildren: [StaticString] = ["MetadataEntry"]
+    private static let heartRateVariabilityChildren: [StaticString] = ["MetadataEntry", HeartbeatList.elementName]
+    private static let correlationChildren: [StaticString] = ["MetadataEntry", "Record"]
+    private static let workoutChildren: [StaticString] = [
         "MetadataEntry", "WorkoutEvent", "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute",
     ]
 

@@ -13,15 +13,38 @@ struct ContentIdentity {
     private var bytes: [UInt8]
 
     init() {
-        bytes = []
+        self.init(reusing: [])
+    }
+
+    /// An identity written into `storage`'s memory (its contents dropped), so that one identity after another
+    /// allocates once (see ``storage()``).
+    init(reusing storage: [UInt8]) {
+        bytes = storage
+        bytes.removeAll(keepingCapacity: true)
         bytes.reserveCapacity(256)
         bytes.append(contentsOf: Self.namespace)
+    }
+
+    /// Its memory, for the next identity's ``init(reusing:)``.
+    consuming func storage() -> [UInt8] {
+        bytes
     }
 
     /// Adds one field; fields are separated by a zero byte, so ("ab", "c") and ("a", "bc") differ.
     mutating func add(_ field: String) {
         append(field)
         bytes.append(0)
+    }
+
+    /// Adds one field given as its UTF-8 bytes: the same bytes as adding the string they spell.
+    mutating func add(_ field: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: field)
+        bytes.append(0)
+    }
+
+    /// Adds the value of `element`'s attribute `attribute` as one field, an empty one when it has none.
+    mutating func add(attribute: StaticString, of element: ExportElement) {
+        if element.withValue(attribute, { add($0) }) == nil { bytes.append(0) }
     }
 
     /// Adds the one field `key=value`: the same bytes as adding `key + "=" + value`.
@@ -32,18 +55,32 @@ struct ContentIdentity {
         bytes.append(0)
     }
 
+    /// Adds the one field `key=value` given as UTF-8 bytes.
+    mutating func add(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: key)
+        bytes.append(UInt8(ascii: "="))
+        bytes.append(contentsOf: value)
+        bytes.append(0)
+    }
+
     /// Adds `number` as one field, written in decimal: the same bytes as adding `String(number)`, without making
     /// the string.
     mutating func add(_ number: Int64) {
-        if number < 0 { bytes.append(UInt8(ascii: "-")) }
-        let first = bytes.count
-        // The magnitude's digits, lowest first, then put in order: Int64.min's magnitude does not fit an Int64.
-        var magnitude = number.magnitude
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        bytes[first...].reverse()
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            // The magnitude's digits from the end, then the sign: Int64.min's magnitude does not fit an Int64.
+            var magnitude = number.magnitude
+            var first = digits.count
+            repeat {
+                first -= 1
+                digits[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if number < 0 {
+                first -= 1
+                digits[first] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+        }
         bytes.append(0)
     }
 

@@ -22,11 +22,17 @@ struct ExportDate: Hashable, Sendable {
 
     init?(_ text: String) {
         var text = text
-        guard let parsed = text.withUTF8(Self.parse) else { return nil }
+        guard let parsed = text.withUTF8({ Self.parse(UnsafeRawBufferPointer($0)) }) else { return nil }
         (date, utcOffset) = parsed
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (date: Date, utcOffset: Int)? {
+    /// The date whose UTF-8 text is `bytes`.
+    init?(_ bytes: UnsafeRawBufferPointer) {
+        guard let parsed = Self.parse(bytes) else { return nil }
+        (date, utcOffset) = parsed
+    }
+
+    private static func parse(_ bytes: UnsafeRawBufferPointer) -> (date: Date, utcOffset: Int)? {
         guard bytes.count == 25, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             bytes[10] == UInt8(ascii: " "), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
             bytes[19] == UInt8(ascii: " "), bytes[20] == UInt8(ascii: "+") || bytes[20] == UInt8(ascii: "-"),
@@ -46,10 +52,10 @@ struct ExportDate: Hashable, Sendable {
     /// A calendar day `YYYY-MM-DD` (the `ActivitySummary` and `Me` form) as year, month, day.
     static func day(_ text: String) -> (year: Int, month: Int, day: Int)? {
         var text = text
-        return text.withUTF8(parseDay)
+        return text.withUTF8 { parseDay(UnsafeRawBufferPointer($0)) }
     }
 
-    private static func parseDay(_ bytes: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
+    private static func parseDay(_ bytes: UnsafeRawBufferPointer) -> (year: Int, month: Int, day: Int)? {
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2),
             (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
@@ -57,7 +63,7 @@ struct ExportDate: Hashable, Sendable {
         return (year, month, day)
     }
 
-    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
+    private static func number(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> Int? {
         var value = 0
         for byte in bytes[start..<(start + count)] {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }

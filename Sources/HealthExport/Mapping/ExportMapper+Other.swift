@@ -83,7 +83,7 @@ extension ExportMapper {
         guard end.date >= start.date else {
             throw RecordProblem(reason: .endBeforeStart, detail: "ends before it starts")
         }
-        var identity = Self.identity(of: element, type: activityName, start: start, end: end)
+        var identity = identity(of: element, typeAttribute: "workoutActivityType", start: start, end: end)
         identity.add(element["duration"] ?? "")
         let uuid = identity.uuid
         var unknownStatistics: [String] = []
@@ -115,7 +115,7 @@ extension ExportMapper {
             try quantity(element, "totalDistance", unit: "totalDistanceUnit")
             ?? Self.onlySum(in: figures.statistics) { $0.identifier.hasPrefix("distance") }
         let events = try events(element)
-        let source = pool.source(named: element["sourceName"] ?? "")
+        let source = source(of: element)
         do {
             let workout = try HealthWorkout(
                 activityType: activityType, start: start.date, end: end.date, duration: duration,

@@ -29,16 +29,18 @@ struct RecordProblem: Error {
 
 /// Turns export.xml's elements into HealthFlow's values, with HealthKit's rules.
 struct ExportMapper {
-    /// Parsed units by their text (an export uses a few dozen).
-    private var units: [String: HealthUnit] = [:]
+    /// Parsed units by their text (an export uses a few dozen), the last few also by their bytes.
+    private var units = ParsedUnits()
+    private var recentUnits = RecentByBytes<HealthUnit>(capacity: 8)
+    /// Catalog types by the identifiers met last (`nil` for one the catalog lacks).
+    private var recentTypes = RecentByBytes<HealthObjectType?>(capacity: 8)
     /// Source names, versions, device descriptions and metadata keys, shared across records.
     var pool = StringPool()
-
-    /// The metadata keys the model expects as numbers; every other key is kept as the string written.
-    private static let numericKeys: Set<MetadataKey> = [
-        .insulinDeliveryReason, .menstrualCycleStart, .wasUserEntered, .bloodGlucoseMealTime,
-        .heartRateMotionContext, .vo2MaxTestType, .syncVersion,
-    ]
+    /// The memory of the last record's identity, reused by the next (``ContentIdentity/init(reusing:)``).
+    private var identityStorage: [UInt8] = []
+    /// Scratch for sorting a record's metadata entries into its identity.
+    private var entryBytes: [UInt8] = []
+    private var entryRanges: [Range<Int>] = []
 
     /// A category value's name (`HKCategoryValueSleepAnalysisAsleepREM`) to its number, per type.
     private static let categoryValues: [String: Int] = {
@@ -63,14 +65,36 @@ struct ExportMapper {
     }()
 
     mutating func unit(_ text: String) throws(RecordProblem) -> HealthUnit {
-        if let unit = units[text] { return unit }
+        var text = text
+        return try text.withUTF8 { bytes in
+            Result { () throws(RecordProblem) in try unit(UnsafeRawBufferPointer(bytes)) }
+        }.get()
+    }
+
+    /// The unit written as the UTF-8 `bytes`, parsed once per spelling.
+    mutating func unit(_ bytes: UnsafeRawBufferPointer) throws(RecordProblem) -> HealthUnit {
+        if let unit = recentUnits.value(for: bytes) { return unit }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let unit: HealthUnit
         do {
-            let unit = try HealthUnit(from: text)
-            units[text] = unit
-            return unit
+            unit = try units.unit(text)
         } catch {
             throw RecordProblem(reason: .unknownUnit, detail: "unit \"\(text)\" (\(error))")
         }
+        recentUnits.add(bytes, unit)
+        return unit
+    }
+
+    /// The catalog type whose identifier is the UTF-8 `bytes`, or `nil` when the catalog lacks it.
+    mutating func objectType(_ bytes: UnsafeRawBufferPointer) -> HealthObjectType? {
+        if let type = recentTypes.value(for: bytes) { return type }
+        let type = HealthObjectType(identifier: String(decoding: bytes, as: UTF8.self))
+        recentTypes.add(bytes, type)
+        return type
+    }
+
+    static func missing(_ name: StaticString) -> RecordProblem {
+        RecordProblem(reason: .missingAttribute, detail: "no \(name) attribute")
     }
 
     static func required(_ element: ExportElement, _ name: String) throws(RecordProblem) -> String {
@@ -80,100 +104,157 @@ struct ExportMapper {
         return value
     }
 
-    static func date(_ element: ExportElement, _ name: String) throws(RecordProblem) -> ExportDate {
-        let text = try required(element, name)
-        guard let date = ExportDate(text) else {
-            throw RecordProblem(reason: .badDate, detail: "\(name) \"\(text)\"")
+    static func date(_ element: ExportElement, _ name: StaticString) throws(RecordProblem) -> ExportDate {
+        guard let parsed = element.withValue(name, { ExportDate($0) }) else { throw missing(name) }
+        guard let date = parsed else {
+            throw RecordProblem(reason: .badDate, detail: "\(name) \"\(element["\(name)"] ?? "")\"")
         }
         return date
     }
 
     static func number(_ text: String, _ name: String) throws(RecordProblem) -> Double {
-        // Swift's Double(String) reads the C locale's syntax in every locale; reject "nan", "inf" and hex.
-        guard let value = Double(text), value.isFinite,
-            text.utf8.allSatisfy({
+        var text = text
+        return try text.withUTF8 { bytes in
+            Result { () throws(RecordProblem) in try number(UnsafeRawBufferPointer(bytes), name) }
+        }.get()
+    }
+
+    /// The number written as the UTF-8 `bytes`: decimal, in the C locale's syntax whatever the process's locale
+    /// (Swift's `Double(String)`), finite; "nan", "inf" and hexadecimal are refused.
+    static func number(_ bytes: UnsafeRawBufferPointer, _ name: String) throws(RecordProblem) -> Double {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard
+            bytes.allSatisfy({
                 $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+")
                     || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") || ($0 >= 48 && $0 <= 57)
-            })
+            }), let value = Double(text), value.isFinite
         else { throw RecordProblem(reason: .badNumber, detail: "\(name) \"\(text)\"") }
         return value
     }
 
     /// The metadata of `MetadataEntry` children, plus the source version, device, creation date and UTC
-    /// offset the export writes as attributes.
+    /// offset the export writes as attributes. A key the model expects a number under keeps a string it cannot
+    /// read as one (validation then names it).
     mutating func metadata(_ element: ExportElement, start: ExportDate?) -> [MetadataKey: MetadataValue] {
-        var metadata = [MetadataKey: MetadataValue](minimumCapacity: element.children.count + 4)
-        for entry in element.children where entry.name == "MetadataEntry" {
-            guard let key = entry["key"], let value = entry["value"] else { continue }
-            let metadataKey = MetadataKey(rawValue: pool.shared(key))
-            if Self.numericKeys.contains(metadataKey), let number = Double(value) {
-                metadata[metadataKey] = .number(number)
-            } else {
-                metadata[metadataKey] = .string(pool.shared(value))
+        let children = element.children
+        var metadata = [MetadataKey: MetadataValue](
+            minimumCapacity: 4 + min(16, children.endIndex - children.startIndex))
+        for entry in children where entry.isNamed("MetadataEntry") {
+            entry.withValue("key") { key in
+                entry.withValue("value") { value in
+                    let metadataKey = MetadataKey(rawValue: pool.shared(key))
+                    if metadataKey.expectsNumber, let number = Double(String(decoding: value, as: UTF8.self)) {
+                        metadata[metadataKey] = .number(number)
+                    } else {
+                        metadata[metadataKey] = .string(pool.shared(value))
+                    }
+                }
             }
         }
-        if let version = element["sourceVersion"] { metadata[.exportSourceVersion] = .string(pool.shared(version)) }
-        if let device = element["device"] { metadata[.exportDevice] = .string(pool.shared(device)) }
-        if let created = element["creationDate"].flatMap(ExportDate.init) {
+        element.withValue("sourceVersion") { metadata[.exportSourceVersion] = .string(pool.shared($0)) }
+        element.withValue("device") { metadata[.exportDevice] = .string(pool.shared($0)) }
+        if let created = element.withValue("creationDate", { ExportDate($0) }) ?? nil {
             metadata[.exportCreationDate] = .date(created.date)
         }
         if let start { metadata[.exportUTCOffset] = .string(start.offsetText) }
         return metadata
     }
 
-    /// The identity fields every record shares: type, source, dates (as instants), and the metadata written.
-    static func identity(of element: ExportElement, type: String, start: ExportDate, end: ExportDate)
-        -> ContentIdentity
-    {
-        var identity = ContentIdentity()
-        identity.add(element.name)
-        identity.add(type)
-        identity.add(element["sourceName"] ?? "")
+    /// The identity fields every record shares: the element's name, its type (the attribute `typeAttribute`),
+    /// source, dates (as instants), and the metadata entries written (`key=value`, in `String` order when there
+    /// are several). An attribute not written counts as empty.
+    mutating func identity(
+        of element: ExportElement, typeAttribute: StaticString, start: ExportDate, end: ExportDate
+    ) -> ContentIdentity {
+        var storage: [UInt8] = []
+        swap(&storage, &identityStorage)
+        var identity = ContentIdentity(reusing: storage)
+        element.withName { identity.add($0) }
+        identity.add(attribute: typeAttribute, of: element)
+        identity.add(attribute: "sourceName", of: element)
         identity.add(Int64(start.date.timeIntervalSince1970))
         identity.add(Int64(end.date.timeIntervalSince1970))
-        let entries = element.children.filter { $0.name == "MetadataEntry" }
-        if entries.count == 1 {
-            identity.add(key: entries[0]["key"] ?? "", value: entries[0]["value"] ?? "")
-        } else if entries.count > 1 {
-            for entry in entries.map({ ($0["key"] ?? "") + "=" + ($0["value"] ?? "") }).sorted() {
-                identity.add(entry)
+        entryBytes.removeAll(keepingCapacity: true)
+        entryRanges.removeAll(keepingCapacity: true)
+        for entry in element.children where entry.isNamed("MetadataEntry") {
+            let first = entryBytes.count
+            entry.withValue("key") { entryBytes.append(contentsOf: $0) }
+            entryBytes.append(UInt8(ascii: "="))
+            entry.withValue("value") { entryBytes.append(contentsOf: $0) }
+            entryRanges.append(first..<entryBytes.count)
+        }
+        guard !entryRanges.isEmpty else { return identity }
+        if entryRanges.count > 1 {
+            if entryBytes.allSatisfy({ $0 < 0x80 }) {
+                // ASCII strings are in `String` order exactly when their bytes are.
+                entryBytes.withUnsafeBytes { bytes in
+                    entryRanges.sort { Self.bytes(bytes, $0, precede: $1) }
+                }
+            } else {
+                let strings = entryRanges.map { String(decoding: entryBytes[$0], as: UTF8.self) }.sorted()
+                for string in strings { identity.add(string) }
+                return identity
             }
+        }
+        entryBytes.withUnsafeBytes { bytes in
+            for range in entryRanges { identity.add(UnsafeRawBufferPointer(rebasing: bytes[range])) }
         }
         return identity
     }
 
+    /// Whether `bytes[first]` comes before `bytes[second]` in lexicographic byte order.
+    private static func bytes(_ bytes: UnsafeRawBufferPointer, _ first: Range<Int>, precede second: Range<Int>) -> Bool
+    {
+        let common = min(first.count, second.count)
+        let order =
+            common == 0
+            ? 0 : memcmp(bytes.baseAddress! + first.lowerBound, bytes.baseAddress! + second.lowerBound, common)
+        return order != 0 ? order < 0 : first.count < second.count
+    }
+
+    /// The exported source its `sourceName` names (an empty name when none is written).
+    mutating func source(of element: ExportElement) -> HealthSource {
+        element.withValue("sourceName") { pool.source(named: $0) }
+            ?? pool.source(named: UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+
     /// A `Record` as a quantity or category sample; `nil` for a type the catalog does not hold.
     mutating func sample(fromRecord element: ExportElement) throws(RecordProblem) -> HealthSample? {
-        let typeName = try Self.required(element, "type")
-        guard let type = HealthObjectType(identifier: typeName), type.kind == .quantity || type.kind == .category
-        else { return nil }
+        guard let named = element.withValue("type", { objectType($0) }) else { throw Self.missing("type") }
+        guard let type = named, type.kind == .quantity || type.kind == .category else { return nil }
         let start = try Self.date(element, "startDate")
         let end = try Self.date(element, "endDate")
         guard end.date >= start.date else {
             throw RecordProblem(reason: .endBeforeStart, detail: "ends before it starts")
         }
-        let valueText = try Self.required(element, "value")
-        var identity = Self.identity(of: element, type: typeName, start: start, end: end)
-        identity.add(element["unit"] ?? "")
-        identity.add(valueText)
-        let source = pool.source(named: element["sourceName"] ?? "")
+        guard element.has("value") else { throw Self.missing("value") }
+        var identity = identity(of: element, typeAttribute: "type", start: start, end: end)
+        identity.add(attribute: "unit", of: element)
+        identity.add(attribute: "value", of: element)
+        let uuid = identity.uuid
+        identityStorage = identity.storage()
+        let source = source(of: element)
         let metadata = metadata(element, start: start)
         do {
             if type.kind == .quantity {
-                let unit = try unit(try Self.required(element, "unit"))
-                let value = try Self.number(valueText, "value")
+                guard let unit = try element.withValue("unit", { bytes throws(RecordProblem) in try unit(bytes) })
+                else { throw Self.missing("unit") }
+                let value = try element.withValue("value") { bytes throws(RecordProblem) in
+                    try Self.number(bytes, "value")
+                }!
                 return .quantity(
                     try HealthQuantitySample(
                         type: type, quantity: HealthQuantity(unit: unit, doubleValue: value), start: start.date,
-                        end: end.date, source: source, metadata: metadata, uuid: identity.uuid))
+                        end: end.date, source: source, metadata: metadata, uuid: uuid))
             }
+            let valueText = element["value"]!
             guard let value = Self.categoryValues[valueText] ?? Int(valueText) else {
                 throw RecordProblem(reason: .invalidValue, detail: "category value \"\(valueText)\"")
             }
             return .category(
                 try HealthCategorySample(
                     type: type, value: value, start: start.date, end: end.date, source: source, metadata: metadata,
-                    uuid: identity.uuid))
+                    uuid: uuid))
         } catch let error as ValidationError {
             throw Self.problem(error)
         } catch let problem as RecordProblem {
@@ -198,16 +279,16 @@ struct ExportMapper {
 
     /// A `Correlation` with its member `Record`s; `nil` for a correlation type the catalog does not hold.
     mutating func correlation(from element: ExportElement) throws(RecordProblem) -> HealthCorrelation? {
-        let typeName = try Self.required(element, "type")
-        guard let type = HealthObjectType(identifier: typeName), type.kind == .correlation else { return nil }
+        guard let named = element.withValue("type", { objectType($0) }) else { throw Self.missing("type") }
+        guard let type = named, type.kind == .correlation else { return nil }
         let start = try Self.date(element, "startDate")
         let end = try Self.date(element, "endDate")
         guard end.date >= start.date else {
             throw RecordProblem(reason: .endBeforeStart, detail: "ends before it starts")
         }
         var members = Set<HealthQuantitySample>()
-        var identity = Self.identity(of: element, type: typeName, start: start, end: end)
-        for child in element.children where child.name == "Record" {
+        var identity = identity(of: element, typeAttribute: "type", start: start, end: end)
+        for child in element.children where child.isNamed("Record") {
             guard case .quantity(let member)? = try sample(fromRecord: child) else {
                 throw RecordProblem(
                     reason: .invalidCorrelation, detail: "member \(child["type"] ?? "without a type") is no quantity")
@@ -218,7 +299,7 @@ struct ExportMapper {
         do {
             return try HealthCorrelation(
                 type: type, start: start.date, end: end.date, objects: members,
-                source: pool.source(named: element["sourceName"] ?? ""), metadata: metadata(element, start: start),
+                source: source(of: element), metadata: metadata(element, start: start),
                 uuid: identity.uuid)
         } catch {
             throw Self.problem(error)

@@ -25,9 +25,9 @@ import HealthFlow
 /// own sample is kept.
 enum HeartbeatList {
     /// The list element's name.
-    static let elementName = "HeartRateVariabilityMetadataList"
+    static let elementName: StaticString = "HeartRateVariabilityMetadataList"
     /// The beat element's name.
-    static let beatName = "InstantaneousBeatsPerMinute"
+    static let beatName: StaticString = "InstantaneousBeatsPerMinute"
 
     /// Why a list cannot become a series: the line of the beat (or of the list) and what is wrong.
     struct Problem: Error {
@@ -42,7 +42,7 @@ enum HeartbeatList {
     ///   - index: Its position among the record's lists (part of its identity).
     ///   - sample: The record's sample, whose source, dates and metadata the series takes.
     ///   - start: The record's `startDate` as written (its UTC offset places the beats' times).
-    ///   - identity: The record's identity fields (``ExportMapper/identity(of:type:start:end:)``).
+    ///   - identity: The record's identity fields (``ExportMapper/identity(of:typeAttribute:start:end:)``).
     /// - Throws: ``Problem`` for a list without beats or with a malformed beat.
     /// - Complexity: O(n) in the beats.
     static func recording(
@@ -58,7 +58,7 @@ enum HeartbeatList {
         var day = 0.0
         var beats: [HealthHeartbeat] = []
         beats.reserveCapacity(list.children.count)
-        for beat in list.children where beat.name == beatName {
+        for beat in list.children where beat.isNamed(beatName) {
             guard let bpmText = beat["bpm"], let timeText = beat["time"] else {
                 throw Problem(line: beat.line, detail: "a beat without its bpm or time attribute")
             }

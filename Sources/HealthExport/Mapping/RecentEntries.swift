@@ -1,3 +1,5 @@
+import Foundation
+
 /// The last ``capacity`` entries added, the oldest replaced first: a cache searched from the start, for values
 /// an export repeats in runs (a handful of types, sources and device descriptions, interleaved), so that a
 /// repeat is found by comparing a few entries rather than by hashing or by making the value again.
@@ -18,5 +20,30 @@ struct RecentEntries<Entry> {
         guard entries.count == capacity else { return entries.append(entry) }
         entries[next] = entry
         next = next == capacity - 1 ? 0 : next + 1
+    }
+}
+
+/// The last ``RecentEntries/capacity`` values made from UTF-8 bytes (types and units by their names), found again
+/// by comparing bytes, so that a repeat needs neither a string nor a hash.
+struct RecentByBytes<Value> {
+    private var recent: RecentEntries<(bytes: [UInt8], value: Value)>
+
+    init(capacity: Int) {
+        recent = RecentEntries(capacity: capacity)
+    }
+
+    /// The value made from `bytes`, if it is among the recent ones. O(capacity) comparisons.
+    func value(for bytes: UnsafeRawBufferPointer) -> Value? {
+        for index in recent.entries.indices where recent.entries[index].bytes.count == bytes.count {
+            let same = recent.entries[index].bytes.withUnsafeBytes {
+                bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+            }
+            if same { return recent.entries[index].value }
+        }
+        return nil
+    }
+
+    mutating func add(_ bytes: UnsafeRawBufferPointer, _ value: Value) {
+        recent.add((Array(bytes), value))
     }
 }

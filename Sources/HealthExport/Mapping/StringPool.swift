@@ -6,8 +6,8 @@ import HealthFlow
 ///
 /// Each batch gets buffers of its own (``startBatch()``): the threads that check and store a batch release its
 /// strings while the reading thread hands out the next batch's, so no two cores change one buffer's reference
-/// count at once (its cache line would move between them at each change). For the same reason a string enters
-/// the pool as a copy, never as the scanner's buffer, which the scanner keeps handing out.
+/// count at once (its cache line would move between them at each change). Each string is made from the bytes
+/// the scanner read, so it is a buffer of the pool's own.
 ///
 /// At most ``limit`` distinct strings (and as many sources) are kept, and the last ``recentCapacity`` handed out;
 /// past that a string is copied unshared, so the pool's own memory stays bounded whatever the export holds.
@@ -27,20 +27,21 @@ struct StringPool {
     private var recentStrings = RecentEntries<String>(capacity: recentCapacity)
     private var recentSources = RecentEntries<HealthSource>(capacity: 4)
 
-    /// `string`, or the equal string the pool already holds.
-    mutating func shared(_ string: String) -> String {
-        let length = string.utf8.count
+    /// `bytes` (UTF-8: the scanner checked them) as a string: the one the pool already holds for these bytes,
+    /// or a new one. No string is made for a repeat of a recent one.
+    mutating func shared(_ bytes: UnsafeRawBufferPointer) -> String {
         // Up to 15 UTF-8 bytes a string is stored inline: there is no buffer to share.
-        if length <= 15 { return string }
+        if bytes.count <= 15 { return String(decoding: bytes, as: UTF8.self) }
         for index in recentStrings.entries.indices
-        where ExactString(recentStrings.entries[index]) == ExactString(string) {
+        where ExactString.bytes(of: recentStrings.entries[index], equal: bytes) {
             return recentStrings.entries[index]
         }
+        let string = String(decoding: bytes, as: UTF8.self)
         let held: String
         if let known = strings[ExactString(string)] {
             held = known
         } else {
-            held = Self.copy(of: string)
+            held = string
             if strings.count < Self.limit { strings[ExactString(held)] = held }
         }
         recentStrings.add(held)
@@ -54,27 +55,20 @@ struct StringPool {
         recentStrings = RecentEntries(capacity: Self.recentCapacity)
     }
 
-    /// `string` in a buffer of its own (a string of up to 15 UTF-8 bytes has none: it is stored inline).
-    private static func copy(of string: String) -> String {
-        let count = string.utf8.count
-        return String(unsafeUninitializedCapacity: count) { buffer in
-            _ = buffer.initialize(from: string.utf8)
-            return count
-        }
-    }
-
-    /// The exported source named `name` (see ``HealthFlow/HealthSource/exported(name:)``), made once per name.
-    mutating func source(named name: String) -> HealthSource {
+    /// The exported source named by the UTF-8 `name` (see ``HealthFlow/HealthSource/exported(name:)``), made
+    /// once per name.
+    mutating func source(named name: UnsafeRawBufferPointer) -> HealthSource {
         for index in recentSources.entries.indices
-        where ExactString(recentSources.entries[index].name) == ExactString(name) {
+        where ExactString.bytes(of: recentSources.entries[index].name, equal: name) {
             return recentSources.entries[index]
         }
+        let text = String(decoding: name, as: UTF8.self)
         let source: HealthSource
-        if let known = sources[ExactString(name)] {
+        if let known = sources[ExactString(text)] {
             source = known
         } else {
-            source = HealthSource.exported(name: name)
-            if sources.count < Self.limit { sources[ExactString(name)] = source }
+            source = HealthSource.exported(name: text)
+            if sources.count < Self.limit { sources[ExactString(text)] = source }
         }
         recentSources.add(source)
         return source

@@ -3,16 +3,10 @@ import HealthFlow
 
 /// One event of the pull scanner.
 enum XMLEvent {
-    /// A start tag (or an empty element when `selfClosing`), where it starts and its 1-based line.
-    case start(name: String, attributes: [XMLAttribute], selfClosing: Bool, offset: Int64, line: Int)
+    /// A start tag (or an empty element when `selfClosing`) with its attributes, and where it starts.
+    case start(ExportElement, selfClosing: Bool, offset: Int64)
     /// An end tag.
     case end(name: String)
-}
-
-/// An attribute with its value decoded (the five named entities and numeric character references).
-struct XMLAttribute: Hashable, Sendable {
-    let name: String
-    let value: String
 }
 
 /// A pull scanner for export.xml: byte-level, incremental, over large buffered reads.
@@ -31,17 +25,17 @@ final class ExportXMLScanner {
     /// The file offset of `buffer[0]`.
     private var base: Int64 = 0
     private var atEnd = false
-    private var stack: [String] = []
+    /// The elements open, innermost last, each with its node in ``tree`` (-1 for the root, which outlives it).
+    private var stack: [(name: String, node: Int)] = []
     private var sawRoot = false
     /// Lines counted through `buffer[countedTo]`.
     private(set) var line = 1
     private var countedTo = 0
 
-    /// Attribute values met lately, by their bytes as written (references not decoded), with the string each
-    /// became: an export repeats its types, source names, versions and device descriptions on every record,
-    /// and a repeat is found by comparing bytes rather than made (and decoded) again — the records then share
-    /// one string.
-    private var recentValues = RecentEntries<(bytes: [UInt8], value: String)>(capacity: 16)
+    /// The top-level element being read, with its descendants; reset when the next one starts.
+    let tree = ElementTree()
+    /// Scratch for a value whose references are decoded.
+    private var decoded: [UInt8] = []
 
     /// The first attribute value read since ``takeValueNotUTF8()`` that is not UTF-8: the attribute, its element
     /// and the element's line. The value itself reads with U+FFFD in place of the bad bytes; the caller skips the
@@ -143,19 +137,15 @@ final class ExportXMLScanner {
         countedTo = index
     }
 
-    /// The number of `\n` bytes in `bytes`, eight at a time.
+    /// The number of `\n` bytes in `bytes`, found with `memchr` (an export has a newline every few hundred bytes,
+    /// which `memchr` passes over many bytes a step).
     static func newlineCount(in bytes: UnsafeRawBufferPointer) -> Int {
-        let (newlines, low7): (UInt64, UInt64) = (0x0A0A_0A0A_0A0A_0A0A, 0x7F7F_7F7F_7F7F_7F7F)
-        var (count, index) = (0, 0)
-        while index + 8 <= bytes.count {
-            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ newlines
-            // The high bit of each byte that is zero, so was a newline: no carry crosses a byte (0x7F + 0x7F < 0x100).
-            count += (~(((word & low7) &+ low7) | word | low7)).nonzeroBitCount
-            index += 8
-        }
-        while index < bytes.count {
-            if bytes[index] == 0x0A { count += 1 }
-            index += 1
+        guard var next = bytes.baseAddress else { return 0 }
+        let end = next + bytes.count
+        var count = 0
+        while next < end, let newline = memchr(next, 0x0A, next.distance(to: end)) {
+            count += 1
+            next = UnsafeRawPointer(newline) + 1
         }
         return count
     }
@@ -337,9 +327,19 @@ final class ExportXMLScanner {
         while nameEnd > start + 2, Self.isSpace(buffer[nameEnd - 1]) { nameEnd -= 1 }
         let name = string(from: start + 2, to: nameEnd)
         guard let open = stack.popLast() else { throw malformed("</\(name)> closes nothing", at: start) }
-        guard open == name else { throw malformed("</\(name)> closes <\(open)>", at: start) }
+        guard open.name == name else { throw malformed("</\(name)> closes <\(open.name)>", at: start) }
+        if open.node >= 0 { tree.endNode(open.node) }
         start = close + 1
         return name
+    }
+
+    /// Reads the rest of the element `element`, whose start tag was just scanned, with every descendant (into
+    /// ``tree``, without recursion: nesting depth costs no stack).
+    func element(_ element: ExportElement, selfClosing: Bool) throws(HealthExportError) -> ExportElement {
+        guard !selfClosing else { return element }
+        let depth = stack.count
+        while stack.count >= depth, try next() != nil {}
+        return element
     }
 
     private func startTag() throws(HealthExportError) -> XMLEvent {
@@ -350,8 +350,10 @@ final class ExportXMLScanner {
         while index < close, !Self.isSpace(buffer[index]), buffer[index] != UInt8(ascii: "/") { index += 1 }
         guard index > start + 1 else { throw malformed("a tag without a name", at: tagStart) }
         let name = string(from: start + 1, to: index)
-        var attributes: [XMLAttribute] = []
-        attributes.reserveCapacity(12)
+        countLines(upTo: tagStart)
+        // The root and each top-level element start a tree of their own.
+        if stack.count <= 1 { tree.reset() }
+        let node = tree.startNode(name: UnsafeRawBufferPointer(rebasing: buffer[(start + 1)..<index]), line: line)
         var selfClosing = false
         var notUTF8: String?
         while true {
@@ -365,15 +367,16 @@ final class ExportXMLScanner {
             let nameStart = index
             while index < close, buffer[index] != UInt8(ascii: "="), !Self.isSpace(buffer[index]) { index += 1 }
             let nameEnd = index
-            let attributeName = string(from: nameStart, to: nameEnd)
             while index < close, Self.isSpace(buffer[index]) { index += 1 }
-            guard index < close, buffer[index] == UInt8(ascii: "="), !attributeName.isEmpty else {
-                throw malformed("attribute \(attributeName) of <\(name)> has no value", at: nameStart)
+            guard index < close, buffer[index] == UInt8(ascii: "="), nameEnd > nameStart else {
+                throw malformed(
+                    "attribute \(string(from: nameStart, to: nameEnd)) of <\(name)> has no value", at: nameStart)
             }
             index += 1
             while index < close, Self.isSpace(buffer[index]) { index += 1 }
             guard index < close, buffer[index] == UInt8(ascii: "\"") || buffer[index] == UInt8(ascii: "'") else {
-                throw malformed("attribute \(attributeName) of <\(name)> is not quoted", at: index)
+                throw malformed(
+                    "attribute \(string(from: nameStart, to: nameEnd)) of <\(name)> is not quoted", at: index)
             }
             // The closing quote comes before `close` (`tagEnd()` matched the quotes): found with `memchr`, as is a
             // reference in the value.
@@ -381,11 +384,20 @@ final class ExportXMLScanner {
             let valueStart = index + 1
             let base = buffer.baseAddress!
             index = base.distance(to: memchr(base + valueStart, Int32(quote), close - valueStart)!)
-            let hasReference = memchr(base + valueStart, Int32(UInt8(ascii: "&")), index - valueStart) != nil
-            let value = try attributeValue(
-                from: valueStart, to: index, hasReference: hasReference, isDate: endsInDate(nameEnd))
-            if !value.isUTF8, notUTF8 == nil { notUTF8 = attributeName }
-            attributes.append(XMLAttribute(name: attributeName, value: value.string))
+            let attributeName = UnsafeRawBufferPointer(rebasing: buffer[nameStart..<nameEnd])
+            let written = UnsafeRawBufferPointer(rebasing: buffer[valueStart..<index])
+            let isUTF8: Bool
+            if memchr(base + valueStart, Int32(UInt8(ascii: "&")), index - valueStart) != nil {
+                try decodeReferences(from: valueStart, to: index)
+                isUTF8 = decoded.withUnsafeBytes { value in
+                    tree.addAttribute(name: attributeName, value: value)
+                    return UTF8Bytes.isValid(value)
+                }
+            } else {
+                tree.addAttribute(name: attributeName, value: written)
+                isUTF8 = UTF8Bytes.isValid(written)
+            }
+            if !isUTF8, notUTF8 == nil { notUTF8 = string(from: nameStart, to: nameEnd) }
             index += 1
         }
         if !sawRoot {
@@ -395,71 +407,42 @@ final class ExportXMLScanner {
             }
             sawRoot = true
         }
-        if !selfClosing { stack.append(name) }
-        countLines(upTo: tagStart)
+        if tree.isOverLimit {
+            throw malformed(
+                "an element holding more than \(ElementTree.nodeLimit) elements or \(ElementTree.byteLimit >> 20) MiB "
+                    + "of attributes", at: tagStart)
+        }
+        if selfClosing {
+            tree.endNode(node)
+        } else {
+            stack.append((name, stack.isEmpty ? -1 : node))
+        }
         if let notUTF8, valueNotUTF8 == nil { valueNotUTF8 = (notUTF8, name, line) }
         start = close + 1
-        return .start(
-            name: name, attributes: attributes, selfClosing: selfClosing, offset: base + Int64(tagStart), line: line)
-    }
-
-    /// The value written at `buffer[first..<last]`, decoded, and whether it is UTF-8 (when not, the string holds
-    /// U+FFFD for the bad bytes); a value among ``recentValues`` (all UTF-8) is that string. Values short enough
-    /// to be stored inline (15 bytes) and dates (attributes named `…Date`, which rarely repeat) are made
-    /// directly.
-    private func attributeValue(
-        from first: Int, to last: Int, hasReference: Bool, isDate: Bool
-    ) throws(HealthExportError) -> (string: String, isUTF8: Bool) {
-        let count = last - first
-        guard count > 15, !isDate else { return try decodedValue(from: first, to: last, hasReference: hasReference) }
-        let written = UnsafeRawBufferPointer(rebasing: buffer[first..<last])
-        for index in recentValues.entries.indices where recentValues.entries[index].bytes.count == count {
-            let same = recentValues.entries[index].bytes.withUnsafeBytes {
-                memcmp($0.baseAddress!, written.baseAddress!, count) == 0
-            }
-            if same { return (recentValues.entries[index].value, true) }
-        }
-        let value = try decodedValue(from: first, to: last, hasReference: hasReference)
-        if value.isUTF8 { recentValues.add((Array(written), value.string)) }
-        return value
-    }
-
-    /// The value at `buffer[first..<last]` with its references decoded, checked as UTF-8.
-    private func decodedValue(
-        from first: Int, to last: Int, hasReference: Bool
-    ) throws(HealthExportError) -> (string: String, isUTF8: Bool) {
-        if hasReference {
-            return try decodeReferences(from: first, to: last).withUnsafeBytes { UTF8Bytes.decode($0) }
-        }
-        return UTF8Bytes.decode(UnsafeRawBufferPointer(rebasing: buffer[first..<last]))
-    }
-
-    /// Whether the name ending before `buffer[end]` ends in `Date`.
-    private func endsInDate(_ end: Int) -> Bool {
-        buffer[end - 1] == UInt8(ascii: "e") && buffer[end - 2] == UInt8(ascii: "t")
-            && buffer[end - 3] == UInt8(ascii: "a") && buffer[end - 4] == UInt8(ascii: "D")
+        return .start(ExportElement(tree: tree, index: node), selfClosing: selfClosing, offset: base + Int64(tagStart))
     }
 
     private func string(from first: Int, to last: Int) -> String {
         String(decoding: UnsafeRawBufferPointer(rebasing: buffer[first..<last]), as: UTF8.self)
     }
 
-    /// Decodes `&lt; &gt; &amp; &quot; &apos;`, `&#NNN;` and `&#xHHHH;` (any number of leading zeros); anything
-    /// else — an unknown name, no digits, a value past U+10FFFF, a surrogate or 0, a missing ";" — is malformed at
-    /// the reference. The bytes between references are taken as they are (checked as UTF-8 by the caller).
-    private func decodeReferences(from first: Int, to last: Int) throws(HealthExportError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(last - first)
+    /// Decodes `&lt; &gt; &amp; &quot; &apos;`, `&#NNN;` and `&#xHHHH;` (any number of leading zeros) into
+    /// ``decoded``; anything else — an unknown name, no digits, a value past U+10FFFF, a surrogate or 0, a missing
+    /// ";" — is malformed at the reference. The bytes between references are taken as they are (checked as UTF-8
+    /// by the caller).
+    private func decodeReferences(from first: Int, to last: Int) throws(HealthExportError) {
+        decoded.removeAll(keepingCapacity: true)
+        let base = buffer.baseAddress!
         var index = first
         while index < last {
             let run = index
-            while index < last, buffer[index] != UInt8(ascii: "&") { index += 1 }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[run..<index]))
+            index = memchr(base + index, Int32(UInt8(ascii: "&")), last - index).map { base.distance(to: $0) } ?? last
+            decoded.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[run..<index]))
             guard index < last else { break }
             let semicolon: Int
             if index + 1 < last, buffer[index + 1] == UInt8(ascii: "#") {
                 let (scalar, end) = try characterReference(at: index, before: last)
-                bytes.append(contentsOf: String(Character(scalar)).utf8)
+                UTF8.encode(scalar) { decoded.append($0) }
                 semicolon = end
             } else {
                 // A name is at most four letters ("quot", "apos"): look no further than one more for the ";".
@@ -471,12 +454,11 @@ final class ExportXMLScanner {
                 guard let named = Self.namedEntity(UnsafeRawBufferPointer(rebasing: buffer[(index + 1)..<end])) else {
                     throw malformed("unknown reference &\(string(from: index + 1, to: end));", at: index)
                 }
-                bytes.append(named)
+                decoded.append(named)
                 semicolon = end
             }
             index = semicolon + 1
         }
-        return bytes
     }
 
     /// The scalar of the numeric reference `&#…;` starting at `buffer[ampersand]`, and the index of its ";":

@@ -29,4 +29,14 @@ package struct ExactString: Hashable, Sendable {
         string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         hasher.combine(string.utf8.count)
     }
+
+    /// Whether `string`'s UTF-8 bytes are `bytes`, without making a string of them. O(n).
+    package static func bytes(of string: String, equal bytes: UnsafeRawBufferPointer) -> Bool {
+        guard string.utf8.count == bytes.count else { return false }
+        guard !bytes.isEmpty else { return true }
+        return string.utf8.withContiguousStorageIfAvailable {
+            memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+        }
+            ?? string.utf8.elementsEqual(bytes)
+    }
 }

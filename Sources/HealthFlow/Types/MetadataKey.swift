@@ -54,21 +54,34 @@ public struct MetadataKey: RawRepresentable, Hashable, Sendable, Codable, Coding
 
     /// The value a known key accepts; `nil` for custom keys, which accept anything.
     var expectation: MetadataExpectation? {
-        // Every key with an expectation is one of HealthKit's (`HK…`): any other key is found custom without
-        // being compared with each of them.
-        var utf8 = rawValue.utf8.makeIterator()
-        guard utf8.next() == UInt8(ascii: "H"), utf8.next() == UInt8(ascii: "K"), utf8.next() != nil else {
-            return nil
-        }
-        return switch self {
-        case .insulinDeliveryReason: .number(allowed: 1...2, meaning: "1 (basal) or 2 (bolus)")
-        case .menstrualCycleStart, .wasUserEntered: .number(allowed: 0...1, meaning: "a Boolean number (0 or 1)")
-        case .bloodGlucoseMealTime: .number(allowed: 1...2, meaning: "1 (preprandial) or 2 (postprandial)")
-        case .heartRateMotionContext: .number(allowed: 0...2, meaning: "0 (not set), 1 (sedentary) or 2 (active)")
-        case .vo2MaxTestType: .number(allowed: 1...3, meaning: "1, 2 or 3")
-        case .syncVersion: .integer
-        case .foodType, .syncIdentifier, .externalUUID, .timeZone, .deviceName: .string
+        // Every key with an expectation is one of HealthKit's (`HK…`), and their lengths differ but for two
+        // pairs: any other key is found custom without being compared with each of them.
+        let utf8 = rawValue.utf8
+        guard utf8.count >= 10, utf8.first == UInt8(ascii: "H"),
+            utf8[utf8.index(after: utf8.startIndex)] == UInt8(ascii: "K")
+        else { return nil }
+        return switch utf8.count {
+        case 23 where self == .insulinDeliveryReason: .number(allowed: 1...2, meaning: "1 (basal) or 2 (bolus)")
+        case 21 where self == .menstrualCycleStart, 16 where self == .wasUserEntered:
+            .number(allowed: 0...1, meaning: "a Boolean number (0 or 1)")
+        case 22 where self == .bloodGlucoseMealTime:
+            .number(allowed: 1...2, meaning: "1 (preprandial) or 2 (postprandial)")
+        case 35 where self == .heartRateMotionContext:
+            .number(allowed: 0...2, meaning: "0 (not set), 1 (sedentary) or 2 (active)")
+        case 16 where self == .vo2MaxTestType: .number(allowed: 1...3, meaning: "1, 2 or 3")
+        case 24 where self == .syncVersion: .integer
+        case 10 where self == .foodType || self == .timeZone, 27 where self == .syncIdentifier,
+            14 where self == .externalUUID, 12 where self == .deviceName:
+            .string
         default: nil
+        }
+    }
+
+    /// Whether the key is a known one whose value is a number (a string under it breaks its rule).
+    package var expectsNumber: Bool {
+        switch expectation {
+        case .integer, .number: true
+        case .string, nil: false
         }
     }
 }

@@ -175,7 +175,7 @@ struct SampleDecoder {
     /// other kind of sample, is still checked.
     let trustsKnownQuantitySamples: Bool
     private var types: [String: HealthObjectType] = [:]
-    private var units: [String: HealthUnit] = [:]
+    private var units = ParsedUnits()
     /// Type and unit pairs already seen in a valid quantity sample, with whether the type allows negative
     /// values: later samples of the pair skip the unit's dimension check.
     private var unitFits: [UnitPair: Bool] = [:]
@@ -442,15 +442,10 @@ struct SampleDecoder {
     private mutating func unit(_ text: String) throws(Failure) -> HealthUnit {
         if let lastUnit, lastUnit.text == text { return lastUnit.unit }
         let unit: HealthUnit
-        if let known = units[text] {
-            unit = known
-        } else {
-            do {
-                unit = try HealthUnit(from: text)
-            } catch {
-                throw Failure(reason: "unparsable unit \"\(text)\"")
-            }
-            units[text] = unit
+        do {
+            unit = try units.unit(text)
+        } catch {
+            throw Failure(reason: "unparsable unit \"\(text)\"")
         }
         lastUnit = (text, unit)
         return unit
