@@ -195,6 +195,60 @@ struct HealthExportImportTests {
         #expect(report.totalBytes == Int64(try Data(contentsOf: URL(fileURLWithPath: path)).count))
     }
 
+    /// Records in a run that differ only in source version, device or UTC offset each keep their own (their
+    /// metadata starts from a dictionary shared by records alike), and an entry named like a key the import adds
+    /// gives way to the attribute when there is one and is kept when there is none.
+    @Test func eachRecordKeepsItsOwnAttributeMetadataAndAttributesWinOverEntriesOfTheirName() async throws {
+        func record(_ minute: Int, version: String?, device: String?, offset: String, entry: String = "") -> String {
+            let start = String(format: "2024-03-01 10:%02d:00 %@", minute, offset)
+            let end = String(format: "2024-03-01 10:%02d:30 %@", minute, offset)
+            return " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Phone\""
+                + (version.map { " sourceVersion=\"\($0)\"" } ?? "") + (device.map { " device=\"\($0)\"" } ?? "")
+                + " unit=\"count\" startDate=\"\(start)\" endDate=\"\(end)\" value=\"\(minute + 1)\">\(entry)</Record>\n"
+        }
+        let entry = "<MetadataEntry key=\"HealthExportDevice\" value=\"written as an entry\"/>"
+        let body = [
+            record(0, version: "17.2", device: "a long device description, the first of two", offset: "+0100"),
+            record(1, version: "17.2", device: "a long device description, the first of two", offset: "+0100"),
+            record(2, version: "17.3", device: "a long device description, the first of two", offset: "+0100"),
+            record(3, version: "17.3", device: "a long device description, the other of two", offset: "+0100"),
+            record(4, version: "17.3", device: "a long device description, the other of two", offset: "-0500"),
+            record(5, version: nil, device: nil, offset: "-0500"),
+            record(
+                6, version: "17.3", device: "a long device description, the other of two", offset: "-0500", entry: entry
+            ),
+            record(7, version: "17.3", device: nil, offset: "-0500", entry: entry),
+            record(8, version: "17.3", device: "a long device description, the other of two", offset: "-0500"),
+        ].joined()
+        let directory = try ExportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try ExportFixtures.write(ExportFixtures.export(body), in: directory)
+        let store = InMemoryHealthStore(configuration: app)
+        let report = try await HealthExportImport(path: path).run(into: store)
+        #expect(report.imported["stepCount"] == 9)
+        let samples = try await store.samples(of: .stepCount).sorted { $0.startDate < $1.startDate }
+        func text(_ value: MetadataValue?) -> String {
+            guard case .string(let text)? = value else { return "-" }
+            return text
+        }
+        let seen = samples.map {
+            [
+                text($0.metadata[.exportSourceVersion]), text($0.metadata[.exportDevice]),
+                text($0.metadata[.exportUTCOffset]),
+            ]
+            .joined(separator: "|")
+        }
+        let first = "a long device description, the first of two"
+        let other = "a long device description, the other of two"
+        #expect(
+            seen == [
+                "17.2|\(first)|+0100", "17.2|\(first)|+0100", "17.3|\(first)|+0100", "17.3|\(other)|+0100",
+                "17.3|\(other)|-0500", "-|-|-0500", "17.3|\(other)|-0500", "17.3|written as an entry|-0500",
+                "17.3|\(other)|-0500",
+            ])
+        #expect(samples.allSatisfy { $0.metadata[.exportCreationDate] == nil })
+    }
+
     @Test func readsAnUnpackedExportFolder() async throws {
         let directory = try ExportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -468,7 +468,7 @@ struct ImportEngine {
             if isCancelled() { throw CancellationError() }
             anchorTypes(batchTypes.types, writer: writer)
             writeAhead.start(batch, with: writer)
-            mapper.pool.startBatch()
+            mapper.startBatch()
             typesInFlight.append(batchTypes)
             batchTypes = BatchTypeTally()
             batch = []

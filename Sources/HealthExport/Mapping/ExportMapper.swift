@@ -27,6 +27,22 @@ struct RecordProblem: Error {
     let detail: String
 }
 
+/// A record's metadata from its attributes, with the bytes it was made from.
+struct AttributeMetadata {
+    let version: [UInt8]?
+    let device: [UInt8]?
+    let offset: Int?
+    let metadata: [MetadataKey: MetadataValue]
+
+    func matches(version: UnsafeRawBufferPointer?, device: UnsafeRawBufferPointer?, offset: Int?) -> Bool {
+        func same(_ held: [UInt8]?, _ given: UnsafeRawBufferPointer?) -> Bool {
+            guard let held, let given else { return held == nil && given == nil }
+            return held.withUnsafeBytes { ElementTree.equal($0, given) }
+        }
+        return self.offset == offset && same(self.version, version) && same(self.device, device)
+    }
+}
+
 /// Turns export.xml's elements into HealthFlow's values, with HealthKit's rules.
 struct ExportMapper {
     /// Parsed units by their text (an export uses a few dozen), the last few also by their bytes.
@@ -35,7 +51,10 @@ struct ExportMapper {
     /// Catalog types by the identifiers met last (`nil` for one the catalog lacks).
     private var recentTypes = RecentByBytes<HealthObjectType?>(capacity: 8)
     /// Source names, versions, device descriptions and metadata keys, shared across records.
-    var pool = StringPool()
+    private var pool = StringPool()
+    /// The attribute metadata of the last few combinations of source version, device and UTC offset.
+    private var recentAttributeMetadata = RecentEntries<AttributeMetadata>(capacity: recentAttributeMetadataCapacity)
+    private static let recentAttributeMetadataCapacity = 4
     /// The memory of the last record's identity, reused by the next (``ContentIdentity/init(reusing:)``).
     private var identityStorage: [UInt8] = []
     /// Scratch for sorting a record's metadata entries into its identity.
@@ -133,15 +152,19 @@ struct ExportMapper {
     }
 
     /// The metadata of `MetadataEntry` children, plus the source version, device, creation date and UTC
-    /// offset the export writes as attributes. A key the model expects a number under keeps a string it cannot
-    /// read as one (validation then names it).
+    /// offset the export writes as attributes (which win over an entry with the same key). A key the model
+    /// expects a number under keeps a string it cannot read as one (validation then names it).
     mutating func metadata(_ element: ExportElement, start: ExportDate?) -> [MetadataKey: MetadataValue] {
-        let children = element.children
-        var metadata = [MetadataKey: MetadataValue](
-            minimumCapacity: 4 + min(16, children.endIndex - children.startIndex))
-        for entry in children where entry.isNamed("MetadataEntry") {
+        let base = attributeMetadata(element, start: start)
+        var metadata = base.metadata
+        for entry in element.children where entry.isNamed("MetadataEntry") {
             entry.withValue("key") { key in
                 entry.withValue("value") { value in
+                    if Self.mayBeExportKey(key),
+                        base.metadata[MetadataKey(rawValue: String(decoding: key, as: UTF8.self))] != nil
+                    {
+                        return
+                    }
                     let metadataKey = MetadataKey(rawValue: pool.shared(key))
                     if metadataKey.expectsNumber, let number = Double(String(decoding: value, as: UTF8.self)) {
                         metadata[metadataKey] = .number(number)
@@ -151,13 +174,48 @@ struct ExportMapper {
                 }
             }
         }
-        element.withValue("sourceVersion") { metadata[.exportSourceVersion] = .string(pool.shared($0)) }
-        element.withValue("device") { metadata[.exportDevice] = .string(pool.shared($0)) }
         if let created = element.withValue("creationDate", { ExportDate($0) }) ?? nil {
             metadata[.exportCreationDate] = .date(created.date)
         }
-        if let start { metadata[.exportUTCOffset] = .string(start.offsetText) }
         return metadata
+    }
+
+    /// Whether `key` may be one of the keys the import adds (``MetadataKey/exportSourceVersion`` and the others
+    /// named `HealthExport…`).
+    private static func mayBeExportKey(_ key: UnsafeRawBufferPointer) -> Bool {
+        let prefix: StaticString = "HealthExport"
+        return key.count >= prefix.utf8CodeUnitCount
+            && memcmp(key.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+    }
+
+    /// The metadata of `element`'s source version, device and the UTC offset of `start`: the last such
+    /// dictionary when these are the same — a source writes them alike on every record — so that a record's
+    /// metadata starts as a copy (which keeps the original's layout: no key is hashed again) rather than with
+    /// three insertions. Made with room for a creation date and two entries (a sample's dictionary is held in
+    /// memory until its batch is stored, so it is not made larger than most records need).
+    private mutating func attributeMetadata(_ element: ExportElement, start: ExportDate?) -> AttributeMetadata {
+        let version = element.value(of: "sourceVersion")
+        let device = element.value(of: "device")
+        let offset = start?.utcOffset
+        for index in recentAttributeMetadata.entries.indices
+        where recentAttributeMetadata.entries[index].matches(version: version, device: device, offset: offset) {
+            return recentAttributeMetadata.entries[index]
+        }
+        var metadata = [MetadataKey: MetadataValue](minimumCapacity: 4)
+        if let version { metadata[.exportSourceVersion] = .string(pool.shared(version)) }
+        if let device { metadata[.exportDevice] = .string(pool.shared(device)) }
+        if let start { metadata[.exportUTCOffset] = .string(start.offsetText) }
+        let made = AttributeMetadata(
+            version: version.map(Array.init), device: device.map(Array.init), offset: offset, metadata: metadata)
+        recentAttributeMetadata.add(made)
+        return made
+    }
+
+    /// Starts a batch: the strings and dictionaries handed out from now on are the batch's own
+    /// (``StringPool/startBatch()``).
+    mutating func startBatch() {
+        pool.startBatch()
+        recentAttributeMetadata = RecentEntries(capacity: Self.recentAttributeMetadataCapacity)
     }
 
     /// The identity fields every record shares: the element's name, its type (the attribute `typeAttribute`),

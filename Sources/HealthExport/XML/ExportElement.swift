@@ -65,6 +65,12 @@ struct ExportElement {
         return try body(value)
     }
 
+    /// The bytes of the attribute named `attribute` (references decoded), or `nil` when there is none: valid until
+    /// the scanner reads on, so they are read at once and never kept.
+    func value(of attribute: StaticString) -> UnsafeRawBufferPointer? {
+        withValue(attribute) { $0 }
+    }
+
     /// Whether it has the attribute `attribute`.
     func has(_ attribute: StaticString) -> Bool {
         withValue(attribute) { _ in true } ?? false
