@@ -34,8 +34,9 @@ final class ExportXMLScanner {
 
     /// The top-level element being read, with its descendants; reset when the next one starts.
     let tree = ElementTree()
-    /// Scratch for a value whose references are decoded.
-    private var decoded: [UInt8] = []
+    /// Values with references met lately (a device description, on every record of its source), by their bytes
+    /// as written, with their decoded bytes: a repeat is copied, not decoded again.
+    private var recentDecoded = RecentByBytes<[UInt8]>(capacity: 4)
 
     /// The first attribute value read since ``takeValueNotUTF8()`` that is not UTF-8: the attribute, its element
     /// and the element's line. The value itself reads with U+FFFD in place of the bad bytes; the caller skips the
@@ -356,6 +357,9 @@ final class ExportXMLScanner {
         let node = tree.startNode(name: UnsafeRawBufferPointer(rebasing: buffer[(start + 1)..<index]), line: line)
         var selfClosing = false
         var notUTF8: String?
+        // Quotes are ASCII, so a tag that is UTF-8 as a whole has UTF-8 values (references decode to scalars);
+        // only a tag that is not has its values checked one by one, to name the first bad one.
+        let tagIsUTF8 = UTF8Bytes.isValid(UnsafeRawBufferPointer(rebasing: buffer[tagStart...close]))
         while true {
             while index < close, Self.isSpace(buffer[index]) { index += 1 }
             if index == close { break }
@@ -386,18 +390,21 @@ final class ExportXMLScanner {
             index = base.distance(to: memchr(base + valueStart, Int32(quote), close - valueStart)!)
             let attributeName = UnsafeRawBufferPointer(rebasing: buffer[nameStart..<nameEnd])
             let written = UnsafeRawBufferPointer(rebasing: buffer[valueStart..<index])
-            let isUTF8: Bool
             if memchr(base + valueStart, Int32(UInt8(ascii: "&")), index - valueStart) != nil {
-                try decodeReferences(from: valueStart, to: index)
-                isUTF8 = decoded.withUnsafeBytes { value in
-                    tree.addAttribute(name: attributeName, value: value)
-                    return UTF8Bytes.isValid(value)
+                let decoded: [UInt8]
+                if let known = recentDecoded.value(for: written) {
+                    decoded = known
+                } else {
+                    decoded = try decodeReferences(from: valueStart, to: index)
+                    recentDecoded.add(written, decoded)
                 }
+                decoded.withUnsafeBytes { tree.addAttribute(name: attributeName, value: $0) }
             } else {
                 tree.addAttribute(name: attributeName, value: written)
-                isUTF8 = UTF8Bytes.isValid(written)
             }
-            if !isUTF8, notUTF8 == nil { notUTF8 = string(from: nameStart, to: nameEnd) }
+            if !tagIsUTF8, notUTF8 == nil, !UTF8Bytes.isValid(written) {
+                notUTF8 = string(from: nameStart, to: nameEnd)
+            }
             index += 1
         }
         if !sawRoot {
@@ -426,12 +433,13 @@ final class ExportXMLScanner {
         String(decoding: UnsafeRawBufferPointer(rebasing: buffer[first..<last]), as: UTF8.self)
     }
 
-    /// Decodes `&lt; &gt; &amp; &quot; &apos;`, `&#NNN;` and `&#xHHHH;` (any number of leading zeros) into
-    /// ``decoded``; anything else — an unknown name, no digits, a value past U+10FFFF, a surrogate or 0, a missing
+    /// The bytes at `buffer[first..<last]` with `&lt; &gt; &amp; &quot; &apos;`, `&#NNN;` and `&#xHHHH;` (any number
+    /// of leading zeros) decoded; anything else — an unknown name, no digits, a value past U+10FFFF, a surrogate or 0, a missing
     /// ";" — is malformed at the reference. The bytes between references are taken as they are (checked as UTF-8
     /// by the caller).
-    private func decodeReferences(from first: Int, to last: Int) throws(HealthExportError) {
-        decoded.removeAll(keepingCapacity: true)
+    private func decodeReferences(from first: Int, to last: Int) throws(HealthExportError) -> [UInt8] {
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(last - first)
         let base = buffer.baseAddress!
         var index = first
         while index < last {
@@ -459,6 +467,7 @@ final class ExportXMLScanner {
             }
             index = semicolon + 1
         }
+        return decoded
     }
 
     /// The scalar of the numeric reference `&#…;` starting at `buffer[ampersand]`, and the index of its ";":
