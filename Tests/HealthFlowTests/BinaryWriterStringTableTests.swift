@@ -33,4 +33,21 @@ struct BinaryWriterStringTableTests {
         let table = distinct.reduce(0) { $0 + $1.utf8.count + 2 }
         #expect(bytes.count <= table + (written.count - distinct.count) * 2)
     }
+
+    /// Strings equal under Unicode canonical equivalence but written differently (a precomposed letter, and the
+    /// letter with a combining accent) read back with their own bytes, whether the writer meets them in its
+    /// recent strings or in its table.
+    @Test func aStringSpelledDifferentlyFromAnEqualOneKeepsItsBytes() throws {
+        let composed = "Zo\u{EB}’s Apple Watch"
+        let decomposed = "Zoe\u{308}’s Apple Watch"
+        #expect(composed == decomposed)
+        let fillers = (0..<40).map { "filler \($0)" }
+        let written = [composed, decomposed] + fillers + [decomposed, composed] + fillers + [composed, decomposed]
+        var writer = BinaryWriter()
+        for string in written { writer.string(string) }
+        let bytes = writer.bytes
+        var reader = BinaryReader(bytes, range: 0..<bytes.count)
+        let read = try written.indices.map { _ in try reader.string() }
+        #expect(read.map { Array($0.utf8) } == written.map { Array($0.utf8) })
+    }
 }

@@ -270,6 +270,32 @@ struct FileHealthStoreFileTests {
         }
     }
 
+    /// Sources whose names are equal under Unicode canonical equivalence but written differently — combining
+    /// marks in another order, of the same length — come back from the codec with their own bytes.
+    @Test func sourcesSpelledDifferentlyKeepTheirBytesThroughTheCodec() throws {
+        let names = ["Ame\u{301}\u{316}lie’s Watch", "Ame\u{316}\u{301}lie’s Watch"]
+        #expect(names[0] == names[1] && Array(names[0].utf8) != Array(names[1].utf8))
+        let samples = try (0..<6).map { index in
+            HealthSample.quantity(
+                try HealthQuantitySample(
+                    type: .stepCount, quantity: HealthQuantity(unit: .count(), doubleValue: Double(index)),
+                    start: Date(timeIntervalSince1970: Double(index) * 60),
+                    end: Date(timeIntervalSince1970: Double(index) * 60 + 30),
+                    source: HealthSource(bundleIdentifier: "app." + names[index % 2], name: names[index % 2])))
+        }
+        let (kind, payload) = MutationCodec.encode(.insert(samples))
+        var reader = BinaryReader(payload, range: payload.indices)
+        var decoder = SampleDecoder()
+        guard case .insert(let decoded) = try MutationCodec.decode(kind: kind, from: &reader, samples: &decoder) else {
+            Issue.record("not an insert")
+            return
+        }
+        #expect(decoded.map { Array($0.source.name.utf8) } == samples.map { Array($0.source.name.utf8) })
+        #expect(
+            decoded.map { Array($0.source.bundleIdentifier.utf8) }
+                == samples.map { Array($0.source.bundleIdentifier.utf8) })
+    }
+
     @Test func journalRecordsFramedInPlaceEqualTheEncodedRecordsFramed() throws {
         func framedOneByOne(_ mutation: StoreMutation, recordSize: Int) -> [UInt8] {
             let parts = MutationCodec.encodeRecords(mutation, recordSize: recordSize)

@@ -14,7 +14,9 @@ struct BinaryWriter {
     private var storage: [UInt8]
     /// The number of bytes written.
     private(set) var count = 0
-    private var strings: [String: UInt64] = [:]
+    /// Keyed by bytes (``ExactString``): a string equal to another under Unicode canonical equivalence but spelled
+    /// differently is its own entry, so it reads back with its own bytes.
+    private var strings: [ExactString: UInt64] = [:]
     /// Strings written lately, with their table entries: a run of samples repeats its type, source, unit and
     /// metadata keys and values, and comparing with these is cheaper than hashing (equal strings sharing storage
     /// compare in O(1)). A string found here is marked `repeated`; a new one takes the next slot from
@@ -170,19 +172,20 @@ struct BinaryWriter {
         // Lengths first, kept beside each string: comparing strings of one length reads them, of different lengths
         // need not. Slots are read in place (by index): binding one would copy (retain) its string.
         let length = value.utf8.count
-        for slot in recent.indices where recent[slot].length == length && recent[slot].text == value {
+        for slot in recent.indices
+        where recent[slot].length == length && ExactString(recent[slot].text) == ExactString(value) {
             recent[slot].repeated = true
             let entry = recent[slot].entry
             varint(entry << 1 | 1)
             return entry
         }
         let entry: UInt64
-        if let known = strings[value] {
+        if let known = strings[ExactString(value)] {
             entry = known
             varint(entry << 1 | 1)
         } else {
             entry = UInt64(strings.count)
-            strings[value] = entry
+            strings[ExactString(value)] = entry
             var value = value
             value.withUTF8 { utf8 in
                 varint(UInt64(utf8.count) << 1)

@@ -417,11 +417,13 @@ struct SampleDecoder {
     private mutating func source(from reader: inout BinaryReader) throws(Failure) -> HealthSource {
         let bundleIdentifier = try reader.string()
         let name = try reader.string()
-        // Most recent first; lengths (O(1) for these strings) rule most others out before any comparison.
+        // Most recent first, compared by bytes (a name spelled differently from an equal one is another source's
+        // bytes); lengths (O(1) for these strings) rule most others out before any comparison.
         let lengths = (bundleIdentifier.utf8.count, name.utf8.count)
         if let recent = recentSources.lastIndex(where: {
-            ($0.bundleIdentifier.utf8.count, $0.name.utf8.count) == lengths && $0.bundleIdentifier == bundleIdentifier
-                && $0.name == name
+            ($0.bundleIdentifier.utf8.count, $0.name.utf8.count) == lengths
+                && ExactString($0.bundleIdentifier) == ExactString(bundleIdentifier)
+                && ExactString($0.name) == ExactString(name)
         }) {
             // Keep this payload's strings, so the next comparison is by identity.
             recentSources[recent].bundleIdentifier = bundleIdentifier
