@@ -132,7 +132,9 @@ struct HealthObjectTypeTests {
         let all = HealthObjectType.allTypes
         #expect(Set(all.map(\.identifier)).count == all.count)
         #expect(Set(all.map(\.healthKitIdentifier)).count == all.count)
-        for type in all {
+        for (index, type) in all.enumerated() {
+            // Equality is identity of the storage: exactly the type itself is equal to it.
+            #expect(all.indices.filter { all[$0] == type } == [index], "\(type)")
             #expect(HealthObjectType(identifier: type.identifier) == type)
             #expect(HealthObjectType(identifier: type.healthKitIdentifier) == type)
             #expect((type.kind == .quantity) == (type.canonicalUnit != nil), "\(type)")

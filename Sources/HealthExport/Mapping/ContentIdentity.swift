@@ -13,21 +13,15 @@ struct ContentIdentity {
     private var bytes: [UInt8]
 
     init() {
-        self.init(reusing: [])
-    }
-
-    /// An identity written into `storage`'s memory (its contents dropped), so that one identity after another
-    /// allocates once (see ``storage()``).
-    init(reusing storage: [UInt8]) {
-        bytes = storage
-        bytes.removeAll(keepingCapacity: true)
+        bytes = []
         bytes.reserveCapacity(256)
         bytes.append(contentsOf: Self.namespace)
     }
 
-    /// Its memory, for the next identity's ``init(reusing:)``.
-    consuming func storage() -> [UInt8] {
-        bytes
+    /// Starts again with no field, keeping the buffer: a reader making one identity after another allocates once.
+    mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(contentsOf: Self.namespace)
     }
 
     /// Adds one field; fields are separated by a zero byte, so ("ab", "c") and ("a", "bc") differ.

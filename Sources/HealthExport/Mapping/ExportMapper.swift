@@ -55,8 +55,8 @@ struct ExportMapper {
     /// The attribute metadata of the last few combinations of source version, device and UTC offset.
     private var recentAttributeMetadata = RecentEntries<AttributeMetadata>(capacity: recentAttributeMetadataCapacity)
     private static let recentAttributeMetadataCapacity = 4
-    /// The memory of the last record's identity, reused by the next (``ContentIdentity/init(reusing:)``).
-    private var identityStorage: [UInt8] = []
+    /// The identity of the record being mapped, kept from one record to the next for its buffer.
+    private var recordIdentity = ContentIdentity()
     /// Scratch for sorting a record's metadata entries into its identity.
     private var entryBytes: [UInt8] = []
     private var entryRanges: [Range<Int>] = []
@@ -224,14 +224,20 @@ struct ExportMapper {
     mutating func identity(
         of element: ExportElement, typeAttribute: StaticString, start: ExportDate, end: ExportDate
     ) -> ContentIdentity {
-        var storage: [UInt8] = []
-        swap(&storage, &identityStorage)
-        var identity = ContentIdentity(reusing: storage)
-        element.withName { identity.add($0) }
-        identity.add(attribute: typeAttribute, of: element)
-        identity.add(attribute: "sourceName", of: element)
-        identity.add(Int64(start.date.timeIntervalSince1970))
-        identity.add(Int64(end.date.timeIntervalSince1970))
+        makeRecordIdentity(of: element, typeAttribute: typeAttribute, start: start, end: end)
+        return recordIdentity
+    }
+
+    /// ``identity(of:typeAttribute:start:end:)`` made in ``recordIdentity``.
+    private mutating func makeRecordIdentity(
+        of element: ExportElement, typeAttribute: StaticString, start: ExportDate, end: ExportDate
+    ) {
+        recordIdentity.reset()
+        element.withName { recordIdentity.add($0) }
+        recordIdentity.add(attribute: typeAttribute, of: element)
+        recordIdentity.add(attribute: "sourceName", of: element)
+        recordIdentity.add(Int64(start.date.timeIntervalSince1970))
+        recordIdentity.add(Int64(end.date.timeIntervalSince1970))
         entryBytes.removeAll(keepingCapacity: true)
         entryRanges.removeAll(keepingCapacity: true)
         for entry in element.children where entry.isNamed("MetadataEntry") {
@@ -241,7 +247,7 @@ struct ExportMapper {
             entry.withValue("value") { entryBytes.append(contentsOf: $0) }
             entryRanges.append(first..<entryBytes.count)
         }
-        guard !entryRanges.isEmpty else { return identity }
+        guard !entryRanges.isEmpty else { return }
         if entryRanges.count > 1 {
             if entryBytes.allSatisfy({ $0 < 0x80 }) {
                 // ASCII strings are in `String` order exactly when their bytes are.
@@ -250,14 +256,13 @@ struct ExportMapper {
                 }
             } else {
                 let strings = entryRanges.map { String(decoding: entryBytes[$0], as: UTF8.self) }.sorted()
-                for string in strings { identity.add(string) }
-                return identity
+                for string in strings { recordIdentity.add(string) }
+                return
             }
         }
         entryBytes.withUnsafeBytes { bytes in
-            for range in entryRanges { identity.add(UnsafeRawBufferPointer(rebasing: bytes[range])) }
+            for range in entryRanges { recordIdentity.add(UnsafeRawBufferPointer(rebasing: bytes[range])) }
         }
-        return identity
     }
 
     /// Whether `bytes[first]` comes before `bytes[second]` in lexicographic byte order.
@@ -286,11 +291,10 @@ struct ExportMapper {
             throw RecordProblem(reason: .endBeforeStart, detail: "ends before it starts")
         }
         guard element.has("value") else { throw Self.missing("value") }
-        var identity = identity(of: element, typeAttribute: "type", start: start, end: end)
-        identity.add(attribute: "unit", of: element)
-        identity.add(attribute: "value", of: element)
-        let uuid = identity.uuid
-        identityStorage = identity.storage()
+        makeRecordIdentity(of: element, typeAttribute: "type", start: start, end: end)
+        recordIdentity.add(attribute: "unit", of: element)
+        recordIdentity.add(attribute: "value", of: element)
+        let uuid = recordIdentity.uuid
         let source = source(of: element)
         let metadata = metadata(element, start: start)
         do {

@@ -140,9 +140,11 @@ public struct HealthObjectType: Hashable, Sendable {
         }
     }
 
-    /// Equal when the identifiers are equal; two copies of one catalog type compare without reading them.
+    /// Equal when the identifiers are equal, which is when the types share their storage: the catalog makes one
+    /// storage per identifier (its identifiers are unique, `HealthObjectTypeTests.catalogIsCompleteAndUnique`),
+    /// so types compare in O(1) without reading their strings.
     public static func == (lhs: HealthObjectType, rhs: HealthObjectType) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.identifier == rhs.storage.identifier
+        lhs.storage === rhs.storage
     }
 
     /// Hashes the identifier.
