@@ -176,10 +176,13 @@ struct ImportEngine {
             if Self.isCorrelationMember(sample.type) {
                 if heldMembers == nil { heldMembers = try HeldSampleSpool() }
                 try heldMembers?.append(sample)
-            } else {
+            } else if hasBeats {
                 try add(sample, writer: writer)
+                try addHeartbeatSeries(of: element, sample: sample, writer: writer)
+            } else {
+                // The sample's last use: moved into the batch, not copied.
+                try add(consume sample, writer: writer)
             }
-            if hasBeats { try addHeartbeatSeries(of: element, sample: sample, writer: writer) }
         case "Correlation":
             guard
                 let correlation = try mapped(
@@ -430,7 +433,7 @@ struct ImportEngine {
         type == .bloodPressureSystolic || type == .bloodPressureDiastolic || type.isNutrition
     }
 
-    private mutating func add(_ sample: HealthSample, writer: ExportWriter) throws {
+    private mutating func add(_ sample: consuming HealthSample, writer: ExportWriter) throws {
         guard batchUUIDs.insert(sample.uuid).inserted else {
             report.repeatedInExport += 1
             return

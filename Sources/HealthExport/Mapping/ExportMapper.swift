@@ -156,12 +156,12 @@ struct ExportMapper {
     /// expects a number under keeps a string it cannot read as one (validation then names it).
     mutating func metadata(_ element: ExportElement, start: ExportDate?) -> [MetadataKey: MetadataValue] {
         let base = attributeMetadata(element, start: start)
-        var metadata = base.metadata
+        var metadata = base
         for entry in element.children where entry.isNamed("MetadataEntry") {
             entry.withValue("key") { key in
                 entry.withValue("value") { value in
                     if Self.mayBeExportKey(key),
-                        base.metadata[MetadataKey(rawValue: String(decoding: key, as: UTF8.self))] != nil
+                        base[MetadataKey(rawValue: String(decoding: key, as: UTF8.self))] != nil
                     {
                         return
                     }
@@ -193,14 +193,17 @@ struct ExportMapper {
     /// metadata starts as a copy (which keeps the original's layout: no key is hashed again) rather than with
     /// three insertions. Made with room for a creation date and two entries (a sample's dictionary is held in
     /// memory until its batch is stored, so it is not made larger than most records need).
-    private mutating func attributeMetadata(_ element: ExportElement, start: ExportDate?) -> AttributeMetadata {
+    private mutating func attributeMetadata(
+        _ element: ExportElement, start: ExportDate?
+    ) -> [MetadataKey: MetadataValue] {
         let version = element.value(of: "sourceVersion")
         let device = element.value(of: "device")
         let offset = start?.utcOffset
-        for index in recentAttributeMetadata.entries.indices
-        where recentAttributeMetadata.entries[index].matches(version: version, device: device, offset: offset) {
-            return recentAttributeMetadata.entries[index]
+        // Compared in place: reading an entry out of the array would copy (retain) all it holds.
+        let found = recentAttributeMetadata.entries.withUnsafeBufferPointer { entries in
+            entries.indices.first { entries[$0].matches(version: version, device: device, offset: offset) }
         }
+        if let found { return recentAttributeMetadata.entries[found].metadata }
         var metadata = [MetadataKey: MetadataValue](minimumCapacity: 4)
         if let version { metadata[.exportSourceVersion] = .string(pool.shared(version)) }
         if let device { metadata[.exportDevice] = .string(pool.shared(device)) }
@@ -208,7 +211,7 @@ struct ExportMapper {
         let made = AttributeMetadata(
             version: version.map(Array.init), device: device.map(Array.init), offset: offset, metadata: metadata)
         recentAttributeMetadata.add(made)
-        return made
+        return metadata
     }
 
     /// Starts a batch: the strings and dictionaries handed out from now on are the batch's own
