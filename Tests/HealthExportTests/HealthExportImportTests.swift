@@ -311,8 +311,8 @@ struct HealthExportImportTests {
         #expect(try await store.samples(of: .stepCount).first?.source.name == "Zoë & 🏃 \"<>'")
     }
 
-    /// A record with an attribute value that is not UTF-8 — short, long (the scanner's cache of repeated values),
-    /// with a reference, or in a child — is skipped as malformed with its line, never stored with U+FFFD.
+    /// A record with an attribute value that is not UTF-8 — short, long, with a reference (the scanner's cache of decoded
+    /// values), or in a child — is skipped as malformed with its line, never stored with U+FFFD.
     @Test func anAttributeThatIsNotUTF8SkipsItsElementWithItsLine() async throws {
         var body: [UInt8] = []
         var badLines: [Int] = []
