@@ -77,18 +77,25 @@ struct ExportXMLScannerTests {
         #expect(levels == depth)
     }
 
-    /// One top-level element holding more than the tree's limit of nodes is malformed XML at the tag past it,
-    /// not memory without bound.
-    @Test func anElementPastTheTreesLimitIsMalformed() throws {
-        let count = ElementTree.nodeLimit + 1
+    /// A top-level element whose tree would take more than its memory limit — through many children, or through
+    /// one tag of many attributes — is malformed XML at the tag that crossed it, not memory without bound.
+    @Test(arguments: [false, true])
+    func anElementPastTheTreesMemoryLimitIsMalformed(manyAttributes: Bool) throws {
         var text = "<HealthData><Record>"
-        text += String(repeating: "<a/>", count: count) + "</Record></HealthData>"
+        if manyAttributes {
+            let count = ElementTree.memoryLimit / MemoryLayout<ElementTree.Attribute>.stride + 1
+            text += "<a" + String(repeating: " a=\"\"", count: count) + "/>"
+        } else {
+            let count = ElementTree.memoryLimit / MemoryLayout<ElementTree.Node>.stride + 1
+            text += String(repeating: "<a/>", count: count)
+        }
+        text += "</Record></HealthData>"
         let scanner = ExportXMLScanner(source: MemoryByteSource(Array(text.utf8)))
         #expect {
             while try scanner.next() != nil {}
         } throws: { error in
             guard case .malformedXML(_, _, let problem) = error as? HealthExportError else { return false }
-            return problem.contains("more than \(ElementTree.nodeLimit) elements")
+            return problem.contains("more than \(ElementTree.memoryLimit >> 20) MiB")
         }
     }
 

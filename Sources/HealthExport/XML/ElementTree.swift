@@ -41,12 +41,12 @@ final class ElementTree {
 
     private let storage: UnsafeMutablePointer<Storage>
 
-    /// The most attribute bytes, and the most nodes, one top-level element may hold: far above any element the
-    /// Health app writes (a workout with its events and statistics holds a few kilobytes), and low enough that
-    /// the arena's 32-bit offsets cannot overflow (a tag adds at most 192 MiB: 64 MiB of element name, attribute
-    /// names and values, the values' decoding no longer than what was written).
-    static let byteLimit = 256 << 20
-    static let nodeLimit = 4 << 20
+    /// The most memory one top-level element's tree may take — attribute bytes, attribute records and nodes — far
+    /// above any element the Health app writes (a workout with its events and statistics takes a few kilobytes, a
+    /// heart rate variability record with its beats a few tens), so hostile input costs at most this. Checked as
+    /// each node and attribute is added: the arena's 32-bit offsets cannot overflow (past the limit by at most one
+    /// attribute, itself within a tag of at most 64 MiB).
+    static let memoryLimit = 64 << 20
 
     init() {
         storage = .allocate(capacity: 1)
@@ -67,8 +67,11 @@ final class ElementTree {
     /// Changed by every ``reset()``: a view made before it must not be read after it.
     var generation: Int { storage.pointee.generation }
 
-    /// Whether the element read so far holds more than ``byteLimit`` bytes or ``nodeLimit`` nodes.
-    var isOverLimit: Bool { storage.pointee.byteCount > Self.byteLimit || storage.pointee.nodeCount > Self.nodeLimit }
+    /// Whether the element read so far takes more than ``memoryLimit``.
+    var isOverLimit: Bool {
+        storage.pointee.byteCount + storage.pointee.attributeCount * MemoryLayout<Attribute>.stride
+            + storage.pointee.nodeCount * MemoryLayout<Node>.stride > Self.memoryLimit
+    }
 
     /// Forgets every node, keeping the storage. Views into the tree made before are invalid after.
     func reset() {

@@ -151,6 +151,13 @@ final class ExportXMLScanner {
         return count
     }
 
+    /// A top-level element past ``ElementTree/memoryLimit``, reported at the tag that crossed it.
+    private func tooLarge(at index: Int) -> HealthExportError {
+        malformed(
+            "an element taking more than \(ElementTree.memoryLimit >> 20) MiB with its elements and attributes",
+            at: index)
+    }
+
     private func truncatedHere() -> HealthExportError {
         countLines(upTo: end)
         return .truncated(offset: base + Int64(end), line: line)
@@ -355,6 +362,7 @@ final class ExportXMLScanner {
         // The root and each top-level element start a tree of their own.
         if stack.count <= 1 { tree.reset() }
         let node = tree.startNode(name: UnsafeRawBufferPointer(rebasing: buffer[(start + 1)..<index]), line: line)
+        if tree.isOverLimit { throw tooLarge(at: tagStart) }
         var selfClosing = false
         var notUTF8: String?
         // Quotes are ASCII, so a tag that is UTF-8 as a whole has UTF-8 values (references decode to scalars);
@@ -402,6 +410,7 @@ final class ExportXMLScanner {
             } else {
                 tree.addAttribute(name: attributeName, value: written)
             }
+            if tree.isOverLimit { throw tooLarge(at: tagStart) }
             if !tagIsUTF8, notUTF8 == nil, !UTF8Bytes.isValid(written) {
                 notUTF8 = string(from: nameStart, to: nameEnd)
             }
@@ -413,11 +422,6 @@ final class ExportXMLScanner {
                     offset: base + Int64(tagStart), problem: "the root element is <\(name)>, not <HealthData>")
             }
             sawRoot = true
-        }
-        if tree.isOverLimit {
-            throw malformed(
-                "an element holding more than \(ElementTree.nodeLimit) elements or \(ElementTree.byteLimit >> 20) MiB "
-                    + "of attributes", at: tagStart)
         }
         if selfClosing {
             tree.endNode(node)
