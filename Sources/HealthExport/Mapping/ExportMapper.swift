@@ -34,6 +34,7 @@ struct AttributeMetadata {
     let offset: Int?
     let metadata: [MetadataKey: MetadataValue]
 
+    /// Whether it was made from these bytes (both absent or equal) and this offset.
     func matches(version: UnsafeRawBufferPointer?, device: UnsafeRawBufferPointer?, offset: Int?) -> Bool {
         func same(_ held: [UInt8]?, _ given: UnsafeRawBufferPointer?) -> Bool {
             guard let held, let given else { return held == nil && given == nil }

@@ -43,6 +43,7 @@ struct RecentByBytes<Value> {
         return nil
     }
 
+    /// Keeps `value` as made from a copy of `bytes`, replacing the oldest when full.
     mutating func add(_ bytes: UnsafeRawBufferPointer, _ value: Value) {
         recent.add((Array(bytes), value))
     }

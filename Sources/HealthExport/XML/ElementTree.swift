@@ -9,6 +9,7 @@ import Foundation
 /// references decoded) are bytes in one arena. Everything lives behind one pointer held in a constant, so that
 /// reading a record costs no reference counting and no dynamic exclusivity check.
 final class ElementTree {
+    /// An element: where its name is in the arena, its attributes, and the end of its subtree.
     struct Node {
         let nameStart: Int32
         let nameCount: Int32
@@ -119,6 +120,7 @@ final class ElementTree {
         storage.pointee.nodes[index].end = Int32(storage.pointee.nodeCount)
     }
 
+    /// The node at `index`; traps past the last one added since the last reset.
     func node(_ index: Int) -> Node {
         precondition(index < storage.pointee.nodeCount)
         return storage.pointee.nodes[index]
@@ -150,6 +152,7 @@ final class ElementTree {
         return nil
     }
 
+    /// Whether the two byte ranges hold the same bytes: lengths first, then `memcmp`.
     static func equal(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
         first.count == second.count
             && (first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0)

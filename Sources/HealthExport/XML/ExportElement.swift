@@ -5,6 +5,8 @@ import Foundation
 ///
 /// A view is valid until the scanner reads the next top-level element: it is mapped at once, never kept.
 struct ExportElement {
+    /// The tree it is a view into, held so the tree outlives the view; the node's index in it; and the tree's
+    /// generation when the view was made, checked on every read.
     let tree: ElementTree
     let index: Int
     private let generation: Int
@@ -20,6 +22,7 @@ struct ExportElement {
         return tree.node(index)
     }
 
+    /// Its name, made into a string (``isNamed(_:)`` compares without making one).
     var name: String {
         let node = node
         return String(decoding: tree.bytes(node.nameStart, node.nameCount), as: UTF8.self)
