@@ -49,14 +49,6 @@ struct ContentIdentity {
         bytes.append(0)
     }
 
-    /// Adds the one field `key=value` given as UTF-8 bytes.
-    mutating func add(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        bytes.append(contentsOf: key)
-        bytes.append(UInt8(ascii: "="))
-        bytes.append(contentsOf: value)
-        bytes.append(0)
-    }
-
     /// Adds `number` as one field, written in decimal: the same bytes as adding `String(number)`, without making
     /// the string.
     mutating func add(_ number: Int64) {

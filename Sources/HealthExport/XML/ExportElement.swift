@@ -47,36 +47,31 @@ struct ExportElement {
     /// scanner reports those). O(a) in the element's attributes.
     subscript(attribute: String) -> String? {
         var name = attribute
-        return name.withUTF8 { name in
-            withValue(UnsafeRawBufferPointer(name)) { String(decoding: $0, as: UTF8.self) }
-        }
-    }
-
-    /// `body` of the bytes of the attribute named `attribute` (references decoded), or `nil` when there is none.
-    /// The bytes are valid only inside `body`.
-    func withValue<Result, Failure: Error>(
-        _ attribute: StaticString, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
-    ) throws(Failure) -> Result? {
-        try withValue(UnsafeRawBufferPointer(start: attribute.utf8Start, count: attribute.utf8CodeUnitCount), body)
-    }
-
-    private func withValue<Result, Failure: Error>(
-        _ attribute: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
-    ) throws(Failure) -> Result? {
-        _ = node
-        guard let value = tree.value(of: index, named: attribute) else { return nil }
-        return try body(value)
+        return name.withUTF8 { value(named: UnsafeRawBufferPointer($0)) }.map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The bytes of the attribute named `attribute` (references decoded), or `nil` when there is none: valid until
     /// the scanner reads on, so they are read at once and never kept.
     func value(of attribute: StaticString) -> UnsafeRawBufferPointer? {
-        withValue(attribute) { $0 }
+        value(named: UnsafeRawBufferPointer(start: attribute.utf8Start, count: attribute.utf8CodeUnitCount))
+    }
+
+    private func value(named attribute: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        _ = node
+        return tree.value(of: index, named: attribute)
+    }
+
+    /// `body` of the bytes of the attribute named `attribute` (``value(of:)``), or `nil` when there is none.
+    func withValue<Result, Failure: Error>(
+        _ attribute: StaticString, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        guard let value = value(of: attribute) else { return nil }
+        return try body(value)
     }
 
     /// Whether it has the attribute `attribute`.
     func has(_ attribute: StaticString) -> Bool {
-        withValue(attribute) { _ in true } ?? false
+        value(of: attribute) != nil
     }
 
     /// Every attribute, in document order, as strings.
