@@ -114,6 +114,13 @@ struct SegmentMemtable {
         }
     }
 
+    /// Puts every version `newer` holds (its dropped ones aside) in the order it took them, each newer than every
+    /// version held here: a sealed memtable whose segment could not be written takes back the rows put since.
+    /// - Complexity: O(n) for n versions of `newer`, amortized.
+    mutating func putNewer(_ newer: SegmentMemtable) {
+        for version in newer.versions where version.standing != .dropped { put(version.row) }
+    }
+
     mutating func removeAll() {
         versions = []
         newest = [:]

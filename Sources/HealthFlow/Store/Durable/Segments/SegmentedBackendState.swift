@@ -28,6 +28,8 @@ struct SegmentedBackendState {
     private(set) var failure: FileStoreError?
     /// Every UUID the storages hold, built by the first uniqueness question (``liveUUIDs(among:)``).
     let heldKeys = HeldKeyFilter()
+    /// Where the storages' full memtables are written as segments while changes go on (``SegmentFlusher``).
+    let flusher = SegmentFlusher()
     /// The storages that wrote a segment and may be due a merge (``compactIfDue(_:)``), oldest first. A change
     /// merges for at most one of them (``afterChange()``): the merges that the flushes of many types call for at
     /// once — an export's types fill their memtables at the same pace — are spread over the changes that follow
@@ -125,6 +127,8 @@ struct SegmentedBackendState {
             }
             current = (generation, outcome, bytes.count)
         }
+        // A memtable sealed by the replay is in place, or its error thrown, before the opening goes on.
+        for storage in storages.values { try storage.installSealed(waiting: true) }
         let (history, restarted) = try SegmentHistory.open(
             directory: directory, names: names, fileSystem: fileSystem, origin: origin ?? lastSequence)
         // Every change a segment holds was logged first, and the history file is written before a rotation lets
@@ -287,7 +291,7 @@ struct SegmentedBackendState {
         if let storage = storages[type] { return storage }
         let storage = try SegmentedTypeStorage(
             type: type, directory: directory, fileSystem: fileSystem, memtableLimit: memtableLimit,
-            heldKeys: heldKeys)
+            heldKeys: heldKeys, flusher: flusher)
         storages[type] = storage
         return storage
     }
@@ -574,30 +578,34 @@ struct SegmentedBackendState {
         afterChange()
     }
 
-    /// Flushes the largest memtables while all of them together hold more than ``memtableBudget``; makes the
-    /// merges due for the oldest storage in ``compactionQueue``; then starts a new log when no memtable holds a
-    /// change of this one, or flushes every memtable first (and makes every merge due) when the log has passed
-    /// ``logLimit``.
+    /// When all memtables together, sealed ones included, hold more than ``memtableBudget``: waits for the sealed
+    /// ones' segments, then flushes the largest memtables until back within it; when every memtable is empty,
+    /// waits for the sealed ones' segments too. Then makes the merges due for the oldest storage in
+    /// ``compactionQueue``; then starts a new log when no memtable, sealed or not, holds a change of this one, or
+    /// flushes every memtable first (and makes every merge due) when the log has passed ``logLimit``.
     private mutating func afterChange() {
         guard failure == nil else { return }
-        var held = storages.values.reduce(0) { $0 + $1.memtable.bytes }
-        while held > memtableBudget, let largest = storages.values.max(by: { $0.memtable.bytes < $1.memtable.bytes }) {
-            held -= largest.memtable.bytes
-            do throws(FileStoreError) {
-                try largest.flush()
-                queueCompaction(of: largest)
-            } catch {
-                failure = error
-                return
+        do throws(FileStoreError) {
+            var held = storages.values.reduce(0) { $0 + $1.memtable.bytes + ($1.sealed?.rows.bytes ?? 0) }
+            if held > memtableBudget {
+                // The writes under way free their memtables first; then the largest memtables are written at once.
+                held -= try installSealed(in: storages.values)
+                while held > memtableBudget,
+                    let largest = storages.values.max(by: { $0.memtable.bytes < $1.memtable.bytes })
+                {
+                    held -= largest.memtable.bytes
+                    try largest.flush()
+                    queueCompaction(of: largest)
+                }
+            } else if storages.values.allSatisfy(\.memtable.isEmpty) {
+                // The log's changes are all in segments or sealed memtables: once these are in place, the log is
+                // let go of below.
+                try installSealed(in: storages.values)
             }
-        }
-        if !compactionQueue.isEmpty {
-            do throws(FileStoreError) {
-                try compactIfDue(compactionQueue.removeFirst())
-            } catch {
-                failure = error
-                return
-            }
+            if !compactionQueue.isEmpty { try compactIfDue(compactionQueue.removeFirst()) }
+        } catch {
+            failure = error
+            return
         }
         guard let log, log.length > log.headerLength else { return }
         if log.length >= logLimit {
@@ -606,7 +614,7 @@ struct SegmentedBackendState {
             } catch {
                 if failure == nil { failure = error }
             }
-        } else if storages.values.allSatisfy(\.memtable.isEmpty) {
+        } else if storages.values.allSatisfy({ $0.memtable.isEmpty && $0.sealed == nil }) {
             // A failed rotation keeps the current log, which stays correct, and the next change tries again —
             // unless the new log may be in place (``SegmentLog/rotate(startSequence:)``): then changes stop.
             do throws(FileStoreError) {
@@ -677,7 +685,41 @@ struct SegmentedBackendState {
         try history?.fingerprint(through: sequence)
     }
 
+    /// Waits for the segments of the sealed memtables of `storages` and puts them in place in the order they were
+    /// sealed, queueing their merges in that order.
+    /// - Returns: The bytes the sealed memtables held.
+    /// - Throws: The first write's error (``SegmentedTypeStorage/installSealed(waiting:)``).
+    @discardableResult
+    private mutating func installSealed(
+        in storages: some Sequence<SegmentedTypeStorage>
+    ) throws(FileStoreError) -> Int {
+        var freed = 0
+        let sealing = storages.compactMap { storage in storage.sealed.map { (storage, $0.newestSequence) } }
+        for (storage, _) in sealing.sorted(by: { $0.1 < $1.1 }) {
+            guard let sealed = storage.sealed else { continue }
+            freed += sealed.rows.bytes
+            if try storage.installSealed(waiting: true) { queueCompaction(of: storage) }
+        }
+        return freed
+    }
+
+    /// Waits for every sealed memtable's segment and puts it in place (or its rows back in their memtable).
+    /// - Throws: The first write's error; every write is waited for either way.
+    func finishFlushes() throws(FileStoreError) {
+        var first: FileStoreError?
+        for storage in storages.values {
+            do throws(FileStoreError) {
+                try storage.installSealed(waiting: true)
+            } catch {
+                if first == nil { first = error }
+            }
+        }
+        if let first { throw first }
+    }
+
     mutating func close() {
+        // A segment being written finishes before the lock is let go: no later opening meets its temporary file.
+        try? finishFlushes()
         log?.close()
         log = nil
         lock?.close()

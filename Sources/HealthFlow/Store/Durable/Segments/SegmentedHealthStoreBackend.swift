@@ -16,14 +16,19 @@ import Foundation
 ///   (``FileStoreRecovery/TornTail``) and cut off; any other damage is thrown, never skipped.
 /// - Once no memtable holds a change of the log, or the log passes ``logLimit`` bytes (every memtable is then
 ///   flushed first), a new log generation starts and older ones are removed.
+/// - A full memtable is sealed and written as the type's next segment by the backend's ``SegmentFlusher`` (a thread
+///   of its own) while changes go on into a new memtable: one sealed memtable a type, read with the memtable until
+///   its segment is put in place — at the type's next seal, when every memtable is empty, past the memory budget,
+///   at a checkpoint, or on closing (dropping the backend also waits for it). A write that fails gives its rows back
+///   to the memtable, and changes stop, as after any failed flush.
 /// - After a flush, a type's newest segments are merged when enough of one size class have gathered (a tiered
 ///   policy, fanout 8): about 8 segments per power of 8 of its rows, each row rewritten once per power. A change
 ///   makes the merges of one type at most: when flushes of several types call for merges at once, the others'
 ///   are made by the changes that follow, in turn (and all of them by a checkpoint).
-/// - Memory: the memtables (each bounded by its ``SegmentMemtableLimit``; all together, after each change, by
-///   ``standardMemtableBudget``: the largest are flushed past it) and, per segment, its block index and Bloom
-///   filter (about 3 bytes a sample); never a segment's samples. Opening also reads the newest log whole (about
-///   ``standardLogLimit`` bytes).
+/// - Memory: the memtables (each bounded by its ``SegmentMemtableLimit``; all together, sealed ones included, after
+///   each change, by ``standardMemtableBudget``: past it, the sealed ones' writes are waited for, then the largest
+///   are flushed) and, per segment, its block index and Bloom filter (about 3 bytes a sample); never a segment's
+///   samples. Opening also reads the newest log whole (about ``standardLogLimit`` bytes).
 /// - Files: in the directory given, only names this backend generates — `segment-…` files (``SegmentName``),
 ///   `segment-log-….hfj` logs, the history `segments-history.hfh` (``SegmentHistory``), the permission answers
 ///   `segments-authorization.hfa` (``SegmentAuthorization``), their temporary names, and `segments.lock` — are
@@ -35,7 +40,8 @@ import Foundation
 /// error, and every later change throws ``FileStoreError/unusable(after:)``; so does a failed flush of a
 /// memtable or of the log.
 ///
-/// - Note: Sendable: all state is behind one lock (``LockedState``); copies of a backend share it.
+/// - Note: Sendable: all state is behind one lock (``LockedState``); copies of a backend share it. The flusher's
+///   thread reads only a sealed memtable (never changed once sealed) and writes only that segment's files.
 public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend, HealthHistoryStoreBackend,
     HealthAuthorizationStoreBackend
 {
@@ -234,17 +240,19 @@ public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend, HealthHisto
         core.state.withLock { $0.storages.values.reduce($0.heldKeys.bytes) { $0 + $1.residentBytes } }
     }
 
-    /// The bytes the memtables hold, as they count them (``SegmentMemtable/bytes``).
-    var memtableBytes: Int { core.state.withLock { $0.storages.values.reduce(0) { $0 + $1.memtable.bytes } } }
+    /// The bytes the memtables hold, sealed ones included, as they count them (``SegmentMemtable/bytes``).
+    var memtableBytes: Int {
+        core.state.withLock { $0.storages.values.reduce(0) { $0 + $1.memtable.bytes + ($1.sealed?.rows.bytes ?? 0) } }
+    }
 
-    /// The versions each type's memtable holds (for tests).
+    /// The versions each type's memtable holds, a sealed one's aside (for tests).
     var memtableCounts: [HealthObjectType: Int] {
         core.state.withLock { $0.storages.mapValues(\.memtable.count) }
     }
 
-    /// The segments each type has (for tests).
+    /// The segments each type has, counting the one a sealed memtable is being written as (for tests).
     var segmentCounts: [HealthObjectType: Int] {
-        core.state.withLock { $0.storages.mapValues(\.segments.count) }
+        core.state.withLock { $0.storages.mapValues { $0.segments.count + ($0.sealed == nil ? 0 : 1) } }
     }
 
     /// The current log's generation and length in bytes (for tests).
@@ -307,6 +315,11 @@ public enum SegmentedBackendError: Error, Equatable, CustomStringConvertible {
 final class SegmentedBackendCore: Sendable {
     let recovery: SegmentedBackendRecovery
     let state: LockedState<SegmentedBackendState>
+
+    deinit {
+        // A backend dropped without `close()` still lets its segment writes finish before its lock goes.
+        state.withLock { state in try? state.finishFlushes() }
+    }
 
     init(
         directory: FileSystemPath, fileSystem: any StoreFileSystem, memtableLimit: SegmentMemtableLimit,

@@ -28,7 +28,8 @@ extension SegmentedTypeStorage {
     }
 
     /// A cursor over the live samples starting in `lowerStart..<upperStart` and ending at or after `lowerEnd`
-    /// (absent bounds do not narrow), in `(start, sequence)` order, merged over the memtable and the segments.
+    /// (absent bounds do not narrow), in `(start, sequence)` order, merged over the memtables (the one taking changes
+    /// and the one sealed, if any) and the segments.
     ///
     /// In each segment only the row blocks that may hold such starts are read, one at a time as the cursor
     /// advances: from the one holding `max(lowerStart, lowerEnd − the segment's longest duration − 1 s)` (the
@@ -104,7 +105,7 @@ struct SegmentRangeCursor {
         self.lowerStart = lowerStart
         self.upperStart = upperStart
         self.lowerEnd = lowerEnd
-        memtableRows = storage.memtable.liveRows(startingFrom: lowerStart, below: upperStart, endingAtOrAfter: lowerEnd)
+        memtableRows = storage.heldLiveRows(startingFrom: lowerStart, below: upperStart, endingAtOrAfter: lowerEnd)
         sources = storage.segments.indices.map { index in
             let reader = storage.segments[index].reader
             var lowerBound = lowerStart
@@ -177,7 +178,7 @@ struct SegmentChangeCursor {
 
     init(storage: SegmentedTypeStorage, anchor: UInt64, batch: Int) {
         self.storage = storage
-        memtableRows = storage.memtable.rows(after: anchor)
+        memtableRows = storage.heldRows(after: anchor)
         cursors = storage.segments.indices.map { SequenceCursor(segment: $0, after: anchor, batch: batch) }
     }
 

@@ -17,7 +17,11 @@ import Foundation
 /// `directory`. A flush or compaction makes its segment atomically (``SegmentFileMaker``). Opening rebuilds the
 /// segment list from those names; the memtable is not durable (the store's journal is what keeps its changes).
 ///
-/// Not thread-safe: the store uses it under its lock.
+/// A full memtable is **sealed** (``flushIfFull()``) and written as the next segment on the ``flusher``'s thread
+/// while the memtable takes new changes; reads see the sealed rows — newer than every segment, older than the
+/// memtable — until ``installSealed(waiting:)`` puts the segment in place. One memtable a type is sealed at a time.
+///
+/// Not thread-safe: the store uses it under its lock; the flusher reads only the sealed memtable, never changed.
 final class SegmentedTypeStorage {
     let type: HealthObjectType
     let directory: FileSystemPath
@@ -27,6 +31,11 @@ final class SegmentedTypeStorage {
     /// (``SegmentWriter``): what bounds a compaction's memory whatever its row count.
     let writerRunLength: Int
     private(set) var memtable = SegmentMemtable()
+    /// A full memtable being written as the next segment (``SegmentMemtableWrite``): newer than every segment,
+    /// older than ``memtable``, seen by every read until the segment is put in place.
+    private(set) var sealed: SegmentMemtableWrite?
+    /// Where a sealed memtable is written, `nil` to write it on the thread that seals it.
+    let flusher: SegmentFlusher?
     /// The segments, oldest first (by the segment numbers they cover).
     private(set) var segments: [Segment]
     /// The largest change sequence number stored (0 when none).
@@ -52,9 +61,10 @@ final class SegmentedTypeStorage {
     init(
         type: HealthObjectType, directory: FileSystemPath, fileSystem: any StoreFileSystem,
         memtableLimit: SegmentMemtableLimit = .standard, writerRunLength: Int = SegmentWriter.standardRunLength,
-        heldKeys: HeldKeyFilter? = nil
+        heldKeys: HeldKeyFilter? = nil, flusher: SegmentFlusher? = nil
     ) throws(FileStoreError) {
         self.heldKeys = heldKeys
+        self.flusher = flusher
         self.writerRunLength = max(1, writerRunLength)
         self.type = type
         self.directory = directory
@@ -83,11 +93,13 @@ final class SegmentedTypeStorage {
         removedOnOpening = removed
     }
 
-    /// The bytes the storage keeps in memory, as it counts them: the memtable's encoded size, and per segment its
+    /// The bytes the storage keeps in memory, as it counts them: the memtables' encoded size (the one taking
+    /// changes and the one sealed, if any), and per segment its
     /// block index and Bloom filter (``SegmentReader/residentBytes``) plus ``segmentOverhead`` — O(memtable +
     /// segments + Bloom bits + blocks), about 2.5 bytes a row on disk; no sample of a segment is held.
     var residentBytes: Int {
-        memtable.bytes + segments.reduce(0) { $0 + $1.reader.residentBytes + Self.segmentOverhead }
+        memtable.bytes + (sealed?.rows.bytes ?? 0)
+            + segments.reduce(0) { $0 + $1.reader.residentBytes + Self.segmentOverhead }
     }
 
     /// What a segment costs besides its index and filter: an allowance for the reader object, its name and open
@@ -99,7 +111,7 @@ final class SegmentedTypeStorage {
     /// Stores live samples, each the newest version of its UUID (a stored UUID is replaced: its older version is
     /// shadowed), then flushes the memtable when it reaches ``memtableLimit``.
     /// - Precondition: As ``put(_:)``'s, for each row.
-    /// - Returns: Whether a segment was written.
+    /// - Returns: Whether a segment was put in place.
     /// - Throws: A failed flush's error; the rows are stored either way, and stay in the memtable.
     /// - Complexity: O(b) for b rows, plus a flush's.
     @discardableResult
@@ -120,16 +132,53 @@ final class SegmentedTypeStorage {
         memtable.put(row)
     }
 
-    /// Calls `body` with every UUID the memtable and the segments hold, live or deleted; a UUID held by more than
+    /// Calls `body` with every UUID the memtables and the segments hold, live or deleted; a UUID held by more than
     /// one may come more than once.
     /// - Throws: Damage in a segment's UUID blocks, or the file system's error.
     func forEachHeldKey(_ body: (UUIDKey) -> Void) throws(FileStoreError) {
         for key in memtable.keys { body(key) }
+        if let sealed { for key in sealed.rows.keys { body(key) } }
         for segment in segments { try segment.reader.forEachKey(body) }
     }
 
     /// How many UUIDs ``forEachHeldKey(_:)`` reaches, at most.
-    var heldKeyCount: Int { memtable.count + segments.reduce(0) { $0 + $1.reader.rowCount } }
+    var heldKeyCount: Int {
+        memtable.count + (sealed?.rows.count ?? 0) + segments.reduce(0) { $0 + $1.reader.rowCount }
+    }
+
+    /// The newest version of `key` in memory: the memtable's, else the sealed memtable's.
+    /// - Complexity: O(1).
+    func heldVersion(of key: UUIDKey) -> SegmentRow? {
+        memtable.version(of: key) ?? sealed?.rows.version(of: key)
+    }
+
+    /// The live rows in memory starting in `lowerStart..<upperStart` and ending at or after `lowerEnd`, in
+    /// `(start, sequence)` order: the memtable's, and the sealed memtable's whose UUID the memtable holds no
+    /// version of.
+    /// - Complexity: O(m + r log r) for m versions held and r matches.
+    func heldLiveRows(
+        startingFrom lowerStart: Double?, below upperStart: Double?, endingAtOrAfter lowerEnd: Double?
+    ) -> [SegmentRow] {
+        let newer = memtable.liveRows(startingFrom: lowerStart, below: upperStart, endingAtOrAfter: lowerEnd)
+        guard let sealed else { return newer }
+        let older = sealed.rows.liveRows(startingFrom: lowerStart, below: upperStart, endingAtOrAfter: lowerEnd)
+            .filter { memtable.version(of: UUIDKey($0.entry.sample.uuid)) == nil }
+        guard !older.isEmpty else { return newer }
+        return (older + newer).sorted { ($0.entry.start, $0.entry.sequence) < ($1.entry.start, $1.entry.sequence) }
+    }
+
+    /// The versions in memory after `sequence`, in sequence order, as one memtable holding both would keep them:
+    /// the sealed memtable's (every deletion, and each live row whose UUID the memtable holds no version of), then
+    /// the memtable's, all newer.
+    /// - Complexity: O(m + r log r) for m versions held and r returned.
+    func heldRows(after sequence: UInt64) -> [SegmentRow] {
+        let newer = memtable.rows(after: sequence)
+        guard let sealed else { return newer }
+        let older = sealed.rows.rows(after: sequence).filter {
+            $0.isDeletion || memtable.version(of: UUIDKey($0.entry.sample.uuid)) == nil
+        }
+        return older + newer
+    }
 
     /// Deletes the live sample `uuid` as change `sequence`: its tombstone becomes the UUID's newest version.
     /// - Precondition: `sequence` is larger than ``lastSequence``.
@@ -151,35 +200,83 @@ final class SegmentedTypeStorage {
         return live
     }
 
-    /// Writes the memtable as a new segment and empties it; nothing happens when it is empty.
-    /// - Throws: The file system's error, with the memtable kept and no segment name written. When only the
-    ///   directory flush after the rename fails, the segment is in use and the memtable emptied, and that error
-    ///   is thrown: the segment's name may not survive a crash (the store then stops accepting changes, as it
-    ///   does after a failed journal flush).
+    /// Writes the memtable as a new segment and empties it, after the sealed memtable's segment, if any, is in
+    /// place; nothing is written when the memtable is empty. Returns once both segments are in use.
+    /// - Throws: The file system's error, with the rows kept in the memtable and no segment name written
+    ///   (``installSealed(waiting:)``). When only the directory flush after the rename fails, the segment is in use
+    ///   and the memtable emptied, and that error is thrown: the segment's name may not survive a crash (the store
+    ///   then stops accepting changes, as it does after a failed journal flush).
     /// - Complexity: O(m log m) for m memtable rows, written once.
     func flush() throws(FileStoreError) {
+        try installSealed(waiting: true)
         guard !memtable.isEmpty else { return }
-        let number = (segments.last?.name.last ?? 0) + 1
-        let name = SegmentName(type: type, first: number, last: number)
-        let made = try SegmentFileMaker(directory: directory, fileSystem: fileSystem, runLength: writerRunLength).make(
-            name, expectedRows: memtable.count
-        ) { (writer: inout SegmentWriter) throws(FileStoreError) in
-            try memtable.forEachInStartOrder { (row, isNewest) throws(FileStoreError) in
-                try SegmentFileMaker.append(row, to: &writer, making: name, indexed: isNewest)
-            }
-        }
-        segments.append(Segment(name: name, reader: made.reader))
-        memtable.removeAll()
-        if let failure = made.directoryFlushFailure { throw failure }
+        let write = seal()
+        write.run()
+        try installSealed(waiting: true)
     }
 
-    /// Flushes the memtable when it has reached ``memtableLimit``.
-    /// - Returns: Whether a segment was written.
-    /// - Throws: The flush's error (``flush()``).
+    /// When the memtable has reached ``memtableLimit``, seals it and starts writing it as the next segment: on the
+    /// ``flusher`` (the segment is put in place by a later call, ``installSealed(waiting:)``), or here when there
+    /// is none. A memtable sealed before and still being written is waited for and put in place first: one
+    /// sealed memtable at a time.
+    /// - Returns: Whether a segment was put in place.
+    /// - Throws: The error of the write waited for (``installSealed(waiting:)``): the memtable is then not sealed.
     func flushIfFull() throws(FileStoreError) -> Bool {
         guard memtable.isFull(memtableLimit) else { return false }
-        try flush()
-        return true
+        return try startFlush()
+    }
+
+    /// Seals the memtable, unless it is empty, and starts writing it as the next segment, as ``flushIfFull()``
+    /// does a full one.
+    /// - Returns: Whether a segment was put in place.
+    /// - Throws: As ``flushIfFull()``.
+    func startFlush() throws(FileStoreError) -> Bool {
+        guard !memtable.isEmpty else { return false }
+        let installed = try installSealed(waiting: true)
+        let write = seal()
+        guard let flusher else {
+            write.run()
+            return try installSealed(waiting: true)
+        }
+        flusher.start(write)
+        return installed
+    }
+
+    /// Puts the sealed memtable's segment in its place once written — waiting for the write, or only when it has
+    /// finished — and hands the sealed rows to the flusher to free.
+    /// - Returns: Whether a segment was put in place.
+    /// - Throws: The write's error: its rows go back into the memtable, older than every row put since, and no
+    ///   file has the segment's name. When only the directory flush after the rename failed, the segment is in
+    ///   use and that error is thrown.
+    @discardableResult
+    func installSealed(waiting: Bool) throws(FileStoreError) -> Bool {
+        guard let write = sealed, waiting || write.isFinished else { return false }
+        switch write.wait() {
+        case .made(let made):
+            sealed = nil
+            segments.append(Segment(name: write.name, reader: made.reader))
+            flusher?.release(write)
+            if let failure = made.directoryFlushFailure { throw failure }
+            return true
+        case .failed(let error):
+            sealed = nil
+            var restored = write.rows
+            restored.putNewer(memtable)
+            memtable = restored
+            throw error
+        }
+    }
+
+    /// Seals the memtable as the next segment's rows, leaving an empty memtable.
+    private func seal() -> SegmentMemtableWrite {
+        precondition(sealed == nil, "sealing a memtable while another is being written")
+        let number = (segments.last?.name.last ?? 0) + 1
+        let write = SegmentMemtableWrite(
+            name: SegmentName(type: type, first: number, last: number), rows: memtable, newestSequence: lastSequence,
+            maker: SegmentFileMaker(directory: directory, fileSystem: fileSystem, runLength: writerRunLength))
+        memtable = SegmentMemtable()
+        sealed = write
+        return write
     }
 
     // MARK: Look-ups
@@ -189,7 +286,7 @@ final class SegmentedTypeStorage {
     /// - Complexity: O(1) in the memtable; then per segment, newest first, a Bloom filter check, and for a
     ///   segment that may hold it one UUID block and one row block read.
     func row(withUUID uuid: UUID) throws(FileStoreError) -> SegmentRow? {
-        if let version = memtable.version(of: UUIDKey(uuid)) { return version.isDeletion ? nil : version }
+        if let version = heldVersion(of: UUIDKey(uuid)) { return version.isDeletion ? nil : version }
         for segment in segments.reversed() {
             if let version = try segment.reader.row(withUUID: uuid) { return version.isDeletion ? nil : version }
         }
@@ -206,7 +303,7 @@ final class SegmentedTypeStorage {
         // Each key's filter hashes are computed once, for every segment.
         var pending: [BloomFilter.Probe] = []
         for key in keys {
-            if let version = memtable.version(of: key) {
+            if let version = heldVersion(of: key) {
                 if !version.isDeletion { live.append(key) }
             } else {
                 pending.append(BloomFilter.Probe(key))
@@ -231,7 +328,7 @@ final class SegmentedTypeStorage {
         var found: [SegmentRow] = []
         var pending: [UUID] = []
         for uuid in uuids {
-            if let version = memtable.version(of: UUIDKey(uuid)) {
+            if let version = heldVersion(of: UUIDKey(uuid)) {
                 if !version.isDeletion { found.append(version) }
             } else {
                 pending.append(uuid)
@@ -250,7 +347,7 @@ final class SegmentedTypeStorage {
     /// unless `consultingMemtable` is `false`, neither does the memtable.
     /// - Complexity: a Bloom filter check per later segment, and a UUID block read for each that may hold it.
     func isNewest(_ uuid: UUID, inSegment index: Int, consultingMemtable: Bool = true) throws(FileStoreError) -> Bool {
-        if consultingMemtable, memtable.version(of: UUIDKey(uuid)) != nil { return false }
+        if consultingMemtable, heldVersion(of: UUIDKey(uuid)) != nil { return false }
         for later in segments.indices.dropFirst(index + 1) {
             if try segments[later].reader.row(of: uuid) != nil { return false }
         }
