@@ -46,8 +46,8 @@ struct SegmentMemtable {
     /// a flush reads each row in place, where unwrapping an optional element would copy it (a retain of each of
     /// its sample's references).
     private var versions: [Version] = []
-    /// Where each UUID's newest version is in ``versions``.
-    private var newest: [UUIDKey: Int] = [:]
+    /// Where each UUID's newest version is in ``versions`` (a ``UUIDTable``: no `Hasher` per put).
+    private var newest = UUIDTable<Int>()
     /// How many of ``versions`` are dropped.
     private var dropped = 0
     /// The encoded size of the versions held (``SegmentMemtableLimit/bytes``).
@@ -73,8 +73,10 @@ struct SegmentMemtable {
         newest[uuid].map { versions[$0].row }
     }
 
-    /// The UUIDs held, each once, in no particular order.
-    var keys: Dictionary<UUIDKey, Int>.Keys { newest.keys }
+    /// Calls `body` with each UUID held, once, in no particular order.
+    func forEachKey(_ body: (UUIDKey) -> Void) {
+        newest.forEach { key, _ in body(key) }
+    }
 
     /// Holds `row` as the newest version of its sample's UUID, replacing the one held; a replaced deletion is
     /// kept as superseded, a replaced live sample is dropped.
@@ -82,8 +84,8 @@ struct SegmentMemtable {
     ///   versions held, in O(m) for m versions.
     mutating func put(_ row: consuming SegmentRow) {
         let size = SegmentRowFootprint.bytes(of: row)
-        let key = UUIDKey(row.entry.sample.uuid)
-        if let position = newest[key] {
+        // One probe: the UUID's slot takes the position the row is about to have, giving the one it had.
+        if let position = newest.updateValue(versions.count, forKey: UUIDKey(row.entry.sample.uuid)) {
             if versions[position].row.isDeletion {
                 versions[position].standing = .superseded
             } else {
@@ -96,7 +98,6 @@ struct SegmentMemtable {
         let put = (start: row.entry.start, sequence: row.entry.sequence)
         if let lastPut, lastPut > put { isInStartOrder = false }
         lastPut = put
-        newest[key] = versions.count
         versions.append(Version(row: row, bytes: size, standing: .newest))
         bytes += size
         count += 1
@@ -123,7 +124,7 @@ struct SegmentMemtable {
 
     mutating func removeAll() {
         versions = []
-        newest = [:]
+        newest = UUIDTable()
         dropped = 0
         bytes = 0
         count = 0

@@ -136,8 +136,8 @@ final class SegmentedTypeStorage {
     /// one may come more than once.
     /// - Throws: Damage in a segment's UUID blocks, or the file system's error.
     func forEachHeldKey(_ body: (UUIDKey) -> Void) throws(FileStoreError) {
-        for key in memtable.keys { body(key) }
-        if let sealed { for key in sealed.rows.keys { body(key) } }
+        memtable.forEachKey(body)
+        sealed?.rows.forEachKey(body)
         for segment in segments { try segment.reader.forEachKey(body) }
     }
 
