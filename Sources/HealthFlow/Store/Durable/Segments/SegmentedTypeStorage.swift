@@ -94,9 +94,9 @@ final class SegmentedTypeStorage {
     }
 
     /// The bytes the storage keeps in memory, as it counts them: the memtables' encoded size (the one taking
-    /// changes and the one sealed, if any), and per segment its
-    /// block index and Bloom filter (``SegmentReader/residentBytes``) plus ``segmentOverhead`` — O(memtable +
-    /// segments + Bloom bits + blocks), about 2.5 bytes a row on disk; no sample of a segment is held.
+    /// changes and the one sealed, if any), and per segment its block index and Bloom filter
+    /// (``SegmentReader/residentBytes``) plus ``segmentOverhead`` — O(memtables + segments + Bloom bits + blocks),
+    /// about 2.5 bytes a row on disk; no sample of a segment is held.
     var residentBytes: Int {
         memtable.bytes + (sealed?.rows.bytes ?? 0)
             + segments.reduce(0) { $0 + $1.reader.residentBytes + Self.segmentOverhead }
