@@ -586,7 +586,7 @@ struct SegmentedBackendState {
     private mutating func afterChange() {
         guard failure == nil else { return }
         do throws(FileStoreError) {
-            var held = storages.values.reduce(0) { $0 + $1.memtable.bytes + ($1.sealed?.rows.bytes ?? 0) }
+            var held = storages.values.reduce(0) { $0 + $1.heldBytes }
             if held > memtableBudget {
                 // The writes under way free their memtables first; then the largest memtables are written at once.
                 held -= try installSealed(in: storages.values)

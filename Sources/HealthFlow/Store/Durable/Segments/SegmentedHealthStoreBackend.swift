@@ -241,9 +241,7 @@ public struct SegmentedHealthStoreBackend: HealthSeriesStoreBackend, HealthHisto
     }
 
     /// The bytes the memtables hold, sealed ones included, as they count them (``SegmentMemtable/bytes``).
-    var memtableBytes: Int {
-        core.state.withLock { $0.storages.values.reduce(0) { $0 + $1.memtable.bytes + ($1.sealed?.rows.bytes ?? 0) } }
-    }
+    var memtableBytes: Int { core.state.withLock { $0.storages.values.reduce(0) { $0 + $1.heldBytes } } }
 
     /// The versions each type's memtable holds, a sealed one's aside (for tests).
     var memtableCounts: [HealthObjectType: Int] {

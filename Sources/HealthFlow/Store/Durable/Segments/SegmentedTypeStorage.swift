@@ -98,9 +98,12 @@ final class SegmentedTypeStorage {
     /// (``SegmentReader/residentBytes``) plus ``segmentOverhead`` — O(memtables + segments + Bloom bits + blocks),
     /// about 2.5 bytes a row on disk; no sample of a segment is held.
     var residentBytes: Int {
-        memtable.bytes + (sealed?.rows.bytes ?? 0)
-            + segments.reduce(0) { $0 + $1.reader.residentBytes + Self.segmentOverhead }
+        heldBytes + segments.reduce(0) { $0 + $1.reader.residentBytes + Self.segmentOverhead }
     }
+
+    /// The bytes the memtable and the sealed one, if any, hold (``SegmentMemtable/bytes``): what the store's
+    /// memory budget counts.
+    var heldBytes: Int { memtable.bytes + (sealed?.rows.bytes ?? 0) }
 
     /// What a segment costs besides its index and filter: an allowance for the reader object, its name and open
     /// file, in bytes.
@@ -210,9 +213,7 @@ final class SegmentedTypeStorage {
     func flush() throws(FileStoreError) {
         try installSealed(waiting: true)
         guard !memtable.isEmpty else { return }
-        let write = seal()
-        write.run()
-        try installSealed(waiting: true)
+        try sealAndWrite(inline: true)
     }
 
     /// When the memtable has reached ``memtableLimit``, seals it and starts writing it as the next segment: on the
@@ -233,13 +234,21 @@ final class SegmentedTypeStorage {
     func startFlush() throws(FileStoreError) -> Bool {
         guard !memtable.isEmpty else { return false }
         let installed = try installSealed(waiting: true)
+        return try sealAndWrite(inline: false) || installed
+    }
+
+    /// Seals the memtable and writes it as the next segment: on the ``flusher``, or here — then putting it in
+    /// place — when `inline` or there is none.
+    /// - Returns: Whether the segment was put in place here.
+    @discardableResult
+    private func sealAndWrite(inline: Bool) throws(FileStoreError) -> Bool {
         let write = seal()
-        guard let flusher else {
+        guard let flusher, !inline else {
             write.run()
             return try installSealed(waiting: true)
         }
         flusher.start(write)
-        return installed
+        return false
     }
 
     /// Puts the sealed memtable's segment in its place once written — waiting for the write, or only when it has
